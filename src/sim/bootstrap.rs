@@ -1,0 +1,80 @@
+//! What a fresh embedded cluster holds before anyone writes: the namespaces k3s starts with and
+//! the CustomResourceDefinitions of Argo CD's Application and AppProject.
+
+use serde_json::{Value, json};
+
+use super::kinds::{TYPES, by_kind};
+use super::ops::{self, Actor};
+use super::store::{Key, Store};
+
+const NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-node-lease"];
+
+/// Creates whatever of the initial objects is missing (a restarted state dir keeps the rest).
+pub fn seed(store: &Store) {
+    let actor = Actor::new("k3s");
+    let ns_ty = by_kind("v1", "Namespace").expect("namespaces are served");
+    for name in NAMESPACES {
+        if store.get(&Key::new(ns_ty, "", name)).is_none() {
+            let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
+            let _ = ops::create(store, ns_ty, "", body, &actor);
+        }
+    }
+    let crd_ty =
+        by_kind("apiextensions.k8s.io/v1", "CustomResourceDefinition").expect("CRDs are served");
+    for crd in crds() {
+        let name = crd["metadata"]["name"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if store.get(&Key::new(crd_ty, "", &name)).is_none() {
+            let _ = ops::create(
+                store,
+                crd_ty,
+                "",
+                crd,
+                &Actor::new("kubectl-client-side-apply"),
+            );
+        }
+    }
+}
+
+/// CRDs for every custom type in the kinds table, with Argo CD's printer columns.
+fn crds() -> Vec<Value> {
+    TYPES
+        .iter()
+        .filter(|t| !t.builtin)
+        .map(|t| {
+            let columns = if t.kind == "Application" {
+                json!([
+                    {"name": "Sync Status", "type": "string", "jsonPath": ".status.sync.status"},
+                    {"name": "Health Status", "type": "string", "jsonPath": ".status.health.status"},
+                    {"name": "Revision", "type": "string", "jsonPath": ".status.sync.revision", "priority": 10},
+                    {"name": "Project", "type": "string", "jsonPath": ".spec.project", "priority": 10},
+                ])
+            } else {
+                json!([])
+            };
+            json!({
+                "apiVersion": "apiextensions.k8s.io/v1",
+                "kind": "CustomResourceDefinition",
+                "metadata": {
+                    "name": format!("{}.{}", t.plural, t.group),
+                    "labels": {"app.kubernetes.io/name": format!("{}.{}", t.plural, t.group), "app.kubernetes.io/part-of": "argocd"},
+                },
+                "spec": {
+                    "group": t.group,
+                    "names": {"kind": t.kind, "listKind": format!("{}List", t.kind), "plural": t.plural, "singular": t.singular, "shortNames": t.short_names},
+                    "scope": "Namespaced",
+                    "versions": [{
+                        "name": t.version,
+                        "served": true,
+                        "storage": true,
+                        "additionalPrinterColumns": columns,
+                        "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+                        "subresources": {},
+                    }],
+                },
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,245 @@
+//! The resource types the embedded API server serves: one table that discovery, OpenAPI,
+//! routing, defaulting and the Table printer all read, so they can never disagree.
+
+/// One served resource type.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ResourceType {
+    pub group: &'static str,
+    pub version: &'static str,
+    pub kind: &'static str,
+    pub plural: &'static str,
+    pub singular: &'static str,
+    pub namespaced: bool,
+    pub short_names: &'static [&'static str],
+    pub categories: &'static [&'static str],
+    /// Has a `/status` subresource: writes to the main resource leave `status` alone.
+    pub status_subresource: bool,
+    /// Has a `/scale` subresource (speaks `autoscaling/v1 Scale`).
+    pub scale_subresource: bool,
+    /// Has `/log` (Pods).
+    pub log_subresource: bool,
+    /// Built into Kubernetes (strategic merge patch and list-map keys apply); false for CRDs.
+    pub builtin: bool,
+}
+
+const BASE: ResourceType = ResourceType {
+    group: "",
+    version: "v1",
+    kind: "",
+    plural: "",
+    singular: "",
+    namespaced: true,
+    short_names: &[],
+    categories: &[],
+    status_subresource: false,
+    scale_subresource: false,
+    log_subresource: false,
+    builtin: true,
+};
+
+/// Every served type. The order is the order discovery lists them in.
+pub static TYPES: &[ResourceType] = &[
+    ResourceType {
+        kind: "Namespace",
+        plural: "namespaces",
+        singular: "namespace",
+        namespaced: false,
+        short_names: &["ns"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        kind: "ConfigMap",
+        plural: "configmaps",
+        singular: "configmap",
+        short_names: &["cm"],
+        ..BASE
+    },
+    ResourceType {
+        kind: "Secret",
+        plural: "secrets",
+        singular: "secret",
+        ..BASE
+    },
+    ResourceType {
+        kind: "Pod",
+        plural: "pods",
+        singular: "pod",
+        short_names: &["po"],
+        categories: &["all"],
+        status_subresource: true,
+        log_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        kind: "Event",
+        plural: "events",
+        singular: "event",
+        short_names: &["ev"],
+        ..BASE
+    },
+    ResourceType {
+        kind: "Service",
+        plural: "services",
+        singular: "service",
+        short_names: &["svc"],
+        categories: &["all"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        kind: "ServiceAccount",
+        plural: "serviceaccounts",
+        singular: "serviceaccount",
+        short_names: &["sa"],
+        ..BASE
+    },
+    ResourceType {
+        group: "apps",
+        kind: "Deployment",
+        plural: "deployments",
+        singular: "deployment",
+        short_names: &["deploy"],
+        categories: &["all"],
+        status_subresource: true,
+        scale_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "apps",
+        kind: "ReplicaSet",
+        plural: "replicasets",
+        singular: "replicaset",
+        short_names: &["rs"],
+        categories: &["all"],
+        status_subresource: true,
+        scale_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "batch",
+        kind: "Job",
+        plural: "jobs",
+        singular: "job",
+        categories: &["all"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "argoproj.io",
+        version: "v1alpha1",
+        kind: "Application",
+        plural: "applications",
+        singular: "application",
+        short_names: &["app", "apps"],
+        builtin: false,
+        ..BASE
+    },
+    ResourceType {
+        group: "argoproj.io",
+        version: "v1alpha1",
+        kind: "AppProject",
+        plural: "appprojects",
+        singular: "appproject",
+        short_names: &["appproj", "appprojs"],
+        builtin: false,
+        ..BASE
+    },
+    ResourceType {
+        group: "apiextensions.k8s.io",
+        kind: "CustomResourceDefinition",
+        plural: "customresourcedefinitions",
+        singular: "customresourcedefinition",
+        namespaced: false,
+        short_names: &["crd", "crds"],
+        status_subresource: true,
+        ..BASE
+    },
+];
+
+impl ResourceType {
+    /// `v1` or `apps/v1`.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_string()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// `deployment.apps/web`, as kubectl names an object in its messages.
+    pub fn kubectl_ref(&self, name: &str) -> String {
+        if self.group.is_empty() {
+            format!("{}/{}", self.singular, name)
+        } else {
+            format!("{}.{}/{}", self.singular, self.group, name)
+        }
+    }
+
+    /// The apiextensions version these types' `version` field belongs to, e.g. `apps/v1`
+    /// served at `/apis/apps/v1`; the core group at `/api/v1`.
+    pub fn base_path(&self) -> String {
+        if self.group.is_empty() {
+            format!("/api/{}", self.version)
+        } else {
+            format!("/apis/{}/{}", self.group, self.version)
+        }
+    }
+}
+
+/// The type served at `group`/`version` under this plural name.
+pub fn by_plural(group: &str, version: &str, plural: &str) -> Option<&'static ResourceType> {
+    TYPES
+        .iter()
+        .find(|t| t.group == group && t.version == version && t.plural == plural)
+}
+
+/// The type for an `apiVersion` + `kind` pair, as found in an object body.
+pub fn by_kind(api_version: &str, kind: &str) -> Option<&'static ResourceType> {
+    let (group, version) = split_api_version(api_version);
+    TYPES
+        .iter()
+        .find(|t| t.group == group && t.version == version && t.kind == kind)
+}
+
+/// `apps/v1` → (`apps`, `v1`); `v1` → (``, `v1`).
+pub fn split_api_version(api_version: &str) -> (&str, &str) {
+    match api_version.split_once('/') {
+        Some((g, v)) => (g, v),
+        None => ("", api_version),
+    }
+}
+
+/// Every distinct (group, version) served, core first, in table order.
+pub fn group_versions() -> Vec<(&'static str, &'static str)> {
+    let mut out: Vec<(&str, &str)> = Vec::new();
+    for t in TYPES {
+        if !out.contains(&(t.group, t.version)) {
+            out.push((t.group, t.version));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookups_agree_with_each_other() {
+        let d = by_plural("apps", "v1", "deployments").unwrap();
+        assert_eq!(by_kind("apps/v1", "Deployment"), Some(d));
+        assert_eq!(d.kubectl_ref("web"), "deployment.apps/web");
+        assert_eq!(
+            by_kind("v1", "ConfigMap").unwrap().kubectl_ref("x"),
+            "configmap/x"
+        );
+        assert!(by_kind("argoproj.io/v1alpha1", "Application").is_some_and(|t| !t.builtin));
+    }
+
+    #[test]
+    fn applications_have_no_status_subresource_as_in_argo_cds_crd() {
+        let app = by_plural("argoproj.io", "v1alpha1", "applications").unwrap();
+        assert!(!app.status_subresource);
+    }
+}

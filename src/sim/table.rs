@@ -1,0 +1,992 @@
+//! The `meta.k8s.io/v1` Table that `kubectl get` asks for, printed as a 1.35 API server prints it.
+//!
+//! The real server computes the rows (Go printers for built-in kinds, `additionalPrinterColumns`
+//! for custom resources) and kubectl only lays them out. The server always fills the wide cells
+//! too; kubectl hides columns of priority above 0 unless `-o wide`. Where the server would have
+//! defaulted a field before printing (replicas, Service type, protocol) a missing one is defaulted.
+
+use std::borrow::Borrow;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::{Map, Value, json};
+
+/// A built-in printer's column: name, type, format, description, priority.
+struct Col(&'static str, &'static str, &'static str, &'static str, i64);
+
+const fn col(name: &'static str, desc: &'static str) -> Col {
+    Col(name, "string", "", desc, 0)
+}
+const fn wide(name: &'static str, desc: &'static str) -> Col {
+    Col(name, "string", "", desc, 1)
+}
+const fn int_col(name: &'static str, desc: &'static str) -> Col {
+    Col(name, "integer", "", desc, 0)
+}
+const NAME: Col = Col("Name", "string", "name", D_NAME, 0);
+const AGE: Col = col("Age", D_AGE);
+const CONTAINERS: Col = wide("Containers", "Names of each container in the template.");
+const IMAGES: Col = wide(
+    "Images",
+    "Images referenced by each container in the template.",
+);
+
+#[rustfmt::skip]
+const POD: &[Col] = &[NAME, col("Ready", D_POD_READY), col("Status", D_POD_STATUS),
+    col("Restarts", D_POD_RESTARTS), AGE, wide("IP", D_POD_IP), wide("Node", D_NODE),
+    wide("Nominated Node", D_NOMINATED), wide("Readiness Gates", D_GATES)];
+#[rustfmt::skip]
+const EVENT: &[Col] = &[col("Last Seen", D_EV_LAST), col("Type", D_EV_TYPE),
+    col("Reason", D_EV_REASON), col("Object", D_EV_OBJECT), wide("Subobject", D_EV_SUBOBJECT),
+    wide("Source", D_EV_SOURCE), col("Message", D_EV_MESSAGE), wide("First Seen", D_EV_FIRST),
+    wide("Count", D_EV_COUNT), Col("Name", "string", "name", D_NAME, 1)];
+#[rustfmt::skip]
+const SERVICE: &[Col] = &[NAME, col("Type", D_SVC_TYPE), col("Cluster-IP", D_SVC_CLUSTER_IP),
+    col("External-IP", D_SVC_EXTERNAL_IPS), col("Port(s)", D_SVC_PORTS), AGE,
+    wide("Selector", D_SVC_SELECTOR)];
+#[rustfmt::skip]
+const DEPLOYMENT: &[Col] = &[NAME, col("Ready", "Number of the pod with ready state"),
+    col("Up-to-date", D_DEPLOY_UPDATED), col("Available", D_DEPLOY_AVAILABLE), AGE, CONTAINERS,
+    IMAGES, wide("Selector", D_DEPLOY_SELECTOR)];
+#[rustfmt::skip]
+const REPLICA_SET: &[Col] = &[NAME, int_col("Desired", D_RS_DESIRED),
+    int_col("Current", D_RS_CURRENT), int_col("Ready", D_RS_READY), AGE, CONTAINERS, IMAGES,
+    wide("Selector", D_RS_SELECTOR)];
+#[rustfmt::skip]
+const JOB: &[Col] = &[NAME, col("Status", "Status of the job."),
+    col("Completions", D_JOB_SUCCEEDED), col("Duration", "Time required to complete the job."),
+    AGE, CONTAINERS, IMAGES, wide("Selector", D_JOB_SELECTOR)];
+const NAMESPACE: &[Col] = &[NAME, col("Status", "The status of the namespace"), AGE];
+const CONFIG_MAP: &[Col] = &[NAME, col("Data", D_CM_DATA), AGE];
+const SECRET: &[Col] = &[
+    NAME,
+    col("Type", D_SECRET_TYPE),
+    col("Data", D_SECRET_DATA),
+    AGE,
+];
+// 1.35 dropped the Secrets count (kubernetes/kubernetes#117160): nothing fills `secrets` any more.
+const SERVICE_ACCOUNT: &[Col] = &[NAME, AGE];
+// CRDs have no printer of their own; the server's default table convertor serves them.
+const CRD: &[Col] = &[NAME, Col("Created At", "date", "", D_AGE, 0)];
+
+/// A CRD `additionalPrinterColumns` entry: name, type, JSONPath (plain `.a.b`), priority, and a
+/// description (`None`: the server's generic one).
+struct PrinterColumn(
+    &'static str,
+    &'static str,
+    &'static str,
+    i64,
+    Option<&'static str>,
+);
+
+// Argo CD's Application CRD lists its own columns, so the server adds no Age column.
+#[rustfmt::skip]
+const APPLICATION: &[PrinterColumn] = &[
+    PrinterColumn("Sync Status", "string", ".status.sync.status", 0, None),
+    PrinterColumn("Health Status", "string", ".status.health.status", 0, None),
+    PrinterColumn("Revision", "string", ".status.sync.revision", 10, None),
+    PrinterColumn("Project", "string", ".spec.project", 10, None),
+];
+/// What the server serves for a CRD declaring no columns (AppProject, and unknown kinds here).
+#[rustfmt::skip]
+const DEFAULT_CR: &[PrinterColumn] =
+    &[PrinterColumn("Age", "date", ".metadata.creationTimestamp", 0, Some(D_AGE))];
+const CRD_COLUMN: &str = "Custom resource definition column (in JSONPath format): ";
+const META_V1: &str = "meta.k8s.io/v1";
+
+/// A row's cells: each a `&str`, `String`, integer or ready-made `Value`.
+macro_rules! cells {
+    ($($cell:expr),* $(,)?) => { vec![$(Value::from($cell)),*] };
+}
+
+#[derive(Clone, Copy)]
+enum Printer {
+    Namespace,
+    ConfigMap,
+    Secret,
+    ServiceAccount,
+    Pod,
+    Event,
+    Service,
+    Deployment,
+    ReplicaSet,
+    Job,
+    Crd,
+    Custom(&'static [PrinterColumn]),
+}
+
+/// The printer for a kind, and its built-in columns (custom resources: just Name).
+fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
+    use Printer as P;
+    let core = matches!(group, "" | "core");
+    match (kind, group) {
+        ("Namespace", _) if core => (P::Namespace, NAMESPACE),
+        ("ConfigMap", _) if core => (P::ConfigMap, CONFIG_MAP),
+        ("Secret", _) if core => (P::Secret, SECRET),
+        ("ServiceAccount", _) if core => (P::ServiceAccount, SERVICE_ACCOUNT),
+        ("Pod", _) if core => (P::Pod, POD),
+        ("Event", _) if core => (P::Event, EVENT),
+        ("Service", _) if core => (P::Service, SERVICE),
+        ("Deployment", "apps") => (P::Deployment, DEPLOYMENT),
+        ("ReplicaSet", "apps") => (P::ReplicaSet, REPLICA_SET),
+        ("Job", "batch") => (P::Job, JOB),
+        ("CustomResourceDefinition", "apiextensions.k8s.io") => (P::Crd, CRD),
+        ("Application", "argoproj.io") => (P::Custom(APPLICATION), &[NAME]),
+        _ => (P::Custom(DEFAULT_CR), &[NAME]),
+    }
+}
+
+fn definition(name: &str, ty: &str, format: &str, desc: &str, priority: i64) -> Value {
+    json!({"name": name, "type": ty, "format": format, "description": desc, "priority": priority})
+}
+
+/// Column definitions for a kind: [{"name","type","format","description","priority"}] as the real apiserver returns them.
+pub fn column_definitions(group: &str, kind: &str) -> Vec<Value> {
+    let (printer, cols) = printer(group, kind);
+    let mut defs: Vec<Value> = cols
+        .iter()
+        .map(|c| definition(c.0, c.1, c.2, c.3, c.4))
+        .collect();
+    if let Printer::Custom(extra) = printer {
+        for c in extra {
+            let generic = format!("{CRD_COLUMN}{}", c.2);
+            defs.push(definition(c.0, c.1, "", c.4.unwrap_or(&generic), c.3));
+        }
+    }
+    defs
+}
+
+/// One row's cells for an object (same order), computed at `now`.
+pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Value> {
+    let name = text(obj, "/metadata/name");
+    let age = since(time(obj, "/metadata/creationTimestamp"), now);
+    match printer(group, kind).0 {
+        Printer::Namespace => cells![name, text_or(obj, "/status/phase", "Active"), age],
+        Printer::ConfigMap => cells![name, keys(obj, "/data") + keys(obj, "/binaryData"), age],
+        Printer::Secret => {
+            // `stringData` is write-only: the server folds it into `data` before anyone reads it.
+            let data = obj.pointer("/data").and_then(Value::as_object);
+            let folded = |(k, _): &(&String, _)| data.is_some_and(|d| d.contains_key(*k));
+            let count =
+                keys(obj, "/data") + entries(obj, "/stringData").filter(|e| !folded(e)).count();
+            cells![name, text_or(obj, "/type", "Opaque"), count, age]
+        }
+        Printer::ServiceAccount => cells![name, age],
+        Printer::Pod => pod_cells(name, age, obj, now),
+        Printer::Event => event_cells(obj, now),
+        Printer::Service => service_cells(name, age, obj),
+        Printer::Deployment => {
+            let ready = format!("{}/{}", int(obj, "/status/readyReplicas"), replicas(obj));
+            let up = int(obj, "/status/updatedReplicas");
+            let avail = int(obj, "/status/availableReplicas");
+            // Deployments print the bare selector string; ReplicaSets and Jobs say <none>/<error>.
+            let sel = label_selector(obj.pointer("/spec/selector")).unwrap_or("<invalid>".into());
+            let (names, images) = containers(obj);
+            cells![name, ready, up, avail, age, names, images, sel]
+        }
+        Printer::ReplicaSet => {
+            let current = int(obj, "/status/replicas");
+            let ready = int(obj, "/status/readyReplicas");
+            let sel = format_label_selector(obj.pointer("/spec/selector"));
+            let (names, images) = containers(obj);
+            cells![name, replicas(obj), current, ready, age, names, images, sel]
+        }
+        Printer::Job => job_cells(name, age, obj, now),
+        Printer::Crd => {
+            // RFC 3339 in whole seconds; Go's zero time when there is no timestamp.
+            let whole = |t: Timestamp| Timestamp::from_second(t.as_second()).ok();
+            let created = time(obj, "/metadata/creationTimestamp").and_then(whole);
+            let created = created.map_or("0001-01-01T00:00:00Z".into(), |t| t.to_string());
+            cells![name, created]
+        }
+        Printer::Custom(cols) => {
+            let cells = cols.iter().map(|c| custom_cell(c, obj, now));
+            [Value::from(name)].into_iter().chain(cells).collect()
+        }
+    }
+}
+
+/// A whole Table: {"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":rv},"columnDefinitions":[...] (empty when include_columns is false),"rows":[{"cells":[...],"object":{PartialObjectMetadata}}]}
+pub fn table(
+    group: &str,
+    kind: &str,
+    objects: &[&Value],
+    resource_version: &str,
+    include_columns: bool,
+    now: Timestamp,
+) -> Value {
+    let is_pod = matches!(printer(group, kind).0, Printer::Pod);
+    let row = |obj: &&Value| {
+        let mut row = Map::new();
+        row.insert("cells".into(), row_cells(group, kind, obj, now).into());
+        if let Some(done) = pod_completion(obj).filter(|_| is_pod) {
+            row.insert("conditions".into(), done);
+        }
+        // kubectl leaves includeObject at its default, Metadata: rows carry only metadata.
+        let metadata = obj.get("metadata").cloned().unwrap_or_else(|| json!({}));
+        let object =
+            json!({"kind": "PartialObjectMetadata", "apiVersion": META_V1, "metadata": metadata});
+        row.insert("object".into(), object);
+        Value::Object(row)
+    };
+    let rows: Vec<Value> = objects.iter().map(row).collect();
+    let mut metadata = Map::new();
+    if !resource_version.is_empty() {
+        metadata.insert("resourceVersion".into(), json!(resource_version));
+    }
+    // The real server sends `null` here for noHeaders requests; kubectl reads `[]` the same way.
+    let columns = if include_columns {
+        column_definitions(group, kind)
+    } else {
+        Vec::new()
+    };
+    json!({"kind": "Table", "apiVersion": META_V1, "metadata": metadata,
+        "columnDefinitions": columns, "rows": rows})
+}
+
+/// Human age like kubectl's (`duration.HumanDuration`): two or three significant figures.
+pub fn human_age(d: Duration) -> String {
+    let secs = d.as_secs();
+    let (mins, hours, days) = (secs / 60, secs / 3600, secs / 86_400);
+    let pair = |big: u64, unit: &str, small: u64, small_unit: &str| match small {
+        0 => format!("{big}{unit}"),
+        _ => format!("{big}{unit}{small}{small_unit}"),
+    };
+    match () {
+        () if secs < 120 => format!("{secs}s"),
+        () if mins < 10 => pair(mins, "m", secs % 60, "s"),
+        () if mins < 180 => format!("{mins}m"),
+        () if hours < 8 => pair(hours, "h", mins % 60, "m"),
+        () if hours < 48 => format!("{hours}h"),
+        () if days < 8 => pair(days, "d", hours % 24, "h"),
+        () if days < 365 * 2 => format!("{days}d"),
+        () if days < 365 * 8 => pair(days / 365, "y", days % 365, "d"),
+        () => format!("{}y", days / 365),
+    }
+}
+
+/// `HumanDuration(to - from)`; like Go, up to a second of clock skew reads as "0s".
+fn between(from: Timestamp, to: Timestamp) -> String {
+    let nanos = to.as_nanosecond() - from.as_nanosecond();
+    let positive = u64::try_from(nanos).unwrap_or(u64::MAX);
+    // Go truncates the seconds toward zero before comparing, as integer division does.
+    match nanos / 1_000_000_000 {
+        ..-1 => "<invalid>".into(),
+        _ if nanos < 0 => "0s".into(),
+        _ => human_age(Duration::from_nanos(positive)),
+    }
+}
+
+fn since(t: Option<Timestamp>, now: Timestamp) -> String {
+    t.map_or_else(|| "<unknown>".into(), |t| between(t, now))
+}
+
+fn text<'a>(v: &'a Value, ptr: &str) -> &'a str {
+    v.pointer(ptr).and_then(Value::as_str).unwrap_or("")
+}
+
+fn text_or<'a>(v: &'a Value, ptr: &str, default: &'a str) -> &'a str {
+    match text(v, ptr) {
+        "" => default,
+        s => s,
+    }
+}
+
+fn int(v: &Value, ptr: &str) -> i64 {
+    let n = v.pointer(ptr);
+    let float = || n.and_then(Value::as_f64).map(|f| f as i64);
+    n.and_then(Value::as_i64).or_else(float).unwrap_or(0)
+}
+
+fn list<'a>(v: &'a Value, ptr: &str) -> &'a [Value] {
+    match v.pointer(ptr) {
+        Some(Value::Array(items)) => items,
+        _ => &[],
+    }
+}
+
+fn strs<'a>(v: &'a Value, ptr: &str) -> Vec<&'a str> {
+    list(v, ptr).iter().filter_map(Value::as_str).collect()
+}
+
+fn entries<'a>(v: &'a Value, ptr: &str) -> impl Iterator<Item = (&'a String, &'a Value)> {
+    let map = v.pointer(ptr).and_then(Value::as_object);
+    map.into_iter().flatten()
+}
+
+fn keys(v: &Value, ptr: &str) -> usize {
+    entries(v, ptr).count()
+}
+
+fn time(v: &Value, ptr: &str) -> Option<Timestamp> {
+    v.pointer(ptr)?.as_str()?.parse().ok()
+}
+
+fn present(v: &Value, ptr: &str) -> bool {
+    v.pointer(ptr).is_some_and(|x| !x.is_null())
+}
+
+fn is_true(v: &Value, field: &str) -> bool {
+    v.get(field) == Some(&Value::Bool(true))
+}
+
+/// Comma-joined, or `empty` when there is nothing to join.
+fn join_or<S: Borrow<str>>(parts: &[S], empty: &str) -> String {
+    match parts {
+        [] => empty.to_owned(),
+        _ => parts.join(","),
+    }
+}
+
+/// `spec.replicas`, which the server defaults to 1.
+fn replicas(obj: &Value) -> i64 {
+    match obj.pointer("/spec/replicas") {
+        None | Some(Value::Null) => 1,
+        Some(_) => int(obj, "/spec/replicas"),
+    }
+}
+
+/// Container names and images of a workload's pod template, comma-joined.
+fn containers(obj: &Value) -> (String, String) {
+    let cs = list(obj, "/spec/template/spec/containers");
+    let join = |field| {
+        cs.iter()
+            .map(|c| text(c, field))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    (join("/name"), join("/image"))
+}
+
+/// `metav1.LabelSelectorAsSelector(sel).String()`: requirements sorted by key.
+fn label_selector(sel: Option<&Value>) -> Result<String, ()> {
+    let Some(sel) = sel.filter(|s| !s.is_null()) else {
+        return Ok(String::new());
+    };
+    let mut reqs: Vec<(&str, String)> = Vec::new();
+    for (k, v) in entries(sel, "/matchLabels") {
+        reqs.push((k, format!("{k}={}", v.as_str().ok_or(())?)));
+    }
+    for e in list(sel, "/matchExpressions") {
+        let (key, mut vals) = (text(e, "/key"), strs(e, "/values"));
+        vals.sort_unstable();
+        let req = match (text(e, "/operator"), vals.is_empty()) {
+            ("In", false) => format!("{key} in ({})", vals.join(",")),
+            ("NotIn", false) => format!("{key} notin ({})", vals.join(",")),
+            ("Exists", true) => key.to_owned(),
+            ("DoesNotExist", true) => format!("!{key}"),
+            _ => return Err(()),
+        };
+        reqs.push((key, req));
+    }
+    reqs.sort_by_key(|r| r.0);
+    Ok(reqs.into_iter().map(|r| r.1).collect::<Vec<_>>().join(","))
+}
+
+/// `metav1.FormatLabelSelector`, as ReplicaSets and Jobs print their selector.
+fn format_label_selector(sel: Option<&Value>) -> String {
+    match label_selector(sel) {
+        Ok(s) if s.is_empty() => "<none>".into(),
+        Ok(s) => s,
+        Err(()) => "<error>".into(),
+    }
+}
+
+fn condition_true(conditions: &[Value], ty: &str) -> bool {
+    // As in the Go helpers, only the first condition of a type counts.
+    let first = conditions.iter().find(|c| text(c, "/type") == ty);
+    first.is_some_and(|c| text(c, "/status") == "True")
+}
+
+/// Init containers with restartPolicy Always are sidecars, which count as the pod's containers.
+fn sidecar(inits: &[Value], name: &str) -> bool {
+    let spec = inits.iter().find(|c| text(c, "/name") == name);
+    spec.is_some_and(|c| text(c, "/restartPolicy") == "Always")
+}
+
+/// Folds a container status's last termination into the latest restart seen so far.
+fn latest(acc: Option<Timestamp>, status: &Value) -> Option<Timestamp> {
+    acc.max(time(status, "/lastState/terminated/finishedAt"))
+}
+
+/// A terminated state's reason, or a made-up one from its signal or exit code.
+fn terminated_reason(t: &Value, prefix: &str) -> String {
+    match (text(t, "/reason"), int(t, "/signal")) {
+        ("", 0) => format!("{prefix}ExitCode:{}", int(t, "/exitCode")),
+        ("", signal) => format!("{prefix}Signal:{signal}"),
+        (reason, _) => format!("{prefix}{reason}"),
+    }
+}
+
+/// The pod printer: readiness, the status kubectl users know (`ContainerCreating`, `Completed`,
+/// `Init:0/1`, `CrashLoopBackOff`, ...), and restarts with how long ago the last one was.
+fn pod_cells(name: &str, age: String, pod: &Value, now: Timestamp) -> Vec<Value> {
+    let inits = list(pod, "/spec/initContainers");
+    let sidecars = inits
+        .iter()
+        .filter(|c| sidecar(inits, text(c, "/name")))
+        .count();
+    let total = list(pod, "/spec/containers").len() + sidecars;
+    let phase = text(pod, "/status/phase");
+    let conds = list(pod, "/status/conditions");
+    let mut reason = text_or(pod, "/status/reason", phase).to_owned();
+    let gated =
+        |c: &Value| text(c, "/type") == "PodScheduled" && text(c, "/reason") == "SchedulingGated";
+    if conds.iter().any(gated) {
+        reason = "SchedulingGated".into();
+    }
+    let (mut ready, mut restarts, mut sidecar_restarts) = (0, 0, 0);
+    let (mut last_restart, mut last_sidecar_restart) = (None, None);
+    let mut initializing = false;
+    let init_statuses = list(pod, "/status/initContainerStatuses");
+    for (i, st) in init_statuses.iter().enumerate() {
+        let is_sidecar = sidecar(inits, text(st, "/name"));
+        restarts += int(st, "/restartCount");
+        last_restart = latest(last_restart, st);
+        if is_sidecar {
+            sidecar_restarts += int(st, "/restartCount");
+            last_sidecar_restart = latest(last_sidecar_restart, st);
+        }
+        let terminated = st.pointer("/state/terminated").filter(|t| t.is_object());
+        let waiting = text(st, "/state/waiting/reason");
+        if terminated.is_some_and(|t| int(t, "/exitCode") == 0) {
+            continue;
+        } else if is_sidecar && is_true(st, "started") {
+            ready += usize::from(is_true(st, "ready"));
+            continue;
+        } else if let Some(t) = terminated {
+            reason = terminated_reason(t, "Init:");
+        } else if !waiting.is_empty() && waiting != "PodInitializing" {
+            reason = format!("Init:{waiting}");
+        } else {
+            reason = format!("Init:{i}/{}", inits.len());
+        }
+        initializing = true;
+        break;
+    }
+    if !initializing || condition_true(conds, "Initialized") {
+        // From here on only the sidecars' restarts still count among the init containers'.
+        (restarts, last_restart) = (sidecar_restarts, last_sidecar_restart);
+        let mut running = false;
+        for st in list(pod, "/status/containerStatuses").iter().rev() {
+            restarts += int(st, "/restartCount");
+            last_restart = latest(last_restart, st);
+            let waiting = text(st, "/state/waiting/reason");
+            if !waiting.is_empty() {
+                reason = waiting.to_owned();
+            } else if let Some(t) = st.pointer("/state/terminated").filter(|t| t.is_object()) {
+                reason = terminated_reason(t, "");
+            } else if is_true(st, "ready") && present(st, "/state/running") {
+                running = true;
+                ready += 1;
+            }
+        }
+        let pod_ready = condition_true(conds, "Ready");
+        if reason == "Completed" && running {
+            reason = (if pod_ready { "Running" } else { "NotReady" }).into();
+        }
+    }
+    if present(pod, "/metadata/deletionTimestamp") {
+        if text(pod, "/status/reason") == "NodeLost" {
+            reason = "Unknown".into();
+        } else if phase != "Succeeded" && phase != "Failed" {
+            reason = "Terminating".into();
+        }
+    }
+    let restarts = match last_restart {
+        Some(t) if restarts != 0 => format!("{restarts} ({} ago)", between(t, now)),
+        _ => restarts.to_string(),
+    };
+    let ip = text_or(pod, "/status/podIP", "<none>");
+    let ip = text_or(pod, "/status/podIPs/0/ip", ip);
+    let node = text_or(pod, "/spec/nodeName", "<none>");
+    let nominated = text_or(pod, "/status/nominatedNodeName", "<none>");
+    let gates = list(pod, "/spec/readinessGates");
+    let met = |g: &&Value| condition_true(conds, text(g, "/conditionType"));
+    let gates = match gates.len() {
+        0 => "<none>".to_owned(),
+        n => format!("{}/{n}", gates.iter().filter(met).count()),
+    };
+    let ready = format!("{ready}/{total}");
+    cells![
+        name, ready, reason, restarts, age, ip, node, nominated, gates
+    ]
+}
+
+/// The row condition the server marks finished pods with.
+fn pod_completion(pod: &Value) -> Option<Value> {
+    let (reason, message) = match text(pod, "/status/phase") {
+        "Succeeded" => ("Succeeded", "The pod has completed successfully."),
+        "Failed" => ("Failed", "The pod failed."),
+        _ => return None,
+    };
+    Some(json!([{"type": "Completed", "status": "True", "reason": reason, "message": message}]))
+}
+
+fn event_cells(ev: &Value, now: Timestamp) -> Vec<Value> {
+    // Events written through events.k8s.io carry eventTime and series instead.
+    let first = match time(ev, "/firstTimestamp") {
+        Some(t) => between(t, now),
+        None => since(time(ev, "/eventTime"), now),
+    };
+    let mut last = time(ev, "/lastTimestamp").map_or_else(|| first.clone(), |t| between(t, now));
+    let mut count = int(ev, "/count");
+    if let Some(series) = ev.get("series").filter(|s| s.is_object()) {
+        last = since(time(series, "/lastObservedTime"), now);
+        count = int(series, "/count");
+    } else if count == 0 {
+        count = 1;
+    }
+    let kind = text(ev, "/involvedObject/kind").to_lowercase();
+    let object = match text(ev, "/involvedObject/name") {
+        "" => kind,
+        name => format!("{kind}/{name}"),
+    };
+    let component = text_or(ev, "/source/component", text(ev, "/reportingComponent"));
+    let source = match text_or(ev, "/source/host", text(ev, "/reportingInstance")) {
+        "" => component.to_owned(),
+        host => format!("{component}, {host}"),
+    };
+    let (ty, reason, name) = (
+        text(ev, "/type"),
+        text(ev, "/reason"),
+        text(ev, "/metadata/name"),
+    );
+    let (sub, message) = (
+        text(ev, "/involvedObject/fieldPath"),
+        text(ev, "/message").trim(),
+    );
+    cells![
+        last, ty, reason, object, sub, source, message, first, count, name
+    ]
+}
+
+fn service_cells(name: &str, age: String, svc: &Value) -> Vec<Value> {
+    let ty = text_or(svc, "/spec/type", "ClusterIP");
+    let cluster_ip = text_or(svc, "/spec/clusterIP", "<none>");
+    let cluster_ip = text_or(svc, "/spec/clusterIPs/0", cluster_ip);
+    let external = strs(svc, "/spec/externalIPs");
+    let external_ip = match ty {
+        "ClusterIP" | "NodePort" => join_or(&external, "<none>"),
+        "LoadBalancer" => {
+            let ingress = list(svc, "/status/loadBalancer/ingress").iter();
+            let mut lb: Vec<&str> = ingress
+                .map(|i| text_or(i, "/ip", text(i, "/hostname")))
+                .collect();
+            lb.retain(|s| !s.is_empty());
+            lb.sort_unstable();
+            lb.dedup();
+            lb.extend(&external);
+            join_or(&lb, "<pending>")
+        }
+        "ExternalName" => text(svc, "/spec/externalName").to_owned(),
+        _ => "<unknown>".to_owned(),
+    };
+    let port = |p: &Value| {
+        let (port, proto) = (int(p, "/port"), text_or(p, "/protocol", "TCP"));
+        match int(p, "/nodePort") {
+            0 => format!("{port}/{proto}"),
+            node => format!("{port}:{node}/{proto}"),
+        }
+    };
+    let ports: Vec<String> = list(svc, "/spec/ports").iter().map(port).collect();
+    let ports = join_or(&ports, "<none>");
+    // labels.FormatLabels: sorted k=v pairs.
+    let pair = |(k, v): (&String, &Value)| format!("{k}={}", v.as_str().unwrap_or(""));
+    let mut selector: Vec<String> = entries(svc, "/spec/selector").map(pair).collect();
+    selector.sort();
+    let selector = join_or(&selector, "<none>");
+    cells![name, ty, cluster_ip, external_ip, ports, age, selector]
+}
+
+fn job_cells(name: &str, age: String, job: &Value, now: Timestamp) -> Vec<Value> {
+    let succeeded = int(job, "/status/succeeded");
+    let completions = match job.pointer("/spec/completions").and_then(Value::as_i64) {
+        Some(c) => format!("{succeeded}/{c}"),
+        None => match int(job, "/spec/parallelism") {
+            p if p > 1 => format!("{succeeded}/1 of {p}"),
+            _ => format!("{succeeded}/1"),
+        },
+    };
+    let start = time(job, "/status/startTime");
+    let duration = match (start, time(job, "/status/completionTime")) {
+        (None, _) => String::new(),
+        (Some(start), None) => between(start, now),
+        (Some(start), Some(end)) => between(start, end),
+    };
+    let conds = list(job, "/status/conditions");
+    let status = match () {
+        () if condition_true(conds, "Complete") => "Complete",
+        () if condition_true(conds, "Failed") => "Failed",
+        () if present(job, "/metadata/deletionTimestamp") => "Terminating",
+        () if condition_true(conds, "Suspended") => "Suspended",
+        () if condition_true(conds, "FailureTarget") => "FailureTarget",
+        () => "Running",
+    };
+    let (names, images) = containers(job);
+    let sel = format_label_selector(job.pointer("/spec/selector"));
+    cells![name, status, completions, duration, age, names, images, sel]
+}
+
+/// A CRD column's cell. A path that finds nothing gives `null`, which kubectl prints blank.
+fn custom_cell(col: &PrinterColumn, obj: &Value, now: Timestamp) -> Value {
+    let mut path = col.2.split('.').filter(|k| !k.is_empty());
+    let found = path.try_fold(obj, |v, k| v.get(k));
+    let Some(v) = found.filter(|v| !v.is_null()) else {
+        return Value::Null;
+    };
+    match (col.1, v) {
+        ("string", Value::String(_)) => v.clone(),
+        // JSONPath prints scalars bare and objects or lists as JSON.
+        ("string", Value::Number(_) | Value::Bool(_)) => v.to_string().into(),
+        ("string", _) => serde_json::to_string(v).unwrap_or_default().into(),
+        ("integer", Value::Number(n)) => n.as_i64().or(n.as_f64().map(|f| f as i64)).into(),
+        ("number", Value::Number(n)) => n.as_f64().into(),
+        ("boolean", Value::Bool(_)) => v.clone(),
+        ("date", Value::String(s)) if s.is_empty() || s == "null" => "<unknown>".into(),
+        ("date", Value::String(s)) => match s.parse() {
+            Ok(t) => between(t, now).into(),
+            Err(_) => "<invalid>".into(),
+        },
+        _ => Value::Null,
+    }
+}
+
+// Descriptions: the API field docs (k8s.io/api and apimachinery 1.35) the server copies in.
+const D_POD_READY: &str = "The aggregate readiness state of this pod for accepting traffic.";
+const D_POD_STATUS: &str = "The aggregate status of the containers in this pod.";
+const D_POD_RESTARTS: &str = "The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.";
+const D_NAME: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
+const D_AGE: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+const D_POD_IP: &str = "podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.";
+const D_NODE: &str = "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node becomes responsible for the lifecycle of this pod. This field should not be used to express a desire for the pod to be scheduled on a specific node. https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename";
+const D_NOMINATED: &str = "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods. This field does not guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere if other nodes become available sooner. Scheduler may also decide to give the resources on this node to a higher priority pod that is created after preemption. As a result, this field may be different than PodSpec.nodeName when the pod is scheduled.";
+const D_GATES: &str = "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its containers are ready AND all conditions specified in the readiness gates have status equal to \"True\" More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates";
+const D_RS_DESIRED: &str = "Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset";
+const D_RS_CURRENT: &str = "Replicas is the most recently observed number of non-terminating pods. More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset";
+const D_RS_READY: &str =
+    "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.";
+const D_RS_SELECTOR: &str = "Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors";
+const D_JOB_SUCCEEDED: &str = "The number of pods which reached phase Succeeded. The value increases monotonically for a given spec. However, it may decrease in reaction to scale down of elastic indexed jobs.";
+const D_JOB_SELECTOR: &str = "A label query over pods that should match the pod count. Normally, the system sets this field for you. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors";
+const D_SVC_TYPE: &str = "type determines how the Service is exposed. Defaults to ClusterIP. Valid options are ExternalName, ClusterIP, NodePort, and LoadBalancer. \"ClusterIP\" allocates a cluster-internal IP address for load-balancing to endpoints. Endpoints are determined by the selector or if that is not specified, by manual construction of an Endpoints object or EndpointSlice objects. If clusterIP is \"None\", no virtual IP is allocated and the endpoints are published as a set of endpoints rather than a virtual IP. \"NodePort\" builds on ClusterIP and allocates a port on every node which routes to the same endpoints as the clusterIP. \"LoadBalancer\" builds on NodePort and creates an external load-balancer (if supported in the current cloud) which routes to the same endpoints as the clusterIP. \"ExternalName\" aliases this service to the specified externalName. Several other fields do not apply to ExternalName services. More info: https://kubernetes.io/docs/concepts/services-networking/service/#publishing-services-service-types";
+const D_SVC_CLUSTER_IP: &str = "clusterIP is the IP address of the service and is usually assigned randomly. If an address is specified manually, is in-range (as per system configuration), and is not in use, it will be allocated to the service; otherwise creation of the service will fail. This field may not be changed through updates unless the type field is also being changed to ExternalName (which requires this field to be blank) or the type field is being changed from ExternalName (in which case this field may optionally be specified, as describe above).  Valid values are \"None\", empty string (\"\"), or a valid IP address. Setting this to \"None\" makes a \"headless service\" (no virtual IP), which is useful when direct endpoint connections are preferred and proxying is not required.  Only applies to types ClusterIP, NodePort, and LoadBalancer. If this field is specified when creating a Service of type ExternalName, creation will fail. This field will be wiped when updating a Service to type ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies";
+const D_SVC_EXTERNAL_IPS: &str = "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.  These IPs are not managed by Kubernetes.  The user is responsible for ensuring that traffic arrives at a node with this IP.  A common example is external load-balancers that are not part of the Kubernetes system.";
+const D_SVC_PORTS: &str = "The list of ports that are exposed by this service. More info: https://kubernetes.io/docs/concepts/services-networking/service/#virtual-ips-and-service-proxies";
+const D_SVC_SELECTOR: &str = "Route service traffic to pods with label keys and values matching this selector. If empty or not present, the service is assumed to have an external process managing its endpoints, which Kubernetes will not modify. Only applies to types ClusterIP, NodePort, and LoadBalancer. Ignored if type is ExternalName. More info: https://kubernetes.io/docs/concepts/services-networking/service/";
+const D_EV_LAST: &str = "The time at which the most recent occurrence of this event was recorded.";
+const D_EV_TYPE: &str =
+    "Type of this event (Normal, Warning), new types could be added in the future";
+const D_EV_REASON: &str = "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.";
+const D_EV_OBJECT: &str = "The object that this event is about.";
+const D_EV_SUBOBJECT: &str = "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement, such as desiredState.manifest.containers[2]. For example, if the object reference is to a container within a pod, this would take on a value like: \"spec.containers{name}\" (where \"name\" refers to the name of the container that triggered the event) or if no container name is specified \"spec.containers[2]\" (container with index 2 in this pod). This syntax is chosen only to have some well-defined way of referencing a part of an object.";
+const D_EV_SOURCE: &str =
+    "The component reporting this event. Should be a short machine understandable string.";
+const D_EV_MESSAGE: &str = "A human-readable description of the status of this operation.";
+const D_EV_FIRST: &str =
+    "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)";
+const D_EV_COUNT: &str = "The number of times this event has occurred.";
+const D_SECRET_TYPE: &str = "Used to facilitate programmatic handling of secret data. More info: https://kubernetes.io/docs/concepts/configuration/secret/#secret-types";
+const D_SECRET_DATA: &str = "Data contains the secret data. Each key must consist of alphanumeric characters, '-', '_' or '.'. The serialized form of the secret data is a base64 encoded string, representing the arbitrary (possibly non-string) data value here. Described in https://tools.ietf.org/html/rfc4648#section-4";
+const D_CM_DATA: &str = "Data contains the configuration data. Each key must consist of alphanumeric characters, '-', '_' or '.'. Values with non-UTF-8 byte sequences must use the BinaryData field. The keys stored in Data must not overlap with the keys in the BinaryData field, this is enforced during validation process.";
+const D_DEPLOY_UPDATED: &str = "Total number of non-terminating pods targeted by this deployment that have the desired template spec.";
+const D_DEPLOY_AVAILABLE: &str = "Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.";
+const D_DEPLOY_SELECTOR: &str = "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Fixture timestamps are read against this instant.
+    fn now() -> Timestamp {
+        "2026-07-01T12:00:00Z".parse().unwrap()
+    }
+
+    fn v(s: &str) -> Value {
+        serde_json::from_str(s).unwrap()
+    }
+
+    /// Objects as the API stores them and the cells a 1.35 server prints for them; `kind` is
+    /// `group/Kind` (bare for the core group).
+    const ROWS: &str = r#"[
+    {"kind": "apps/Deployment", "object": {"metadata": {"name": "web",
+        "creationTimestamp": "2026-07-01T11:55:00Z"}, "spec": {"replicas": 2, "selector":
+        {"matchLabels": {"app": "web"}}, "template": {"spec": {"containers": [{"name": "web",
+        "image": "nginx:1.27"}, {"name": "log", "image": "busybox:1.36"}]}}}, "status": {
+        "replicas": 2, "readyReplicas": 1, "updatedReplicas": 2, "availableReplicas": 1}},
+     "cells": ["web", "1/2", 2, 1, "5m", "web,log", "nginx:1.27,busybox:1.36", "app=web"]},
+    {"kind": "apps/ReplicaSet", "object": {"metadata": {"name": "web-7d9c",
+        "creationTimestamp": "2026-07-01T11:59:00Z"}},
+     "cells": ["web-7d9c", 1, 0, 0, "60s", "", "", "<none>"]},
+    {"kind": "Pod", "object": {"metadata": {"name": "web-abc",
+        "creationTimestamp": "2026-07-01T11:56:58Z"}, "spec": {"nodeName": "lab", "containers":
+        [{"name": "web"}]}, "status": {"phase": "Running", "podIP": "10.42.0.7", "podIPs":
+        [{"ip": "10.42.0.7"}], "conditions": [{"type": "Ready", "status": "True"}],
+        "containerStatuses": [{"name": "web", "ready": true, "restartCount": 0,
+        "state": {"running": {"startedAt": "2026-07-01T11:57:00Z"}}}]}},
+     "cells": ["web-abc", "1/1", "Running", "0", "3m2s", "10.42.0.7", "lab", "<none>", "<none>"]},
+    {"kind": "Pod", "object": {"metadata": {"name": "p"}, "spec": {"containers": [{}]},
+        "status": {"phase": "Pending"}},
+     "cells": ["p", "0/1", "Pending", "0", "<unknown>", "<none>", "<none>", "<none>", "<none>"]},
+    {"kind": "batch/Job", "object": {"metadata": {"name": "migrate",
+        "creationTimestamp": "2026-07-01T11:50:00Z"}, "spec": {"completions": 1, "selector":
+        {"matchLabels": {"batch.kubernetes.io/controller-uid": "c0ffee"}}, "template": {"spec":
+        {"containers": [{"name": "migrate", "image": "busybox:1.36"}]}}}, "status": {
+        "succeeded": 1, "startTime": "2026-07-01T11:50:01Z",
+        "completionTime": "2026-07-01T11:50:05Z", "conditions": [
+        {"type": "SuccessCriteriaMet", "status": "True"}, {"type": "Complete", "status": "True"}]}},
+     "cells": ["migrate", "Complete", "1/1", "4s", "10m", "migrate", "busybox:1.36",
+        "batch.kubernetes.io/controller-uid=c0ffee"]},
+    {"kind": "argoproj.io/Application", "object": {"metadata": {"name": "guestbook"},
+        "spec": {"project": "default"}, "status": {"sync": {"status": "Synced",
+        "revision": "4f2c1a9"}, "health": {"status": "Healthy"}}},
+     "cells": ["guestbook", "Synced", "Healthy", "4f2c1a9", "default"]},
+    {"kind": "argoproj.io/Application", "object": {"metadata": {"name": "guestbook"},
+        "spec": {"project": "default"}},
+     "cells": ["guestbook", null, null, null, "default"]},
+    {"kind": "argoproj.io/AppProject", "object": {"metadata": {"name": "default",
+        "creationTimestamp": "2026-07-01T10:00:00Z"}},
+     "cells": ["default", "120m"]},
+    {"kind": "ServiceAccount", "object": {"metadata": {"name": "default",
+        "creationTimestamp": "2026-07-01T10:00:00Z"}},
+     "cells": ["default", "120m"]},
+    {"kind": "apiextensions.k8s.io/CustomResourceDefinition", "object": {"metadata":
+        {"name": "applications.argoproj.io", "creationTimestamp": "2026-06-30T08:00:00.25Z"}},
+     "cells": ["applications.argoproj.io", "2026-06-30T08:00:00Z"]},
+    {"kind": "Namespace", "object": {"metadata": {"name": "demo",
+        "creationTimestamp": "2026-07-01T11:55:00Z"}},
+     "cells": ["demo", "Active", "5m"]},
+    {"kind": "ConfigMap", "object": {"metadata": {"name": "cfg"}, "data": {"a": "1", "b": "2"},
+        "binaryData": {"c": "AA=="}},
+     "cells": ["cfg", 3, "<unknown>"]},
+    {"kind": "Secret", "object": {"metadata": {"name": "s"}, "data": {"a": "MQ=="},
+        "stringData": {"a": "1", "b": "2"}},
+     "cells": ["s", "Opaque", 2, "<unknown>"]},
+    {"kind": "Service", "object": {"metadata": {"name": "web",
+        "creationTimestamp": "2026-07-01T11:55:00Z"}, "spec": {"type": "NodePort",
+        "clusterIPs": ["10.43.0.10"], "selector": {"tier": "fe", "app": "web"}, "ports":
+        [{"port": 80, "protocol": "TCP", "nodePort": 30080}, {"port": 53, "protocol": "UDP"}]}},
+     "cells": ["web", "NodePort", "10.43.0.10", "<none>", "80:30080/TCP,53/UDP", "5m",
+        "app=web,tier=fe"]},
+    {"kind": "Service", "object": {"metadata": {"name": "lb"}, "spec": {"type": "LoadBalancer",
+        "ports": [{"port": 443}]}},
+     "cells": ["lb", "LoadBalancer", "<none>", "<pending>", "443/TCP", "<unknown>", "<none>"]},
+    {"kind": "Event", "object": {"metadata": {"name": "web-abc.17f"}, "type": "Normal",
+        "reason": "Pulled", "count": 3, "involvedObject": {"kind": "Pod", "name": "web-abc",
+        "fieldPath": "spec.containers{web}"}, "message": "Image \"nginx\" present\n",
+        "source": {"component": "kubelet", "host": "lab"},
+        "firstTimestamp": "2026-07-01T11:58:00Z", "lastTimestamp": "2026-07-01T11:59:30Z"},
+     "cells": ["30s", "Normal", "Pulled", "pod/web-abc", "spec.containers{web}", "kubelet, lab",
+        "Image \"nginx\" present", "2m", 3, "web-abc.17f"]},
+    {"kind": "Event", "object": {"metadata": {"name": "e"}, "type": "Normal", "reason": "Synced",
+        "eventTime": "2026-07-01T11:59:50.000000Z", "involvedObject": {"kind": "Application",
+        "name": "guestbook"}, "reportingComponent": "argocd-application-controller"},
+     "cells": ["10s", "Normal", "Synced", "application/guestbook", "",
+        "argocd-application-controller", "", "10s", 1, "e"]}
+    ]"#;
+
+    /// The fixtures as (group, kind, object, cells).
+    fn rows() -> Vec<(String, String, Value, Value)> {
+        let row = |mut f: Value| {
+            let kind = f["kind"].as_str().unwrap_or_default().to_owned();
+            let (group, kind) = kind.rsplit_once('/').unwrap_or(("", &kind));
+            (
+                group.to_owned(),
+                kind.to_owned(),
+                f["object"].take(),
+                f["cells"].take(),
+            )
+        };
+        let Value::Array(fixtures) = v(ROWS) else {
+            panic!("ROWS is a list")
+        };
+        fixtures.into_iter().map(row).collect()
+    }
+
+    #[test]
+    fn rows_match_the_server() {
+        for (group, kind, obj, want) in rows() {
+            let got = Value::from(row_cells(&group, &kind, &obj, now()));
+            assert_eq!(got, want, "{kind} {obj}");
+        }
+    }
+
+    /// Per kind, a field of every column definition as the 1.35 server sends it.
+    const COLUMNS: &str = r#"[
+    ["apps/Deployment", "name", ["Name", "Ready", "Up-to-date", "Available", "Age", "Containers",
+        "Images", "Selector"]],
+    ["apps/Deployment", "priority", [0, 0, 0, 0, 0, 1, 1, 1]],
+    ["apps/ReplicaSet", "type", ["string", "integer", "integer", "integer", "string", "string",
+        "string", "string"]],
+    ["batch/Job", "name", ["Name", "Status", "Completions", "Duration", "Age", "Containers",
+        "Images", "Selector"]],
+    ["Pod", "name", ["Name", "Ready", "Status", "Restarts", "Age", "IP", "Node", "Nominated Node",
+        "Readiness Gates"]],
+    ["Pod", "format", ["name", "", "", "", "", "", "", "", ""]],
+    ["Event", "name", ["Last Seen", "Type", "Reason", "Object", "Subobject", "Source", "Message",
+        "First Seen", "Count", "Name"]],
+    ["Event", "priority", [0, 0, 0, 0, 1, 1, 0, 1, 1, 1]],
+    ["Service", "name", ["Name", "Type", "Cluster-IP", "External-IP", "Port(s)", "Age",
+        "Selector"]],
+    ["argoproj.io/Application", "name", ["Name", "Sync Status", "Health Status", "Revision",
+        "Project"]],
+    ["argoproj.io/Application", "priority", [0, 0, 0, 10, 10]],
+    ["argoproj.io/AppProject", "type", ["string", "date"]],
+    ["example.com/Widget", "name", ["Name", "Age"]],
+    ["ServiceAccount", "name", ["Name", "Age"]],
+    ["Secret", "name", ["Name", "Type", "Data", "Age"]],
+    ["apiextensions.k8s.io/CustomResourceDefinition", "name", ["Name", "Created At"]]
+    ]"#;
+
+    #[test]
+    fn columns_match_the_server() {
+        let Value::Array(fixtures) = v(COLUMNS) else {
+            panic!("COLUMNS is a list")
+        };
+        for f in fixtures {
+            let kind = f[0].as_str().unwrap_or_default();
+            let (group, kind) = kind.rsplit_once('/').unwrap_or(("", kind));
+            let field = f[1].as_str().unwrap_or_default();
+            let got: Value = column_definitions(group, kind)
+                .iter()
+                .map(|c| c[field].clone())
+                .collect();
+            assert_eq!(got, f[2], "{kind} {field}");
+        }
+        let sync = "Custom resource definition column (in JSONPath format): .status.sync.status";
+        assert_eq!(
+            column_definitions("argoproj.io", "Application")[1]["description"],
+            sync
+        );
+    }
+
+    #[test]
+    fn human_age_follows_go_boundaries() {
+        #[rustfmt::skip]
+        let cases = [
+            (0, "0s"), (119, "119s"), (120, "2m"), (121, "2m1s"), (599, "9m59s"), (600, "10m"),
+            (10_799, "179m"), (10_800, "3h"), (10_860, "3h1m"), (28_799, "7h59m"), (28_800, "8h"),
+            (172_799, "47h"), (172_800, "2d"), (176_400, "2d1h"), (691_199, "7d23h"),
+            (691_200, "8d"), (63_071_999, "729d"), (63_072_000, "2y"), (63_158_400, "2y1d"),
+            (252_287_999, "7y364d"), (252_288_000, "8y"), (253_152_000, "8y"),
+        ];
+        for (secs, want) in cases {
+            assert_eq!(human_age(Duration::from_secs(secs)), want, "{secs}s");
+        }
+        assert_eq!(human_age(Duration::from_millis(119_999)), "119s");
+        let t = |s: &str| s.parse::<Timestamp>().unwrap();
+        assert_eq!(between(t("2026-07-01T12:00:01.9Z"), now()), "0s");
+        assert_eq!(between(t("2026-07-01T12:00:02Z"), now()), "<invalid>");
+    }
+
+    /// Pods and their Ready, Status and Restarts cells.
+    const PODS: &str = r#"[
+    [{"status": {"phase": "Succeeded", "containerStatuses": [{"state": {"terminated":
+        {"exitCode": 0, "reason": "Completed"}}}]}}, ["0/1", "Completed", "0"]],
+    [{"status": {"phase": "Failed", "containerStatuses": [{"state": {"terminated":
+        {"exitCode": 1, "reason": "Error"}}}]}}, ["0/1", "Error", "0"]],
+    [{"status": {"phase": "Failed", "containerStatuses": [{"state": {"terminated":
+        {"exitCode": 2}}}]}}, ["0/1", "ExitCode:2", "0"]],
+    [{"status": {"phase": "Pending", "containerStatuses": [{"state": {"waiting":
+        {"reason": "ContainerCreating"}}}]}}, ["0/1", "ContainerCreating", "0"]],
+    [{"status": {"phase": "Running", "containerStatuses": [{"restartCount": 2, "state":
+        {"waiting": {"reason": "CrashLoopBackOff"}}, "lastState": {"terminated": {"exitCode": 1,
+        "finishedAt": "2026-07-01T11:59:15Z"}}}]}}, ["0/1", "CrashLoopBackOff", "2 (45s ago)"]],
+    [{"metadata": {"deletionTimestamp": "2026-07-01T11:59:59Z"}, "status": {"phase": "Running",
+        "containerStatuses": [{"ready": true, "state": {"running": {}}}]}},
+        ["1/1", "Terminating", "0"]],
+    [{"spec": {"initContainers": [{"name": "wait"}]}, "status": {"phase": "Pending",
+        "initContainerStatuses": [{"name": "wait", "state": {"running": {}}}], "containerStatuses":
+        [{"state": {"waiting": {"reason": "PodInitializing"}}}]}}, ["0/1", "Init:0/1", "0"]],
+    [{"status": {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False",
+        "reason": "SchedulingGated"}]}}, ["0/1", "SchedulingGated", "0"]]
+    ]"#;
+
+    #[test]
+    fn pod_statuses() {
+        let Value::Array(fixtures) = v(PODS) else {
+            panic!("PODS is a list")
+        };
+        for mut f in fixtures {
+            // Every fixture pod runs one container.
+            f[0]["spec"]["containers"] = json!([{"name": "c"}]);
+            let got = row_cells("", "Pod", &f[0], now());
+            assert_eq!(Value::from(&got[1..4]), f[1], "{}", f[0]);
+        }
+    }
+
+    #[test]
+    fn job_statuses() {
+        let status =
+            |job: &str| Value::from(row_cells("batch", "Job", &v(job), now())[1..4].to_vec());
+        let failed = r#"{"spec": {"completions": 1}, "status": {"failed": 1, "startTime": "2026-07-01T11:59:30Z",
+            "conditions": [{"type": "FailureTarget", "status": "True"}, {"type": "Failed", "status": "True"}]}}"#;
+        assert_eq!(status(failed), v(r#"["Failed", "0/1", "30s"]"#));
+        let running =
+            r#"{"spec": {"parallelism": 3}, "status": {"startTime": "2026-07-01T11:59:30Z"}}"#;
+        assert_eq!(status(running), v(r#"["Running", "0/1 of 3", "30s"]"#));
+        let suspended = r#"{"status": {"conditions": [{"type": "Suspended", "status": "True"}]}}"#;
+        assert_eq!(status(suspended), v(r#"["Suspended", "0/1", ""]"#));
+    }
+
+    #[test]
+    fn selectors_print_like_the_server() {
+        let sel = v(
+            r#"{"matchLabels": {"tier": "fe"}, "matchExpressions": [{"key": "env", "operator": "In",
+            "values": ["prod", "dev"]}, {"key": "canary", "operator": "DoesNotExist"}]}"#,
+        );
+        assert_eq!(
+            label_selector(Some(&sel)),
+            Ok("!canary,env in (dev,prod),tier=fe".into())
+        );
+        let bad = v(r#"{"matchExpressions": [{"key": "a", "operator": "Bogus"}]}"#);
+        assert_eq!(format_label_selector(Some(&bad)), "<error>");
+        assert_eq!(format_label_selector(Some(&v("{}"))), "<none>");
+    }
+
+    #[test]
+    fn whole_table() {
+        let done =
+            r#"{"metadata": {"name": "p", "namespace": "demo"}, "status": {"phase": "Succeeded"}}"#;
+        let done = v(done);
+        let t = table("", "Pod", &[&done], "42", true, now());
+        let head = json!([
+            t["kind"],
+            t["apiVersion"],
+            t["metadata"],
+            t["columnDefinitions"][8]["name"]
+        ]);
+        assert_eq!(
+            head,
+            v(r#"["Table", "meta.k8s.io/v1", {"resourceVersion": "42"}, "Readiness Gates"]"#)
+        );
+        let object = r#"{"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
+            "metadata": {"name": "p", "namespace": "demo"}}"#;
+        assert_eq!(t["rows"][0]["object"], v(object));
+        assert_eq!(t["rows"][0]["conditions"][0]["reason"], "Succeeded");
+        let bare = r#"{"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {},
+            "columnDefinitions": [], "rows": []}"#;
+        assert_eq!(table("batch", "Job", &[], "", false, now()), v(bare));
+        let job = table("batch", "Job", &[&done], "1", true, now());
+        assert_eq!(job["rows"][0].get("conditions"), None);
+    }
+
+    #[test]
+    fn odd_input_never_panics() {
+        let odd = [
+            v("null"),
+            v("42"),
+            v(r#"{"metadata": 5, "spec": [], "status": [1], "series": 1}"#),
+        ];
+        for (group, kind, _, _) in rows() {
+            for obj in &odd {
+                let cells = row_cells(&group, &kind, obj, now());
+                assert_eq!(
+                    cells.len(),
+                    column_definitions(&group, &kind).len(),
+                    "{kind}"
+                );
+            }
+        }
+    }
+}
