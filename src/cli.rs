@@ -13,6 +13,15 @@ use clap::{Args, Parser, Subcommand};
     about = "A terminal tutor for how Argo CD really decides things"
 )]
 pub struct Cli {
+    /// Start the embedded lab cluster in-process and work against it.
+    #[arg(long)]
+    pub sim: bool,
+    /// With --sim: run the cluster's clock this many times faster than real time.
+    #[arg(long, default_value_t = 1.0)]
+    pub speed: f64,
+    /// With --sim: keep the cluster's objects here across runs.
+    #[arg(long)]
+    pub state_dir: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -91,7 +91,7 @@ pub async fn serve(
             };
             if now.text.len() > sent {
                 if tx
-                    .send(Ok(now.text[sent..].as_bytes().to_vec()))
+                    .send(Ok(now.text.as_bytes()[sent..].to_vec()))
                     .await
                     .is_err()
                 {

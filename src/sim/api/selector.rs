@@ -30,20 +30,6 @@ impl LabelSelector {
         Ok(LabelSelector(reqs))
     }
 
-    /// A `matchLabels` map as a selector (what controllers use).
-    pub fn from_match_labels(labels: &Value) -> LabelSelector {
-        LabelSelector(
-            labels
-                .as_object()
-                .into_iter()
-                .flatten()
-                .map(|(k, v)| {
-                    Requirement::Equals(k.clone(), v.as_str().unwrap_or_default().to_string())
-                })
-                .collect(),
-        )
-    }
-
     pub fn matches(&self, obj: &Value) -> bool {
         let labels = &obj["metadata"]["labels"];
         let get = |k: &str| labels[k].as_str();
@@ -55,10 +41,6 @@ impl LabelSelector {
             Requirement::Exists(k) => get(k).is_some(),
             Requirement::NotExists(k) => get(k).is_none(),
         })
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
 }
 
@@ -155,14 +137,6 @@ impl FieldSelector {
             (actual == *value) == *equal
         })
     }
-
-    /// The name this selector pins (`metadata.name=x`), if any: lets a get-style watch stay cheap.
-    pub fn pinned_name(&self) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(p, eq, _)| p == "metadata.name" && *eq)
-            .map(|(_, _, v)| v.as_str())
-    }
 }
 
 #[cfg(test)]
@@ -200,7 +174,6 @@ mod tests {
     fn field_selectors_over_any_path() {
         let sel = FieldSelector::parse("metadata.name=web,metadata.namespace=lab").unwrap();
         assert!(sel.matches(&obj()));
-        assert_eq!(sel.pinned_name(), Some("web"));
         assert!(
             !FieldSelector::parse("type=helm.sh/release.v1")
                 .unwrap()

@@ -61,16 +61,27 @@ pub async fn serve(
     } else {
         from
     };
-    let start = st
-        .store
-        .watch(rp.ty, rp.namespace.as_deref(), from)
-        .map_err(|e| {
-            ApiError::gone(format!(
+    let start = match st.store.watch(rp.ty, rp.namespace.as_deref(), from) {
+        Ok(start) => start,
+        // As a real server does: the watch opens, says why it cannot go on, and ends.
+        Err(e) => {
+            let status = ApiError::gone(format!(
                 "too old resource version: {} ({})",
                 from.unwrap_or(0),
                 e.oldest.saturating_sub(1)
             ))
-        })?;
+            .to_status();
+            let mut line =
+                serde_json::to_vec(&json!({"type": "ERROR", "object": status})).unwrap_or_default();
+            line.push(b'\n');
+            return Ok((
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                line,
+            )
+                .into_response());
+        }
+    };
     let form = if wants_table(accept) {
         Form::Table
     } else if accept

@@ -65,10 +65,11 @@ pub fn check_identity(
 /// A write to one part of an object ignores the other: `status` on the main resource of a type
 /// with a status subresource; everything but `status` on `/status`.
 pub fn strip_other_part(ty: &ResourceType, part: Part, body: &mut Value) {
-    if part != Part::Status && ty.status_subresource {
-        if let Some(o) = body.as_object_mut() {
-            o.remove("status");
-        }
+    if part != Part::Status
+        && ty.status_subresource
+        && let Some(o) = body.as_object_mut()
+    {
+        o.remove("status");
     }
 }
 
@@ -168,10 +169,10 @@ fn carry_over(ty: &ResourceType, part: Part, old: &Value, new: &mut Value) {
         "resourceVersion".into(),
         old_meta["resourceVersion"].clone(),
     );
-    if meta.get("managedFields").is_none() {
-        if let Some(mf) = old_meta.get("managedFields") {
-            meta.insert("managedFields".into(), mf.clone());
-        }
+    if meta.get("managedFields").is_none()
+        && let Some(mf) = old_meta.get("managedFields")
+    {
+        meta.insert("managedFields".into(), mf.clone());
     }
 }
 

@@ -1,0 +1,127 @@
+//! Starts an embedded lab cluster in-process for a test and drives it with the real kubectl
+//! from `.tools/bin` (installed by `scripts/install-tools`) and with kube-rs.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use capa_tui::sim;
+
+pub struct Lab {
+    pub handle: sim::Handle,
+    pub dir: tempfile::TempDir,
+}
+
+/// The real kubectl. A missing one fails the test with what to do, never skips it.
+pub fn kubectl_path() -> PathBuf {
+    sim::tools::find("kubectl").unwrap_or_else(|| {
+        panic!("kubectl not found: run scripts/install-tools (it installs kubectl and helm into .tools/bin)")
+    })
+}
+
+impl Lab {
+    pub async fn start() -> Lab {
+        Lab::start_with(sim::Config {
+            speed: 10.0,
+            ..sim::Config::default()
+        })
+        .await
+    }
+
+    pub async fn start_with(config: sim::Config) -> Lab {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let handle = sim::start(config).await.expect("embedded cluster starts");
+        handle
+            .write_kubeconfig(&dir.path().join("kubeconfig"))
+            .expect("kubeconfig written");
+        Lab { handle, dir }
+    }
+
+    pub fn kubeconfig(&self) -> PathBuf {
+        self.dir.path().join("kubeconfig")
+    }
+
+    /// Writes a file into the test's directory and returns its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, text).expect("write test file");
+        p
+    }
+
+    /// Runs kubectl with this cluster's kubeconfig and a private discovery cache.
+    pub async fn kubectl_output(&self, args: &[&str]) -> Output {
+        tokio::process::Command::new(kubectl_path())
+            .args(args)
+            .env("KUBECONFIG", self.kubeconfig())
+            .env("KUBECACHEDIR", self.dir.path().join("cache"))
+            .env_remove("KUBECTL_EXTERNAL_DIFF")
+            .kill_on_drop(true)
+            .output()
+            .await
+            .expect("kubectl runs")
+    }
+
+    /// kubectl that must succeed; returns stdout.
+    pub async fn kubectl(&self, args: &[&str]) -> String {
+        let out = self.kubectl_output(args).await;
+        assert!(
+            out.status.success(),
+            "kubectl {} failed ({}):\nstdout: {}\nstderr: {}",
+            args.join(" "),
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// kubectl that must fail; returns stderr.
+    pub async fn kubectl_fails(&self, args: &[&str]) -> String {
+        let out = self.kubectl_output(args).await;
+        assert!(
+            !out.status.success(),
+            "kubectl {} should have failed but printed:\n{}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
+    pub async fn kubectl_json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = args.to_vec();
+        all.extend(["-o", "json"]);
+        serde_json::from_str(&self.kubectl(&all).await).expect("kubectl printed JSON")
+    }
+
+    pub async fn client(&self) -> kube::Client {
+        client_for(&self.kubeconfig()).await
+    }
+}
+
+pub async fn client_for(kubeconfig: &Path) -> kube::Client {
+    let text = std::fs::read_to_string(kubeconfig).expect("read kubeconfig");
+    let kc = kube::config::Kubeconfig::from_yaml(&text).expect("parse kubeconfig");
+    let config =
+        kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
+            .await
+            .expect("kube config");
+    kube::Client::try_from(config).expect("kube client")
+}
+
+pub const WEB: &str = r#"apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: default
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27-alpine
+        ports: [{containerPort: 80}]
+        readinessProbe: {httpGet: {path: /, port: 80}, initialDelaySeconds: 2, periodSeconds: 2}
+"#;
