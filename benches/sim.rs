@@ -15,7 +15,11 @@ const APPLIES: usize = 1_000;
 
 fn rss_mib() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: f64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0.0);
+    let pages: f64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0.0);
     pages * 4096.0 / (1024.0 * 1024.0)
 }
 
@@ -30,11 +34,18 @@ fn cm(name: &str, i: usize) -> serde_json::Value {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let handle = capa_tui::sim::start(capa_tui::sim::Config::default()).await.unwrap();
+    let handle = capa_tui::sim::start(capa_tui::sim::Config::default())
+        .await
+        .unwrap();
     let kc = dir.path().join("kubeconfig");
     handle.write_kubeconfig(&kc).unwrap();
     let text = std::fs::read_to_string(&kc).unwrap();
-    let config = kube::Config::from_custom_kubeconfig(kube::config::Kubeconfig::from_yaml(&text).unwrap(), &Default::default()).await.unwrap();
+    let config = kube::Config::from_custom_kubeconfig(
+        kube::config::Kubeconfig::from_yaml(&text).unwrap(),
+        &Default::default(),
+    )
+    .await
+    .unwrap();
     let client = kube::Client::try_from(config).unwrap();
     let cms: Api<ConfigMap> = Api::namespaced(client, "default");
     let pp = PatchParams::apply("bench");
@@ -44,11 +55,17 @@ async fn main() {
     for i in 0..APPLIES {
         let name = format!("apply-{}", i % (APPLIES / 2));
         let started = Instant::now();
-        cms.patch(&name, &pp, &Patch::Apply(cm(&name, i))).await.unwrap();
+        cms.patch(&name, &pp, &Patch::Apply(cm(&name, i)))
+            .await
+            .unwrap();
         latencies.push(started.elapsed());
     }
     latencies.sort();
-    println!("apply latency (server-side apply over HTTPS, {APPLIES} applies): p50 {:?}, p99 {:?}", percentile(&latencies, 0.5), percentile(&latencies, 0.99));
+    println!(
+        "apply latency (server-side apply over HTTPS, {APPLIES} applies): p50 {:?}, p99 {:?}",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99)
+    );
 
     // Memory for 10,000 objects.
     let rss_before = rss_mib();
@@ -58,7 +75,9 @@ async fn main() {
             let (cms, pp) = (cms.clone(), pp.clone());
             async move {
                 let name = format!("obj-{i}");
-                cms.patch(&name, &pp, &Patch::Apply(cm(&name, i))).await.map(|_| ())
+                cms.patch(&name, &pp, &Patch::Apply(cm(&name, i)))
+                    .await
+                    .map(|_| ())
             }
         })
         .buffer_unordered(8)
@@ -77,7 +96,11 @@ async fn main() {
     let started = Instant::now();
     let mut streams = Vec::new();
     for _ in 0..WATCHERS {
-        let s = cms.watch(&WatchParams::default().labels("bench=yes"), "0").await.unwrap().boxed();
+        let s = cms
+            .watch(&WatchParams::default().labels("bench=yes"), "0")
+            .await
+            .unwrap()
+            .boxed();
         streams.push(s);
     }
     let total = OBJECTS + APPLIES / 2;
@@ -92,9 +115,14 @@ async fn main() {
         }
     }));
     initial.await;
-    println!("watch fan-out: {WATCHERS} watchers each received {total} initial objects in {:?}", started.elapsed());
+    println!(
+        "watch fan-out: {WATCHERS} watchers each received {total} initial objects in {:?}",
+        started.elapsed()
+    );
     let changed = Instant::now();
-    cms.patch("obj-0", &pp, &Patch::Apply(cm("obj-0", 999_999))).await.unwrap();
+    cms.patch("obj-0", &pp, &Patch::Apply(cm("obj-0", 999_999)))
+        .await
+        .unwrap();
     futures::future::join_all(streams.iter_mut().map(|s| async move {
         loop {
             if let Some(WatchEvent::Modified(_)) = s.try_next().await.unwrap() {
@@ -103,7 +131,10 @@ async fn main() {
         }
     }))
     .await;
-    println!("watch fan-out: one change reached all {WATCHERS} watchers in {:?}", changed.elapsed());
+    println!(
+        "watch fan-out: one change reached all {WATCHERS} watchers in {:?}",
+        changed.elapsed()
+    );
     println!("objects in the store: {}", handle.object_count());
     handle.shutdown().await;
 }

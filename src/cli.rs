@@ -1,5 +1,7 @@
 //! Command-line arguments and dispatch. Holds no logic of its own: each subcommand hands off to
-//! the module that owns the work.
+//! the module that owns the work (`sim`, `cluster`, `lab`).
+
+mod lab_commands;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -13,17 +15,39 @@ use clap::{Args, Parser, Subcommand};
     about = "A terminal tutor for how Argo CD really decides things"
 )]
 pub struct Cli {
-    /// Start the embedded lab cluster in-process and work against it.
-    #[arg(long)]
-    pub sim: bool,
-    /// With --sim: run the cluster's clock this many times faster than real time.
-    #[arg(long, default_value_t = 1.0)]
-    pub speed: f64,
-    /// With --sim: keep the cluster's objects here across runs.
-    #[arg(long)]
-    pub state_dir: Option<PathBuf>,
+    #[command(flatten)]
+    pub global: Global,
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+/// Options every command understands.
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Start the embedded lab cluster in-process and work against it.
+    #[arg(long, global = true)]
+    pub sim: bool,
+    /// With --sim: run the cluster's clock this many times faster than real time.
+    #[arg(long, global = true, default_value_t = 1.0)]
+    pub speed: f64,
+    /// With --sim: keep the cluster and the lab's folders here [default: ~/.local/state/capa-tui/sim].
+    #[arg(long, global = true)]
+    pub state_dir: Option<PathBuf>,
+    /// The kubeconfig to use [default: $KUBECONFIG, then ~/.kube/config].
+    #[arg(long, global = true)]
+    pub kubeconfig: Option<PathBuf>,
+    /// The kubeconfig context to use [default: its current context].
+    #[arg(long, global = true)]
+    pub context: Option<String>,
+    /// The learner's source dir (working copy, app-*.yaml, evidence) [default: $CAPA_SRC_DIR or /root/capa-src].
+    #[arg(long, global = true)]
+    pub src_dir: Option<PathBuf>,
+    /// The bare git repos' root [default: $CAPA_BARE_DIR or /srv/bare].
+    #[arg(long, global = true)]
+    pub bare_dir: Option<PathBuf>,
+    /// Lesson language: en or zh [default: from the locale].
+    #[arg(long, global = true)]
+    pub lang: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -31,6 +55,34 @@ pub enum Command {
     /// The embedded lab cluster (a Kubernetes API server with Argo CD on loopback).
     #[command(subcommand)]
     Sim(SimCommand),
+    /// Argo CD Application operations that work on any cluster (no argocd CLI needed).
+    App(AppArgs),
+    /// Do a lesson (or all) for you: commit and push, apply, wait, and save the evidence.
+    Do {
+        /// The lesson's number (1–8) or name, or `all`.
+        lesson: String,
+        /// Do not ask before changing anything.
+        #[arg(long)]
+        yes: bool,
+        /// The longest any single wait may take, in seconds.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+    },
+    /// Grade the evidence files against the live cluster, as the lab's grader would.
+    Check {
+        /// The lesson's number or name, or `all`.
+        #[arg(default_value = "all")]
+        lesson: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// The lab's Applications and progress.
+    Status {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Check that everything the lab needs is in place.
+    Doctor,
 }
 
 #[derive(Debug, Subcommand)]
@@ -44,35 +96,116 @@ pub struct ServeArgs {
     /// Loopback address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:0")]
     pub listen: SocketAddr,
-    /// Keep the cluster's objects here across restarts (memory only when absent).
-    #[arg(long)]
-    pub state_dir: Option<PathBuf>,
-    /// Run the cluster's clock this many times faster than real time.
-    #[arg(long, default_value_t = 1.0)]
-    pub speed: f64,
     /// Write a kubeconfig for the cluster here once it is serving.
     #[arg(long)]
     pub kubeconfig_out: PathBuf,
 }
 
+#[derive(Debug, Args)]
+pub struct AppArgs {
+    /// The namespace Argo CD's Applications live in.
+    #[arg(long, short = 'n', default_value = "argocd")]
+    pub namespace: String,
+    #[command(subcommand)]
+    pub command: AppCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum AppCommand {
+    /// Ask Argo CD to compare the Application again now (the refresh annotation).
+    Refresh {
+        name: String,
+        /// Also regenerate the manifests (skip the repo server's cache).
+        #[arg(long)]
+        hard: bool,
+    },
+    /// End the Application's running operation, as `argocd app terminate-op --core` does.
+    TerminateOp { name: String },
+}
+
 /// Runs the parsed command; returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
+    let g = cli.global;
     match cli.command {
-        Some(Command::Sim(SimCommand::Serve(args))) => serve(args).await,
+        Some(Command::Sim(SimCommand::Serve(args))) => serve(&g, args).await,
+        Some(Command::App(args)) => app(&g, args).await,
+        Some(Command::Do {
+            lesson,
+            yes,
+            timeout,
+        }) => lab_commands::do_lessons(&g, &lesson, yes, timeout).await,
+        Some(Command::Check { lesson, json }) => lab_commands::check(&g, &lesson, json).await,
+        Some(Command::Status { json }) => lab_commands::status(&g, json).await,
+        Some(Command::Doctor) => lab_commands::doctor(&g).await,
+        None if g.sim => {
+            // The tutor's screens are not built yet: until they are, `--sim` serves the
+            // embedded lab cluster and says how to use it by hand.
+            eprintln!(
+                "capa-tui: the tutor's screens are not built yet; serving the embedded lab cluster instead."
+            );
+            let state = g
+                .state_dir
+                .clone()
+                .unwrap_or_else(crate::lab::session::default_sim_state);
+            let args = ServeArgs {
+                listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+                kubeconfig_out: state.join("kubeconfig"),
+            };
+            let g = Global {
+                state_dir: Some(state),
+                ..g
+            };
+            serve(&g, args).await
+        }
         None => {
             eprintln!(
-                "capa-tui: the tutor is not built yet; run `capa-tui sim serve --kubeconfig-out FILE` for the embedded lab cluster"
+                "capa-tui: the tutor's screens are not built yet. Try `capa-tui --sim` (the embedded lab cluster), `capa-tui do 1 --sim`, or `capa-tui --help`."
             );
             2
         }
     }
 }
 
-async fn serve(args: ServeArgs) -> i32 {
+async fn app(g: &Global, args: AppArgs) -> i32 {
+    use crate::cluster;
+    let client = match cluster::connect(g.kubeconfig.as_deref(), g.context.as_deref()).await {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("capa-tui app: {e}");
+            return 1;
+        }
+    };
+    let (result, done) = match &args.command {
+        AppCommand::Refresh { name, hard } => (
+            cluster::argocd::refresh(client, &args.namespace, name, *hard).await,
+            format!(
+                "Application '{name}' refresh requested{}",
+                if *hard { " (hard)" } else { "" }
+            ),
+        ),
+        AppCommand::TerminateOp { name } => (
+            cluster::argocd::terminate_op(client, &args.namespace, name).await,
+            format!("Application '{name}' operation terminating"),
+        ),
+    };
+    match result {
+        Ok(()) => {
+            println!("{done}");
+            0
+        }
+        Err(e) => {
+            eprintln!("capa-tui app: {e}");
+            1
+        }
+    }
+}
+
+async fn serve(g: &Global, args: ServeArgs) -> i32 {
     let config = crate::sim::Config {
         listen: args.listen,
-        state_dir: args.state_dir.clone(),
-        speed: args.speed,
+        state_dir: g.state_dir.clone(),
+        speed: g.speed,
+        bare_dir: g.bare_dir.clone(),
     };
     let handle = match crate::sim::start(config).await {
         Ok(h) => h,
@@ -89,10 +222,20 @@ async fn serve(args: ServeArgs) -> i32 {
     println!("embedded lab cluster serving at {}", handle.url());
     println!("kubeconfig: {}", args.kubeconfig_out.display());
     println!(
+        "bare git repos: {} (create one: git init --bare -b main {}/src.git)",
+        handle.bare_dir().display(),
+        handle.bare_dir().display()
+    );
+    println!(
+        "git URL: {} (Applications use git://{}/src.git)",
+        handle.git_url("src"),
+        crate::sim::GITD_HOST
+    );
+    println!(
         "try: KUBECONFIG={} kubectl get namespaces",
         args.kubeconfig_out.display()
     );
-    if let Some(dir) = &args.state_dir {
+    if let Some(dir) = &g.state_dir {
         println!("state dir: {}", dir.display());
     }
     wait_for_stop_signal().await;
@@ -101,7 +244,7 @@ async fn serve(args: ServeArgs) -> i32 {
     0
 }
 
-async fn wait_for_stop_signal() {
+pub(crate) async fn wait_for_stop_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).ok();
     tokio::select! {

@@ -4,5 +4,12 @@
 //! - `sim`: the embedded lab cluster (Kubernetes API server + controllers on loopback). It
 //!   imports nothing else of this crate.
 //! - `cli`: command-line arguments and dispatch.
+//! - `git`: bare repos, clone, commit, push with progress (git2); knows nothing of lessons.
+//! - `lab`: lessons (embedded from `lessons/`), templates, lab paths; never imports ratatui.
+//! - `cluster`: kube-rs access to any cluster (kubeconfig/context) and the Argo CD operations
+//!   the lab needs (refresh, terminate-op). Never imports ratatui.
 pub mod cli;
+pub mod cluster;
+pub mod git;
+pub mod lab;
 pub mod sim;

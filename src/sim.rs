@@ -5,11 +5,13 @@
 //! Start it with [`start`] in-process (tests, `capa-tui --sim`) or with `capa-tui sim serve`.
 
 mod api;
+pub mod argocd;
 mod bootstrap;
 pub mod clock;
 mod controllers;
 mod defaults;
 pub mod fields;
+pub mod gitd;
 mod journal;
 pub mod kinds;
 mod logs;
@@ -34,6 +36,9 @@ use tokio::task::JoinHandle;
 pub use api::MAX_BODY_BYTES;
 use store::Store;
 
+/// The git server's in-cluster address on the lab VM, mapped to the local git daemon.
+pub const GITD_HOST: &str = "gitd.gitsrv.svc.cluster.local:9418";
+
 /// How to run the embedded cluster.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -43,6 +48,9 @@ pub struct Config {
     pub state_dir: Option<PathBuf>,
     /// How much faster than the wall clock the cluster's time runs.
     pub speed: f64,
+    /// Where the git daemon serves bare repos from (`<name>.git`); default `<state-dir>/bare`,
+    /// or a temporary folder without a state dir.
+    pub bare_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -51,6 +59,7 @@ impl Default for Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             state_dir: None,
             speed: 1.0,
+            bare_dir: None,
         }
     }
 }
@@ -74,6 +83,13 @@ pub enum SimError {
     Store(#[from] store::StoreError),
     #[error(transparent)]
     Tls(#[from] tls::TlsError),
+    #[error(transparent)]
+    Gitd(#[from] gitd::GitdError),
+    #[error("cannot use {path} for bare repos: {source}")]
+    BareDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("cannot write the kubeconfig to {path}: {source}")]
     Kubeconfig {
         path: PathBuf,
@@ -87,6 +103,9 @@ pub struct Handle {
     pub token: String,
     ca_pem: String,
     store: Arc<Store>,
+    gitd: gitd::GitDaemon,
+    /// Temporary folders of a cluster without a state dir, removed when it stops.
+    _scratch: Option<tempfile::TempDir>,
     tasks: Vec<JoinHandle<()>>,
     server: Option<(tokio::sync::oneshot::Sender<()>, JoinHandle<()>)>,
 }
@@ -104,6 +123,41 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         None => Store::in_memory(config.speed),
     };
     bootstrap::seed(&store);
+    argocd::seed(&store);
+    let scratch = match &config.state_dir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("capa-sim-")
+                .tempdir()
+                .map_err(|source| SimError::BareDir {
+                    path: std::env::temp_dir(),
+                    source,
+                })?,
+        ),
+    };
+    let work_dir = config
+        .state_dir
+        .clone()
+        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
+        .unwrap_or_default();
+    let bare_dir = config
+        .bare_dir
+        .clone()
+        .unwrap_or_else(|| work_dir.join("bare"));
+    std::fs::create_dir_all(&bare_dir).map_err(|source| SimError::BareDir {
+        path: bare_dir.clone(),
+        source,
+    })?;
+    let gitd = gitd::GitDaemon::start(&bare_dir)?;
+    let hosts = argocd::repo::HostMap::new(vec![(
+        GITD_HOST.to_string(),
+        format!("127.0.0.1:{}", gitd.port()),
+    )]);
+    let repo_server = Arc::new(argocd::repo::RepoServer::new(
+        work_dir.join("repo-cache"),
+        hosts,
+    ));
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|source| SimError::Listen {
@@ -125,10 +179,12 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         git_version: tools::kubectl_version(),
         address: addr.to_string(),
     });
-    let tasks = controllers::spawn_all(controllers::Env {
+    let env = controllers::Env {
         store: store.clone(),
         logs,
-    });
+    };
+    let mut tasks = controllers::spawn_all(env.clone());
+    tasks.push(argocd::spawn(env, repo_server));
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(serve_tls(listener, acceptor, api::router(state), stop_rx));
     Ok(Handle {
@@ -136,6 +192,8 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         token,
         ca_pem: credentials.ca_pem,
         store,
+        gitd,
+        _scratch: scratch,
         tasks,
         server: Some((stop_tx, server)),
     })
@@ -145,6 +203,21 @@ impl Handle {
     /// `https://127.0.0.1:PORT`
     pub fn url(&self) -> String {
         format!("https://{}", self.addr)
+    }
+
+    /// The folder the git daemon serves bare repos from.
+    pub fn bare_dir(&self) -> &Path {
+        self.gitd.base()
+    }
+
+    /// The git daemon's loopback port (Applications use `git://gitd.gitsrv.svc.cluster.local:9418/`).
+    pub fn git_port(&self) -> u16 {
+        self.gitd.port()
+    }
+
+    /// The URL to clone and push `<name>.git` from this machine.
+    pub fn git_url(&self, name: &str) -> String {
+        format!("git://127.0.0.1:{}/{name}.git", self.gitd.port())
     }
 
     /// The CA certificate (PEM) that signed the server's certificate.

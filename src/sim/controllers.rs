@@ -16,6 +16,8 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
+pub use events::record as record_event;
+
 use super::logs::LogBook;
 use super::store::Store;
 

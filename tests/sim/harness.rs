@@ -9,6 +9,7 @@ use capa_tui::sim;
 pub struct Lab {
     pub handle: sim::Handle,
     pub dir: tempfile::TempDir,
+    pub speed: f64,
 }
 
 /// The real kubectl. A missing one fails the test with what to do, never skips it.
@@ -29,11 +30,12 @@ impl Lab {
 
     pub async fn start_with(config: sim::Config) -> Lab {
         let dir = tempfile::tempdir().expect("temp dir");
+        let speed = config.speed;
         let handle = sim::start(config).await.expect("embedded cluster starts");
         handle
             .write_kubeconfig(&dir.path().join("kubeconfig"))
             .expect("kubeconfig written");
-        Lab { handle, dir }
+        Lab { handle, dir, speed }
     }
 
     pub fn kubeconfig(&self) -> PathBuf {
@@ -90,6 +92,11 @@ impl Lab {
         let mut all = args.to_vec();
         all.extend(["-o", "json"]);
         serde_json::from_str(&self.kubectl(&all).await).expect("kubectl printed JSON")
+    }
+
+    /// How long `cluster` seconds take in real time on this cluster's clock.
+    pub fn handle_real(&self, cluster: std::time::Duration) -> std::time::Duration {
+        cluster.div_f64(self.speed)
     }
 
     pub async fn client(&self) -> kube::Client {

@@ -99,7 +99,7 @@ async fn a_watcher_sees_changes_and_resumes_after_a_restart_with_a_state_dir() {
     seen(&mut stream, "during").await.expect("live change seen");
 
     // Restart the cluster on the same address and state dir; the watcher must carry on.
-    let Lab { handle, dir } = lab;
+    let Lab { handle, dir, .. } = lab;
     handle.shutdown().await;
     let restarted = capa_tui::sim::start(capa_tui::sim::Config {
         listen: addr,

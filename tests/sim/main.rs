@@ -1,7 +1,10 @@
 //! End-to-end tests of the embedded lab cluster with real clients (kubectl, kube-rs).
+mod argocd_rules;
 mod bad_input;
 mod harness;
 mod kube_rs;
 mod kubectl;
+mod lab;
+mod lab_waves;
 mod managed_fields;
 mod serve;

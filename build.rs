@@ -1,0 +1,51 @@
+//! Embeds `lessons/` and `repo-template/` in the binary, so capa-tui runs from any folder: a
+//! generated table of (path, contents) that `lab::catalog` reads.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+fn main() {
+    let root =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for top in ["lessons", "repo-template"] {
+        println!("cargo:rerun-if-changed={top}");
+        walk(&root.join(top), &mut files);
+    }
+    let mut code = String::from(
+        "/// Embedded lesson and template files: (path relative to the repo root, contents).\npub static FILES: &[(&str, &str)] = &[\n",
+    );
+    for f in &files {
+        if let Some(parent) = f.parent() {
+            println!("cargo:rerun-if-changed={}", parent.display());
+        }
+        let rel = f
+            .strip_prefix(&root)
+            .expect("under the root")
+            .to_string_lossy()
+            .replace('\\', "/");
+        code.push_str(&format!(
+            "    ({rel:?}, include_str!({:?})),\n",
+            f.display().to_string()
+        ));
+    }
+    code.push_str("];\n");
+    let out =
+        PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("embedded.rs");
+    fs::write(out, code).expect("write embedded.rs");
+}

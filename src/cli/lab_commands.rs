@@ -1,0 +1,391 @@
+//! The headless lab commands: `do`, `check`, `status`, `doctor`. They print what the `lab`
+//! engine and checks report; the work itself lives in `lab`.
+
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::sync::{mpsc, watch};
+
+use super::Global;
+use crate::cluster::argocd;
+use crate::lab::catalog::{self, Lang, Lesson};
+use crate::lab::engine::{self, Progress, Runner};
+use crate::lab::session::{Options, Session};
+use crate::lab::{check as grading, evidence};
+
+async fn session(g: &Global) -> Result<Session, i32> {
+    let options = Options {
+        sim: g.sim,
+        speed: g.speed,
+        state_dir: g.state_dir.as_deref(),
+        kubeconfig: g.kubeconfig.as_deref(),
+        context: g.context.as_deref(),
+        src_dir: g.src_dir.as_deref(),
+        bare_dir: g.bare_dir.as_deref(),
+    };
+    Session::open(options).await.map_err(|e| {
+        eprintln!("capa-tui: {e}");
+        1
+    })
+}
+
+fn pick_lessons(key: &str) -> Result<Vec<Lesson>, i32> {
+    let all = catalog::lessons().map_err(|e| {
+        eprintln!("capa-tui: {e}");
+        1
+    })?;
+    if key == "all" {
+        return Ok(all);
+    }
+    match catalog::find(&all, key) {
+        Some(l) => Ok(vec![l.clone()]),
+        None => {
+            let names: Vec<String> = all
+                .iter()
+                .map(|l| format!("{} ({})", l.meta.number, l.meta.slug))
+                .collect();
+            eprintln!(
+                "capa-tui: no lesson {key:?}; the lessons are: {}, or all",
+                names.join(", ")
+            );
+            Err(2)
+        }
+    }
+}
+
+pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
+    let lessons = match pick_lessons(key) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let lang = Lang::detect(g.lang.as_deref());
+    let mut plans = Vec::new();
+    for lesson in &lessons {
+        match engine::plan(lesson) {
+            Ok(steps) => plans.push((lesson, steps)),
+            Err(e) => {
+                eprintln!("capa-tui: {e}");
+                return 1;
+            }
+        }
+    }
+    let s = match session(g).await {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    println!("capa-tui is about to change {}.", s.target);
+    println!(
+        "Source dir: {}   Bare repos: {}",
+        s.paths.src_dir.display(),
+        s.paths.bare_dir.display()
+    );
+    for (lesson, steps) in &plans {
+        println!("\nLesson {} · {}", lesson.meta.number, lesson.title(lang));
+        for (i, step) in steps.iter().enumerate() {
+            println!(
+                "  {:>2}. {}\n      $ {}",
+                i + 1,
+                step.title(),
+                step.command(&s.paths)
+            );
+        }
+    }
+    if !yes {
+        if !std::io::stdin().is_terminal() {
+            eprintln!("\ncapa-tui: not asking on a non-interactive input; add --yes to go ahead");
+            s.close().await;
+            return 2;
+        }
+        print!("\nGo ahead? [y/N] ");
+        let _ = std::io::stdout().flush();
+        let mut answer = String::new();
+        let _ = std::io::stdin().read_line(&mut answer);
+        if !matches!(answer.trim(), "y" | "Y" | "yes") {
+            println!("Nothing was changed.");
+            s.close().await;
+            return 1;
+        }
+    }
+    if let Err(e) = std::fs::create_dir_all(&s.paths.src_dir) {
+        eprintln!(
+            "capa-tui: cannot create the source dir {}: {e}. Pass a writable --src-dir.",
+            s.paths.src_dir.display()
+        );
+        s.close().await;
+        return 1;
+    }
+    let runner = Runner {
+        client: s.client.clone(),
+        paths: s.paths.clone(),
+        kubeconfig: s.kubeconfig.clone(),
+        context: s.context.clone(),
+        deadline: Duration::from_secs(timeout),
+    };
+    let (cancel_tx, cancel_rx) = watch::channel(false);
+    tokio::spawn(async move {
+        super::wait_for_stop_signal().await;
+        let _ = cancel_tx.send(true);
+    });
+    let mut code = 0;
+    for (lesson, steps) in &plans {
+        println!(
+            "\n== Lesson {} · {}",
+            lesson.meta.number,
+            lesson.title(lang)
+        );
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let started = Instant::now();
+        let printer = tokio::spawn(async move {
+            while let Some(p) = rx.recv().await {
+                match p {
+                    Progress::Started {
+                        step,
+                        title,
+                        command,
+                    } => println!("[{step}] {title}\n    $ {command}"),
+                    Progress::Blocker { line, .. } => println!("    … {line}"),
+                    Progress::Done { summary, .. } => println!("    ✓ {summary}"),
+                    Progress::Failed { error, .. } => println!("    ✗ {error}"),
+                }
+            }
+        });
+        let result = runner
+            .run(lesson.meta.number, steps, tx, cancel_rx.clone())
+            .await;
+        let _ = printer.await;
+        match result {
+            Ok(()) => println!(
+                "== lesson {} done in {:.1}s",
+                lesson.meta.number,
+                started.elapsed().as_secs_f64()
+            ),
+            Err(e) => {
+                eprintln!("capa-tui: lesson {}: {e}", lesson.meta.number);
+                code = if matches!(e, engine::RunError::Cancelled { .. }) {
+                    130
+                } else {
+                    1
+                };
+                break;
+            }
+        }
+    }
+    s.close().await;
+    code
+}
+
+pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
+    let lessons = match pick_lessons(key) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let s = match session(g).await {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let ctx = evidence::Context {
+        client: &s.client,
+        src_dir: &s.paths.src_dir,
+    };
+    let mut grades = Vec::new();
+    for lesson in lessons.iter().filter(|l| l.meta.evidence.is_some()) {
+        let file = lesson.meta.evidence.clone().unwrap_or_default();
+        grades.push((lesson, grading::grade(&file, &ctx).await));
+    }
+    let lang = Lang::detect(g.lang.as_deref());
+    let passed = grades.iter().all(|(_, g)| g.passed());
+    if as_json {
+        let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.meta.number, "file": g.file, "passed": g.passed(), "findings": g.findings})).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({"passed": passed, "files": out}))
+                .unwrap_or_default()
+        );
+    } else {
+        for (lesson, grade) in &grades {
+            println!(
+                "{} {} (lesson {} · {})",
+                if grade.passed() {
+                    "✓ PASS"
+                } else {
+                    "✗ FAIL"
+                },
+                grade.file,
+                lesson.meta.number,
+                lesson.title(lang)
+            );
+            for f in &grade.findings {
+                if f.ok {
+                    println!("    ✓ {}", f.what);
+                } else {
+                    let hint = f
+                        .hint
+                        .and_then(|h| lesson.text(lang).hints.get(h - 1).map(|t| (h, t)));
+                    println!("    ✗ {}", f.what);
+                    if let Some((n, text)) = hint {
+                        println!("      hint {n}: {text}");
+                    }
+                }
+            }
+        }
+    }
+    s.close().await;
+    if passed { 0 } else { 1 }
+}
+
+pub async fn status(g: &Global, as_json: bool) -> i32 {
+    let s = match session(g).await {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let mut apps = Vec::new();
+    for name in ["src-helm", "src-kust", "src-waves"] {
+        let row = match argocd::application(s.client.clone(), argocd::NAMESPACE, name).await {
+            Ok(a) => json!({
+                "name": name,
+                "sync": a["status"]["sync"]["status"],
+                "health": a["status"]["health"]["status"],
+                "revision": a["status"]["sync"]["revision"],
+                "operation": a["status"]["operationState"]["phase"],
+                "message": a["status"]["operationState"]["message"],
+            }),
+            Err(_) => json!({"name": name, "missing": true}),
+        };
+        apps.push(row);
+    }
+    let lessons = catalog::lessons().unwrap_or_default();
+    let evidence: Vec<Value> = lessons
+        .iter()
+        .filter_map(|l| l.meta.evidence.as_ref().map(|f| json!({"lesson": l.meta.number, "file": f, "present": s.paths.evidence(f).exists()})))
+        .collect();
+    if as_json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"target": s.target, "applications": apps, "evidence": evidence})
+            )
+            .unwrap_or_default()
+        );
+    } else {
+        println!("{}", s.target);
+        for a in &apps {
+            if a["missing"] == true {
+                println!(
+                    "  {:<10} (not created yet)",
+                    a["name"].as_str().unwrap_or_default()
+                );
+            } else {
+                let rev = a["revision"]
+                    .as_str()
+                    .map(|r| &r[..r.len().min(7)])
+                    .unwrap_or("-");
+                println!(
+                    "  {:<10} {:<10} {:<12} {rev:<8} {}",
+                    a["name"].as_str().unwrap_or_default(),
+                    a["sync"].as_str().unwrap_or("-"),
+                    a["health"].as_str().unwrap_or("-"),
+                    a["operation"].as_str().unwrap_or("")
+                );
+            }
+        }
+        for e in &evidence {
+            println!(
+                "  {} {}",
+                if e["present"] == true { "✓" } else { "·" },
+                e["file"].as_str().unwrap_or_default()
+            );
+        }
+    }
+    s.close().await;
+    0
+}
+
+pub async fn doctor(g: &Global) -> i32 {
+    let mut ok = true;
+    let mut line = |good: bool, what: String| {
+        ok &= good;
+        println!("{} {what}", if good { "✓" } else { "✗" });
+    };
+    let s = match session(g).await {
+        Ok(s) => s,
+        Err(_) => {
+            line(
+                false,
+                "no cluster: pass --kubeconfig/--context, set KUBECONFIG, or use --sim".into(),
+            );
+            return 1;
+        }
+    };
+    line(true, format!("target: {}", s.target));
+    match s.client.apiserver_version().await {
+        Ok(v) => line(true, format!("API reachable: Kubernetes {}", v.git_version)),
+        Err(e) => line(
+            false,
+            format!("API not reachable: {}", crate::cluster::explain(e)),
+        ),
+    }
+    let crd = argocd::raw_get(
+        s.client.clone(),
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/applications.argoproj.io",
+    )
+    .await;
+    line(
+        crd.is_ok(),
+        if crd.is_ok() {
+            "the Application CRD is installed".into()
+        } else {
+            "the Application CRD is missing: is Argo CD installed?".into()
+        },
+    );
+    let cm = argocd::raw_get(
+        s.client.clone(),
+        "/api/v1/namespaces/argocd/configmaps/argocd-cm",
+    )
+    .await;
+    match &cm {
+        Ok(cm) => {
+            let method = cm["data"]["application.resourceTrackingMethod"]
+                .as_str()
+                .unwrap_or("(unset: annotation, the 3.x default)");
+            line(
+                true,
+                format!(
+                    "Argo CD is in namespace argocd; application.resourceTrackingMethod: {method}"
+                ),
+            );
+        }
+        Err(e) => line(
+            false,
+            format!(
+                "argocd-cm not readable in namespace argocd ({e}): is Argo CD installed there?"
+            ),
+        ),
+    }
+    let bare = &s.paths.bare_dir;
+    let writable = std::fs::create_dir_all(bare).is_ok() && tempfile::tempfile_in(bare).is_ok();
+    line(
+        writable,
+        format!(
+            "bare dir {} {}",
+            bare.display(),
+            if writable {
+                "is writable"
+            } else {
+                "is not writable: pass --bare-dir"
+            }
+        ),
+    );
+    let kubectl = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("kubectl").is_file()));
+    line(
+        kubectl,
+        if kubectl {
+            "kubectl is on PATH".into()
+        } else {
+            "kubectl is not on PATH: lesson 7 will scale through the API instead (run scripts/install-tools and add .tools/bin to PATH)".into()
+        },
+    );
+    s.close().await;
+    if ok { 0 } else { 1 }
+}

@@ -1,0 +1,100 @@
+//! Talking to a cluster — the lab VM's k3s or the embedded lab cluster — through kube-rs, the
+//! same way for both: connecting from a kubeconfig and context, and the Argo CD operations the
+//! lab needs that work on any cluster (`argocd`).
+
+pub mod argocd;
+
+use std::path::{Path, PathBuf};
+
+use kube::config::{KubeConfigOptions, Kubeconfig};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error(
+        "no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or start the embedded cluster with --sim"
+    )]
+    NoKubeconfig,
+    #[error("cannot read the kubeconfig {path}: {why}")]
+    BadKubeconfig { path: PathBuf, why: String },
+    #[error("the kubeconfig has no usable context{}: {why}", .context.as_deref().map(|c| format!(" named {c:?}")).unwrap_or_default())]
+    BadContext {
+        context: Option<String>,
+        why: String,
+    },
+    #[error("{0}")]
+    Api(String),
+    #[error(
+        "cannot reach the cluster: {0}. Is it running, and is this the right kubeconfig/context?"
+    )]
+    Unreachable(String),
+}
+
+pub type Result<T> = std::result::Result<T, ClusterError>;
+
+/// A kube client from `kubeconfig` (else `$KUBECONFIG`, else `~/.kube/config`) and `context`
+/// (else the current one).
+pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result<kube::Client> {
+    let path = match kubeconfig {
+        Some(p) => p.to_path_buf(),
+        None => match std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
+            Some(p) => PathBuf::from(p),
+            None => std::env::var_os("HOME")
+                .map(|h| Path::new(&h).join(".kube/config"))
+                .ok_or(ClusterError::NoKubeconfig)?,
+        },
+    };
+    if !path.exists() {
+        return Err(ClusterError::NoKubeconfig);
+    }
+    let text = std::fs::read_to_string(&path).map_err(|e| ClusterError::BadKubeconfig {
+        path: path.clone(),
+        why: e.to_string(),
+    })?;
+    let kc = Kubeconfig::from_yaml(&text).map_err(|e| ClusterError::BadKubeconfig {
+        path: path.clone(),
+        why: e.to_string(),
+    })?;
+    let options = KubeConfigOptions {
+        context: context.map(String::from),
+        ..KubeConfigOptions::default()
+    };
+    let config = kube::Config::from_custom_kubeconfig(kc, &options)
+        .await
+        .map_err(|e| ClusterError::BadContext {
+            context: context.map(String::from),
+            why: e.to_string(),
+        })?;
+    kube::Client::try_from(config).map_err(|e| ClusterError::Unreachable(e.to_string()))
+}
+
+/// Plain words for a kube error: the API's own message when it answered, else why it could not.
+pub fn explain(e: kube::Error) -> ClusterError {
+    match e {
+        kube::Error::Api(s) => ClusterError::Api(s.message),
+        other => ClusterError::Unreachable(other.to_string()),
+    }
+}
+
+/// The cluster's clock (the API server's `Date` header): what "now" means for evidence times,
+/// also on a sped-up embedded cluster.
+pub async fn now(client: &kube::Client) -> Result<jiff::Timestamp> {
+    let req = http::Request::get("/version")
+        .body(Vec::new())
+        .map_err(|e| ClusterError::Api(e.to_string()))?;
+    let resp = client
+        .send(req.map(kube::client::Body::from))
+        .await
+        .map_err(explain)?;
+    let date = resp
+        .headers()
+        .get(http::header::DATE)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| ClusterError::Api("the API server sent no Date header".into()))?;
+    jiff::fmt::rfc2822::parse(date)
+        .map(|z| z.timestamp())
+        .map_err(|e| {
+            ClusterError::Api(format!(
+                "the API server's Date header {date:?} is not a date: {e}"
+            ))
+        })
+}

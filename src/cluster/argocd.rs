@@ -1,0 +1,82 @@
+//! Argo CD operations that work on any cluster with the Application CRD, without the argocd
+//! CLI: the refresh annotation (§5.4) and terminating a running operation as
+//! `argocd app terminate-op --core` does (§5.3).
+
+use kube::api::{
+    Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams,
+};
+use serde_json::json;
+
+use super::{ClusterError, Result, explain};
+
+pub const NAMESPACE: &str = "argocd";
+
+fn applications(client: kube::Client, namespace: &str) -> Api<DynamicObject> {
+    let ar = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("argoproj.io", "v1alpha1", "Application"),
+        "applications",
+    );
+    Api::namespaced_with(client, namespace, &ar)
+}
+
+/// An Application as JSON.
+pub async fn application(
+    client: kube::Client,
+    namespace: &str,
+    name: &str,
+) -> Result<serde_json::Value> {
+    let app = applications(client, namespace)
+        .get(name)
+        .await
+        .map_err(explain)?;
+    serde_json::to_value(app).map_err(|e| ClusterError::Api(e.to_string()))
+}
+
+/// Any object by its API path, as JSON (managedFields included).
+pub async fn raw_get(client: kube::Client, path: &str) -> Result<serde_json::Value> {
+    let req = http::Request::get(path)
+        .body(Vec::new())
+        .map_err(|e| ClusterError::Api(e.to_string()))?;
+    client
+        .request::<serde_json::Value>(req)
+        .await
+        .map_err(explain)
+}
+
+/// Asks Argo CD to compare again now (`hard` also regenerates manifests).
+pub async fn refresh(client: kube::Client, namespace: &str, name: &str, hard: bool) -> Result<()> {
+    let patch = json!({"metadata": {"annotations": {"argocd.argoproj.io/refresh": if hard { "hard" } else { "normal" }}}});
+    applications(client, namespace)
+        .patch(name, &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .map(|_| ())
+        .map_err(explain)
+}
+
+/// Sets `status.operationState.phase: Terminating` with an update (retried on conflicts, as
+/// Argo CD's API server does); the controller then ends the operation as `Failed` /
+/// `Operation terminated`.
+pub async fn terminate_op(client: kube::Client, namespace: &str, name: &str) -> Result<()> {
+    let api = applications(client, namespace);
+    for _ in 0..10 {
+        let mut app = api.get(name).await.map_err(explain)?;
+        let running = app.data.get("operation").is_some_and(|o| !o.is_null())
+            && app.data["status"]
+                .get("operationState")
+                .is_some_and(|s| !s.is_null());
+        if !running {
+            return Err(ClusterError::Api(
+                "Unable to terminate operation. No operation is in progress".into(),
+            ));
+        }
+        app.data["status"]["operationState"]["phase"] = json!("Terminating");
+        match api.replace(name, &PostParams::default(), &app).await {
+            Ok(_) => return Ok(()),
+            Err(kube::Error::Api(s)) if s.code == 409 => continue,
+            Err(e) => return Err(explain(e)),
+        }
+    }
+    Err(ClusterError::Api(format!(
+        "could not terminate the operation of {name}: the Application kept changing; try again"
+    )))
+}

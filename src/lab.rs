@@ -1,0 +1,12 @@
+//! The lab: the lessons catalog (from `lessons/`, embedded in the binary), the templates a
+//! lesson writes (`repo-template/`), and the lab's paths. Never imports ratatui.
+
+pub mod catalog;
+pub mod check;
+pub mod engine;
+pub mod evidence;
+pub mod files;
+pub mod paths;
+pub mod plan;
+pub mod report;
+pub mod session;

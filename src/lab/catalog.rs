@@ -1,0 +1,224 @@
+//! The eight lessons, read from the files embedded at build time: each lesson's `lesson.yaml`
+//! and its text in English and Chinese, split into the six sections every lesson has.
+
+use serde::Deserialize;
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
+}
+
+/// The language a learner reads in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    En,
+    Zh,
+}
+
+impl Lang {
+    /// `--lang` if given, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `zh*` → Chinese.
+    pub fn detect(flag: Option<&str>) -> Lang {
+        let pick = |s: &str| {
+            if s.to_ascii_lowercase().starts_with("zh") {
+                Lang::Zh
+            } else {
+                Lang::En
+            }
+        };
+        if let Some(f) = flag {
+            return pick(f);
+        }
+        for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let Ok(v) = std::env::var(var)
+                && !v.is_empty()
+            {
+                return pick(&v);
+            }
+        }
+        Lang::En
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct Title {
+    pub en: String,
+    pub zh: String,
+}
+
+/// `lesson.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Meta {
+    pub number: u8,
+    pub slug: String,
+    pub title: Title,
+    pub evidence: Option<String>,
+    #[serde(default)]
+    pub templates: Vec<String>,
+}
+
+/// A lesson's text in one language, by section.
+#[derive(Debug, Clone, Default)]
+pub struct Text {
+    pub goal: String,
+    pub why: String,
+    pub steps: String,
+    pub mistakes: String,
+    pub hints: Vec<String>,
+    pub by_hand: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Lesson {
+    pub meta: Meta,
+    /// The folder name, e.g. `05-waves-hooks`.
+    pub folder: String,
+    pub en: Text,
+    pub zh: Text,
+}
+
+impl Lesson {
+    pub fn text(&self, lang: Lang) -> &Text {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+
+    pub fn title(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.meta.title.en,
+            Lang::Zh => &self.meta.title.zh,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    #[error("lesson {folder}: {why}")]
+    Bad { folder: String, why: String },
+}
+
+/// All lessons, by number.
+pub fn lessons() -> Result<Vec<Lesson>, CatalogError> {
+    let mut folders: Vec<&str> = embedded::FILES
+        .iter()
+        .filter_map(|(p, _)| p.strip_prefix("lessons/")?.split('/').next())
+        .collect();
+    folders.sort();
+    folders.dedup();
+    let mut out = Vec::new();
+    for folder in folders {
+        let file = |name: &str| {
+            embedded::FILES
+                .iter()
+                .find(|(p, _)| *p == format!("lessons/{folder}/{name}"))
+                .map(|(_, c)| *c)
+        };
+        let bad = |why: String| CatalogError::Bad {
+            folder: folder.to_string(),
+            why,
+        };
+        let meta: Meta = serde_saphyr::from_str(
+            file("lesson.yaml").ok_or_else(|| bad("no lesson.yaml".into()))?,
+        )
+        .map_err(|e| bad(format!("lesson.yaml: {e}")))?;
+        let en = parse_text(file("en.md").ok_or_else(|| bad("no en.md".into()))?)
+            .map_err(|e| bad(format!("en.md: {e}")))?;
+        let zh = parse_text(file("zh.md").ok_or_else(|| bad("no zh.md".into()))?)
+            .map_err(|e| bad(format!("zh.md: {e}")))?;
+        out.push(Lesson {
+            meta,
+            folder: folder.to_string(),
+            en,
+            zh,
+        });
+    }
+    out.sort_by_key(|l| l.meta.number);
+    Ok(out)
+}
+
+/// Finds a lesson by number (`5`) or slug (`waves-hooks`).
+pub fn find<'a>(lessons: &'a [Lesson], key: &str) -> Option<&'a Lesson> {
+    lessons.iter().find(|l| {
+        key.parse::<u8>().ok() == Some(l.meta.number) || l.meta.slug == key || l.folder == key
+    })
+}
+
+/// The raw `lesson.yaml` of a lesson folder.
+pub fn lesson_yaml(folder: &str) -> Option<&'static str> {
+    let path = format!("lessons/{folder}/lesson.yaml");
+    embedded::FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, c)| *c)
+}
+
+/// Files under `repo-template/<template>/`, as (path relative to that folder, contents).
+pub fn template_files(template: &str) -> Vec<(&'static str, &'static str)> {
+    let prefix = format!("repo-template/{template}/");
+    embedded::FILES
+        .iter()
+        .filter_map(|(p, c)| Some((p.strip_prefix(prefix.as_str())?, *c)))
+        .collect()
+}
+
+/// Splits a lesson text into its six `## ` sections, in order.
+fn parse_text(md: &str) -> Result<Text, String> {
+    let mut sections: Vec<String> = Vec::new();
+    for line in md.lines() {
+        if line.starts_with("## ") {
+            sections.push(String::new());
+        } else if let Some(current) = sections.last_mut() {
+            current.push_str(line);
+            current.push('\n');
+        }
+    }
+    if sections.len() != 6 {
+        return Err(format!(
+            "expected 6 sections (goal, why, steps, mistakes, hints, by hand), found {}",
+            sections.len()
+        ));
+    }
+    let hints = sections[4]
+        .lines()
+        .filter_map(|l| {
+            let t = l.trim_start();
+            let digits = t.chars().take_while(char::is_ascii_digit).count();
+            (digits > 0 && t[digits..].starts_with(". "))
+                .then(|| t[digits + 2..].trim().to_string())
+        })
+        .collect();
+    let mut it = sections.into_iter().map(|s| s.trim().to_string());
+    let mut next = || it.next().unwrap_or_default();
+    Ok(Text {
+        goal: next(),
+        why: next(),
+        steps: next(),
+        mistakes: next(),
+        hints: {
+            next();
+            hints
+        },
+        by_hand: next(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lesson_text_splits_into_its_six_sections() {
+        let md = "# T\n## Goal\ng\n## Why\nw\n## Steps\n1. s\n## Mistakes\n- m\n## Hints\n1. first\n2. second\n## By hand\n```sh\nls\n```\n";
+        let t = parse_text(md).unwrap();
+        assert_eq!((t.goal.as_str(), t.why.as_str()), ("g", "w"));
+        assert_eq!(t.hints, ["first", "second"]);
+        assert!(t.by_hand.contains("ls"));
+        assert!(parse_text("## Only one\n").is_err());
+    }
+
+    #[test]
+    fn languages_come_from_the_flag_then_the_locale() {
+        assert_eq!(Lang::detect(Some("zh_CN.UTF-8")), Lang::Zh);
+        assert_eq!(Lang::detect(Some("en")), Lang::En);
+    }
+}

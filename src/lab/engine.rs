@@ -1,0 +1,184 @@
+//! Runs a lesson's plan: one step at a time, progress sent as data (for the tutor and the CLI
+//! alike), cancellable between and inside steps, and safe to re-run — a step that is already
+//! done is recognised and skipped, so a re-run after a cancel or failure makes no duplicate
+//! commits or objects. The learner's work is never overwritten.
+
+mod guard;
+mod steps;
+
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+
+use super::catalog::Lesson;
+use super::paths::LabPaths;
+use super::plan::{Actions, Step};
+
+/// Progress, as the tutor and the CLI show it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Progress {
+    Started {
+        step: usize,
+        title: String,
+        command: String,
+    },
+    /// What the step is waiting on or doing right now (`waiting: wave 0 · Deployment/app 0/1 available`).
+    Blocker {
+        step: usize,
+        line: String,
+    },
+    Done {
+        step: usize,
+        summary: String,
+    },
+    Failed {
+        step: usize,
+        error: String,
+    },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("cancelled during step {step}; run the lesson again to finish it")]
+    Cancelled { step: usize },
+    #[error("step {step} ({title}) failed: {error}")]
+    Step {
+        step: usize,
+        title: String,
+        error: String,
+    },
+    #[error("{0}")]
+    Plan(String),
+}
+
+/// What a run needs.
+pub struct Runner {
+    pub client: kube::Client,
+    pub paths: LabPaths,
+    /// Passed to kubectl when the plan shells out to it.
+    pub kubeconfig: Option<std::path::PathBuf>,
+    pub context: Option<String>,
+    /// The longest any wait may take (real time).
+    pub deadline: Duration,
+}
+
+/// Where a lesson's completed steps are recorded, so a re-run after a cancel or a failure
+/// resumes after them instead of repeating them (lesson 6 must not re-commit the broken
+/// migration after its fix).
+fn checkpoint_file(src_dir: &std::path::Path) -> std::path::PathBuf {
+    src_dir.join(".capa-tui").join("progress.json")
+}
+
+fn read_checkpoint(src_dir: &std::path::Path, lesson: u8) -> usize {
+    std::fs::read_to_string(checkpoint_file(src_dir))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v[lesson.to_string()].as_u64())
+        .unwrap_or(0) as usize
+}
+
+fn write_checkpoint(src_dir: &std::path::Path, lesson: u8, done: Option<usize>) {
+    let path = checkpoint_file(src_dir);
+    let mut v = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .filter(serde_json::Value::is_object)
+        .unwrap_or_else(|| serde_json::json!({}));
+    match done {
+        Some(n) => v[lesson.to_string()] = serde_json::json!(n),
+        None => {
+            if let Some(o) = v.as_object_mut() {
+                o.remove(&lesson.to_string());
+            }
+        }
+    }
+    if let Err(e) = super::files::write_atomic(&path, &v.to_string()) {
+        tracing::warn!("cannot record lesson progress in {}: {e}", path.display());
+    }
+}
+
+/// The plan of a lesson, from its `lesson.yaml`.
+pub fn plan(lesson: &Lesson) -> Result<Vec<Step>, RunError> {
+    let yaml = super::catalog::lesson_yaml(&lesson.folder)
+        .ok_or_else(|| RunError::Plan(format!("lesson {} has no lesson.yaml", lesson.folder)))?;
+    let actions: Actions = serde_saphyr::from_str(yaml)
+        .map_err(|e| RunError::Plan(format!("lesson {}: actions: {e}", lesson.folder)))?;
+    Ok(actions.actions)
+}
+
+impl Runner {
+    /// Runs lesson `lesson`'s `steps`, sending progress; stops at the first failure or when
+    /// `cancel` turns true. Steps an interrupted earlier run completed are not repeated.
+    pub async fn run(
+        &self,
+        lesson: u8,
+        steps: &[Step],
+        progress: mpsc::UnboundedSender<Progress>,
+        mut cancel: watch::Receiver<bool>,
+    ) -> Result<(), RunError> {
+        let resume = read_checkpoint(&self.paths.src_dir, lesson).min(steps.len());
+        for (i, step) in steps.iter().enumerate() {
+            let n = i + 1;
+            if i < resume {
+                let _ = progress.send(Progress::Started {
+                    step: n,
+                    title: step.title(),
+                    command: step.command(&self.paths),
+                });
+                let _ = progress.send(Progress::Done {
+                    step: n,
+                    summary: "already done by an earlier run".into(),
+                });
+                continue;
+            }
+            if *cancel.borrow() {
+                return Err(RunError::Cancelled { step: n });
+            }
+            let _ = progress.send(Progress::Started {
+                step: n,
+                title: step.title(),
+                command: step.command(&self.paths),
+            });
+            let blocker = {
+                let progress = progress.clone();
+                move |line: String| {
+                    let _ = progress.send(Progress::Blocker { step: n, line });
+                }
+            };
+            let result = tokio::select! {
+                r = steps::run(self, step, &blocker) => r,
+                _ = cancelled(&mut cancel) => return Err(RunError::Cancelled { step: n }),
+            };
+            match result {
+                Ok(summary) => {
+                    write_checkpoint(&self.paths.src_dir, lesson, Some(n));
+                    let _ = progress.send(Progress::Done { step: n, summary });
+                }
+                Err(error) => {
+                    let _ = progress.send(Progress::Failed {
+                        step: n,
+                        error: error.clone(),
+                    });
+                    return Err(RunError::Step {
+                        step: n,
+                        title: step.title(),
+                        error,
+                    });
+                }
+            }
+        }
+        write_checkpoint(&self.paths.src_dir, lesson, None);
+        Ok(())
+    }
+}
+
+async fn cancelled(cancel: &mut watch::Receiver<bool>) {
+    loop {
+        if *cancel.borrow() {
+            return;
+        }
+        if cancel.changed().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
+}

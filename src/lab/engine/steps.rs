@@ -1,0 +1,499 @@
+//! What each plan step does. Every step first reads the current state and skips what is
+//! already done; waits read, then watch, then give up at the deadline with what blocked them.
+
+use std::time::Duration;
+
+use futures::StreamExt;
+use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use serde_json::Value;
+
+use super::Runner;
+use super::guard;
+use crate::cluster::{self, argocd};
+use crate::git;
+use crate::lab::catalog;
+use crate::lab::evidence;
+use crate::lab::plan::{Step, Until};
+
+type StepResult = Result<String, String>;
+
+pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
+    match step {
+        Step::CreateBareRepo { repo } => {
+            let path = r.paths.bare_repo(repo);
+            blocking(move || match git::init_bare(&path) {
+                Ok(true) => Ok(format!("created {}", path.display())),
+                Ok(false) => Ok(format!("{} is already there", path.display())),
+                Err(e) => Err(format!(
+                    "{e}. Is the bare dir right (--bare-dir) and writable?"
+                )),
+            })
+            .await
+        }
+        Step::Clone { repo } => clone(r, repo).await,
+        Step::WriteTemplates { template } => write_templates(r, template).await,
+        Step::CommitPush { message } => commit_push(r, message, blocker).await,
+        Step::ApplyApp { file } => apply_app(r, file).await,
+        Step::HardRefresh { app } => {
+            argocd::refresh(r.client.clone(), argocd::NAMESPACE, app, true)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(format!("asked Argo CD to re-read {app} from Git"))
+        }
+        Step::Wait { app, until } => wait(r, app, *until, blocker).await,
+        Step::EndBlockingOperation { app } => end_blocking(r, app, blocker).await,
+        Step::Scale {
+            namespace,
+            deployment,
+            replicas,
+        } => scale(r, namespace, deployment, *replicas).await,
+        Step::HoldAfterScale {
+            namespace,
+            deployment,
+            seconds,
+        } => hold(r, namespace, deployment, *seconds, blocker).await,
+        Step::Evidence { file } => {
+            let ctx = evidence::Context {
+                client: &r.client,
+                src_dir: &r.paths.src_dir,
+            };
+            let value = evidence::capture(file, &ctx)
+                .await
+                .map_err(|e| e.to_string())?;
+            let path = r.paths.evidence(file);
+            let backup = evidence::write(&path, &value).map_err(|e| e.to_string())?;
+            Ok(match backup {
+                Some(b) => format!(
+                    "wrote {} (your earlier file is kept as {})",
+                    path.display(),
+                    b.display()
+                ),
+                None => format!("wrote {}: {}", path.display(), value),
+            })
+        }
+    }
+}
+
+async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    tokio::task::spawn_blocking(f)
+        .await
+        .expect("a blocking lab step panicked")
+}
+
+async fn clone(r: &Runner, repo: &str) -> StepResult {
+    let (bare, dest) = (r.paths.bare_repo(repo), r.paths.repo());
+    blocking(move || {
+        if dest.join(".git").exists() {
+            let existing = git::open(&dest).map_err(|e| e.to_string())?;
+            let url = existing.find_remote("origin").ok().and_then(|o| o.url().ok().map(String::from)).unwrap_or_default();
+            let wanted = bare.display().to_string();
+            if url.trim_end_matches('/') != wanted && !url.ends_with(&format!("/{}", bare.file_name().and_then(|n| n.to_str()).unwrap_or(""))) {
+                return Err(format!("{} is a clone of {url}, not of {wanted}: move it aside or pass another --src-dir", dest.display()));
+            }
+            return Ok(format!("{} is already a clone", dest.display()));
+        }
+        if !bare.join("HEAD").exists() {
+            return Err(format!("the bare repo {} does not exist: create it first (git init --bare -b main {})", bare.display(), bare.display()));
+        }
+        git::clone(&bare.display().to_string(), &dest).map_err(|e| format!("{e}. Is the source dir writable (--src-dir)?"))?;
+        Ok(format!("cloned {} into {}", bare.display(), dest.display()))
+    })
+    .await
+}
+
+async fn write_templates(r: &Runner, template: &str) -> StepResult {
+    let files = catalog::template_files(template);
+    if files.is_empty() {
+        return Err(format!("capa-tui has no template {template}"));
+    }
+    let (repo_dir, src_dir) = (r.paths.repo(), r.paths.src_dir.clone());
+    let ours: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|(p, c)| Some((p.strip_prefix("repo/")?.to_string(), c.to_string())))
+        .collect();
+    let files: Vec<(String, String)> = files
+        .iter()
+        .map(|(p, c)| (p.to_string(), c.to_string()))
+        .collect();
+    blocking(move || {
+        guard::check(&repo_dir, &ours)?;
+        let mut written = Vec::new();
+        for (path, text) in files {
+            let (target, backup_ok) = match path.strip_prefix("repo/") {
+                Some(rel) => (repo_dir.join(rel), false),
+                None => (src_dir.join(&path), true),
+            };
+            if std::fs::read_to_string(&target).ok().as_deref() == Some(text.as_str()) {
+                continue;
+            }
+            let backup = crate::lab::files::write_keeping_backup(&target, &text)
+                .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+            if let Some(b) = backup.filter(|_| backup_ok) {
+                written.push(format!("{path} (yours kept as {})", b.display()));
+            } else {
+                written.push(path);
+            }
+        }
+        Ok(if written.is_empty() {
+            "the files are already there".to_string()
+        } else {
+            format!("wrote {}", written.join(", "))
+        })
+    })
+    .await
+}
+
+async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
+    let (repo_dir, message) = (r.paths.repo(), message.to_string());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let work = blocking(move || {
+        let repo = git::open(&repo_dir).map_err(|e| e.to_string())?;
+        let sig =
+            git2::Signature::now(guard::AUTHOR, "capa-tui@localhost").map_err(|e| e.to_string())?;
+        let commit = git::commit_all(&repo, &message, &sig).map_err(|e| e.to_string())?;
+        let pending = git::pending(&repo, "main").map_err(|e| e.to_string())?;
+        if pending.unpushed > 0 {
+            git::push(&repo, "main", |p| {
+                let _ = tx.send(format!(
+                    "pushing: {}/{} objects, {} bytes",
+                    p.current, p.total, p.bytes
+                ));
+            })
+            .map_err(|e| e.to_string())?;
+        }
+        let head = git::head(&repo).unwrap_or_default();
+        Ok::<_, String>(match commit {
+            Some(sha) => format!("committed {} and pushed", &sha[..7]),
+            None => format!(
+                "nothing new to commit; {} is pushed",
+                &head[..head.len().min(7)]
+            ),
+        })
+    });
+    tokio::pin!(work);
+    loop {
+        tokio::select! {
+            done = &mut work => return done,
+            Some(line) = rx.recv() => blocker(line),
+        }
+    }
+}
+
+fn applications(r: &Runner) -> Api<DynamicObject> {
+    let ar = ApiResource::from_gvk_with_plural(
+        &GroupVersionKind::gvk("argoproj.io", "v1alpha1", "Application"),
+        "applications",
+    );
+    Api::namespaced_with(r.client.clone(), argocd::NAMESPACE, &ar)
+}
+
+async fn apply_app(r: &Runner, file: &str) -> StepResult {
+    let path = r.paths.src_dir.join(file);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let obj: Value = serde_saphyr::from_str(&text)
+        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
+    let name = obj["metadata"]["name"]
+        .as_str()
+        .ok_or_else(|| format!("{} has no metadata.name", path.display()))?
+        .to_string();
+    let params = PatchParams::apply("capa-tui").force();
+    applications(r)
+        .patch(&name, &params, &Patch::Apply(&obj))
+        .await
+        .map_err(|e| cluster::explain(e).to_string())?;
+    Ok(format!(
+        "applied Application {name} from {}",
+        path.display()
+    ))
+}
+
+/// Whether the app is where `until` wants it; `Err` when it never will be without help.
+fn reached(app: &Value, until: Until) -> Result<bool, String> {
+    let status = &app["status"];
+    let state = &status["operationState"];
+    let on_target =
+        |rev: &Value| !status["sync"]["revision"].is_null() && *rev == status["sync"]["revision"];
+    // The status must describe the spec as it is now (not the one before a re-apply).
+    let current = status["sync"]["comparedTo"]["source"] == app["spec"]["source"];
+    let settled = current
+        && app["operation"].is_null()
+        && status["sync"]["status"] == "Synced"
+        && status["health"]["status"] == "Healthy";
+    match until {
+        Until::OperationFailed => {
+            let failing = state["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("Retrying attempt"))
+                || matches!(state["phase"].as_str(), Some("Failed" | "Error"));
+            Ok(failing && on_target(&state["operation"]["sync"]["revision"]))
+        }
+        Until::SyncedHealthy | Until::Succeeded => {
+            if app["operation"].is_null()
+                && matches!(state["phase"].as_str(), Some("Failed" | "Error"))
+                && on_target(&state["syncResult"]["revision"])
+            {
+                return Err(format!(
+                    "the sync failed: {}",
+                    state["message"].as_str().unwrap_or_default()
+                ));
+            }
+            if let Some(c) = status["conditions"]
+                .as_array()
+                .and_then(|c| c.iter().find(|c| c["type"] == "ComparisonError"))
+            {
+                return Err(format!(
+                    "Argo CD cannot render the app: {}",
+                    c["message"].as_str().unwrap_or_default()
+                ));
+            }
+            if until == Until::Succeeded {
+                return Ok(settled
+                    && state["phase"] == "Succeeded"
+                    && on_target(&state["syncResult"]["revision"]));
+            }
+            Ok(settled)
+        }
+    }
+}
+
+/// One line saying what the app is waiting on.
+async fn blocker_line(r: &Runner, app: &Value) -> String {
+    let status = &app["status"];
+    let message = status["operationState"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    if let Some(rest) = message.strip_prefix("waiting for healthy state of ") {
+        let first = rest.split(" and ").next().unwrap_or(rest);
+        let parts: Vec<&str> = first.split('/').collect();
+        if let [group, kind, name] = parts[..] {
+            let wave = status["resources"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|x| x["kind"] == kind && x["name"] == name)
+                .map_or(0, |x| x["syncWave"].as_i64().unwrap_or(0));
+            let ns = app["spec"]["destination"]["namespace"]
+                .as_str()
+                .unwrap_or_default();
+            if kind == "Deployment" {
+                let path = format!("/apis/{group}/v1/namespaces/{ns}/deployments/{name}");
+                if let Ok(d) = argocd::raw_get(r.client.clone(), &path).await {
+                    let want = d["spec"]["replicas"].as_i64().unwrap_or(1);
+                    let have = d["status"]["availableReplicas"].as_i64().unwrap_or(0);
+                    return format!(
+                        "waiting: wave {wave} · Deployment/{name} {have}/{want} available"
+                    );
+                }
+            }
+            return format!("waiting: wave {wave} · {kind}/{name} to become healthy");
+        }
+    }
+    if !message.is_empty() && !app["operation"].is_null() {
+        return format!("waiting: {message}");
+    }
+    format!(
+        "waiting: sync {} · health {}",
+        status["sync"]["status"].as_str().unwrap_or("Unknown"),
+        status["health"]["status"].as_str().unwrap_or("Unknown")
+    )
+}
+
+async fn wait(
+    r: &Runner,
+    name: &str,
+    until: Until,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let api = applications(r);
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    // Read first: an app already where we want it is done at once (argo-cd#12211).
+    let mut stream = kube::runtime::watcher::watch_object(api, name).boxed();
+    let mut last_line = String::new();
+    loop {
+        let next = tokio::time::timeout_at(deadline, stream.next()).await;
+        let obj = match next {
+            Err(_) => {
+                return Err(format!(
+                    "gave up after {:?}; last seen: {last_line}",
+                    r.deadline
+                ));
+            }
+            Ok(None) => return Err("the watch on the Application ended".into()),
+            Ok(Some(Err(e))) => {
+                blocker(format!("watch interrupted ({e}); reconnecting"));
+                continue;
+            }
+            Ok(Some(Ok(None))) => {
+                blocker(format!("waiting: Application {name} does not exist yet"));
+                continue;
+            }
+            Ok(Some(Ok(Some(obj)))) => obj,
+        };
+        let app = serde_json::to_value(&obj).unwrap_or(Value::Null);
+        if reached(&app, until)? {
+            let status = &app["status"];
+            return Ok(format!(
+                "{name}: {} · {} · revision {}",
+                status["sync"]["status"].as_str().unwrap_or("?"),
+                status["health"]["status"].as_str().unwrap_or("?"),
+                status["sync"]["revision"]
+                    .as_str()
+                    .map(|s| &s[..s.len().min(7)])
+                    .unwrap_or("?")
+            ));
+        }
+        let line = blocker_line(r, &app).await;
+        if line != last_line {
+            blocker(line.clone());
+            last_line = line;
+        }
+    }
+}
+
+async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
+    let repo_dir = r.paths.repo();
+    let head = blocking(move || git::open(&repo_dir).ok().and_then(|repo| git::head(&repo)))
+        .await
+        .ok_or("the working copy has no commit")?;
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    // First let Argo CD see the new commit.
+    let app = loop {
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
+            .await
+            .map_err(|e| e.to_string())?;
+        if app["status"]["sync"]["revision"] == head.as_str() {
+            break app;
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(format!(
+                "Argo CD never saw commit {} on {name}: hard-refresh it",
+                &head[..7]
+            ));
+        }
+        blocker(format!("waiting: Argo CD to see commit {}", &head[..7]));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    let running = &app["operation"]["sync"]["revision"];
+    match running.as_str() {
+        None => Ok("no operation was running; nothing blocks the new commit".into()),
+        Some(rev) if rev == head => Ok(format!(
+            "the running operation already targets {}",
+            &head[..7]
+        )),
+        Some(rev) => {
+            blocker(format!(
+                "an operation is still retrying {} while Git is at {}: ending it (argocd app terminate-op --core)",
+                &rev[..rev.len().min(7)],
+                &head[..7]
+            ));
+            argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name)
+                .await
+                .map_err(|e| e.to_string())?;
+            Ok(format!(
+                "ended the operation retrying {}; automated sync can now pick up {}",
+                &rev[..rev.len().min(7)],
+                &head[..7]
+            ))
+        }
+    }
+}
+
+async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> StepResult {
+    if let Some(kubectl) = which("kubectl") {
+        let mut cmd = tokio::process::Command::new(kubectl);
+        if let Some(k) = &r.kubeconfig {
+            cmd.arg("--kubeconfig").arg(k);
+        }
+        if let Some(c) = &r.context {
+            cmd.args(["--context", c]);
+        }
+        let out = cmd
+            .args([
+                "-n",
+                namespace,
+                "scale",
+                &format!("deploy/{deployment}"),
+                &format!("--replicas={replicas}"),
+            ])
+            .output()
+            .await
+            .map_err(|e| format!("cannot run kubectl: {e}"))?;
+        if !out.status.success() {
+            return Err(format!(
+                "kubectl scale failed: {}",
+                String::from_utf8_lossy(&out.stderr).trim()
+            ));
+        }
+        return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+    }
+    let api: Api<k8s_openapi::api::apps::v1::Deployment> =
+        Api::namespaced(r.client.clone(), namespace);
+    let patch = serde_json::json!({"spec": {"replicas": replicas}});
+    api.patch_scale(deployment, &PatchParams::default(), &Patch::Merge(&patch))
+        .await
+        .map_err(|e| cluster::explain(e).to_string())?;
+    Ok(format!(
+        "scaled {deployment} to {replicas} through the API (kubectl is not on PATH, so managedFields name capa-tui's client instead of kubectl)"
+    ))
+}
+
+async fn hold(
+    r: &Runner,
+    namespace: &str,
+    deployment: &str,
+    seconds: u64,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let scaled = evidence::scaled_at(&r.client, namespace, deployment)
+        .await
+        .map_err(|e| e.to_string())?;
+    let until = scaled + Duration::from_secs(seconds);
+    loop {
+        let now = cluster::now(&r.client).await.map_err(|e| e.to_string())?;
+        if now >= until {
+            return Ok(format!(
+                "{} s have passed since the scale",
+                now.duration_since(scaled).as_secs()
+            ));
+        }
+        let left = until.duration_since(now).as_secs();
+        blocker(format!(
+            "waiting: {left} s to go (selfHeal would revert replicas in that time if ignoreDifferences did not hold)"
+        ));
+        // The cluster's clock may run faster than ours: look again soon.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+fn which(tool: &str) -> Option<std::path::PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(tool))
+        .find(|p| {
+            p.metadata()
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_wait_knows_a_failed_sync_will_not_become_healthy() {
+        let app = json!({"status": {"sync": {"status": "OutOfSync", "revision": "abc"}, "health": {"status": "Healthy"},
+            "operationState": {"phase": "Failed", "message": "boom", "syncResult": {"revision": "abc"}}}});
+        assert_eq!(
+            reached(&app, Until::SyncedHealthy).unwrap_err(),
+            "the sync failed: boom"
+        );
+        let retrying = json!({"operation": {}, "status": {"sync": {"status": "OutOfSync", "revision": "abc"},
+            "operationState": {"phase": "Running", "message": "x. Retrying attempt #1 at 3:04PM.", "operation": {"sync": {"revision": "abc"}}}}});
+        assert!(reached(&retrying, Until::OperationFailed).unwrap());
+        let done = json!({"status": {"sync": {"status": "Synced", "revision": "abc", "comparedTo": {"source": null}}, "health": {"status": "Healthy"},
+            "operationState": {"phase": "Succeeded", "syncResult": {"revision": "abc"}}}});
+        assert!(reached(&done, Until::Succeeded).unwrap());
+    }
+}

@@ -1,0 +1,194 @@
+//! A lesson's "do it for me" plan: typed steps, read from the `actions:` list in its
+//! `lesson.yaml` (data, not code), each able to say the command it stands for.
+
+use serde::Deserialize;
+
+use super::paths::LabPaths;
+
+/// When a wait is over.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Until {
+    /// Synced and Healthy, no operation running.
+    SyncedHealthy,
+    /// Synced, Healthy, and the last operation Succeeded on the current revision.
+    Succeeded,
+    /// The operation on the current revision has failed (and may be retrying).
+    OperationFailed,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "do", rename_all = "kebab-case")]
+pub enum Step {
+    /// `git init --bare` under the bare dir (skipped when it exists).
+    CreateBareRepo {
+        repo: String,
+    },
+    /// Clone the bare repo into `<src-dir>/repo` (skipped when it is already that clone).
+    Clone {
+        repo: String,
+    },
+    /// Write `repo-template/<template>/`: `repo/**` into the working copy, `app-*.yaml` into the
+    /// source dir.
+    WriteTemplates {
+        template: String,
+    },
+    /// Commit everything and push (no commit when nothing changed).
+    CommitPush {
+        message: String,
+    },
+    /// Server-side apply of `<src-dir>/<file>` (field manager `capa-tui`).
+    ApplyApp {
+        file: String,
+    },
+    /// The refresh annotation, `hard`.
+    HardRefresh {
+        app: String,
+    },
+    Wait {
+        app: String,
+        until: Until,
+    },
+    /// The step-6 trap: end an operation still retrying a revision that is not the target.
+    EndBlockingOperation {
+        app: String,
+    },
+    /// `kubectl scale` (the real kubectl when on PATH).
+    Scale {
+        namespace: String,
+        deployment: String,
+        replicas: i32,
+    },
+    /// Let this many seconds of cluster time pass since the last `kubectl scale` of it.
+    HoldAfterScale {
+        namespace: String,
+        deployment: String,
+        seconds: u64,
+    },
+    /// Read the evidence from the cluster and write it.
+    Evidence {
+        file: String,
+    },
+}
+
+impl Step {
+    /// What the step does, in a few words.
+    pub fn title(&self) -> String {
+        match self {
+            Step::CreateBareRepo { repo } => format!("create the bare repo {repo}.git"),
+            Step::Clone { repo } => format!("clone {repo}.git"),
+            Step::WriteTemplates { template } => format!("write the files of {template}"),
+            Step::CommitPush { message } => format!("commit and push: {message}"),
+            Step::ApplyApp { file } => format!("apply {file}"),
+            Step::HardRefresh { app } => format!("hard-refresh {app}"),
+            Step::Wait { app, until } => format!(
+                "wait for {app} to be {}",
+                match until {
+                    Until::SyncedHealthy => "Synced and Healthy",
+                    Until::Succeeded => "Synced, Healthy and Succeeded",
+                    Until::OperationFailed => "failing its operation",
+                }
+            ),
+            Step::EndBlockingOperation { app } => {
+                format!("end an operation of {app} that blocks the new commit")
+            }
+            Step::Scale {
+                deployment,
+                replicas,
+                ..
+            } => format!("scale {deployment} to {replicas}"),
+            Step::HoldAfterScale {
+                deployment,
+                seconds,
+                ..
+            } => format!("wait {seconds} s after scaling {deployment}"),
+            Step::Evidence { file } => format!("write {file} from the cluster"),
+        }
+    }
+
+    /// The command a learner would type for this step on the lab VM.
+    pub fn command(&self, paths: &LabPaths) -> String {
+        let src = paths.src_dir.display();
+        let repo_dir = paths.repo();
+        let repo_dir = repo_dir.display();
+        match self {
+            Step::CreateBareRepo { repo } => format!(
+                "git init --bare -b main {}",
+                paths.bare_repo(repo).display()
+            ),
+            Step::Clone { repo } => {
+                format!("git clone git://gitd.gitsrv.svc.cluster.local:9418/{repo}.git {repo_dir}")
+            }
+            Step::WriteTemplates { template } => {
+                format!("# write the files of repo-template/{template} into {repo_dir} and {src}")
+            }
+            Step::CommitPush { message } => format!(
+                "git -C {repo_dir} add -A && git -C {repo_dir} commit -m {message:?} && git -C {repo_dir} push origin main"
+            ),
+            Step::ApplyApp { file } => {
+                format!("kubectl apply --server-side --field-manager=capa-tui -f {src}/{file}")
+            }
+            Step::HardRefresh { app } => format!(
+                "kubectl -n argocd annotate app {app} argocd.argoproj.io/refresh=hard --overwrite"
+            ),
+            Step::Wait { app, until } => match until {
+                Until::OperationFailed => format!(
+                    "kubectl -n argocd get app {app} -o jsonpath='{{.status.operationState.message}}' -w"
+                ),
+                _ => format!(
+                    "kubectl -n argocd wait app/{app} --for=jsonpath='{{.status.health.status}}'=Healthy --timeout=5m"
+                ),
+            },
+            Step::EndBlockingOperation { app } => format!(
+                "argocd app terminate-op {app} --core   # or: capa-tui app terminate-op {app}"
+            ),
+            Step::Scale {
+                namespace,
+                deployment,
+                replicas,
+            } => format!("kubectl -n {namespace} scale deploy/{deployment} --replicas={replicas}"),
+            Step::HoldAfterScale { seconds, .. } => format!("sleep {seconds}"),
+            Step::Evidence { file } => {
+                format!("# read the values with kubectl and write {src}/{file}")
+            }
+        }
+    }
+}
+
+/// The `actions:` of a `lesson.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Actions {
+    #[serde(default)]
+    pub actions: Vec<Step>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_are_read_from_yaml() {
+        let yaml = "actions:\n- {do: create-bare-repo, repo: src}\n- {do: wait, app: src-helm, until: synced-healthy}\n- {do: scale, namespace: src-kust, deployment: prod-api, replicas: 4}\n";
+        let a: Actions = serde_saphyr::from_str(yaml).unwrap();
+        assert_eq!(a.actions[0], Step::CreateBareRepo { repo: "src".into() });
+        assert_eq!(
+            a.actions[1],
+            Step::Wait {
+                app: "src-helm".into(),
+                until: Until::SyncedHealthy
+            }
+        );
+        let paths = LabPaths {
+            src_dir: "/root/capa-src".into(),
+            bare_dir: "/srv/bare".into(),
+        };
+        assert_eq!(
+            a.actions[2].command(&paths),
+            "kubectl -n src-kust scale deploy/prod-api --replicas=4"
+        );
+        assert_eq!(
+            a.actions[0].command(&paths),
+            "git init --bare -b main /srv/bare/src.git"
+        );
+    }
+}

@@ -1,0 +1,116 @@
+//! Which cluster and which folders a command works on: a kubeconfig/context, or the embedded
+//! lab cluster started in-process (`--sim`) with its state, source and bare dirs kept under one
+//! state dir, so `capa-tui do all --sim` and a later `capa-tui check all --sim` see the same lab.
+
+use std::path::{Path, PathBuf};
+
+use super::paths::LabPaths;
+use crate::cluster;
+
+pub struct Options<'a> {
+    pub sim: bool,
+    pub speed: f64,
+    pub state_dir: Option<&'a Path>,
+    pub kubeconfig: Option<&'a Path>,
+    pub context: Option<&'a str>,
+    pub src_dir: Option<&'a Path>,
+    pub bare_dir: Option<&'a Path>,
+}
+
+pub struct Session {
+    pub client: kube::Client,
+    pub paths: LabPaths,
+    pub kubeconfig: Option<PathBuf>,
+    pub context: Option<String>,
+    /// What the session is about to change, for the learner to confirm.
+    pub target: String,
+    sim: Option<crate::sim::Handle>,
+}
+
+/// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim`.
+pub fn default_sim_state() -> PathBuf {
+    std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/state")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("capa-tui/sim")
+}
+
+impl Session {
+    pub async fn open(o: Options<'_>) -> Result<Session, String> {
+        if o.sim {
+            let state = o
+                .state_dir
+                .map(Path::to_path_buf)
+                .unwrap_or_else(default_sim_state);
+            let bare = o
+                .bare_dir
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| state.join("bare"));
+            let config = crate::sim::Config {
+                state_dir: Some(state.clone()),
+                speed: o.speed,
+                bare_dir: Some(bare.clone()),
+                ..Default::default()
+            };
+            let handle = crate::sim::start(config).await.map_err(|e| e.to_string())?;
+            let kubeconfig = state.join("kubeconfig");
+            handle
+                .write_kubeconfig(&kubeconfig)
+                .map_err(|e| e.to_string())?;
+            let client = cluster::connect(Some(&kubeconfig), None)
+                .await
+                .map_err(|e| e.to_string())?;
+            let src = o
+                .src_dir
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| state.join("capa-src"));
+            return Ok(Session {
+                client,
+                paths: LabPaths {
+                    src_dir: src,
+                    bare_dir: bare,
+                },
+                target: format!(
+                    "the embedded lab cluster (SIM) at {} (state in {})",
+                    handle.url(),
+                    state.display()
+                ),
+                kubeconfig: Some(kubeconfig),
+                context: None,
+                sim: Some(handle),
+            });
+        }
+        let client = cluster::connect(o.kubeconfig, o.context)
+            .await
+            .map_err(|e| e.to_string())?;
+        let target = format!(
+            "the cluster of context {} in {}",
+            o.context.unwrap_or("(current)"),
+            o.kubeconfig.map_or_else(
+                || "$KUBECONFIG or ~/.kube/config".to_string(),
+                |p| p.display().to_string()
+            ),
+        );
+        Ok(Session {
+            client,
+            paths: LabPaths::resolve(o.src_dir, o.bare_dir),
+            kubeconfig: o.kubeconfig.map(Path::to_path_buf),
+            context: o.context.map(String::from),
+            target,
+            sim: None,
+        })
+    }
+
+    pub fn is_sim(&self) -> bool {
+        self.sim.is_some()
+    }
+
+    /// Stops the in-process cluster, if any, flushing its state.
+    pub async fn close(self) {
+        if let Some(h) = self.sim {
+            h.shutdown().await;
+        }
+    }
+}
