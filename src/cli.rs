@@ -48,6 +48,10 @@ pub struct Global {
     /// Lesson language: en or zh [default: from the locale].
     #[arg(long, global = true)]
     pub lang: Option<String>,
+    /// Take the lesson files from this folder (laid out like repo-template/) instead of the
+    /// built-in ones.
+    #[arg(long, global = true)]
+    pub templates: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,6 +130,9 @@ pub enum AppCommand {
 /// Runs the parsed command; returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
     let g = cli.global;
+    if let Some(dir) = &g.templates {
+        crate::lab::catalog::use_template_dir(dir.clone());
+    }
     match cli.command {
         Some(Command::Sim(SimCommand::Serve(args))) => serve(&g, args).await,
         Some(Command::App(args)) => app(&g, args).await,

@@ -152,13 +152,58 @@ pub fn lesson_yaml(folder: &str) -> Option<&'static str> {
         .map(|(_, c)| *c)
 }
 
-/// Files under `repo-template/<template>/`, as (path relative to that folder, contents).
-pub fn template_files(template: &str) -> Vec<(&'static str, &'static str)> {
-    let prefix = format!("repo-template/{template}/");
-    embedded::FILES
-        .iter()
-        .filter_map(|(p, c)| Some((p.strip_prefix(prefix.as_str())?, *c)))
+static TEMPLATE_DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+/// Reads templates from this folder (laid out like `repo-template/`) instead of the ones built
+/// in: for instructors who adapt the lab, and for tests that change its values.
+pub fn use_template_dir(dir: std::path::PathBuf) {
+    let _ = TEMPLATE_DIR.set(dir);
+}
+
+/// All template files: (path relative to the templates root, contents).
+fn all_templates() -> Vec<(String, String)> {
+    match TEMPLATE_DIR.get() {
+        Some(dir) => {
+            let mut out = Vec::new();
+            let mut stack = vec![dir.clone()];
+            while let Some(d) = stack.pop() {
+                for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                    let p = entry.path();
+                    if p.is_dir() {
+                        stack.push(p);
+                    } else if let (Ok(rel), Ok(text)) =
+                        (p.strip_prefix(dir), std::fs::read_to_string(&p))
+                    {
+                        out.push((rel.to_string_lossy().replace('\\', "/"), text));
+                    }
+                }
+            }
+            out
+        }
+        None => embedded::FILES
+            .iter()
+            .filter_map(|(p, c)| {
+                Some((p.strip_prefix("repo-template/")?.to_string(), c.to_string()))
+            })
+            .collect(),
+    }
+}
+
+/// Files under `<templates>/<template>/`, as (path relative to that folder, contents).
+pub fn template_files(template: &str) -> Vec<(String, String)> {
+    let prefix = format!("{template}/");
+    all_templates()
+        .into_iter()
+        .filter_map(|(p, c)| Some((p.strip_prefix(prefix.as_str())?.to_string(), c)))
         .collect()
+}
+
+/// Whether some template's version of `path` (relative to its template folder) has exactly
+/// this content: a file capa-tui wrote for an earlier lesson.
+pub fn any_template_has(path: &str, content: &str) -> bool {
+    all_templates()
+        .iter()
+        .any(|(p, c)| c == content && p.split_once('/').is_some_and(|(_, rel)| rel == path))
 }
 
 /// Splits a lesson text into its six `## ` sections, in order.

@@ -145,9 +145,13 @@ impl Runner {
                     let _ = progress.send(Progress::Blocker { step: n, line });
                 }
             };
-            let result = tokio::select! {
-                r = steps::run(self, step, &blocker) => r,
-                _ = cancelled(&mut cancel) => return Err(RunError::Cancelled { step: n }),
+            let result = if step.interruptible() {
+                tokio::select! {
+                    r = steps::run(self, step, &blocker) => r,
+                    _ = cancelled(&mut cancel) => return Err(RunError::Cancelled { step: n }),
+                }
+            } else {
+                steps::run(self, step, &blocker).await
             };
             match result {
                 Ok(summary) => {

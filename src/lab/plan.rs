@@ -106,6 +106,15 @@ impl Step {
         }
     }
 
+    /// Whether a cancel may stop the step midway. Git and file steps are short and run on a
+    /// blocking thread that cannot be stopped: they finish, and the cancel takes effect after.
+    pub fn interruptible(&self) -> bool {
+        matches!(
+            self,
+            Step::Wait { .. } | Step::EndBlockingOperation { .. } | Step::HoldAfterScale { .. }
+        )
+    }
+
     /// The command a learner would type for this step on the lab VM.
     pub fn command(&self, paths: &LabPaths) -> String {
         let src = paths.src_dir.display();

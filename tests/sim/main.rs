@@ -6,5 +6,7 @@ mod kube_rs;
 mod kubectl;
 mod lab;
 mod lab_waves;
+mod lesson_faults;
+mod lessons;
 mod managed_fields;
 mod serve;

@@ -12,6 +12,12 @@ pub const AUTHOR: &str = "capa-tui";
 /// Fetches and checks the working copy. `ours` are the files the step is about to write, with
 /// their contents: uncommitted changes that already equal them are an interrupted run's.
 pub fn check(repo_dir: &Path, ours: &[(String, String)]) -> Result<(), String> {
+    if !repo_dir.join(".git").exists() {
+        return Err(format!(
+            "there is no working copy at {}: do lesson 1 first (it creates and clones the repo)",
+            repo_dir.display()
+        ));
+    }
     let repo = git::open(repo_dir).map_err(|e| e.to_string())?;
     let pending = git::pending(&repo, "main").map_err(|e| e.to_string())?;
     let foreign: Vec<&String> = pending

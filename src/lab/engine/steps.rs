@@ -95,7 +95,19 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
         if !bare.join("HEAD").exists() {
             return Err(format!("the bare repo {} does not exist: create it first (git init --bare -b main {})", bare.display(), bare.display()));
         }
-        git::clone(&bare.display().to_string(), &dest).map_err(|e| format!("{e}. Is the source dir writable (--src-dir)?"))?;
+        // Clone beside the destination and rename it into place: a cancelled or failed clone
+        // never leaves half a repository where the next run looks.
+        let parent = dest.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create {}: {e}. Is the source dir writable (--src-dir)?", parent.display()))?;
+        let tmp = tempfile::Builder::new().prefix(".repo-cloning-").tempdir_in(&parent).map_err(|e| format!("cannot write in {}: {e}. Is the source dir writable (--src-dir)?", parent.display()))?;
+        let staged = tmp.path().join("repo");
+        git::clone(&bare.display().to_string(), &staged).map_err(|e| e.to_string())?;
+        if let Err(e) = std::fs::rename(&staged, &dest) {
+            // Another run finished the same clone first: that one is as good.
+            if !dest.join(".git").exists() {
+                return Err(format!("cannot move the clone into {}: {e}", dest.display()));
+            }
+        }
         Ok(format!("cloned {} into {}", bare.display(), dest.display()))
     })
     .await
@@ -123,11 +135,22 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
                 Some(rel) => (repo_dir.join(rel), false),
                 None => (src_dir.join(&path), true),
             };
-            if std::fs::read_to_string(&target).ok().as_deref() == Some(text.as_str()) {
+            let existing = std::fs::read_to_string(&target).ok();
+            if existing.as_deref() == Some(text.as_str()) {
                 continue;
             }
-            let backup = crate::lab::files::write_keeping_backup(&target, &text)
-                .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+            // A file capa-tui itself wrote for an earlier lesson is replaced; anything else is
+            // the learner's and is kept as a backup.
+            let ours = existing
+                .as_deref()
+                .is_some_and(|e| catalog::any_template_has(&path, e));
+            let written_file = if ours {
+                crate::lab::files::write_atomic(&target, &text).map(|()| None)
+            } else {
+                crate::lab::files::write_keeping_backup(&target, &text)
+            };
+            let backup =
+                written_file.map_err(|e| format!("cannot write {}: {e}", target.display()))?;
             if let Some(b) = backup.filter(|_| backup_ok) {
                 written.push(format!("{path} (yours kept as {})", b.display()));
             } else {

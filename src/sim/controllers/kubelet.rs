@@ -72,9 +72,17 @@ impl Controller for Kubelet {
             return Next::Done;
         }
         let now = env.store.clock.now();
+        // A Pod this kubelet has not seen may still have run before (a restarted cluster): it
+        // carries on from its recorded start rather than starting over.
+        let first_seen = pod["status"]["startTime"]
+            .as_str()
+            .and_then(crate::sim::clock::parse)
+            .filter(|t| *t <= now)
+            .unwrap_or(now);
+        let resumed = first_seen < now;
         let run = self.runs.entry(uid).or_insert_with(|| Run {
-            first_seen: now,
-            announced: false,
+            first_seen,
+            announced: resumed,
             scripts: scripts(&pod),
         });
         let elapsed = now.duration_since(run.first_seen).unsigned_abs();

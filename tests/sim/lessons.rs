@@ -1,0 +1,298 @@
+//! The lessons' "do it for me", evidence and self-check, driven as a learner would: the
+//! `capa-tui` binary on the embedded cluster (`--sim`), with the real kubectl on PATH.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::Value;
+
+use crate::harness::kubectl_path;
+
+fn tools_path() -> String {
+    let tools = kubectl_path().parent().unwrap().to_path_buf();
+    format!(
+        "{}:{}",
+        tools.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// Runs `capa-tui ARGS --sim --speed 10 --state-dir STATE` with kubectl on PATH.
+pub async fn capa(state: &Path, args: &[&str]) -> Output {
+    tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(args)
+        .args(["--sim", "--speed", "10", "--state-dir"])
+        .arg(state)
+        .env("PATH", tools_path())
+        .env("LANG", "en_US.UTF-8")
+        .kill_on_drop(true)
+        .output()
+        .await
+        .expect("capa-tui runs")
+}
+
+pub fn text(out: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn evidence(state: &Path, file: &str) -> Value {
+    let path = state.join("capa-src").join(file);
+    serde_json::from_str(
+        &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap()
+}
+
+/// Serves the state dir with `sim serve` and reads the cluster with kubectl, independently of
+/// the commands under test.
+struct Independent {
+    /// Kept so the server runs as long as this value lives (killed on drop).
+    _server: tokio::process::Child,
+    kubeconfig: PathBuf,
+    cache: PathBuf,
+}
+
+impl Independent {
+    async fn start(state: &Path, dir: &Path) -> Independent {
+        let kubeconfig = dir.join("independent.kubeconfig");
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(["sim", "serve", "--speed", "10", "--state-dir"])
+            .arg(state)
+            .arg("--kubeconfig-out")
+            .arg(&kubeconfig)
+            .stdout(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        for _ in 0..200 {
+            if kubeconfig.exists() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Independent {
+            _server: child,
+            kubeconfig,
+            cache: dir.join("independent-cache"),
+        }
+    }
+
+    async fn json(&self, args: &[&str]) -> Value {
+        let out = tokio::process::Command::new(kubectl_path())
+            .args(args)
+            .args(["-o", "json"])
+            .env("KUBECONFIG", &self.kubeconfig)
+            .env("KUBECACHEDIR", &self.cache)
+            .output()
+            .await
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "kubectl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn do_all_then_check_all_passes_and_every_evidence_value_is_the_clusters() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "all", "--yes"]).await;
+    assert!(out.status.success(), "do all failed:\n{}", text(&out));
+    let out = capa(&state, &["check", "all"]).await;
+    assert!(out.status.success(), "check all failed:\n{}", text(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .matches("✓ PASS")
+            .count()
+            == 6,
+        "{}",
+        text(&out)
+    );
+
+    let cluster = Independent::start(&state, dir.path()).await;
+    let precedence = evidence(&state, "precedence.json");
+    let d = cluster
+        .json(&["-n", "src-helm", "get", "deploy", "src-helm-web"])
+        .await;
+    assert_eq!(precedence["replicas"], d["spec"]["replicas"]);
+    let cm = cluster
+        .json(&["-n", "src-helm", "get", "cm", "src-helm-greeting"])
+        .await;
+    assert_eq!(precedence["greeting"], cm["data"]["greeting"]);
+    let tracking = evidence(&state, "tracking.json");
+    assert_eq!(
+        tracking["tracking_annotation"],
+        cm["metadata"]["annotations"]["argocd.argoproj.io/tracking-id"]
+    );
+    assert_eq!(tracking["instance_label"], Value::Null);
+    let secrets = cluster
+        .json(&[
+            "-n",
+            "src-helm",
+            "get",
+            "secrets",
+            "--field-selector",
+            "type=helm.sh/release.v1",
+        ])
+        .await;
+    assert_eq!(
+        tracking["helm_release_secrets"],
+        secrets["items"].as_array().unwrap().len()
+    );
+    let waves = evidence(&state, "waves.json");
+    let hook = cluster
+        .json(&[
+            "-n",
+            "src-waves",
+            "get",
+            "job",
+            waves["hook_job"].as_str().unwrap(),
+        ])
+        .await;
+    assert_eq!(waves["hook_created"], hook["metadata"]["creationTimestamp"]);
+    let settings = cluster
+        .json(&["-n", "src-waves", "get", "cm", "settings"])
+        .await;
+    assert_eq!(
+        waves["settings_created"],
+        settings["metadata"]["creationTimestamp"]
+    );
+    let failed = evidence(&state, "failed-hook.json");
+    assert_eq!(failed["live_mode"], "blue");
+    assert_eq!(
+        settings["data"]["mode"], "green",
+        "the fix went through afterwards"
+    );
+    let ignore = evidence(&state, "ignore.json");
+    let api = cluster
+        .json(&[
+            "-n",
+            "src-kust",
+            "get",
+            "deploy",
+            "prod-api",
+            "--show-managed-fields",
+        ])
+        .await;
+    assert_eq!(ignore["replicas"], api["spec"]["replicas"]);
+    let report = evidence(&state, "report.json");
+    let owner = api["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["fieldsV1"]["f:spec"]["f:replicas"].is_object())
+        .unwrap();
+    assert_eq!(report["replicas_owner"], owner["manager"]);
+    assert_eq!(report["replicas_owner"], "kubectl");
+    let scale_time: jiff::Timestamp = owner["time"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        ignore["scaled_at"],
+        scale_time.as_second(),
+        "scaled_at is when the cluster recorded the scale"
+    );
+    drop(cluster);
+
+    // A deliberately wrong evidence file fails the check, saying what is wrong.
+    std::fs::write(
+        state.join("capa-src/precedence.json"),
+        r#"{"replicas": "3", "greeting": "nope"}"#,
+    )
+    .unwrap();
+    let out = capa(&state, &["check", "2"]).await;
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let said = text(&out);
+    assert!(said.contains("replicas must be a number"), "{said}");
+    assert!(
+        said.contains(r#"greeting is "nope" but the cluster shows "from-parameter""#),
+        "{said}"
+    );
+    assert!(
+        said.contains("hint"),
+        "a failing check points at a hint: {said}"
+    );
+    let out = capa(&state, &["check", "2", "--json"]).await;
+    let graded: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(graded["passed"], false);
+}
+
+/// Copies the built-in templates, changed as `edit` says.
+fn changed_templates(dir: &Path, edit: &[(&str, &str, &str)]) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template");
+    let out = dir.join("templates");
+    let mut stack = vec![root.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            let target = out.join(p.strip_prefix(&root).unwrap());
+            if p.is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+                stack.push(p);
+            } else {
+                std::fs::copy(&p, &target).unwrap();
+            }
+        }
+    }
+    for (file, from, to) in edit {
+        let p = out.join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        std::fs::write(&p, text.replace(from, to)).unwrap();
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn changed_values_change_the_evidence_and_the_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let templates = changed_templates(
+        dir.path(),
+        &[
+            (
+                "lesson1/repo/charts/web/values.yaml",
+                "greeting: chart-default",
+                "greeting: chart-says-hi",
+            ),
+            (
+                "lesson2/app-src-helm.yaml",
+                "replicaCount: 3",
+                "replicaCount: 4",
+            ),
+            // No parameter: valuesObject now decides the greeting too.
+            (
+                "lesson2/app-src-helm.yaml",
+                "      parameters:\n        - name: greeting\n          value: from-parameter\n",
+                "",
+            ),
+            (
+                "lesson2/app-src-helm.yaml",
+                "greeting: from-values-object",
+                "greeting: object-says-hi",
+            ),
+        ],
+    );
+    let t = templates.to_str().unwrap();
+    let out = capa(&state, &["do", "all", "--yes", "--templates", t]).await;
+    assert!(out.status.success(), "do all failed:\n{}", text(&out));
+    let precedence = evidence(&state, "precedence.json");
+    assert_eq!(
+        precedence["replicas"], 4,
+        "the evidence follows the changed valuesObject"
+    );
+    assert_eq!(precedence["greeting"], "object-says-hi");
+    let report = evidence(&state, "report.json");
+    assert_eq!(
+        report["helm_winner"], "valuesObject",
+        "the report follows who really decided the greeting"
+    );
+    assert_eq!(report["replicas_winner"], "valuesObject");
+    let out = capa(&state, &["check", "all", "--templates", t]).await;
+    assert!(out.status.success(), "check all failed:\n{}", text(&out));
+}
