@@ -144,33 +144,47 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Check { lesson, json }) => lab_commands::check(&g, &lesson, json).await,
         Some(Command::Status { json }) => lab_commands::status(&g, json).await,
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
-        None if g.sim => {
-            // The tutor's screens are not built yet: until they are, `--sim` serves the
-            // embedded lab cluster and says how to use it by hand.
-            eprintln!(
-                "capa-tui: the tutor's screens are not built yet; serving the embedded lab cluster instead."
-            );
-            let state = g
-                .state_dir
-                .clone()
-                .unwrap_or_else(crate::lab::session::default_sim_state);
-            let args = ServeArgs {
-                listen: SocketAddr::from(([127, 0, 0, 1], 0)),
-                kubeconfig_out: state.join("kubeconfig"),
-            };
-            let g = Global {
-                state_dir: Some(state),
-                ..g
-            };
-            serve(&g, args).await
-        }
-        None => {
-            eprintln!(
-                "capa-tui: the tutor's screens are not built yet. Try `capa-tui --sim` (the embedded lab cluster), `capa-tui do 1 --sim`, or `capa-tui --help`."
-            );
-            2
-        }
+        None => tutor(&g).await,
     }
+}
+
+/// Opens the terminal tutor, on the embedded cluster with `--sim`.
+async fn tutor(g: &Global) -> i32 {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        eprintln!(
+            "capa-tui: the tutor needs a terminal; for scripts use `capa-tui do|check|status` (see --help)"
+        );
+        return 2;
+    }
+    let options = crate::lab::session::Options {
+        sim: g.sim,
+        speed: g.speed,
+        state_dir: g.state_dir.as_deref(),
+        kubeconfig: g.kubeconfig.as_deref(),
+        context: g.context.as_deref(),
+        src_dir: g.src_dir.as_deref(),
+        bare_dir: g.bare_dir.as_deref(),
+    };
+    let session = match crate::lab::session::Session::open(options).await {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("capa-tui: {e}");
+            return 1;
+        }
+    };
+    let log = session
+        .paths
+        .src_dir
+        .parent()
+        .map(|p| p.join("capa-tui.log"))
+        .unwrap_or_else(|| std::env::temp_dir().join("capa-tui.log"));
+    crate::tui::run(
+        session,
+        crate::lab::catalog::Lang::detect(g.lang.as_deref()),
+        &log,
+    )
+    .await
 }
 
 async fn app(g: &Global, args: AppArgs) -> i32 {

@@ -3,6 +3,8 @@
 //! lab needs that work on any cluster (`argocd`).
 
 pub mod argocd;
+pub mod derive;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 

@@ -3,6 +3,7 @@
 //! Modules:
 //! - `sim`: the embedded lab cluster (Kubernetes API server + controllers on loopback). It
 //!   imports nothing else of this crate.
+//! - `tui`: the terminal tutor — state, messages, `update`, views, keymap, themes, layout.
 //! - `cli`: command-line arguments and dispatch.
 //! - `git`: bare repos, clone, commit, push with progress (git2); knows nothing of lessons.
 //! - `lab`: lessons (embedded from `lessons/`), templates, lab paths; never imports ratatui.
@@ -13,3 +14,4 @@ pub mod cluster;
 pub mod git;
 pub mod lab;
 pub mod sim;
+pub mod tui;

@@ -1,0 +1,240 @@
+//! Pure derivations the tutor's panes show, from objects as the API returns them: the last
+//! operation as lanes by phase and wave, who owns which field, and which Helm layer set a value.
+
+use serde_json::Value;
+
+/// One resource in a sync lane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LaneItem {
+    pub kind: String,
+    pub name: String,
+    /// hookPhase (Running/Succeeded/Failed) or the resource's health-driven phase.
+    pub phase: String,
+    pub hook: Option<String>,
+    pub message: String,
+}
+
+/// A (phase, wave) group of the last operation, in the order the engine runs them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lane {
+    pub phase: String,
+    pub wave: i64,
+    pub items: Vec<LaneItem>,
+}
+
+/// The last operation of an Application as lanes: from `operationState.syncResult.resources`
+/// and the waves in `status.resources` (a hook's wave is 0 unless recorded).
+pub fn timeline(app: &Value) -> Vec<Lane> {
+    let status = &app["status"];
+    let wave_of = |kind: &str, name: &str| {
+        status["resources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["kind"] == kind && r["name"] == name)
+            .and_then(|r| r["syncWave"].as_i64())
+            .unwrap_or(0)
+    };
+    let order = |p: &str| match p {
+        "PreSync" => 0,
+        "Sync" => 1,
+        "PostSync" => 2,
+        "SyncFail" => 3,
+        _ => 4,
+    };
+    let mut lanes: Vec<Lane> = Vec::new();
+    for r in status["operationState"]["syncResult"]["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let phase = r["syncPhase"].as_str().unwrap_or("Sync").to_string();
+        let kind = r["kind"].as_str().unwrap_or_default().to_string();
+        let name = r["name"].as_str().unwrap_or_default().to_string();
+        let wave = wave_of(&kind, &name);
+        let item = LaneItem {
+            phase: r["hookPhase"].as_str().unwrap_or("").to_string(),
+            hook: r["hookType"].as_str().map(String::from),
+            message: r["message"].as_str().unwrap_or_default().to_string(),
+            kind,
+            name,
+        };
+        match lanes
+            .iter_mut()
+            .find(|l| l.phase == phase && l.wave == wave)
+        {
+            Some(l) => l.items.push(item),
+            None => lanes.push(Lane {
+                phase,
+                wave,
+                items: vec![item],
+            }),
+        }
+    }
+    lanes.sort_by_key(|l| (order(&l.phase), l.wave));
+    lanes
+}
+
+/// One managedFields entry, with its fields as readable paths.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Owner {
+    pub manager: String,
+    pub operation: String,
+    pub subresource: String,
+    pub time: String,
+    pub fields: Vec<String>,
+}
+
+/// managedFields grouped by manager, fields written as `.spec.replicas`.
+pub fn owners(obj: &Value) -> Vec<Owner> {
+    obj["metadata"]["managedFields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|m| {
+            let mut fields = Vec::new();
+            walk(&m["fieldsV1"], String::new(), &mut fields);
+            Owner {
+                manager: m["manager"].as_str().unwrap_or_default().to_string(),
+                operation: m["operation"].as_str().unwrap_or_default().to_string(),
+                subresource: m["subresource"].as_str().unwrap_or_default().to_string(),
+                time: m["time"].as_str().unwrap_or_default().to_string(),
+                fields,
+            }
+        })
+        .collect()
+}
+
+fn walk(v: &Value, path: String, out: &mut Vec<String>) {
+    let Some(map) = v.as_object() else { return };
+    let children: Vec<_> = map.iter().filter(|(k, _)| *k != ".").collect();
+    if children.is_empty() {
+        if !path.is_empty() {
+            out.push(path);
+        }
+        return;
+    }
+    for (k, child) in children {
+        let segment = if let Some(f) = k.strip_prefix("f:") {
+            format!(".{f}")
+        } else if let Some(key) = k.strip_prefix("k:") {
+            format!("[{key}]")
+        } else if let Some(val) = k.strip_prefix("v:") {
+            format!("[={val}]")
+        } else {
+            format!(".{k}")
+        };
+        walk(child, format!("{path}{segment}"), out);
+    }
+}
+
+/// Who owns `.spec.replicas` (the last listed owner, if several share it).
+pub fn replicas_owner(obj: &Value) -> Option<Owner> {
+    owners(obj)
+        .into_iter()
+        .rfind(|o| o.fields.iter().any(|f| f == ".spec.replicas"))
+}
+
+/// A Helm value across the layers, lowest precedence first, and which one won.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Provenance {
+    pub key: String,
+    /// (layer, value) for chart, valueFiles, valuesObject, parameters (`null` when unset).
+    pub layers: Vec<(&'static str, Value)>,
+    pub winner: Option<&'static str>,
+}
+
+/// Where `key` is set for `app_helm` (`spec.source.helm`), given the chart's `values.yaml`
+/// and the value files in order.
+pub fn provenance(key: &str, chart: &Value, value_files: &[Value], app_helm: &Value) -> Provenance {
+    let file_value = value_files
+        .iter()
+        .rev()
+        .find(|f| !f[key].is_null())
+        .map(|f| f[key].clone())
+        .unwrap_or(Value::Null);
+    let object = match &app_helm["valuesObject"] {
+        Value::Object(_) => app_helm["valuesObject"][key].clone(),
+        _ => app_helm["values"]
+            .as_str()
+            .and_then(|v| serde_saphyr::from_str::<Value>(v).ok())
+            .map(|v| v[key].clone())
+            .unwrap_or(Value::Null),
+    };
+    let param = app_helm["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .rev()
+        .find(|p| p["name"] == key)
+        .map(|p| p["value"].clone())
+        .unwrap_or(Value::Null);
+    let layers = vec![
+        ("chart", chart[key].clone()),
+        ("valueFiles", file_value),
+        ("valuesObject", object),
+        ("parameters", param),
+    ];
+    let winner = layers
+        .iter()
+        .rev()
+        .find(|(_, v)| !v.is_null())
+        .map(|(l, _)| *l);
+    Provenance {
+        key: key.to_string(),
+        layers,
+        winner,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lanes_follow_phase_then_wave() {
+        let app = json!({"status": {
+            "resources": [{"kind": "ConfigMap", "name": "settings", "syncWave": -1}, {"kind": "Job", "name": "smoke", "syncWave": 1}],
+            "operationState": {"syncResult": {"resources": [
+                {"kind": "Job", "name": "smoke", "syncPhase": "Sync", "hookPhase": "Running"},
+                {"kind": "ConfigMap", "name": "settings", "syncPhase": "Sync", "hookPhase": "Succeeded"},
+                {"kind": "Job", "name": "migrate-x", "syncPhase": "PreSync", "hookType": "PreSync", "hookPhase": "Succeeded"}]}}}});
+        let lanes = timeline(&app);
+        let order: Vec<(String, i64)> = lanes.iter().map(|l| (l.phase.clone(), l.wave)).collect();
+        assert_eq!(
+            order,
+            [
+                ("PreSync".into(), 0),
+                ("Sync".into(), -1),
+                ("Sync".into(), 1)
+            ]
+        );
+        assert_eq!(lanes[0].items[0].hook.as_deref(), Some("PreSync"));
+    }
+
+    #[test]
+    fn field_paths_read_like_the_lab_writes_them() {
+        let d = json!({"metadata": {"managedFields": [
+            {"manager": "argocd-controller", "operation": "Update", "fieldsV1": {"f:spec": {"f:template": {"f:spec": {"f:containers": {"k:{\"name\":\"api\"}": {".": {}, "f:image": {}}}}}}}},
+            {"manager": "kubectl", "operation": "Update", "subresource": "scale", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]}});
+        let owners = owners(&d);
+        assert_eq!(
+            owners[0].fields,
+            [".spec.template.spec.containers[{\"name\":\"api\"}].image"]
+        );
+        assert_eq!(replicas_owner(&d).unwrap().manager, "kubectl");
+    }
+
+    #[test]
+    fn provenance_marks_the_highest_layer_that_sets_the_key() {
+        let p = provenance(
+            "greeting",
+            &json!({"greeting": "chart-default"}),
+            &[json!({"greeting": "from-values-file"})],
+            &json!({"valuesObject": {"greeting": "obj"}, "parameters": [{"name": "greeting", "value": "param"}]}),
+        );
+        assert_eq!(p.winner, Some("parameters"));
+        assert_eq!(p.layers[1].1, "from-values-file");
+    }
+}

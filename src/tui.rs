@@ -1,0 +1,13 @@
+//! The terminal tutor: the lesson beside live panes. One writer — `update` changes `State` from
+//! messages and returns effects; watchers and jobs only send messages; views draw from borrowed
+//! state. Never does I/O while drawing.
+
+pub mod keymap;
+pub mod layout;
+mod runtime;
+pub mod state;
+pub mod theme;
+pub mod update;
+pub mod view;
+
+pub use runtime::{Executor, FilesSnapshot, files_snapshot, run};

@@ -1,0 +1,311 @@
+//! The tutor's runtime: the terminal (restored on exit and on panic), an input thread, the lab
+//! watches, and the effects `update` asks for (running a plan, cancelling it, grading), all
+//! turned into messages. Queued messages are drained before each frame, so bursts coalesce into
+//! one draw.
+
+use std::io::stdout;
+use std::path::Path;
+use std::time::Duration;
+
+use ratatui::crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseEventKind,
+};
+use ratatui::crossterm::execute;
+use serde_json::Value;
+use tokio::sync::{mpsc, watch};
+
+use super::state::{State, WatchHealth};
+use super::update::{Effect, Msg, update};
+use super::view::Screen;
+use crate::cluster::watch::{self as lab_watch, WatchEvent};
+use crate::lab::catalog::{self, Lang};
+use crate::lab::engine::{self, Runner};
+use crate::lab::evidence;
+use crate::lab::paths::LabPaths;
+use crate::lab::session::Session;
+
+/// Carries out effects, reporting back with messages.
+pub struct Executor {
+    pub client: kube::Client,
+    pub paths: LabPaths,
+    pub kubeconfig: Option<std::path::PathBuf>,
+    pub context: Option<String>,
+    pub tx: mpsc::UnboundedSender<Msg>,
+    cancel: Option<watch::Sender<bool>>,
+}
+
+impl Executor {
+    pub fn new(session: &Session, tx: mpsc::UnboundedSender<Msg>) -> Executor {
+        Executor {
+            client: session.client.clone(),
+            paths: session.paths.clone(),
+            kubeconfig: session.kubeconfig.clone(),
+            context: session.context.clone(),
+            tx,
+            cancel: None,
+        }
+    }
+
+    pub fn run(&mut self, effect: Effect) {
+        match effect {
+            Effect::Quit => {}
+            Effect::Cancel => {
+                if let Some(c) = &self.cancel {
+                    let _ = c.send(true);
+                }
+            }
+            Effect::RunLesson(n) => self.run_lesson(n),
+            Effect::Check(n) => self.check(n),
+        }
+    }
+
+    fn run_lesson(&mut self, n: u8) {
+        let Some(lesson) = catalog::lessons()
+            .ok()
+            .and_then(|l| l.into_iter().find(|l| l.meta.number == n))
+        else {
+            return;
+        };
+        let steps = match engine::plan(&lesson) {
+            Ok(s) => s,
+            Err(e) => {
+                let _ = self.tx.send(Msg::JobEnded(Err(e.to_string())));
+                return;
+            }
+        };
+        let _ = self.tx.send(Msg::JobSteps {
+            lesson: n,
+            steps: steps
+                .iter()
+                .map(|s| (s.title(), s.command(&self.paths)))
+                .collect(),
+        });
+        let (cancel_tx, cancel_rx) = watch::channel(false);
+        self.cancel = Some(cancel_tx);
+        let runner = Runner {
+            client: self.client.clone(),
+            paths: self.paths.clone(),
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            deadline: Duration::from_secs(600),
+        };
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let (ptx, mut prx) = mpsc::unbounded_channel();
+            let forward = {
+                let tx = tx.clone();
+                tokio::spawn(async move {
+                    while let Some(p) = prx.recv().await {
+                        let _ = tx.send(Msg::Job(p));
+                    }
+                })
+            };
+            // Elapsed time moves while the plan runs, so the pane is redrawn once a second.
+            let ticker = {
+                let tx = tx.clone();
+                tokio::spawn(async move {
+                    let mut every = tokio::time::interval(Duration::from_secs(1));
+                    loop {
+                        every.tick().await;
+                        if tx.send(Msg::Watch(WatchHealth::Live)).is_err() {
+                            return;
+                        }
+                    }
+                })
+            };
+            if let Err(e) = std::fs::create_dir_all(&runner.paths.src_dir) {
+                let _ = tx.send(Msg::JobEnded(Err(format!(
+                    "cannot create {}: {e}",
+                    runner.paths.src_dir.display()
+                ))));
+                return;
+            }
+            let result = runner
+                .run(n, &steps, ptx, cancel_rx)
+                .await
+                .map_err(|e| e.to_string());
+            ticker.abort();
+            let _ = forward.await;
+            let FilesSnapshot(present, values) = files_snapshot(&runner.paths);
+            let _ = tx.send(Msg::Evidence(present));
+            let _ = tx.send(Msg::ChartValues(values));
+            let _ = tx.send(Msg::JobEnded(result));
+        });
+    }
+
+    fn check(&self, n: u8) {
+        let Some(file) = catalog::lessons()
+            .ok()
+            .and_then(|l| l.into_iter().find(|l| l.meta.number == n))
+            .and_then(|l| l.meta.evidence)
+        else {
+            return;
+        };
+        let (client, paths, tx) = (self.client.clone(), self.paths.clone(), self.tx.clone());
+        tokio::spawn(async move {
+            let ctx = evidence::Context {
+                client: &client,
+                src_dir: &paths.src_dir,
+            };
+            let grade = crate::lab::check::grade(&file, &ctx).await;
+            let FilesSnapshot(present, _) = files_snapshot(&paths);
+            let _ = tx.send(Msg::Evidence(present));
+            let _ = tx.send(Msg::Graded(vec![grade]));
+        });
+    }
+}
+
+/// Which evidence files exist (file, present), and the chart's values files in the working copy
+/// (file name, values).
+pub struct FilesSnapshot(pub Vec<(String, bool)>, pub Vec<(String, Value)>);
+
+/// Reads what the panes show from the learner's files.
+pub fn files_snapshot(paths: &LabPaths) -> FilesSnapshot {
+    let present = [
+        "precedence.json",
+        "tracking.json",
+        "waves.json",
+        "failed-hook.json",
+        "ignore.json",
+        "report.json",
+    ]
+    .iter()
+    .map(|f| (f.to_string(), paths.evidence(f).exists()))
+    .collect();
+    let chart = paths.repo().join("charts/web");
+    let values = std::fs::read_dir(&chart)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().to_string();
+            if !name.ends_with(".yaml") || name == "Chart.yaml" {
+                return None;
+            }
+            let v =
+                serde_saphyr::from_str::<Value>(&std::fs::read_to_string(e.path()).ok()?).ok()?;
+            Some((name, v))
+        })
+        .collect();
+    FilesSnapshot(present, values)
+}
+
+fn watch_message(e: WatchEvent) -> Msg {
+    match e {
+        WatchEvent::Applied { key, object } if key.starts_with("argocd/Application/") => {
+            Msg::App(object)
+        }
+        WatchEvent::Applied { key, object } => Msg::Object(key, object),
+        WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
+            Some(name) => Msg::AppGone(name.to_string()),
+            None => Msg::ObjectGone(key),
+        },
+        WatchEvent::Connection(None) => Msg::Watch(WatchHealth::Live),
+        WatchEvent::Connection(Some(why)) => Msg::Watch(WatchHealth::Reconnecting(why)),
+    }
+}
+
+/// Opens the tutor on `session` until the learner quits; returns the exit code.
+pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
+    init_logging(log_file);
+    let lessons = match catalog::lessons() {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("capa-tui: {e}");
+            return 1;
+        }
+    };
+    let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
+    let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
+    let (wtx, mut wrx) = mpsc::unbounded_channel();
+    let watches = lab_watch::spawn(session.client.clone(), wtx);
+    {
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            while let Some(e) = wrx.recv().await {
+                if tx.send(watch_message(e)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    let FilesSnapshot(present, values) = files_snapshot(&session.paths);
+    update(&mut state, Msg::Evidence(present));
+    update(&mut state, Msg::ChartValues(values));
+    let mut executor = Executor::new(&session, tx.clone());
+
+    let mut terminal = ratatui::init();
+    let _ = execute!(stdout(), EnableMouseCapture);
+    if let Ok(size) = terminal.size() {
+        state.size = (size.width, size.height);
+    }
+    {
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            loop {
+                let msg = match event::read() {
+                    Ok(Event::Key(k)) => Msg::Key(k),
+                    Ok(Event::Mouse(m)) if matches!(m.kind, MouseEventKind::Down(_)) => {
+                        Msg::Click {
+                            column: m.column,
+                            row: m.row,
+                        }
+                    }
+                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                    Ok(_) => continue,
+                    Err(_) => return,
+                };
+                if tx.send(msg).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+    let mut code = 0;
+    loop {
+        if let Err(e) = terminal.draw(|f| f.render_widget(&Screen(&state), f.area())) {
+            tracing::error!("drawing failed: {e}");
+            code = 1;
+            break;
+        }
+        let Some(first) = rx.recv().await else { break };
+        let mut effects = update(&mut state, first);
+        while let Ok(more) = rx.try_recv() {
+            effects.extend(update(&mut state, more));
+        }
+        for e in effects {
+            executor.run(e);
+        }
+        if state.quit {
+            break;
+        }
+    }
+    let _ = execute!(stdout(), DisableMouseCapture);
+    ratatui::restore();
+    for w in watches {
+        w.abort();
+    }
+    session.close().await;
+    code
+}
+
+fn init_logging(path: &Path) {
+    if let Some(dir) = path.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let Ok(file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+    else {
+        return;
+    };
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("CAPA_LOG")
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .try_init();
+}

@@ -1,0 +1,153 @@
+//! Everything the tutor shows, in one place. Only `update` changes it; views borrow it.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::theme::Theme;
+use crate::lab::catalog::{Lang, Lesson};
+use crate::lab::check::Grade;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Lesson,
+    Apps,
+    Timeline,
+    Fields,
+    Values,
+    Evidence,
+}
+
+pub const PANES: [Pane; 6] = [
+    Pane::Lesson,
+    Pane::Apps,
+    Pane::Timeline,
+    Pane::Fields,
+    Pane::Values,
+    Pane::Evidence,
+];
+
+impl Pane {
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Lesson => "Lesson",
+            Pane::Apps => "Applications",
+            Pane::Timeline => "Sync timeline",
+            Pane::Fields => "managedFields · prod-api",
+            Pane::Values => "Values provenance · src-helm",
+            Pane::Evidence => "Evidence",
+        }
+    }
+}
+
+/// The parts of a lesson a presenter steps through.
+pub const SECTIONS: [&str; 6] = [
+    "Goal",
+    "Why it matters",
+    "Steps",
+    "Common mistakes",
+    "Hints",
+    "By hand",
+];
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum WatchHealth {
+    Connecting,
+    Live,
+    Reconnecting(String),
+}
+
+/// A plan being run for the learner, as the lesson pane shows it.
+#[derive(Debug, Clone)]
+pub struct JobView {
+    pub lesson: u8,
+    pub steps: Vec<(String, String, StepState)>,
+    pub blocker: String,
+    pub log: Vec<String>,
+    pub started: Instant,
+    pub finished: Option<Result<(), String>>,
+    /// How long the plan took, once it finished.
+    pub took: Option<std::time::Duration>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepState {
+    Todo,
+    Running,
+    Done,
+    Failed,
+}
+
+pub struct State {
+    pub lessons: Vec<Lesson>,
+    pub lesson: usize,
+    pub section: usize,
+    pub hints_shown: usize,
+    pub lang: Lang,
+    pub theme: Theme,
+    pub focus: Pane,
+    pub zoom: bool,
+    pub help: bool,
+    pub raw: bool,
+    pub quit: bool,
+    /// What the tutor is connected to (and `SIM` for the embedded cluster).
+    pub target: String,
+    pub sim: bool,
+    pub watch: WatchHealth,
+    pub size: (u16, u16),
+    /// Applications in `argocd`, by name.
+    pub apps: BTreeMap<String, Value>,
+    /// Live lab objects the panes read, by `namespace/kind/name`.
+    pub objects: BTreeMap<String, Value>,
+    /// Chart values from the learner's working copy: file name → values.
+    pub chart_values: BTreeMap<String, Value>,
+    pub job: Option<JobView>,
+    pub grades: BTreeMap<String, Grade>,
+    pub evidence_present: BTreeMap<String, bool>,
+}
+
+impl State {
+    pub fn new(lessons: Vec<Lesson>, lang: Lang, target: String, sim: bool) -> State {
+        State {
+            lessons,
+            lesson: 0,
+            section: 0,
+            hints_shown: 0,
+            lang,
+            theme: Theme::from_env(),
+            focus: Pane::Lesson,
+            zoom: false,
+            help: false,
+            raw: false,
+            quit: false,
+            target,
+            sim,
+            watch: WatchHealth::Connecting,
+            size: (80, 24),
+            apps: BTreeMap::new(),
+            objects: BTreeMap::new(),
+            chart_values: BTreeMap::new(),
+            job: None,
+            grades: BTreeMap::new(),
+            evidence_present: BTreeMap::new(),
+        }
+    }
+
+    pub fn current(&self) -> Option<&Lesson> {
+        self.lessons.get(self.lesson)
+    }
+
+    /// The Application the current lesson is about.
+    pub fn lesson_app(&self) -> &'static str {
+        match self.current().map_or(1, |l| l.meta.number) {
+            4 | 7 => "src-kust",
+            5 | 6 => "src-waves",
+            _ => "src-helm",
+        }
+    }
+
+    pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
+        self.objects.get(&format!("{ns}/{kind}/{name}"))
+    }
+}

@@ -1,0 +1,357 @@
+//! The one writer: `update` turns a message into changes of state and returns the effects the
+//! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
+
+use std::time::Instant;
+
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
+use serde_json::Value;
+
+use super::keymap::{Action, action_for};
+use super::layout;
+use super::state::{JobView, PANES, SECTIONS, State, StepState, WatchHealth};
+use crate::lab::check::Grade;
+use crate::lab::engine::Progress;
+
+#[derive(Debug)]
+pub enum Msg {
+    Key(KeyEvent),
+    Click {
+        column: u16,
+        row: u16,
+    },
+    Resize(u16, u16),
+    App(Value),
+    AppGone(String),
+    Object(String, Value),
+    ObjectGone(String),
+    Watch(WatchHealth),
+    JobSteps {
+        lesson: u8,
+        steps: Vec<(String, String)>,
+    },
+    Job(Progress),
+    JobEnded(Result<(), String>),
+    Graded(Vec<Grade>),
+    Evidence(Vec<(String, bool)>),
+    ChartValues(Vec<(String, Value)>),
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Effect {
+    RunLesson(u8),
+    Cancel,
+    Check(u8),
+    Quit,
+}
+
+pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Key(key) => on_key(s, key),
+        Msg::Click { column, row } => {
+            if let Some(pane) = layout::pane_at(s, column, row) {
+                s.focus = pane;
+            }
+            Vec::new()
+        }
+        Msg::Resize(w, h) => {
+            s.size = (w, h);
+            Vec::new()
+        }
+        Msg::App(app) => {
+            if let Some(name) = app["metadata"]["name"].as_str() {
+                s.apps.insert(name.to_string(), app);
+            }
+            Vec::new()
+        }
+        Msg::AppGone(name) => {
+            s.apps.remove(&name);
+            Vec::new()
+        }
+        Msg::Object(key, obj) => {
+            s.objects.insert(key, obj);
+            Vec::new()
+        }
+        Msg::ObjectGone(key) => {
+            s.objects.remove(&key);
+            Vec::new()
+        }
+        Msg::Watch(w) => {
+            s.watch = w;
+            Vec::new()
+        }
+        Msg::JobSteps { lesson, steps } => {
+            s.job = Some(JobView {
+                lesson,
+                steps: steps
+                    .into_iter()
+                    .map(|(t, c)| (t, c, StepState::Todo))
+                    .collect(),
+                blocker: String::new(),
+                log: Vec::new(),
+                started: Instant::now(),
+                finished: None,
+                took: None,
+            });
+            Vec::new()
+        }
+        Msg::Job(p) => {
+            if let Some(job) = &mut s.job {
+                apply_progress(job, p);
+            }
+            Vec::new()
+        }
+        Msg::JobEnded(result) => {
+            let lesson = s.job.as_ref().map(|j| j.lesson);
+            if let Some(job) = &mut s.job {
+                job.blocker.clear();
+                job.took = Some(job.started.elapsed());
+                job.finished = Some(result.clone());
+            }
+            // A finished plan is graded at once, so the evidence pane says where it stands.
+            match (result, lesson) {
+                (Ok(()), Some(n)) => vec![Effect::Check(n)],
+                _ => Vec::new(),
+            }
+        }
+        Msg::Graded(grades) => {
+            for g in grades {
+                s.grades.insert(g.file.clone(), g);
+            }
+            Vec::new()
+        }
+        Msg::Evidence(files) => {
+            s.evidence_present = files.into_iter().collect();
+            Vec::new()
+        }
+        Msg::ChartValues(values) => {
+            s.chart_values = values.into_iter().collect();
+            Vec::new()
+        }
+    }
+}
+
+fn apply_progress(job: &mut JobView, p: Progress) {
+    const LOG_LINES: usize = 50;
+    let mut log = |line: String| {
+        job.log.push(line);
+        if job.log.len() > LOG_LINES {
+            job.log.remove(0);
+        }
+    };
+    match p {
+        Progress::Started { step, title, .. } => {
+            log(format!("[{step}] {title}"));
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.2 = StepState::Running;
+            }
+        }
+        Progress::Blocker { line, .. } => {
+            job.blocker = line.clone();
+            log(format!("    … {line}"));
+        }
+        Progress::Done { step, summary } => {
+            log(format!("    ✓ {summary}"));
+            job.blocker.clear();
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.2 = StepState::Done;
+            }
+        }
+        Progress::Failed { step, error } => {
+            log(format!("    ✗ {error}"));
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.2 = StepState::Failed;
+            }
+        }
+    }
+}
+
+fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
+    // Presenter clickers and terminals may send releases and repeats: act on presses only.
+    if key.kind != KeyEventKind::Press {
+        return Vec::new();
+    }
+    let Some(action) = action_for(&key) else {
+        return Vec::new();
+    };
+    if s.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
+        return Vec::new();
+    }
+    let lesson_no = s.current().map_or(1, |l| l.meta.number);
+    let running = s.job.as_ref().is_some_and(|j| j.finished.is_none());
+    match action {
+        Action::Quit => {
+            s.quit = true;
+            let mut effects = Vec::new();
+            if running {
+                effects.push(Effect::Cancel);
+            }
+            effects.push(Effect::Quit);
+            return effects;
+        }
+        Action::Help => s.help = !s.help,
+        Action::Close => {
+            s.help = false;
+            s.raw = false;
+            s.zoom = false;
+        }
+        Action::NextPane | Action::PrevPane => {
+            let i = PANES.iter().position(|p| *p == s.focus).unwrap_or(0);
+            let n = PANES.len();
+            s.focus = PANES[if action == Action::NextPane {
+                (i + 1) % n
+            } else {
+                (i + n - 1) % n
+            }];
+        }
+        Action::Zoom => s.zoom = !s.zoom,
+        Action::NextSection => {
+            if s.section + 1 < SECTIONS.len() {
+                s.section += 1;
+            } else if s.lesson + 1 < s.lessons.len() {
+                s.lesson += 1;
+                s.section = 0;
+                s.hints_shown = 0;
+            }
+        }
+        Action::PrevSection => {
+            if s.section > 0 {
+                s.section -= 1;
+            } else if s.lesson > 0 {
+                s.lesson -= 1;
+                s.section = SECTIONS.len() - 1;
+                s.hints_shown = 0;
+            }
+        }
+        Action::NextLesson if s.lesson + 1 < s.lessons.len() => {
+            s.lesson += 1;
+            s.section = 0;
+            s.hints_shown = 0;
+        }
+        Action::PrevLesson if s.lesson > 0 => {
+            s.lesson -= 1;
+            s.section = 0;
+            s.hints_shown = 0;
+        }
+        Action::NextLesson | Action::PrevLesson => {}
+        Action::Run if !running => return vec![Effect::RunLesson(lesson_no)],
+        Action::Run => {}
+        Action::Cancel if running => return vec![Effect::Cancel],
+        Action::Cancel => {}
+        Action::Check => return vec![Effect::Check(lesson_no)],
+        Action::Hint => {
+            let total = s.current().map_or(0, |l| l.text(s.lang).hints.len());
+            s.hints_shown = (s.hints_shown + 1).min(total);
+            s.section = 4;
+        }
+        Action::Theme => s.theme = s.theme.next(),
+        Action::Raw => s.raw = !s.raw,
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::catalog::{self, Lang};
+    use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
+
+    fn state() -> State {
+        State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true)
+    }
+
+    fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+        update(s, Msg::Key(KeyEvent::from(code)))
+    }
+
+    #[test]
+    fn presenter_keys_walk_sections_then_lessons() {
+        let mut s = state();
+        for _ in 0..SECTIONS.len() {
+            key(&mut s, KeyCode::PageDown);
+        }
+        assert_eq!((s.lesson, s.section), (1, 0));
+        key(&mut s, KeyCode::PageUp);
+        assert_eq!((s.lesson, s.section), (0, SECTIONS.len() - 1));
+    }
+
+    #[test]
+    fn releases_are_ignored_and_help_swallows_other_keys() {
+        let mut s = state();
+        let release = KeyEvent {
+            code: KeyCode::Char('r'),
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        };
+        assert!(update(&mut s, Msg::Key(release)).is_empty());
+        key(&mut s, KeyCode::Char('?'));
+        assert!(s.help);
+        assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+        key(&mut s, KeyCode::Esc);
+        assert!(!s.help);
+        assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+    }
+
+    #[test]
+    fn quitting_cancels_a_running_plan_first() {
+        let mut s = state();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: 1,
+                steps: vec![("a".into(), "b".into())],
+            },
+        );
+        assert_eq!(
+            key(&mut s, KeyCode::Char('q')),
+            [Effect::Cancel, Effect::Quit]
+        );
+        assert!(s.quit);
+    }
+
+    #[test]
+    fn a_finished_plan_is_graded_and_its_steps_tick_off() {
+        let mut s = state();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: 2,
+                steps: vec![("a".into(), "$ a".into()), ("b".into(), "$ b".into())],
+            },
+        );
+        update(
+            &mut s,
+            Msg::Job(Progress::Started {
+                step: 1,
+                title: "a".into(),
+                command: "$ a".into(),
+            }),
+        );
+        update(
+            &mut s,
+            Msg::Job(Progress::Blocker {
+                step: 1,
+                line: "waiting: wave 0".into(),
+            }),
+        );
+        assert_eq!(s.job.as_ref().unwrap().blocker, "waiting: wave 0");
+        update(
+            &mut s,
+            Msg::Job(Progress::Done {
+                step: 1,
+                summary: "ok".into(),
+            }),
+        );
+        assert_eq!(s.job.as_ref().unwrap().steps[0].2, StepState::Done);
+        assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(2)]);
+    }
+
+    #[test]
+    fn hints_come_one_at_a_time() {
+        let mut s = state();
+        key(&mut s, KeyCode::Char('h'));
+        key(&mut s, KeyCode::Char('h'));
+        assert_eq!(s.hints_shown, 2);
+        assert_eq!(SECTIONS[s.section], "Hints");
+    }
+}

@@ -1,0 +1,150 @@
+//! Drawing the tutor from borrowed state: a header (cluster, SIM, watch health), the panes, a
+//! footer of keys, and the help overlay generated from the keymap. Drawing never changes state.
+
+mod lesson;
+mod markdown;
+mod panes;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::keymap::BINDINGS;
+use super::layout;
+use super::state::{Pane, State, WatchHealth};
+
+/// The whole screen.
+pub struct Screen<'a>(pub &'a State);
+
+impl Widget for &Screen<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let areas = layout::areas(s, area);
+        header(s, areas.header, buf);
+        for (pane, rect) in &areas.panes {
+            let focused = *pane == s.focus;
+            let block = Block::default()
+                .borders(Borders::ALL)
+                .border_type(if focused {
+                    BorderType::Thick
+                } else {
+                    BorderType::Plain
+                })
+                .border_style(if focused {
+                    s.theme.focused_border()
+                } else {
+                    s.theme.dim()
+                })
+                .title(Span::styled(format!(" {} ", pane.title()), s.theme.title()));
+            let inner = block.inner(*rect);
+            block.render(*rect, buf);
+            match pane {
+                Pane::Lesson => (&lesson::LessonView(s)).render(inner, buf),
+                Pane::Apps => (&panes::AppsView(s)).render(inner, buf),
+                Pane::Timeline => (&panes::TimelineView(s)).render(inner, buf),
+                Pane::Fields => (&panes::FieldsView(s)).render(inner, buf),
+                Pane::Values => (&panes::ValuesView(s)).render(inner, buf),
+                Pane::Evidence => (&panes::EvidenceView(s)).render(inner, buf),
+            }
+        }
+        footer(s, areas.footer, buf);
+        if s.help {
+            help(s, area, buf);
+        }
+    }
+}
+
+fn header(s: &State, area: Rect, buf: &mut Buffer) {
+    let watch = match &s.watch {
+        WatchHealth::Connecting => Span::styled("… connecting", s.theme.warn()),
+        WatchHealth::Live => Span::styled("✓ live", s.theme.good()),
+        WatchHealth::Reconnecting(why) => {
+            Span::styled(format!("✗ reconnecting ({why})"), s.theme.bad())
+        }
+    };
+    let mut spans = vec![
+        Span::styled(
+            " capa-tui ",
+            s.theme.title().add_modifier(Modifier::REVERSED),
+        ),
+        Span::raw(" "),
+    ];
+    if s.sim {
+        spans.push(Span::styled(
+            "SIM ",
+            s.theme.accent().add_modifier(Modifier::BOLD),
+        ));
+    }
+    spans.push(Span::raw(format!("{} · ", s.target)));
+    spans.push(watch);
+    spans.push(Span::styled(
+        format!(" · theme {}", s.theme.name()),
+        s.theme.dim(),
+    ));
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+fn footer(s: &State, area: Rect, buf: &mut Buffer) {
+    let keys = [
+        ("?", "help"),
+        ("PgDn/PgUp", "step"),
+        ("r", "do it for me"),
+        ("x", "cancel"),
+        ("c", "check"),
+        ("h", "hint"),
+        ("Tab", "pane"),
+        ("z", "zoom"),
+        ("q", "quit"),
+    ];
+    let mut spans = Vec::new();
+    for (k, what) in keys {
+        spans.push(Span::styled(
+            format!(" {k} "),
+            s.theme.accent().add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(format!("{what} ")));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// The help overlay, generated from the keymap.
+fn help(s: &State, area: Rect, buf: &mut Buffer) {
+    let width = area.width.min(64);
+    let height = (BINDINGS.len() as u16 + 4).min(area.height);
+    let [_, mid, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let [_, rect, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height),
+        Constraint::Fill(1),
+    ])
+    .areas(mid);
+    Clear.render(rect, buf);
+    let lines: Vec<Line> = BINDINGS
+        .iter()
+        .map(|b| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{:>14}  ", b.label),
+                    s.theme.accent().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(b.help),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_type(BorderType::Double)
+                .title(" Keys · Esc closes "),
+        )
+        .render(rect, buf);
+}

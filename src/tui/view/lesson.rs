@@ -1,0 +1,120 @@
+//! The lesson pane: the current part of the lesson (presenter keys step through them), the hints
+//! asked for so far, and — while "do it for me" runs — the plan as a checklist with elapsed time,
+//! what blocks it, and the tail of its log.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use super::markdown;
+use crate::tui::state::{SECTIONS, State, StepState};
+
+pub struct LessonView<'a>(pub &'a State);
+
+impl Widget for &LessonView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let Some(lesson) = s.current() else {
+            Paragraph::new("No lessons found.").render(area, buf);
+            return;
+        };
+        let text = lesson.text(s.lang);
+        let plan_height = s
+            .job
+            .as_ref()
+            .map_or(0, |j| (j.steps.len() as u16 + 4).min(area.height / 2));
+        let [top, bottom] =
+            Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area);
+        let mut lines = vec![
+            Line::from(Span::styled(
+                format!("{} · {}", lesson.meta.number, lesson.title(s.lang)),
+                s.theme.title(),
+            )),
+            Line::from(Span::styled(
+                format!(
+                    "{} ({}/{})  ·  evidence: {}",
+                    SECTIONS[s.section],
+                    s.section + 1,
+                    SECTIONS.len(),
+                    lesson.meta.evidence.as_deref().unwrap_or("none")
+                ),
+                s.theme.accent(),
+            )),
+            Line::raw(""),
+        ];
+        let body = match s.section {
+            0 => text.goal.clone(),
+            1 => text.why.clone(),
+            2 => text.steps.clone(),
+            3 => text.mistakes.clone(),
+            4 => {
+                if s.hints_shown == 0 {
+                    "Press h for a first hint.".to_string()
+                } else {
+                    text.hints
+                        .iter()
+                        .take(s.hints_shown)
+                        .enumerate()
+                        .map(|(i, h)| format!("{}. {h}", i + 1))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                }
+            }
+            _ => text.by_hand.clone(),
+        };
+        lines.extend(markdown::render(&body, s.theme));
+        if let Some(file) = &lesson.meta.evidence
+            && let Some(g) = s.grades.get(file)
+        {
+            let (glyph, word, style) = if g.passed() {
+                ("✓", "passes", s.theme.good())
+            } else {
+                ("✗", "fails", s.theme.bad())
+            };
+            lines.push(Line::raw(""));
+            lines.push(Line::from(Span::styled(
+                format!("{glyph} {file} {word} the self-check"),
+                style,
+            )));
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(top, buf);
+        if let Some(job) = &s.job {
+            let mut plan = Vec::new();
+            let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
+            let state = match &job.finished {
+                None => Span::styled(format!("… running · {elapsed}s"), s.theme.warn()),
+                Some(Ok(())) => Span::styled(format!("✓ done in {elapsed}s"), s.theme.good()),
+                Some(Err(e)) => Span::styled(format!("✗ {e}"), s.theme.bad()),
+            };
+            plan.push(Line::from(vec![
+                Span::styled(
+                    format!("Do it for me · lesson {} ", job.lesson),
+                    s.theme.title(),
+                ),
+                state,
+            ]));
+            for (title, _, st) in &job.steps {
+                let (glyph, style) = match st {
+                    StepState::Todo => ("·", s.theme.dim()),
+                    StepState::Running => ("…", s.theme.warn()),
+                    StepState::Done => ("✓", s.theme.good()),
+                    StepState::Failed => ("✗", s.theme.bad()),
+                };
+                plan.push(Line::from(Span::styled(format!(" {glyph} {title}"), style)));
+            }
+            if !job.blocker.is_empty() {
+                plan.push(Line::from(Span::styled(
+                    format!(" {}", job.blocker),
+                    s.theme.warn(),
+                )));
+            }
+            if let Some(last) = job.log.last() {
+                plan.push(Line::from(Span::styled(last.clone(), s.theme.dim())));
+            }
+            Paragraph::new(plan).render(bottom, buf);
+        }
+    }
+}

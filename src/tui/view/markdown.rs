@@ -1,0 +1,119 @@
+//! Lesson text to styled lines: headings, lists, and fenced code blocks highlighted with
+//! syntect (shell, YAML, JSON). Monochrome keeps the text and drops the colours.
+
+use std::sync::OnceLock;
+
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use syntect::easy::HighlightLines;
+use syntect::highlighting::ThemeSet;
+use syntect::parsing::SyntaxSet;
+
+use crate::tui::theme::Theme;
+
+fn syntaxes() -> &'static (SyntaxSet, ThemeSet) {
+    static SETS: OnceLock<(SyntaxSet, ThemeSet)> = OnceLock::new();
+    SETS.get_or_init(|| {
+        (
+            SyntaxSet::load_defaults_newlines(),
+            ThemeSet::load_defaults(),
+        )
+    })
+}
+
+pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let mut code: Option<(String, Vec<String>)> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("```") {
+            match code.take() {
+                Some((lang, lines)) => out.extend(highlight(&lang, &lines, theme)),
+                None => code = Some((rest.trim().to_string(), Vec::new())),
+            }
+            continue;
+        }
+        if let Some((_, lines)) = &mut code {
+            lines.push(line.to_string());
+            continue;
+        }
+        out.push(prose(line, theme));
+    }
+    if let Some((lang, lines)) = code {
+        out.extend(highlight(&lang, &lines, theme));
+    }
+    out
+}
+
+fn prose(line: &str, theme: Theme) -> Line<'static> {
+    if let Some(h) = line
+        .strip_prefix("### ")
+        .or_else(|| line.strip_prefix("# "))
+    {
+        return Line::from(Span::styled(h.to_string(), theme.title()));
+    }
+    // `code` spans in prose are shown in the accent style.
+    let mut spans = Vec::new();
+    for (i, part) in line.split('`').enumerate() {
+        if i % 2 == 1 {
+            spans.push(Span::styled(part.to_string(), theme.accent()));
+        } else {
+            spans.push(Span::raw(part.replace("**", "")));
+        }
+    }
+    Line::from(spans)
+}
+
+fn highlight(lang: &str, lines: &[String], theme: Theme) -> Vec<Line<'static>> {
+    let (ss, ts) = syntaxes();
+    let token = match lang {
+        "sh" | "bash" | "shell" | "console" => "sh",
+        "yaml" | "yml" => "yaml",
+        "json" => "json",
+        other => other,
+    };
+    let syntax = ss
+        .find_syntax_by_token(token)
+        .unwrap_or_else(|| ss.find_syntax_plain_text());
+    let mut h = HighlightLines::new(syntax, &ts.themes["base16-ocean.dark"]);
+    lines
+        .iter()
+        .map(|l| {
+            let mut spans = vec![Span::styled("  ", Style::default())];
+            match (theme, h.highlight_line(l, ss)) {
+                (Theme::Mono, _) | (_, Err(_)) => spans.push(Span::styled(
+                    l.clone(),
+                    Style::default().add_modifier(Modifier::DIM),
+                )),
+                (_, Ok(ranges)) => {
+                    for (style, piece) in ranges {
+                        let c = style.foreground;
+                        spans.push(Span::styled(
+                            piece.to_string(),
+                            Style::default().fg(Color::Rgb(c.r, c.g, c.b)),
+                        ));
+                    }
+                }
+            }
+            Line::from(spans)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_blocks_are_highlighted_and_keep_their_text() {
+        let lines = render(
+            "Run:\n```sh\nkubectl get app\n```\nDone `here`.",
+            Theme::Default,
+        );
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert_eq!(text, ["Run:", "  kubectl get app", "Done here."]);
+        assert!(lines[1].spans.len() > 2, "shell is coloured");
+    }
+}

@@ -1,0 +1,312 @@
+//! The cluster panes: Applications (with the step-6 trap said in plain words), the sync
+//! timeline, managedFields ownership, Helm value provenance, and the evidence files.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+use serde_json::Value;
+
+use crate::cluster::derive;
+use crate::tui::state::State;
+use crate::tui::theme::{status_glyph, status_style};
+
+fn short(rev: &Value) -> String {
+    rev.as_str()
+        .map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
+}
+
+fn status<'a>(s: &State, word: &str) -> Span<'a> {
+    let word = if word.is_empty() { "Unknown" } else { word };
+    Span::styled(
+        format!("{} {word}", status_glyph(word)),
+        status_style(s.theme, word),
+    )
+}
+
+pub struct AppsView<'a>(pub &'a State);
+
+impl Widget for &AppsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let mut lines = Vec::new();
+        if s.apps.is_empty() {
+            lines.push(Line::raw(
+                "No Applications in argocd yet. Lesson 1 creates src-helm (press r).",
+            ));
+        }
+        for (name, app) in &s.apps {
+            let st = &app["status"];
+            let op = &st["operationState"];
+            let mut row = vec![Span::styled(format!("{name:<10} "), s.theme.title())];
+            row.push(status(s, st["sync"]["status"].as_str().unwrap_or("")));
+            row.push(Span::raw("  "));
+            row.push(status(s, st["health"]["status"].as_str().unwrap_or("")));
+            row.push(Span::raw(format!(
+                "  git {} · synced {}",
+                short(&st["sync"]["revision"]),
+                short(&op["syncResult"]["revision"])
+            )));
+            lines.push(Line::from(row));
+            if let Some(phase) = op["phase"].as_str() {
+                let retry = op["retryCount"]
+                    .as_i64()
+                    .map(|n| format!(" · retry {n}"))
+                    .unwrap_or_default();
+                lines.push(Line::from(vec![
+                    Span::raw("  op "),
+                    status(s, phase),
+                    Span::raw(format!(
+                        "{retry} · {}",
+                        op["message"].as_str().unwrap_or("")
+                    )),
+                ]));
+            }
+            for c in st["conditions"].as_array().into_iter().flatten() {
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        "  ✗ {}: {}",
+                        c["type"].as_str().unwrap_or(""),
+                        c["message"].as_str().unwrap_or("")
+                    ),
+                    s.theme.bad(),
+                )));
+            }
+            let retrying = &app["operation"]["sync"]["revision"];
+            if retrying.is_string()
+                && !st["sync"]["revision"].is_null()
+                && *retrying != st["sync"]["revision"]
+            {
+                lines.push(Line::from(Span::styled(
+                    format!(
+                        "  ⚠ An operation is still retrying {} while Git is at {}: the new commit waits until it ends. Lesson 6's plan ends it (r), or run: capa-tui app terminate-op {name}",
+                        short(retrying),
+                        short(&st["sync"]["revision"])
+                    ),
+                    s.theme.warn().add_modifier(Modifier::BOLD),
+                )));
+            }
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(area, buf);
+    }
+}
+
+pub struct TimelineView<'a>(pub &'a State);
+
+impl Widget for &TimelineView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let name = s.lesson_app();
+        let Some(app) = s.apps.get(name) else {
+            Paragraph::new(format!("{name}: no operation yet")).render(area, buf);
+            return;
+        };
+        let op = &app["status"]["operationState"];
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{name} · last operation "), s.theme.title()),
+            status(s, op["phase"].as_str().unwrap_or("")),
+            Span::raw(format!(
+                " · started {}",
+                op["startedAt"].as_str().unwrap_or("-")
+            )),
+        ])];
+        if let Some(msg) = op["message"].as_str().filter(|m| m.starts_with("waiting")) {
+            lines.push(Line::from(Span::styled(
+                format!("gate: {msg}"),
+                s.theme.warn(),
+            )));
+        }
+        for lane in derive::timeline(app) {
+            let mut spans = vec![Span::styled(
+                format!("{:<8} wave {:>2} │ ", lane.phase, lane.wave),
+                s.theme.accent(),
+            )];
+            for item in lane.items {
+                let phase = if item.phase.is_empty() {
+                    "Synced".to_string()
+                } else {
+                    item.phase.clone()
+                };
+                let hook = item
+                    .hook
+                    .map(|h| format!(" [{h} hook]"))
+                    .unwrap_or_default();
+                spans.push(Span::styled(
+                    format!(
+                        "{} {}/{}{hook}  ",
+                        status_glyph(&phase),
+                        item.kind,
+                        item.name
+                    ),
+                    status_style(s.theme, &phase),
+                ));
+            }
+            lines.push(Line::from(spans));
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(area, buf);
+    }
+}
+
+pub struct FieldsView<'a>(pub &'a State);
+
+impl Widget for &FieldsView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let Some(obj) = s.object("src-kust", "Deployment", "prod-api") else {
+            Paragraph::new("prod-api does not exist yet (lesson 4).").render(area, buf);
+            return;
+        };
+        if s.raw {
+            let raw =
+                serde_json::to_string_pretty(&obj["metadata"]["managedFields"]).unwrap_or_default();
+            Paragraph::new(raw).render(area, buf);
+            return;
+        }
+        let mut lines = Vec::new();
+        if let Some(owner) = derive::replicas_owner(obj) {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "spec.replicas is owned by {} ({}{})",
+                    owner.manager,
+                    owner.operation,
+                    if owner.subresource.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", subresource {}", owner.subresource)
+                    }
+                ),
+                s.theme.accent().add_modifier(Modifier::BOLD),
+            )));
+        }
+        for o in derive::owners(obj) {
+            let sub = if o.subresource.is_empty() {
+                String::new()
+            } else {
+                format!(" /{}", o.subresource)
+            };
+            lines.push(Line::from(Span::styled(
+                format!("{} · {}{sub} · {}", o.manager, o.operation, o.time),
+                s.theme.title(),
+            )));
+            for f in o
+                .fields
+                .iter()
+                .filter(|f| !f.starts_with(".status"))
+                .take(6)
+            {
+                let style = if f == ".spec.replicas" {
+                    s.theme.accent().add_modifier(Modifier::BOLD)
+                } else {
+                    s.theme.dim()
+                };
+                lines.push(Line::from(Span::styled(format!("  {f}"), style)));
+            }
+        }
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .render(area, buf);
+    }
+}
+
+pub struct ValuesView<'a>(pub &'a State);
+
+impl Widget for &ValuesView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let Some(app) = s.apps.get("src-helm") else {
+            Paragraph::new("src-helm does not exist yet (lesson 1).").render(area, buf);
+            return;
+        };
+        let helm = &app["spec"]["source"]["helm"];
+        let chart = s
+            .chart_values
+            .get("values.yaml")
+            .cloned()
+            .unwrap_or(Value::Null);
+        let files: Vec<Value> = helm["valueFiles"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str())
+            .map(|f| s.chart_values.get(f).cloned().unwrap_or(Value::Null))
+            .collect();
+        let live_replicas = s
+            .object("src-helm", "Deployment", "src-helm-web")
+            .map(|d| d["spec"]["replicas"].clone());
+        let live_greeting = s
+            .object("src-helm", "ConfigMap", "src-helm-greeting")
+            .map(|c| c["data"]["greeting"].clone());
+        let mut lines = Vec::new();
+        for (key, live) in [("replicaCount", live_replicas), ("greeting", live_greeting)] {
+            let p = derive::provenance(key, &chart, &files, helm);
+            lines.push(Line::from(Span::styled(key.to_string(), s.theme.title())));
+            for (layer, value) in &p.layers {
+                let won = p.winner == Some(layer);
+                let text = if value.is_null() {
+                    "-".to_string()
+                } else {
+                    value.to_string()
+                };
+                let style = if won {
+                    s.theme.good().add_modifier(Modifier::BOLD)
+                } else {
+                    s.theme.dim()
+                };
+                lines.push(Line::from(Span::styled(
+                    format!("  {} {layer:<13} {text}", if won { "▶" } else { " " }),
+                    style,
+                )));
+            }
+            if let Some(live) = live {
+                let winner_value = p
+                    .layers
+                    .iter()
+                    .find(|(l, _)| Some(*l) == p.winner)
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or(Value::Null);
+                let render = |v: &Value| v.as_str().map_or_else(|| v.to_string(), String::from);
+                let (glyph, style) = if render(&winner_value) == render(&live) {
+                    ("✓", s.theme.good())
+                } else {
+                    ("✗ mismatch", s.theme.bad())
+                };
+                lines.push(Line::from(Span::styled(
+                    format!("    live: {} {glyph}", render(&live)),
+                    style,
+                )));
+            }
+        }
+        Paragraph::new(lines).render(area, buf);
+    }
+}
+
+pub struct EvidenceView<'a>(pub &'a State);
+
+impl Widget for &EvidenceView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let s = self.0;
+        let mut lines = Vec::new();
+        for lesson in &s.lessons {
+            let Some(file) = &lesson.meta.evidence else {
+                continue;
+            };
+            let present = s.evidence_present.get(file).copied().unwrap_or(false);
+            let (glyph, word, style) = match (present, s.grades.get(file)) {
+                (false, _) => ("·", "missing", s.theme.dim()),
+                (true, Some(g)) if g.passed() => ("✓", "passes", s.theme.good()),
+                (true, Some(_)) => ("✗", "fails", s.theme.bad()),
+                (true, None) => ("…", "not checked (c)", s.theme.warn()),
+            };
+            lines.push(Line::from(Span::styled(
+                format!("{glyph} {file:<17} {word}"),
+                style,
+            )));
+        }
+        Paragraph::new(lines).render(area, buf);
+    }
+}

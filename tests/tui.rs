@@ -1,0 +1,361 @@
+//! The tutor: snapshots of every pane at three sizes from recorded objects, a headless run of
+//! the whole app driven by key events through lessons on the embedded cluster, and a real
+//! terminal run in tmux.
+
+use std::time::Duration;
+
+use capa_tui::lab::catalog::{self, Lang};
+use capa_tui::tui::state::State;
+use capa_tui::tui::theme::Theme;
+use capa_tui::tui::update::{Msg, update};
+use capa_tui::tui::view::Screen;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use serde_json::{Value, json};
+
+/// Objects recorded from the embedded cluster after the whole lab ran.
+fn recorded() -> Value {
+    serde_json::from_str(include_str!("fixtures/lab-done.json")).unwrap()
+}
+
+fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
+    let mut fx = recorded();
+    edit(&mut fx);
+    let mut s = State::new(
+        catalog::lessons().unwrap(),
+        Lang::En,
+        "the embedded lab cluster at https://127.0.0.1:6443".into(),
+        true,
+    );
+    s.theme = Theme::Default;
+    s.lesson = lesson;
+    for app in fx["apps"].as_array().unwrap() {
+        update(&mut s, Msg::App(app.clone()));
+    }
+    for (k, v) in fx["objects"].as_object().unwrap() {
+        update(&mut s, Msg::Object(k.clone(), v.clone()));
+    }
+    update(&mut s, Msg::Watch(capa_tui::tui::state::WatchHealth::Live));
+    let chart = |f: &str| {
+        serde_saphyr::from_str::<Value>(
+            &std::fs::read_to_string(format!(
+                "{}/repo-template/lesson1/repo/charts/web/{f}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap(),
+        )
+        .unwrap()
+    };
+    update(
+        &mut s,
+        Msg::ChartValues(vec![
+            ("values.yaml".into(), chart("values.yaml")),
+            ("values-prod.yaml".into(), chart("values-prod.yaml")),
+        ]),
+    );
+    update(
+        &mut s,
+        Msg::Evidence(vec![
+            ("precedence.json".into(), true),
+            ("tracking.json".into(), true),
+            ("waves.json".into(), true),
+            ("failed-hook.json".into(), false),
+            ("ignore.json".into(), false),
+            ("report.json".into(), false),
+        ]),
+    );
+    s
+}
+
+fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {
+    fx["apps"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["metadata"]["name"] == name)
+        .unwrap()
+}
+
+fn mid_wave(fx: &mut Value) {
+    let app = app_mut(fx, "src-waves");
+    app["operation"] = app["status"]["operationState"]["operation"].clone();
+    let st = &mut app["status"];
+    st["health"]["status"] = json!("Progressing");
+    st["operationState"]["phase"] = json!("Running");
+    st["operationState"]["message"] = json!("waiting for healthy state of apps/Deployment/app");
+    let keep: Vec<Value> = st["operationState"]["syncResult"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["name"] != "smoke")
+        .cloned()
+        .collect();
+    st["operationState"]["syncResult"]["resources"] = json!(keep);
+    for r in st["operationState"]["syncResult"]["resources"]
+        .as_array_mut()
+        .unwrap()
+    {
+        if r["name"] == "app" {
+            r["hookPhase"] = json!("Running");
+        }
+    }
+}
+
+fn failed_hook(fx: &mut Value) {
+    let app = app_mut(fx, "src-waves");
+    app["operation"] = app["status"]["operationState"]["operation"].clone();
+    let st = &mut app["status"];
+    st["operationState"]["phase"] = json!("Running");
+    st["operationState"]["retryCount"] = json!(1);
+    st["operationState"]["message"] = json!(
+        "one or more synchronization tasks completed unsuccessfully. Retrying attempt #1 at 3:41AM."
+    );
+    let hooks: Vec<Value> = st["operationState"]["syncResult"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["hookType"] == "PreSync")
+        .map(|r| {
+            let mut r = r.clone();
+            r["hookPhase"] = json!("Failed");
+            r["message"] = json!("Job has reached the specified backoff limit");
+            r
+        })
+        .collect();
+    st["operationState"]["syncResult"]["resources"] = json!(hooks);
+}
+
+fn retry_blocked(fx: &mut Value) {
+    failed_hook(fx);
+    let app = app_mut(fx, "src-waves");
+    app["status"]["sync"]["revision"] = json!("f1x0000000000000000000000000000000000000");
+    app["status"]["sync"]["status"] = json!("OutOfSync");
+}
+
+fn draw(s: &State, w: u16, h: u16) -> TestBackend {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal
+        .draw(|f| f.render_widget(&Screen(s), f.area()))
+        .unwrap();
+    terminal.backend().clone()
+}
+
+macro_rules! snapshots {
+    ($($name:ident: $lesson:expr, $edit:expr;)*) => {$(
+        #[test]
+        fn $name() {
+            for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+                let s = state_with($lesson, $edit);
+                insta::assert_snapshot!(format!("{}_{w}x{h}", stringify!($name)), draw(&s, w, h));
+            }
+        }
+    )*};
+}
+
+snapshots! {
+    screen_scaled_with_ignore_differences: 6, |_| {};
+    screen_mid_wave: 4, mid_wave;
+    screen_failed_hook: 5, failed_hook;
+    screen_retry_blocked: 5, retry_blocked;
+}
+
+#[test]
+fn the_retry_trap_is_said_in_plain_words_with_its_key() {
+    let s = state_with(5, retry_blocked);
+    let screen = format!("{}", draw(&s, 200, 60));
+    assert!(
+        screen.contains("An operation is still retrying"),
+        "{screen}"
+    );
+    assert!(screen.contains("terminate-op src-waves"), "{screen}");
+}
+
+#[test]
+fn every_pane_survives_tiny_and_odd_sizes() {
+    for (w, h) in [(80, 24), (20, 5), (1, 1), (300, 3), (81, 25)] {
+        let mut s = state_with(4, mid_wave);
+        for zoom in [false, true] {
+            s.zoom = zoom;
+            for pane in capa_tui::tui::state::PANES {
+                s.focus = pane;
+                draw(&s, w, h);
+            }
+        }
+        s.help = true;
+        draw(&s, w, h);
+    }
+}
+
+#[test]
+fn status_is_never_colour_alone() {
+    let mut s = state_with(5, failed_hook);
+    s.theme = Theme::Mono;
+    let screen = format!("{}", draw(&s, 200, 60));
+    assert!(
+        screen.contains("✗ Failed") || screen.contains("… Running"),
+        "{screen}"
+    );
+    assert!(screen.contains("✓ Synced"), "{screen}");
+}
+
+#[test]
+fn a_click_focuses_the_pane_under_it() {
+    let mut s = state_with(0, |_| {});
+    update(&mut s, Msg::Resize(120, 40));
+    update(
+        &mut s,
+        Msg::Click {
+            column: 100,
+            row: 3,
+        },
+    );
+    assert_eq!(s.focus, capa_tui::tui::state::Pane::Apps);
+}
+
+/// The whole app, headless: key presses drive update, effects run against the embedded
+/// cluster, and the messages they send come back through update — until lesson 2's evidence
+/// passes its self-check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn key_presses_run_lessons_and_their_evidence_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = capa_tui::lab::session::Options {
+        sim: true,
+        speed: 10.0,
+        state_dir: Some(dir.path()),
+        kubeconfig: None,
+        context: None,
+        src_dir: None,
+        bare_dir: None,
+    };
+    let session = capa_tui::lab::session::Session::open(options)
+        .await
+        .unwrap();
+    let mut s = State::new(
+        catalog::lessons().unwrap(),
+        Lang::En,
+        session.target.clone(),
+        true,
+    );
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut exec = capa_tui::tui::Executor::new(&session, tx);
+    let press = |s: &mut State, exec: &mut capa_tui::tui::Executor, code: KeyCode| {
+        for e in update(s, Msg::Key(KeyEvent::from(code))) {
+            exec.run(e);
+        }
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    for lesson in [1u8, 2] {
+        press(&mut s, &mut exec, KeyCode::Char('r'));
+        loop {
+            let msg = tokio::time::timeout_at(deadline, rx.recv())
+                .await
+                .expect("the lesson finishes")
+                .unwrap();
+            for e in update(&mut s, msg) {
+                exec.run(e);
+            }
+            let job = s.job.as_ref().unwrap();
+            if let Some(result) = &job.finished {
+                assert!(
+                    result.is_ok(),
+                    "lesson {lesson}: {result:?}\n{}",
+                    job.log.join("\n")
+                );
+                break;
+            }
+        }
+        assert_eq!(s.job.as_ref().unwrap().lesson, lesson);
+        press(&mut s, &mut exec, KeyCode::Char('n'));
+    }
+    while !s.grades.contains_key("precedence.json") {
+        let msg = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("graded")
+            .unwrap();
+        update(&mut s, msg);
+    }
+    assert!(
+        s.grades["precedence.json"].passed(),
+        "{:?}",
+        s.grades["precedence.json"]
+    );
+    s.lesson = 1;
+    let screen = format!("{}", draw(&s, 120, 40));
+    assert!(
+        screen.contains("precedence.json passes the self-check"),
+        "{screen}"
+    );
+    session.close().await;
+}
+
+/// A real terminal: tmux runs `capa-tui --sim`, keys are sent, the screen read back.
+#[test]
+fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
+    use std::process::Command;
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(format!("capa-test-{}", std::process::id()))
+            .args(args)
+            .output()
+            .expect("tmux is installed (scripts/test installs it)")
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let exit_file = dir.path().join("exit");
+    let cmd = format!(
+        "{} --sim --speed 10 --state-dir {}; echo $? > {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        dir.path().join("state").display(),
+        exit_file.display()
+    );
+    let out = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let screen = |want: &str| {
+        for _ in 0..100 {
+            let text = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "t"]).stdout)
+                .into_owned();
+            if text.contains(want) {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("the screen never showed {want:?}");
+    };
+    screen("SIM");
+    screen("✓ live");
+    tmux(&["send-keys", "-t", "t", "?"]);
+    screen("Keys · Esc closes");
+    // Sent apart: an Esc right before another key's sequence reads as Alt+key.
+    tmux(&["send-keys", "-t", "t", "Escape"]);
+    std::thread::sleep(Duration::from_millis(300));
+    tmux(&["send-keys", "-t", "t", "PageDown"]);
+    screen("Why it matters (2/6)");
+    tmux(&["send-keys", "-t", "t", "q"]);
+    for _ in 0..100 {
+        if exit_file.exists() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = tmux(&["kill-server"]);
+    assert_eq!(
+        std::fs::read_to_string(&exit_file).unwrap().trim(),
+        "0",
+        "q quits with exit code 0"
+    );
+}
