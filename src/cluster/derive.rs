@@ -12,6 +12,11 @@ pub struct LaneItem {
     pub phase: String,
     pub hook: Option<String>,
     pub message: String,
+    /// Seconds from the operation's start: created, and became healthy (Available, Complete)
+    /// or failed — `None` when unknown (a hook Job that is gone keeps its phase only).
+    pub created_at: Option<i64>,
+    pub healthy_at: Option<i64>,
+    pub failed_at: Option<i64>,
 }
 
 /// A (phase, wave) group of the last operation, in the order the engine runs them.
@@ -23,8 +28,24 @@ pub struct Lane {
 }
 
 /// The last operation of an Application as lanes: from `operationState.syncResult.resources`
-/// and the waves in `status.resources` (a hook's wave is 0 unless recorded).
-pub fn timeline(app: &Value) -> Vec<Lane> {
+/// and the waves in `status.resources` (a hook's wave is 0 unless recorded), with times read off
+/// the live objects `live(namespace, kind, name)` finds.
+pub fn timeline(app: &Value, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -> Vec<Lane> {
+    let started = app["status"]["operationState"]["startedAt"]
+        .as_str()
+        .and_then(|t| t.parse::<jiff::Timestamp>().ok());
+    let since = |t: &Value| -> Option<i64> {
+        let t = t.as_str()?.parse::<jiff::Timestamp>().ok()?;
+        Some(t.as_second() - started?.as_second())
+    };
+    let condition_time = |obj: &Value, kind: &str| {
+        obj["status"]["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|c| c["type"] == kind && c["status"] == "True")
+            .map(|c| c["lastTransitionTime"].clone())
+    };
     let status = &app["status"];
     let wave_of = |kind: &str, name: &str| {
         status["resources"]
@@ -52,7 +73,21 @@ pub fn timeline(app: &Value) -> Vec<Lane> {
         let kind = r["kind"].as_str().unwrap_or_default().to_string();
         let name = r["name"].as_str().unwrap_or_default().to_string();
         let wave = wave_of(&kind, &name);
+        let obj = live(r["namespace"].as_str().unwrap_or_default(), &kind, &name);
+        let (created_at, healthy_at, failed_at) = match &obj {
+            Some(o) => (
+                since(&o["metadata"]["creationTimestamp"]),
+                condition_time(o, "Available")
+                    .or_else(|| condition_time(o, "Complete"))
+                    .and_then(|t| since(&t)),
+                condition_time(o, "Failed").and_then(|t| since(&t)),
+            ),
+            None => (None, None, None),
+        };
         let item = LaneItem {
+            created_at,
+            healthy_at,
+            failed_at,
             phase: r["hookPhase"].as_str().unwrap_or("").to_string(),
             hook: r["hookType"].as_str().map(String::from),
             message: r["message"].as_str().unwrap_or_default().to_string(),
@@ -200,7 +235,7 @@ mod tests {
                 {"kind": "Job", "name": "smoke", "syncPhase": "Sync", "hookPhase": "Running"},
                 {"kind": "ConfigMap", "name": "settings", "syncPhase": "Sync", "hookPhase": "Succeeded"},
                 {"kind": "Job", "name": "migrate-x", "syncPhase": "PreSync", "hookType": "PreSync", "hookPhase": "Succeeded"}]}}}});
-        let lanes = timeline(&app);
+        let lanes = timeline(&app, &|_, _, _| None);
         let order: Vec<(String, i64)> = lanes.iter().map(|l| (l.phase.clone(), l.wave)).collect();
         assert_eq!(
             order,

@@ -1,5 +1,5 @@
-//! Watches scoped to what the lab needs — the Applications in `argocd` and the Deployments and
-//! ConfigMaps in the three lab namespaces — merged into one stream of plain events, so a busy
+//! Watches scoped to what the lab needs — the Applications in `argocd` and the Deployments,
+//! ConfigMaps and Jobs in the three lab namespaces — merged into one stream of plain events, so a busy
 //! cluster costs the tutor nothing. Watch, never poll: kube-runtime's watcher with backoff.
 
 use futures::StreamExt;
@@ -61,6 +61,7 @@ pub fn spawn(client: kube::Client, tx: mpsc::UnboundedSender<WatchEvent>) -> Vec
     for ns in LAB_NAMESPACES {
         apis.push(api(&client, ns, "apps", "v1", "Deployment", "deployments"));
         apis.push(api(&client, ns, "", "v1", "ConfigMap", "configmaps"));
+        apis.push(api(&client, ns, "batch", "v1", "Job", "jobs"));
     }
     apis.into_iter()
         .map(|api| {
@@ -113,6 +114,7 @@ fn kind_name(plural: &str) -> &'static str {
     match plural {
         "applications" => "Application",
         "deployments" => "Deployment",
+        "jobs" => "Job",
         _ => "ConfigMap",
     }
 }

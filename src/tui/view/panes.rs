@@ -119,9 +119,14 @@ impl Widget for &TimelineView<'_> {
                 s.theme.warn(),
             )));
         }
-        for lane in derive::timeline(app) {
+        let live = |ns: &str, kind: &str, name: &str| s.object(ns, kind, name).cloned();
+        lines.push(Line::from(Span::styled(
+            "phase    wave  │ resource (s from start: created → healthy/failed)",
+            s.theme.dim(),
+        )));
+        for lane in derive::timeline(app, &live) {
             let mut spans = vec![Span::styled(
-                format!("{:<8} wave {:>2} │ ", lane.phase, lane.wave),
+                format!("{:<8} {:>3}  │ ", lane.phase, lane.wave),
                 s.theme.accent(),
             )];
             for item in lane.items {
@@ -134,9 +139,17 @@ impl Widget for &TimelineView<'_> {
                     .hook
                     .map(|h| format!(" [{h} hook]"))
                     .unwrap_or_default();
+                let times = match (item.created_at, item.healthy_at, item.failed_at) {
+                    (None, _, _) => " (gone or not yet seen)".to_string(),
+                    // Applied unchanged: the object is older than this operation.
+                    (Some(c), _, _) if c < 0 => " (existed before)".to_string(),
+                    (Some(c), Some(h), _) => format!(" +{c}s → ✓+{h}s"),
+                    (Some(c), _, Some(f)) => format!(" +{c}s → ✗+{f}s"),
+                    (Some(c), None, None) => format!(" +{c}s"),
+                };
                 spans.push(Span::styled(
                     format!(
-                        "{} {}/{}{hook}  ",
+                        "{} {}/{}{hook}{times}  ",
                         status_glyph(&phase),
                         item.kind,
                         item.name
