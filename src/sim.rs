@@ -33,7 +33,7 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-pub use api::MAX_BODY_BYTES;
+pub use api::{MAX_BODY_BYTES, RequestCounts};
 use store::Store;
 
 /// The git server's in-cluster address on the lab VM, mapped to the local git daemon.
@@ -103,6 +103,7 @@ pub struct Handle {
     pub token: String,
     ca_pem: String,
     store: Arc<Store>,
+    counts: Arc<api::RequestCounts>,
     gitd: gitd::GitDaemon,
     /// Temporary folders of a cluster without a state dir, removed when it stops.
     _scratch: Option<tempfile::TempDir>,
@@ -172,7 +173,9 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     let acceptor = credentials.acceptor()?;
     let token = credentials.token.clone();
     let logs = Arc::new(logs::LogBook::default());
+    let counts = Arc::new(api::RequestCounts::default());
     let state = Arc::new(api::ApiState {
+        counts: counts.clone(),
         store: store.clone(),
         logs: logs.clone(),
         token: token.clone(),
@@ -192,6 +195,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         token,
         ca_pem: credentials.ca_pem,
         store,
+        counts,
         gitd,
         _scratch: scratch,
         tasks,
@@ -236,6 +240,11 @@ impl Handle {
             path: path.to_path_buf(),
             source,
         })
+    }
+
+    /// The requests answered so far, by kind.
+    pub fn requests(&self) -> &RequestCounts {
+        &self.counts
     }
 
     /// How many objects the cluster holds (for benchmarks and tests).

@@ -27,8 +27,32 @@ use path::Route;
 pub use request::MAX_BODY_BYTES;
 use request::Query;
 
+/// How many requests of each kind the server has answered (for benchmarks: a watching client
+/// in steady state should make no LISTs).
+#[derive(Default, Debug)]
+pub struct RequestCounts {
+    pub lists: std::sync::atomic::AtomicU64,
+    pub watches: std::sync::atomic::AtomicU64,
+    pub gets: std::sync::atomic::AtomicU64,
+    pub writes: std::sync::atomic::AtomicU64,
+}
+
+impl RequestCounts {
+    /// (lists, watches, gets, writes) so far.
+    pub fn snapshot(&self) -> (u64, u64, u64, u64) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (
+            self.lists.load(Relaxed),
+            self.watches.load(Relaxed),
+            self.gets.load(Relaxed),
+            self.writes.load(Relaxed),
+        )
+    }
+}
+
 /// What every request handler can reach.
 pub struct ApiState {
+    pub counts: Arc<RequestCounts>,
     pub store: Arc<Store>,
     pub logs: Arc<LogBook>,
     /// The bearer token clients must send.
@@ -102,6 +126,14 @@ async fn dispatch(
         Route::OpenApiV2 => Err(ApiError::path_not_found(parts.uri.path())),
         Route::Unknown => Err(ApiError::path_not_found(parts.uri.path())),
         Route::Resource(rp) => {
+            use std::sync::atomic::Ordering::Relaxed;
+            let counter = match (&parts.method, query.watch, rp.name.is_some()) {
+                (&Method::GET, true, _) => &st.counts.watches,
+                (&Method::GET, false, false) => &st.counts.lists,
+                (&Method::GET, false, true) => &st.counts.gets,
+                _ => &st.counts.writes,
+            };
+            counter.fetch_add(1, Relaxed);
             if rp.subresource.as_deref() == Some("log") && rp.ty.log_subresource {
                 return logs::serve(st, &rp, &parts.method, &query).await;
             }
