@@ -127,6 +127,21 @@ pub enum AppCommand {
     TerminateOp { name: String },
 }
 
+impl Global {
+    /// Which cluster and folders a lab command works on.
+    pub fn session_options(&self) -> crate::lab::session::Options<'_> {
+        crate::lab::session::Options {
+            sim: self.sim,
+            speed: self.speed,
+            state_dir: self.state_dir.as_deref(),
+            kubeconfig: self.kubeconfig.as_deref(),
+            context: self.context.as_deref(),
+            src_dir: self.src_dir.as_deref(),
+            bare_dir: self.bare_dir.as_deref(),
+        }
+    }
+}
+
 /// Runs the parsed command; returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
     let g = cli.global;
@@ -157,15 +172,7 @@ async fn tutor(g: &Global) -> i32 {
         );
         return 2;
     }
-    let options = crate::lab::session::Options {
-        sim: g.sim,
-        speed: g.speed,
-        state_dir: g.state_dir.as_deref(),
-        kubeconfig: g.kubeconfig.as_deref(),
-        context: g.context.as_deref(),
-        src_dir: g.src_dir.as_deref(),
-        bare_dir: g.bare_dir.as_deref(),
-    };
+    let options = g.session_options();
     let session = match crate::lab::session::Session::open(options).await {
         Ok(s) => s,
         Err(e) => {

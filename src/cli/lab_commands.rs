@@ -11,19 +11,11 @@ use super::Global;
 use crate::cluster::argocd;
 use crate::lab::catalog::{self, Lang, Lesson};
 use crate::lab::engine::{self, Progress, Runner};
-use crate::lab::session::{Options, Session};
+use crate::lab::session::Session;
 use crate::lab::{check as grading, evidence};
 
 async fn session(g: &Global) -> Result<Session, i32> {
-    let options = Options {
-        sim: g.sim,
-        speed: g.speed,
-        state_dir: g.state_dir.as_deref(),
-        kubeconfig: g.kubeconfig.as_deref(),
-        context: g.context.as_deref(),
-        src_dir: g.src_dir.as_deref(),
-        bare_dir: g.bare_dir.as_deref(),
-    };
+    let options = g.session_options();
     Session::open(options).await.map_err(|e| {
         eprintln!("capa-tui: {e}");
         1

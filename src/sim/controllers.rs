@@ -127,3 +127,21 @@ fn set_condition(
         None => list.push(cond),
     }
 }
+
+/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it, on the
+/// cluster's one node.
+fn pod_from_template(owner: &Value) -> Value {
+    let template = &owner["spec"]["template"];
+    let mut spec = template["spec"].clone();
+    spec["nodeName"] = serde_json::json!(kubelet::NODE_NAME);
+    let mut meta = serde_json::json!({
+        "generateName": format!("{}-", objects::name(owner)),
+        "ownerReferences": [objects::owner_reference(owner, true)],
+    });
+    for field in ["labels", "annotations"] {
+        if template["metadata"][field].is_object() {
+            meta[field] = template["metadata"][field].clone();
+        }
+    }
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
+}

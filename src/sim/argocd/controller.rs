@@ -275,6 +275,22 @@ impl Controller {
         }
     }
 
+    /// A merge patch of an Application, as the real controller writes status and operations.
+    fn patch_app(&self, name: &str, patch: &Value) -> crate::sim::status::ApiResult<Arc<Value>> {
+        use crate::sim::ops::{self, Actor, Part};
+        ops::patch(
+            &self.env.store,
+            app_type(),
+            NAMESPACE,
+            name,
+            crate::sim::patch::PatchKind::Merge,
+            patch,
+            Part::Main,
+            false,
+            &Actor::new(APP_MANAGER),
+        )
+    }
+
     async fn resolve(&self, repo_url: &str, target: &str) -> Result<String, String> {
         let (repo, url, target) = (self.repo.clone(), repo_url.to_string(), target.to_string());
         tokio::task::spawn_blocking(move || repo.resolve(&url, &target).map_err(|e| e.to_string()))

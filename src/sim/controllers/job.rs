@@ -152,7 +152,7 @@ impl Controller for Jobs {
                     &env.store,
                     pod_ty,
                     &key.namespace,
-                    pod_from_template(&job),
+                    super::pod_from_template(&job),
                     &Actor::new(MANAGER),
                 ) {
                     Ok(pod) => {
@@ -271,20 +271,4 @@ fn backoff_remaining(
     };
     let since = now.duration_since(last).unsigned_abs();
     delay.saturating_sub(since)
-}
-
-fn pod_from_template(job: &Value) -> Value {
-    let template = &job["spec"]["template"];
-    let mut spec = template["spec"].clone();
-    spec["nodeName"] = json!(super::kubelet::NODE_NAME);
-    let mut meta = json!({
-        "generateName": format!("{}-", objects::name(job)),
-        "ownerReferences": [objects::owner_reference(job, true)],
-    });
-    for field in ["labels", "annotations"] {
-        if template["metadata"][field].is_object() {
-            meta[field] = template["metadata"][field].clone();
-        }
-    }
-    json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
 }

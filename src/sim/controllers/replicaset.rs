@@ -48,7 +48,7 @@ impl Controller for ReplicaSets {
                 &env.store,
                 pod_ty,
                 &key.namespace,
-                pod_from_template(&rs),
+                super::pod_from_template(&rs),
                 &actor,
             ) {
                 Ok(pod) => {
@@ -152,20 +152,4 @@ pub fn is_ready(pod: &Value) -> bool {
         c.iter()
             .any(|c| c["type"] == "Ready" && c["status"] == "True")
     })
-}
-
-fn pod_from_template(rs: &Value) -> Value {
-    let template = &rs["spec"]["template"];
-    let mut spec = template["spec"].clone();
-    spec["nodeName"] = json!(super::kubelet::NODE_NAME);
-    let mut meta = json!({
-        "generateName": format!("{}-", objects::name(rs)),
-        "ownerReferences": [objects::owner_reference(rs, true)],
-    });
-    for field in ["labels", "annotations"] {
-        if template["metadata"][field].is_object() {
-            meta[field] = template["metadata"][field].clone();
-        }
-    }
-    json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
 }

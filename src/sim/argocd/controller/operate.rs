@@ -3,9 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{APP_MANAGER, Controller, app_type, status::replacing};
+use super::{APP_MANAGER, Controller, status::replacing};
 use crate::sim::argocd::app::{AppView, has_option};
-use crate::sim::argocd::bootstrap::NAMESPACE;
 use crate::sim::argocd::compare;
 use crate::sim::argocd::diff;
 use crate::sim::argocd::operation::{self, Retry, Step};
@@ -13,8 +12,6 @@ use crate::sim::argocd::sync::{self, BuildInput, Run};
 use crate::sim::controllers::record_event;
 use crate::sim::kinds::by_kind;
 use crate::sim::objects;
-use crate::sim::ops::{self, Actor, Part};
-use crate::sim::patch::PatchKind;
 use crate::sim::store::Key;
 
 impl Controller {
@@ -82,17 +79,7 @@ impl Controller {
         match operation::after_pass(state, outcome, run, view.source(), &retry, now) {
             Ok((state, wait)) => {
                 let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], &state)}});
-                let _ = ops::patch(
-                    &self.env.store,
-                    app_type(),
-                    NAMESPACE,
-                    &name,
-                    PatchKind::Merge,
-                    &patch,
-                    Part::Main,
-                    false,
-                    &Actor::new(APP_MANAGER),
-                );
+                let _ = self.patch_app(&name, &patch);
                 Step::Wait(wait)
             }
             Err(done) => self.finish(app, done),
@@ -195,17 +182,7 @@ impl Controller {
             ),
         };
         let patch = json!({"operation": null, "status": status});
-        let _ = ops::patch(
-            &self.env.store,
-            app_type(),
-            NAMESPACE,
-            &name,
-            PatchKind::Merge,
-            &patch,
-            Part::Main,
-            false,
-            &Actor::new(APP_MANAGER),
-        );
+        let _ = self.patch_app(&name, &patch);
         record_event(
             &self.env,
             app,

@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::{APP_MANAGER, Controller, Level, app_type};
+use super::{APP_MANAGER, Controller, Level};
 use crate::sim::argocd::app::{AppView, REFRESH};
 use crate::sim::argocd::autosync::{self, Decision};
 use crate::sim::argocd::bootstrap::NAMESPACE;
@@ -12,8 +12,6 @@ use crate::sim::argocd::compare::Comparison;
 use crate::sim::clock::rfc3339;
 use crate::sim::controllers::record_event;
 use crate::sim::objects;
-use crate::sim::ops::{self, Actor, Part};
-use crate::sim::patch::PatchKind;
 
 impl Controller {
     /// Writes what the refresh found (§8): sync, health, resources, summary, conditions.
@@ -102,17 +100,7 @@ impl Controller {
             patch["metadata"] = json!({"annotations": {REFRESH: null}});
         }
         self.events_for_changes(app, old, &status);
-        let _ = ops::patch(
-            &self.env.store,
-            app_type(),
-            NAMESPACE,
-            view.name(),
-            PatchKind::Merge,
-            &patch,
-            Part::Main,
-            false,
-            &Actor::new(APP_MANAGER),
-        );
+        let _ = self.patch_app(view.name(), &patch);
     }
     pub(super) fn events_for_changes(&self, app: &Value, old: &Value, new: &Value) {
         for (what, field) in [
@@ -159,19 +147,7 @@ impl Controller {
                 self_heal,
             } => {
                 let patch = json!({"operation": operation, "status": {"operationState": null}});
-                if ops::patch(
-                    &self.env.store,
-                    app_type(),
-                    NAMESPACE,
-                    &name,
-                    PatchKind::Merge,
-                    &patch,
-                    Part::Main,
-                    false,
-                    &Actor::new(APP_MANAGER),
-                )
-                .is_ok()
-                {
+                if self.patch_app(&name, &patch).is_ok() {
                     let why = if self_heal {
                         "Initiated automated sync (self-heal)"
                     } else {
@@ -204,17 +180,7 @@ impl Controller {
             }
             let patch =
                 json!({"status": {"conditions": conditions(&app["status"], &wanted, &now_s)}});
-            let _ = ops::patch(
-                &self.env.store,
-                app_type(),
-                NAMESPACE,
-                &name,
-                PatchKind::Merge,
-                &patch,
-                Part::Main,
-                false,
-                &Actor::new(APP_MANAGER),
-            );
+            let _ = self.patch_app(&name, &patch);
         }
     }
 }
