@@ -124,6 +124,7 @@ async fn main() {
     );
     let apps: Api<DynamicObject> = Api::namespaced_with(client.clone(), "argocd", &ar);
     let (mut tui_lat, mut kubectl_lat) = (Vec::new(), Vec::new());
+    let (mut missed_tui, mut missed_kubectl) = (0, 0);
     for i in 0..20 {
         let mark = format!("b{i}");
         let sent = Instant::now();
@@ -134,38 +135,50 @@ async fn main() {
         )
         .await
         .unwrap();
-        loop {
-            let e = wrx.recv().await.unwrap();
-            let msg = to_msg(e);
-            let hit = matches!(&msg, Msg::App(a) if a["metadata"]["annotations"]["bench"] == mark.as_str());
-            update(&mut state, msg);
-            if hit {
-                terminal
-                    .draw(|f| f.render_widget(&Screen(&state), f.area()))
-                    .unwrap();
-                tui_lat.push(sent.elapsed());
-                break;
+        let tui_seen = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                let Some(e) = wrx.recv().await else { return false };
+                let msg = to_msg(e);
+                let hit = matches!(&msg, Msg::App(a) if a["metadata"]["annotations"]["bench"] == mark.as_str());
+                update(&mut state, msg);
+                if hit {
+                    terminal.draw(|f| f.render_widget(&Screen(&state), f.area())).unwrap();
+                    return true;
+                }
             }
+        })
+        .await;
+        match tui_seen {
+            Ok(true) => tui_lat.push(sent.elapsed()),
+            _ => missed_tui += 1,
         }
-        loop {
-            if kw_lines
-                .next_line()
-                .await
-                .unwrap()
-                .unwrap_or_default()
-                .trim()
-                == mark
-            {
-                kubectl_lat.push(sent.elapsed());
-                break;
+        let kubectl_seen = tokio::time::timeout(Duration::from_secs(5), async {
+            while let Ok(Some(line)) = kw_lines.next_line().await {
+                if line.trim() == mark {
+                    return true;
+                }
             }
+            false
+        })
+        .await;
+        match kubectl_seen {
+            Ok(true) => kubectl_lat.push(sent.elapsed()),
+            _ => missed_kubectl += 1,
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let med = |v: &[Duration]| {
+        if v.is_empty() {
+            "n/a".to_string()
+        } else {
+            format!("{:?}", median(v.to_vec()))
+        }
+    };
     println!(
-        "watch event → drawn frame: median {:?} (kubectl get -w printing the same change: median {:?})",
-        median(tui_lat),
-        median(kubectl_lat)
+        "watch event → drawn frame: median {} over {} changes ({missed_tui} missed); kubectl get -w printing the same change: median {} ({missed_kubectl} missed)",
+        med(&tui_lat),
+        tui_lat.len(),
+        med(&kubectl_lat)
     );
     drop(kw);
 
@@ -242,6 +255,6 @@ fn to_msg(e: capa_tui::cluster::watch::WatchEvent) -> Msg {
         WatchEvent::Applied { key, object } => Msg::Object(key, object),
         WatchEvent::Deleted { key } => Msg::ObjectGone(key),
         WatchEvent::Connection(None) => Msg::Watch(WatchHealth::Live),
-        WatchEvent::Connection(Some(w)) => Msg::Watch(WatchHealth::Reconnecting(w)),
+        WatchEvent::Connection(Some(w)) => Msg::Watch(WatchHealth::Reconnecting(w, Instant::now())),
     }
 }

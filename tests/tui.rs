@@ -200,6 +200,44 @@ fn status_is_never_colour_alone() {
 }
 
 #[test]
+fn every_pane_zoomed_at_every_size() {
+    for pane in capa_tui::tui::state::PANES {
+        for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+            let mut s = state_with(6, |_| {});
+            s.focus = pane;
+            s.zoom = true;
+            let name = format!("pane_{pane:?}_{w}x{h}").to_lowercase();
+            insta::assert_snapshot!(name, draw(&s, w, h));
+        }
+    }
+}
+
+#[test]
+fn a_stale_watch_says_since_when() {
+    let mut s = state_with(0, |_| {});
+    let earlier = std::time::Instant::now() - Duration::from_secs(30);
+    update(
+        &mut s,
+        Msg::Watch(capa_tui::tui::state::WatchHealth::Reconnecting(
+            "connection refused".into(),
+            earlier,
+        )),
+    );
+    update(
+        &mut s,
+        Msg::Watch(capa_tui::tui::state::WatchHealth::Reconnecting(
+            "still refused".into(),
+            std::time::Instant::now(),
+        )),
+    );
+    let screen = format!("{}", draw(&s, 200, 60));
+    assert!(
+        screen.contains("✗ stale for 30s, reconnecting (still refused)"),
+        "{screen}"
+    );
+}
+
+#[test]
 fn a_click_focuses_the_pane_under_it() {
     let mut s = state_with(0, |_| {});
     update(&mut s, Msg::Resize(120, 40));

@@ -53,6 +53,36 @@ pub struct Meta {
     pub evidence: Option<String>,
     #[serde(default)]
     pub templates: Vec<String>,
+    /// How the self-check grades this lesson's evidence.
+    #[serde(default)]
+    pub checks: Checks,
+}
+
+/// A lesson's self-check, as data: each field's JSON type and whether it must equal what the
+/// cluster shows now, plus named rules that need more than a comparison.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct Checks {
+    #[serde(default)]
+    pub fields: Vec<FieldCheck>,
+    /// The hint that helps when a value differs from the cluster's.
+    #[serde(default = "default_hint")]
+    pub live_hint: usize,
+    #[serde(default)]
+    pub rules: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct FieldCheck {
+    pub name: String,
+    /// `number`, `string`, `boolean` or `string or null`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    #[serde(default)]
+    pub live: bool,
+}
+
+fn default_hint() -> usize {
+    2
 }
 
 /// A lesson's text in one language, by section.

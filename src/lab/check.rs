@@ -68,21 +68,29 @@ fn typed(v: &Value, name: &str, kind: &str) -> Finding {
     )
 }
 
-/// Grades `file` in the source dir.
+/// Grades `file` in the source dir by its lesson's checks.
 pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
     let path = ctx.src_dir.join(file);
-    let findings = match std::fs::read_to_string(&path) {
-        Err(_) => vec![fail(
+    let lesson = crate::lab::catalog::lessons().ok().and_then(|l| {
+        l.into_iter()
+            .find(|l| l.meta.evidence.as_deref() == Some(file))
+    });
+    let findings = match (lesson, std::fs::read_to_string(&path)) {
+        (None, _) => vec![fail(
+            format!("{file} is not an evidence file of this lab"),
+            1,
+        )],
+        (Some(_), Err(_)) => vec![fail(
             format!(
                 "{} is missing: run the lesson (or write it by hand) first",
                 path.display()
             ),
             1,
         )],
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
+        (Some(lesson), Ok(text)) => match serde_json::from_str::<Value>(&text) {
             Err(e) => vec![fail(format!("{file} is not valid JSON: {e}"), 1)],
             Ok(v) if !v.is_object() => vec![fail(format!("{file} must hold a JSON object"), 1)],
-            Ok(v) => rules(file, &v, ctx).await,
+            Ok(v) => apply_checks(file, &v, &lesson.meta.checks, ctx).await,
         },
     };
     Grade {
@@ -91,143 +99,121 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
     }
 }
 
-async fn rules(file: &str, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
-    let mut out = Vec::new();
-    let live = evidence::capture(file, ctx).await;
-    let compare_live = |out: &mut Vec<Finding>, fields: &[&str], hint: usize| match &live {
-        Ok(live) => {
-            for f in fields {
-                out.push(expect(
-                    v[*f] == live[*f],
-                    format!("{f} = {} matches the cluster", v[*f]),
-                    format!("{f} is {} but the cluster shows {}", v[*f], live[*f]),
-                    hint,
-                ));
+async fn apply_checks(
+    file: &str,
+    v: &Value,
+    checks: &crate::lab::catalog::Checks,
+    ctx: &Context<'_>,
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = checks
+        .fields
+        .iter()
+        .map(|f| typed(v, &f.name, &f.kind))
+        .collect();
+    let live_fields: Vec<&str> = checks
+        .fields
+        .iter()
+        .filter(|f| f.live)
+        .map(|f| f.name.as_str())
+        .collect();
+    if !live_fields.is_empty() {
+        match evidence::capture(file, ctx).await {
+            Ok(live) => {
+                for f in live_fields {
+                    out.push(expect(
+                        v[f] == live[f],
+                        format!("{f} = {} matches the cluster", v[f]),
+                        format!("{f} is {} but the cluster shows {}", v[f], live[f]),
+                        checks.live_hint,
+                    ));
+                }
             }
+            Err(e) => out.push(fail(
+                format!("cannot read the cluster to check {file}: {e}"),
+                checks.live_hint,
+            )),
         }
-        Err(e) => out.push(fail(
-            format!("cannot read the cluster to check {file}: {e}"),
-            hint,
-        )),
-    };
-    match file {
-        "precedence.json" => {
-            out.push(typed(v, "replicas", "number"));
-            out.push(typed(v, "greeting", "string"));
-            compare_live(&mut out, &["replicas", "greeting"], 2);
-        }
-        "tracking.json" => {
-            out.push(typed(v, "helm_release_secrets", "number"));
-            out.push(typed(v, "tracking_annotation", "string"));
-            out.push(typed(v, "instance_label", "string or null"));
-            compare_live(
-                &mut out,
-                &[
-                    "helm_release_secrets",
-                    "tracking_annotation",
-                    "instance_label",
-                ],
-                2,
-            );
-        }
-        "waves.json" => {
-            for f in ["hook_job", "hook_created", "settings_created"] {
-                out.push(typed(v, f, "string"));
-            }
-            compare_live(&mut out, &["settings_created"], 2);
-            out.extend(wave_order(v, ctx).await);
-        }
-        "failed-hook.json" => {
-            for f in ["commit", "phase", "live_mode"] {
-                out.push(typed(v, f, "string"));
-            }
+    }
+    for rule in &checks.rules {
+        out.extend(named_rule(rule, v, ctx).await);
+    }
+    out
+}
+
+/// Every rule `named_rule` knows.
+pub const KNOWN_RULES: &[&str] = &[
+    "wave-order",
+    "failed-commit",
+    "failed-phase",
+    "waited-40s",
+    "replicas-kept",
+    "stayed-synced",
+    "winners-are-layers",
+];
+
+/// The rules a comparison cannot express, named from `lesson.yaml`.
+async fn named_rule(rule: &str, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
+    match rule {
+        "wave-order" => wave_order(v, ctx).await,
+        "failed-commit" => failed_commit(v, ctx),
+        "failed-phase" => {
             let phase = v["phase"].as_str().unwrap_or_default();
-            out.push(expect(
+            vec![expect(
                 matches!(phase, "Failed" | "Running" | "Error"),
                 format!("phase {phase} is what a failed (or retrying) operation shows"),
-                format!("phase {phase:?} is not a failed operation's: record it once the hook has failed"),
+                format!(
+                    "phase {phase:?} is not a failed operation's: record it once the hook has failed"
+                ),
                 2,
-            ));
-            out.extend(failed_commit(v, ctx));
+            )]
         }
-        "ignore.json" => {
-            for (f, k) in [
-                ("scaled_at", "number"),
-                ("checked_at", "number"),
-                ("replicas", "number"),
-                ("sync_status", "string"),
-            ] {
-                out.push(typed(v, f, k));
-            }
+        "waited-40s" => {
             let waited =
                 v["checked_at"].as_f64().unwrap_or(0.0) - v["scaled_at"].as_f64().unwrap_or(0.0);
-            out.push(expect(
+            vec![expect(
                 waited >= 40.0,
                 format!("checked {waited:.0} s after scaling (≥ 40)"),
                 format!(
                     "checked_at − scaled_at is {waited:.0} s; wait at least 40 s after scaling"
                 ),
                 3,
-            ));
-            out.push(expect(
-                v["replicas"] == 4,
-                "replicas stayed 4".into(),
-                format!(
-                    "replicas is {}; selfHeal must leave the hand-set 4 alone",
-                    v["replicas"]
-                ),
-                2,
-            ));
-            out.push(expect(
-                v["sync_status"] == "Synced",
-                "src-kust was Synced".into(),
-                format!(
-                    "sync_status is {}; with ignoreDifferences the app stays Synced",
-                    v["sync_status"]
-                ),
-                2,
-            ));
+            )]
         }
-        "report.json" => {
-            for f in [
-                "helm_winner",
-                "replicas_winner",
-                "image_source",
-                "replicas_owner",
-            ] {
-                out.push(typed(v, f, "string"));
-            }
-            for f in ["helm_installed", "hook_blocked_sync"] {
-                out.push(typed(v, f, "boolean"));
-            }
-            for f in ["helm_winner", "replicas_winner"] {
-                let w = v[f].as_str().unwrap_or_default();
-                out.push(expect(
+        "replicas-kept" => vec![expect(
+            v["replicas"] == 4,
+            "replicas stayed 4".into(),
+            format!(
+                "replicas is {}; selfHeal must leave the hand-set 4 alone",
+                v["replicas"]
+            ),
+            2,
+        )],
+        "stayed-synced" => vec![expect(
+            v["sync_status"] == "Synced",
+            "src-kust was Synced".into(),
+            format!(
+                "sync_status is {}; with ignoreDifferences the app stays Synced",
+                v["sync_status"]
+            ),
+            2,
+        )],
+        "winners-are-layers" => ["helm_winner", "replicas_winner"]
+            .iter()
+            .map(|f| {
+                let w = v[*f].as_str().unwrap_or_default();
+                expect(
                     report::LAYERS.contains(&w),
                     format!("{f} names a layer"),
                     format!("{f} must be one of chart, valueFiles, valuesObject, parameters"),
                     1,
-                ));
-            }
-            compare_live(
-                &mut out,
-                &[
-                    "helm_winner",
-                    "replicas_winner",
-                    "helm_installed",
-                    "image_source",
-                    "hook_blocked_sync",
-                    "replicas_owner",
-                ],
-                2,
-            );
-        }
-        other => out.push(fail(
-            format!("{other} is not an evidence file of this lab"),
+                )
+            })
+            .collect(),
+        other => vec![fail(
+            format!("capa-tui does not know the check rule {other:?} (lesson.yaml)"),
             1,
-        )),
+        )],
     }
-    out
 }
 
 /// The PreSync hook before `settings`, and `settings` no later than Deployment `app` became
@@ -324,6 +310,35 @@ fn failed_commit(v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_lesson_with_evidence_has_checks_and_only_known_rules() {
+        for lesson in crate::lab::catalog::lessons().unwrap() {
+            let c = &lesson.meta.checks;
+            if lesson.meta.evidence.is_some() {
+                assert!(
+                    !c.fields.is_empty(),
+                    "lesson {} checks no field",
+                    lesson.meta.number
+                );
+            }
+            for rule in &c.rules {
+                assert!(
+                    KNOWN_RULES.contains(&rule.as_str()),
+                    "lesson {}: unknown rule {rule}",
+                    lesson.meta.number
+                );
+            }
+            for f in &c.fields {
+                assert!(
+                    ["number", "string", "boolean", "string or null"].contains(&f.kind.as_str()),
+                    "{}: {}",
+                    lesson.meta.number,
+                    f.kind
+                );
+            }
+        }
+    }
 
     #[test]
     fn types_are_checked_as_the_lab_names_them() {

@@ -107,7 +107,7 @@ impl Executor {
                     let mut every = tokio::time::interval(Duration::from_secs(1));
                     loop {
                         every.tick().await;
-                        if tx.send(Msg::Watch(WatchHealth::Live)).is_err() {
+                        if tx.send(Msg::Tick).is_err() {
                             return;
                         }
                     }
@@ -201,7 +201,9 @@ fn watch_message(e: WatchEvent) -> Msg {
             None => Msg::ObjectGone(key),
         },
         WatchEvent::Connection(None) => Msg::Watch(WatchHealth::Live),
-        WatchEvent::Connection(Some(why)) => Msg::Watch(WatchHealth::Reconnecting(why)),
+        WatchEvent::Connection(Some(why)) => {
+            Msg::Watch(WatchHealth::Reconnecting(why, std::time::Instant::now()))
+        }
     }
 }
 

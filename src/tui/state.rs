@@ -55,7 +55,8 @@ pub const SECTIONS: [&str; 6] = [
 pub enum WatchHealth {
     Connecting,
     Live,
-    Reconnecting(String),
+    /// Why, and since when the panes may be stale.
+    Reconnecting(String, Instant),
 }
 
 /// A plan being run for the learner, as the lesson pane shows it.

@@ -25,6 +25,8 @@ pub enum Msg {
     Object(String, Value),
     ObjectGone(String),
     Watch(WatchHealth),
+    /// Time passed (redraws a running plan's elapsed time).
+    Tick,
     JobSteps {
         lesson: u8,
         steps: Vec<(String, String)>,
@@ -76,9 +78,16 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Watch(w) => {
-            s.watch = w;
+            // A watch still reconnecting keeps the moment it first went stale.
+            s.watch = match (&s.watch, w) {
+                (WatchHealth::Reconnecting(_, since), WatchHealth::Reconnecting(why, _)) => {
+                    WatchHealth::Reconnecting(why, *since)
+                }
+                (_, w) => w,
+            };
             Vec::new()
         }
+        Msg::Tick => Vec::new(),
         Msg::JobSteps { lesson, steps } => {
             s.job = Some(JobView {
                 lesson,

@@ -60,9 +60,13 @@ fn header(s: &State, area: Rect, buf: &mut Buffer) {
     let watch = match &s.watch {
         WatchHealth::Connecting => Span::styled("… connecting", s.theme.warn()),
         WatchHealth::Live => Span::styled("✓ live", s.theme.good()),
-        WatchHealth::Reconnecting(why) => {
-            Span::styled(format!("✗ reconnecting ({why})"), s.theme.bad())
-        }
+        WatchHealth::Reconnecting(why, since) => Span::styled(
+            format!(
+                "✗ stale for {}s, reconnecting ({why})",
+                since.elapsed().as_secs()
+            ),
+            s.theme.bad(),
+        ),
     };
     let mut spans = vec![
         Span::styled(

@@ -274,3 +274,76 @@ async fn a_wait_that_times_out_says_what_it_was_waiting_for() {
     let said = text(&out);
     assert!(said.contains("gave up after"), "{said}");
 }
+
+/// `capa-tui` against a separately started `capa-tui sim serve`, by kubeconfig and bare dir,
+/// as on the VM; and `doctor` when Argo CD is missing there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lessons_work_against_a_separately_started_sim_serve_and_doctor_sees_argo_cd_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let bare = dir.path().join("bare");
+    let mut serve = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--speed", "10", "--kubeconfig-out"])
+        .arg(&kc)
+        .arg("--bare-dir")
+        .arg(&bare)
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if kc.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let src = dir.path().join("capa-src");
+    let run = |args: &[&str]| {
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"));
+        cmd.args(args)
+            .arg("--kubeconfig")
+            .arg(&kc)
+            .arg("--bare-dir")
+            .arg(&bare)
+            .arg("--src-dir")
+            .arg(&src);
+        cmd.output()
+    };
+    let out = run(&["do", "1", "--yes"]).await.unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        bare.join("src.git/HEAD").exists(),
+        "the bare repo is in the bare dir sim serve serves"
+    );
+    let out = run(&["status", "--json"]).await.unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["applications"][0]["sync"], "Synced", "{status}");
+
+    let kubectl = |args: &[&str]| {
+        std::process::Command::new(crate::harness::kubectl_path())
+            .args(args)
+            .env("KUBECONFIG", &kc)
+            .env("KUBECACHEDIR", dir.path().join("cache"))
+            .output()
+            .unwrap()
+    };
+    assert!(
+        kubectl(&["delete", "crd", "applications.argoproj.io"])
+            .status
+            .success()
+    );
+    assert!(
+        kubectl(&["-n", "argocd", "delete", "cm", "argocd-cm"])
+            .status
+            .success()
+    );
+    let out = run(&["doctor"]).await.unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out);
+    assert!(
+        said.contains("the Application CRD is missing: is Argo CD installed?"),
+        "{said}"
+    );
+    assert!(said.contains("argocd-cm not readable"), "{said}");
+    serve.kill().await.unwrap();
+}
