@@ -126,9 +126,10 @@ impl Executor {
                 .map_err(|e| e.to_string());
             ticker.abort();
             let _ = forward.await;
-            let FilesSnapshot(present, values) = files_snapshot(&runner.paths);
+            let FilesSnapshot(present, values, commits) = files_snapshot(&runner.paths);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::ChartValues(values));
+            let _ = tx.send(Msg::Commits(commits));
             let _ = tx.send(Msg::JobEnded(result));
         });
     }
@@ -148,7 +149,7 @@ impl Executor {
                 src_dir: &paths.src_dir,
             };
             let grade = crate::lab::check::grade(&file, &ctx).await;
-            let FilesSnapshot(present, _) = files_snapshot(&paths);
+            let FilesSnapshot(present, _, _) = files_snapshot(&paths);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::Graded(vec![grade]));
         });
@@ -157,7 +158,11 @@ impl Executor {
 
 /// Which evidence files exist (file, present), and the chart's values files in the working copy
 /// (file name, values).
-pub struct FilesSnapshot(pub Vec<(String, bool)>, pub Vec<(String, Value)>);
+pub struct FilesSnapshot(
+    pub Vec<(String, bool)>,
+    pub Vec<(String, Value)>,
+    pub Vec<(String, String)>,
+);
 
 /// Reads what the panes show from the learner's files.
 pub fn files_snapshot(paths: &LabPaths) -> FilesSnapshot {
@@ -187,7 +192,30 @@ pub fn files_snapshot(paths: &LabPaths) -> FilesSnapshot {
             Some((name, v))
         })
         .collect();
-    FilesSnapshot(present, values)
+    FilesSnapshot(present, values, commit_subjects(&paths.repo()))
+}
+
+/// (full SHA, subject) of the working copy's recent commits, so revisions read as words.
+fn commit_subjects(repo_dir: &Path) -> Vec<(String, String)> {
+    let Ok(repo) = crate::git::open(repo_dir) else {
+        return Vec::new();
+    };
+    let Ok(mut walk) = repo.revwalk() else {
+        return Vec::new();
+    };
+    if walk.push_glob("refs/*").is_err() {
+        return Vec::new();
+    }
+    walk.flatten()
+        .take(200)
+        .filter_map(|oid| {
+            let c = repo.find_commit(oid).ok()?;
+            Some((
+                oid.to_string(),
+                c.summary().ok().flatten().unwrap_or_default().to_string(),
+            ))
+        })
+        .collect()
 }
 
 fn watch_message(e: WatchEvent) -> Msg {
@@ -231,9 +259,10 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
             }
         });
     }
-    let FilesSnapshot(present, values) = files_snapshot(&session.paths);
+    let FilesSnapshot(present, values, commits) = files_snapshot(&session.paths);
     update(&mut state, Msg::Evidence(present));
     update(&mut state, Msg::ChartValues(values));
+    update(&mut state, Msg::Commits(commits));
     let mut executor = Executor::new(&session, tx.clone());
 
     let mut terminal = ratatui::init();

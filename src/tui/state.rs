@@ -103,6 +103,8 @@ pub struct State {
     pub objects: BTreeMap<String, Value>,
     /// Chart values from the learner's working copy: file name → values.
     pub chart_values: BTreeMap<String, Value>,
+    /// Commit subjects by full SHA, from the learner's working copy.
+    pub commits: BTreeMap<String, String>,
     pub job: Option<JobView>,
     pub grades: BTreeMap<String, Grade>,
     pub evidence_present: BTreeMap<String, bool>,
@@ -129,6 +131,7 @@ impl State {
             apps: BTreeMap::new(),
             objects: BTreeMap::new(),
             chart_values: BTreeMap::new(),
+            commits: BTreeMap::new(),
             job: None,
             grades: BTreeMap::new(),
             evidence_present: BTreeMap::new(),

@@ -36,6 +36,7 @@ pub enum Msg {
     Graded(Vec<Grade>),
     Evidence(Vec<(String, bool)>),
     ChartValues(Vec<(String, Value)>),
+    Commits(Vec<(String, String)>),
 }
 
 #[derive(Debug, PartialEq)]
@@ -134,6 +135,10 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::ChartValues(values) => {
             s.chart_values = values.into_iter().collect();
+            Vec::new()
+        }
+        Msg::Commits(commits) => {
+            s.commits = commits.into_iter().collect();
             Vec::new()
         }
     }

@@ -12,6 +12,9 @@ use crate::tui::state::{SECTIONS, State, StepState};
 
 pub struct LessonView<'a>(pub &'a State);
 
+/// Frames of the running step's spinner, one per second of the plan.
+const SPINNER: [&str; 4] = ["◐", "◓", "◑", "◒"];
+
 impl Widget for &LessonView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
@@ -99,7 +102,10 @@ impl Widget for &LessonView<'_> {
             for (title, _, st) in &job.steps {
                 let (glyph, style) = match st {
                     StepState::Todo => ("·", s.theme.dim()),
-                    StepState::Running => ("…", s.theme.warn()),
+                    StepState::Running => (
+                        SPINNER[(elapsed % SPINNER.len() as u64) as usize],
+                        s.theme.warn(),
+                    ),
                     StepState::Done => ("✓", s.theme.good()),
                     StepState::Failed => ("✗", s.theme.bad()),
                 };

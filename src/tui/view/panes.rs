@@ -43,22 +43,42 @@ impl Widget for &AppsView<'_> {
             row.push(status(s, st["sync"]["status"].as_str().unwrap_or("")));
             row.push(Span::raw("  "));
             row.push(status(s, st["health"]["status"].as_str().unwrap_or("")));
-            row.push(Span::raw(format!(
-                "  git {} · synced {}",
-                short(&st["sync"]["revision"]),
-                short(&op["syncResult"]["revision"])
-            )));
             lines.push(Line::from(row));
+            let subject = |rev: &Value| {
+                rev.as_str()
+                    .and_then(|r| s.commits.get(r))
+                    .map(|t| format!(" \"{t}\""))
+                    .unwrap_or_default()
+            };
+            lines.push(Line::from(Span::raw(format!(
+                "  git {}{} · synced {}{}",
+                short(&st["sync"]["revision"]),
+                subject(&st["sync"]["revision"]),
+                short(&op["syncResult"]["revision"]),
+                subject(&op["syncResult"]["revision"]),
+            ))));
             if let Some(phase) = op["phase"].as_str() {
                 let retry = op["retryCount"]
                     .as_i64()
                     .map(|n| format!(" · retry {n}"))
                     .unwrap_or_default();
+                let clock = |t: &Value| {
+                    t.as_str()
+                        .and_then(|t| t.get(11..19))
+                        .unwrap_or("-")
+                        .to_string()
+                };
+                let finished = if op["finishedAt"].is_string() {
+                    format!("→{}", clock(&op["finishedAt"]))
+                } else {
+                    String::new()
+                };
                 lines.push(Line::from(vec![
                     Span::raw("  op "),
                     status(s, phase),
                     Span::raw(format!(
-                        "{retry} · {}",
+                        "{retry} · {}{finished} · {}",
+                        clock(&op["startedAt"]),
                         op["message"].as_str().unwrap_or("")
                     )),
                 ]));
@@ -124,7 +144,33 @@ impl Widget for &TimelineView<'_> {
             "phase    wave  │ resource (s from start: created → healthy/failed)",
             s.theme.dim(),
         )));
+        let mut gate: Option<String> = None;
         for lane in derive::timeline(app, &live) {
+            // The gate that let this wave start: when the previous one was done (healthy, or
+            // applied when it has no health check).
+            if let Some(g) = gate.take() {
+                lines.push(Line::from(Span::styled(
+                    format!("                 ⤷ {g}"),
+                    s.theme.dim(),
+                )));
+            }
+            let done = lane
+                .items
+                .iter()
+                .filter_map(|i| {
+                    i.healthy_at
+                        .or(i.failed_at)
+                        .or(i.created_at)
+                        .filter(|t| *t >= 0)
+                        .map(|t| (t, i))
+                })
+                .max_by_key(|(t, _)| *t);
+            gate = done.map(|(t, i)| {
+                format!(
+                    "wave done at +{t}s ({}/{}), next starts after the 2 s delay",
+                    i.kind, i.name
+                )
+            });
             let mut spans = vec![Span::styled(
                 format!("{:<8} {:>3}  │ ", lane.phase, lane.wave),
                 s.theme.accent(),
@@ -140,6 +186,8 @@ impl Widget for &TimelineView<'_> {
                     .map(|h| format!(" [{h} hook]"))
                     .unwrap_or_default();
                 let times = match (item.created_at, item.healthy_at, item.failed_at) {
+                    // Namespaces are not watched: nothing to say about their times.
+                    (None, _, _) if item.kind == "Namespace" => String::new(),
                     (None, _, _) => " (gone or not yet seen)".to_string(),
                     // Applied unchanged: the object is older than this operation.
                     (Some(c), _, _) if c < 0 => " (existed before)".to_string(),
