@@ -493,3 +493,52 @@ async fn syncs_show_argocd_controller_update_by_default_and_apply_with_server_si
         [("argocd-controller".to_string(), "Apply".to_string())]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apps_are_compared_again_every_120_s_plus_jitter_without_any_trigger_10_1() {
+    let lab = Lab::start_with(capa_tui::sim::Config {
+        speed: 100.0,
+        ..Default::default()
+    })
+    .await;
+    let bare = lab.handle.bare_dir().join("src.git");
+    git(
+        lab.dir.path(),
+        &["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()],
+    )
+    .await;
+    let repo = lab.dir.path().join("repo");
+    git(
+        lab.dir.path(),
+        &[
+            "clone",
+            "-q",
+            &lab.handle.git_url("src"),
+            repo.to_str().unwrap(),
+        ],
+    )
+    .await;
+    git(&repo, &["checkout", "-q", "-b", "main"]).await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    commit_and_push(&repo, "cm").await;
+    apply_app(&lab, "periodic", "app", "", "").await;
+    let first = wait_app(&lab, "periodic", "Synced", synced_healthy).await;
+    let at = |a: &Value| {
+        a["status"]["reconciledAt"]
+            .as_str()
+            .unwrap()
+            .parse::<jiff::Timestamp>()
+            .unwrap()
+    };
+    let t0 = at(&first);
+    // Nothing changes from here on; only the periodic refresh moves reconciledAt.
+    let later = wait_app(&lab, "periodic", "reconciled again", |a| {
+        at(a).duration_since(t0).as_secs() >= 120
+    })
+    .await;
+    let gap = at(&later).duration_since(t0).as_secs();
+    assert!(
+        (120..=185).contains(&gap),
+        "the next periodic refresh came {gap} s (cluster time) later"
+    );
+}
