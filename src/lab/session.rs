@@ -73,7 +73,7 @@ impl Session {
                     bare_dir: bare,
                 },
                 target: format!(
-                    "the embedded lab cluster (SIM) at {} (state in {})",
+                    "the embedded lab cluster at {} (state in {})",
                     handle.url(),
                     state.display()
                 ),
