@@ -21,6 +21,8 @@ pub enum Action {
     Hint,
     Theme,
     Raw,
+    NextApp,
+    NextObject,
 }
 
 pub struct Binding {
@@ -126,6 +128,18 @@ pub const BINDINGS: &[Binding] = &[
         action: Action::Raw,
         label: "v",
         help: "raw managedFields",
+    },
+    Binding {
+        keys: &[KeyCode::Char('a')],
+        action: Action::NextApp,
+        label: "a",
+        help: "timeline: next Application",
+    },
+    Binding {
+        keys: &[KeyCode::Char('o')],
+        action: Action::NextObject,
+        label: "o",
+        help: "managedFields: next object",
     },
 ];
 

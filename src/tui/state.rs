@@ -34,12 +34,15 @@ impl Pane {
             Pane::Lesson => "Lesson",
             Pane::Apps => "Applications",
             Pane::Timeline => "Sync timeline",
-            Pane::Fields => "managedFields · prod-api",
+            Pane::Fields => "managedFields",
             Pane::Values => "Values provenance · src-helm",
             Pane::Evidence => "Evidence",
         }
     }
 }
+
+/// The object the managedFields pane starts on: lab step 7 scales it by hand.
+pub const DEFAULT_FIELDS_OBJECT: &str = "src-kust/Deployment/prod-api";
 
 /// The parts of a lesson a presenter steps through.
 pub const SECTIONS: [&str; 6] = [
@@ -106,6 +109,10 @@ pub struct State {
     /// Commit subjects by full SHA, from the learner's working copy.
     pub commits: BTreeMap<String, String>,
     pub job: Option<JobView>,
+    /// The Application the timeline shows (`a` cycles); the lesson's when unset.
+    pub selected_app: Option<String>,
+    /// The object whose managedFields are shown (`o` cycles); prod-api when unset.
+    pub selected_object: Option<String>,
     pub grades: BTreeMap<String, Grade>,
     pub evidence_present: BTreeMap<String, bool>,
 }
@@ -133,6 +140,8 @@ impl State {
             chart_values: BTreeMap::new(),
             commits: BTreeMap::new(),
             job: None,
+            selected_app: None,
+            selected_object: None,
             grades: BTreeMap::new(),
             evidence_present: BTreeMap::new(),
         }
@@ -149,6 +158,20 @@ impl State {
             5 | 6 => "src-waves",
             _ => "src-helm",
         }
+    }
+
+    /// The Application the timeline shows.
+    pub fn timeline_app(&self) -> &str {
+        self.selected_app
+            .as_deref()
+            .unwrap_or_else(|| self.lesson_app())
+    }
+
+    /// The key (`namespace/Kind/name`) of the object whose managedFields are shown.
+    pub fn fields_object(&self) -> &str {
+        self.selected_object
+            .as_deref()
+            .unwrap_or(DEFAULT_FIELDS_OBJECT)
     }
 
     pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {

@@ -258,9 +258,26 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             s.section = 4;
         }
         Action::Theme => s.theme = s.theme.next(),
+        Action::NextApp => {
+            let names: Vec<String> = s.apps.keys().cloned().collect();
+            s.selected_app = next_after(&names, s.timeline_app());
+        }
+        Action::NextObject => {
+            let keys: Vec<String> = s.objects.keys().cloned().collect();
+            s.selected_object = next_after(&keys, s.fields_object());
+        }
         Action::Raw => s.raw = !s.raw,
     }
     Vec::new()
+}
+
+/// The item after `current` in `items`, wrapping around (the first when `current` is absent).
+fn next_after(items: &[String], current: &str) -> Option<String> {
+    let i = items
+        .iter()
+        .position(|x| x == current)
+        .map_or(0, |i| (i + 1) % items.len().max(1));
+    items.get(i).cloned()
 }
 
 #[cfg(test)]
@@ -358,6 +375,37 @@ mod tests {
         );
         assert_eq!(s.job.as_ref().unwrap().steps[0].2, StepState::Done);
         assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(2)]);
+    }
+
+    #[test]
+    fn a_and_o_cycle_the_timelines_app_and_the_fields_object() {
+        let mut s = state();
+        for name in ["src-helm", "src-kust", "src-waves"] {
+            update(
+                &mut s,
+                Msg::App(serde_json::json!({"metadata": {"name": name}})),
+            );
+        }
+        assert_eq!(s.timeline_app(), "src-helm");
+        key(&mut s, KeyCode::Char('a'));
+        assert_eq!(s.timeline_app(), "src-kust");
+        update(
+            &mut s,
+            Msg::Object(
+                "src-helm/ConfigMap/src-helm-greeting".into(),
+                serde_json::json!({}),
+            ),
+        );
+        update(
+            &mut s,
+            Msg::Object("src-kust/Deployment/prod-api".into(), serde_json::json!({})),
+        );
+        key(&mut s, KeyCode::Char('o'));
+        assert_eq!(
+            s.fields_object(),
+            "src-helm/ConfigMap/src-helm-greeting",
+            "wraps around after prod-api"
+        );
     }
 
     #[test]

@@ -26,7 +26,7 @@ impl Widget for &LessonView<'_> {
         let plan_height = s
             .job
             .as_ref()
-            .map_or(0, |j| (j.steps.len() as u16 + 4).min(area.height / 2));
+            .map_or(0, |j| (j.steps.len() as u16 + 6).min(area.height / 2));
         let [top, bottom] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area);
         let mut lines = vec![
@@ -117,8 +117,9 @@ impl Widget for &LessonView<'_> {
                     s.theme.warn(),
                 )));
             }
-            if let Some(last) = job.log.last() {
-                plan.push(Line::from(Span::styled(last.clone(), s.theme.dim())));
+            // The log's tail: what the plan did last.
+            for line in job.log.iter().skip(job.log.len().saturating_sub(3)) {
+                plan.push(Line::from(Span::styled(line.clone(), s.theme.dim())));
             }
             Paragraph::new(plan).render(bottom, buf);
         }

@@ -119,7 +119,7 @@ pub struct TimelineView<'a>(pub &'a State);
 impl Widget for &TimelineView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
-        let name = s.lesson_app();
+        let name = s.timeline_app();
         let Some(app) = s.apps.get(name) else {
             Paragraph::new(format!("{name}: no operation yet")).render(area, buf);
             return;
@@ -218,8 +218,12 @@ pub struct FieldsView<'a>(pub &'a State);
 impl Widget for &FieldsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
-        let Some(obj) = s.object("src-kust", "Deployment", "prod-api") else {
-            Paragraph::new("prod-api does not exist yet (lesson 4).").render(area, buf);
+        let key = s.fields_object();
+        let Some(obj) = s.objects.get(key) else {
+            Paragraph::new(format!(
+                "{key} does not exist yet (prod-api comes with lesson 4). o: next object"
+            ))
+            .render(area, buf);
             return;
         };
         if s.raw {
@@ -228,7 +232,10 @@ impl Widget for &FieldsView<'_> {
             Paragraph::new(raw).render(area, buf);
             return;
         }
-        let mut lines = Vec::new();
+        let mut lines = vec![Line::from(Span::styled(
+            format!("{key}   (o: next object · v: raw)"),
+            s.theme.dim(),
+        ))];
         if let Some(owner) = derive::replicas_owner(obj) {
             lines.push(Line::from(Span::styled(
                 format!(
