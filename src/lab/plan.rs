@@ -53,6 +53,10 @@ pub enum Step {
     EndBlockingOperation {
         app: String,
     },
+    /// End the app's running (failing, retrying) operation and wait until it reads Failed.
+    EndOperation {
+        app: String,
+    },
     /// `kubectl scale` (the real kubectl when on PATH).
     Scale {
         namespace: String,
@@ -92,6 +96,7 @@ impl Step {
             Step::EndBlockingOperation { app } => {
                 format!("end an operation of {app} that blocks the new commit")
             }
+            Step::EndOperation { app } => format!("end {app}'s failing operation"),
             Step::Scale {
                 deployment,
                 replicas,
@@ -111,7 +116,10 @@ impl Step {
     pub fn interruptible(&self) -> bool {
         matches!(
             self,
-            Step::Wait { .. } | Step::EndBlockingOperation { .. } | Step::HoldAfterScale { .. }
+            Step::Wait { .. }
+                | Step::EndBlockingOperation { .. }
+                | Step::EndOperation { .. }
+                | Step::HoldAfterScale { .. }
         )
     }
 
@@ -148,7 +156,7 @@ impl Step {
                     "kubectl -n argocd wait app/{app} --for=jsonpath='{{.status.health.status}}'=Healthy --timeout=5m"
                 ),
             },
-            Step::EndBlockingOperation { app } => format!(
+            Step::EndBlockingOperation { app } | Step::EndOperation { app } => format!(
                 "argocd app terminate-op {app} --core   # or: capa-tui app terminate-op {app}"
             ),
             Step::Scale {

@@ -167,6 +167,10 @@ async fn do_all_then_check_all_passes_and_every_evidence_value_is_the_clusters()
     let failed = evidence(&state, "failed-hook.json");
     assert_eq!(failed["live_mode"], "blue");
     assert_eq!(
+        failed["phase"], "Failed",
+        "recorded once the operation ended, not mid-retry"
+    );
+    assert_eq!(
         settings["data"]["mode"], "green",
         "the fix went through afterwards"
     );
@@ -216,6 +220,20 @@ async fn do_all_then_check_all_passes_and_every_evidence_value_is_the_clusters()
     assert!(
         said.contains("hint"),
         "a failing check points at a hint: {said}"
+    );
+    let mut mid_retry = evidence(&state, "failed-hook.json");
+    mid_retry["phase"] = serde_json::json!("Running");
+    std::fs::write(
+        state.join("capa-src/failed-hook.json"),
+        mid_retry.to_string(),
+    )
+    .unwrap();
+    let out = capa(&state, &["check", "6"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("still retrying when it was recorded"),
+        "{}",
+        text(&out)
     );
     let out = capa(&state, &["check", "2", "--json"]).await;
     let graded: Value = serde_json::from_slice(&out.stdout).unwrap();

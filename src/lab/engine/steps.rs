@@ -42,6 +42,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         }
         Step::Wait { app, until } => wait(r, app, *until, blocker).await,
         Step::EndBlockingOperation { app } => end_blocking(r, app, blocker).await,
+        Step::EndOperation { app } => end_operation(r, app, blocker).await,
         Step::Scale {
             namespace,
             deployment,
@@ -419,6 +420,50 @@ async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync))
                 &head[..7]
             ))
         }
+    }
+}
+
+/// Ends the app's running operation (as `argocd app terminate-op --core` does) and waits until
+/// it reads Failed, so what is recorded next is a finished operation's state.
+async fn end_operation(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
+    let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
+        .await
+        .map_err(|e| e.to_string())?;
+    if app["operation"].is_null() {
+        return Ok(format!(
+            "{name} has no running operation (phase {})",
+            app["status"]["operationState"]["phase"]
+                .as_str()
+                .unwrap_or("-")
+        ));
+    }
+    argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name)
+        .await
+        .map_err(|e| e.to_string())?;
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    loop {
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
+            .await
+            .map_err(|e| e.to_string())?;
+        let phase = app["status"]["operationState"]["phase"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        if app["operation"].is_null() && matches!(phase.as_str(), "Failed" | "Error") {
+            return Ok(format!(
+                "ended: phase {phase} · {}",
+                app["status"]["operationState"]["message"]
+                    .as_str()
+                    .unwrap_or_default()
+            ));
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(format!(
+                "the operation of {name} did not end; phase is {phase}"
+            ));
+        }
+        blocker(format!("waiting: the operation to end (phase {phase})"));
+        tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
 
