@@ -43,8 +43,6 @@ pub fn spawn_all(env: Env) -> Vec<JoinHandle<()>> {
     ]
 }
 
-use std::sync::Arc as SharedObj;
-
 use serde_json::Value;
 
 use super::kinds::{ResourceType, by_kind};
@@ -61,7 +59,7 @@ fn owned(
     ty: &'static ResourceType,
     namespace: &str,
     owner_uid: &str,
-) -> Vec<SharedObj<Value>> {
+) -> Vec<Arc<Value>> {
     env.store
         .list(ty, Some(namespace))
         .0

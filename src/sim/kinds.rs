@@ -187,6 +187,18 @@ impl ResourceType {
     }
 }
 
+/// A type's `apiVersion` as a `&'static str` (managedFields entries borrow it), computed once
+/// from the table so a new kind can never be missed.
+pub fn api_version_of(ty: &ResourceType) -> &'static str {
+    static ALL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let all = ALL.get_or_init(|| TYPES.iter().map(ResourceType::api_version).collect());
+    match TYPES.iter().position(|t| std::ptr::eq(t, ty)) {
+        Some(i) => all[i].as_str(),
+        // Only the ad-hoc Scale view is outside the table, and it never owns fields.
+        None => "v1",
+    }
+}
+
 /// The type served at `group`/`version` under this plural name.
 pub fn by_plural(group: &str, version: &str, plural: &str) -> Option<&'static ResourceType> {
     TYPES
@@ -235,6 +247,13 @@ mod tests {
             "configmap/x"
         );
         assert!(by_kind("argoproj.io/v1alpha1", "Application").is_some_and(|t| !t.builtin));
+    }
+
+    #[test]
+    fn static_api_versions_come_from_the_table() {
+        for t in TYPES {
+            assert_eq!(api_version_of(t), t.api_version());
+        }
     }
 
     #[test]

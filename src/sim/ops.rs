@@ -95,7 +95,7 @@ pub fn create(
                 &mut entries,
                 None,
                 &new,
-                &writer(store, ty, actor, Part::Main, &now(store)),
+                &writer(ty, actor, Part::Main, &now(store)),
             );
             Ok(with_entries(new, &entries))
         });
@@ -188,7 +188,7 @@ fn apply(
     }
     commit(store, &key, actor, |old| {
         let time = now(store);
-        let w = writer(store, ty, actor, part, &time);
+        let w = writer(ty, actor, part, &time);
         let entries = old.map(fields::read_entries).unwrap_or_default();
         let (merged, entries) = fields::server_side_apply(old, &entries, &config, &w, force)
             .map_err(|conflicts| {
@@ -233,7 +233,7 @@ fn update_with(
         &mut entries,
         Some(old),
         &new,
-        &writer(store, ty, actor, part, &now(store)),
+        &writer(ty, actor, part, &now(store)),
     );
     Ok(with_entries(new, &entries))
 }
@@ -264,32 +264,13 @@ fn commit(
     stored.ok_or_else(|| ApiError::not_found(key.ty(), &key.name))
 }
 
-fn writer<'a>(
-    store: &Store,
-    ty: &ResourceType,
-    actor: &'a Actor,
-    part: Part,
-    time: &'a str,
-) -> Writer<'a> {
-    let _ = store;
+fn writer<'a>(ty: &ResourceType, actor: &'a Actor, part: Part, time: &'a str) -> Writer<'a> {
     Writer {
         manager: actor.manager,
-        api_version: api_version_str(ty),
+        api_version: crate::sim::kinds::api_version_of(ty),
         subresource: part.subresource(),
         time,
         builtin: ty.builtin,
-    }
-}
-
-/// The static `apps/v1`-style string for a type (managedFields entries borrow it).
-fn api_version_str(ty: &ResourceType) -> &'static str {
-    match (ty.group, ty.version) {
-        ("", "v1") => "v1",
-        ("apps", "v1") => "apps/v1",
-        ("batch", "v1") => "batch/v1",
-        ("argoproj.io", "v1alpha1") => "argoproj.io/v1alpha1",
-        ("apiextensions.k8s.io", "v1") => "apiextensions.k8s.io/v1",
-        _ => "v1",
     }
 }
 
