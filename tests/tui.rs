@@ -238,6 +238,16 @@ fn a_stale_watch_says_since_when() {
 }
 
 #[test]
+fn chinese_lessons_are_shown_with_chinese_section_names() {
+    let mut s = state_with(0, |_| {});
+    s.lang = Lang::Zh;
+    s.section = 1;
+    let screen = format!("{}", draw(&s, 120, 40));
+    assert!(screen.contains("为什么重要 (2/6)"), "{screen}");
+    assert!(screen.contains("Argo CD"), "{screen}");
+}
+
+#[test]
 fn a_click_focuses_the_pane_under_it() {
     let mut s = state_with(0, |_| {});
     update(&mut s, Msg::Resize(120, 40));

@@ -54,6 +54,17 @@ pub const SECTIONS: [&str; 6] = [
     "By hand",
 ];
 
+/// The same parts, as the Chinese lessons name them.
+pub const SECTIONS_ZH: [&str; 6] = ["目标", "为什么重要", "步骤", "常见错误", "提示", "手动操作"];
+
+/// A part's name in the learner's language.
+pub fn section_name(lang: Lang, i: usize) -> &'static str {
+    match lang {
+        Lang::En => SECTIONS[i],
+        Lang::Zh => SECTIONS_ZH[i],
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum WatchHealth {
     Connecting,

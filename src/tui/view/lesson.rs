@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::markdown;
-use crate::tui::state::{SECTIONS, State, StepState};
+use crate::tui::state::{SECTIONS, State, StepState, section_name};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -37,7 +37,7 @@ impl Widget for &LessonView<'_> {
             Line::from(Span::styled(
                 format!(
                     "{} ({}/{})  ·  evidence: {}",
-                    SECTIONS[s.section],
+                    section_name(s.lang, s.section),
                     s.section + 1,
                     SECTIONS.len(),
                     lesson.meta.evidence.as_deref().unwrap_or("none")
