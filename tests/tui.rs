@@ -248,6 +248,31 @@ fn chinese_lessons_are_shown_with_chinese_section_names() {
 }
 
 #[test]
+fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
+    use capa_tui::lab::check::{Finding, Grade};
+    let mut s = state_with(1, |_| {});
+    let bad = Finding {
+        ok: false,
+        what: "replicas must be a number, found \"3\"".into(),
+        hint: Some(1),
+    };
+    update(
+        &mut s,
+        Msg::Graded(vec![Grade {
+            file: "precedence.json".into(),
+            findings: vec![bad],
+        }]),
+    );
+    let screen = format!("{}", draw(&s, 200, 60));
+    assert!(
+        screen.contains("✗ precedence.json fails the self-check:"),
+        "{screen}"
+    );
+    assert!(screen.contains("replicas must be a number"), "{screen}");
+    assert!(screen.contains("hint 1:"), "{screen}");
+}
+
+#[test]
 fn a_click_focuses_the_pane_under_it() {
     let mut s = state_with(0, |_| {});
     update(&mut s, Msg::Resize(120, 40));

@@ -66,21 +66,37 @@ impl Widget for &LessonView<'_> {
             }
             _ => text.by_hand.clone(),
         };
-        lines.extend(markdown::render(&body, s.theme));
+        // The self-check's verdict first (a long lesson must not push it out of sight), with
+        // what failed and the hint that helps.
         if let Some(file) = &lesson.meta.evidence
             && let Some(g) = s.grades.get(file)
         {
-            let (glyph, word, style) = if g.passed() {
-                ("✓", "passes", s.theme.good())
+            if g.passed() {
+                lines.push(Line::from(Span::styled(
+                    format!("✓ {file} passes the self-check"),
+                    s.theme.good(),
+                )));
             } else {
-                ("✗", "fails", s.theme.bad())
-            };
+                lines.push(Line::from(Span::styled(
+                    format!("✗ {file} fails the self-check:"),
+                    s.theme.bad(),
+                )));
+                for f in g.findings.iter().filter(|f| !f.ok).take(3) {
+                    lines.push(Line::from(Span::styled(
+                        format!("  ✗ {}", f.what),
+                        s.theme.bad(),
+                    )));
+                    if let Some(hint) = f.hint.and_then(|h| text.hints.get(h - 1).map(|t| (h, t))) {
+                        lines.push(Line::from(Span::styled(
+                            format!("    hint {}: {}", hint.0, hint.1),
+                            s.theme.warn(),
+                        )));
+                    }
+                }
+            }
             lines.push(Line::raw(""));
-            lines.push(Line::from(Span::styled(
-                format!("{glyph} {file} {word} the self-check"),
-                style,
-            )));
         }
+        lines.extend(markdown::render(&body, s.theme));
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(top, buf);
