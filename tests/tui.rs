@@ -244,6 +244,13 @@ fn chinese_lessons_are_shown_with_chinese_section_names() {
     s.section = 1;
     let screen = format!("{}", draw(&s, 120, 40));
     assert!(screen.contains("为什么重要 (2/6)"), "{screen}");
+    assert!(
+        screen.contains(" 课程 ") && screen.contains("替我做"),
+        "pane titles and keys follow the language: {screen}"
+    );
+    s.help = true;
+    let help = format!("{}", draw(&s, 120, 40));
+    assert!(help.contains("自检本课的证据文件"), "{help}");
     assert!(screen.contains("Argo CD"), "{screen}");
 }
 

@@ -29,7 +29,17 @@ pub const PANES: [Pane; 6] = [
 ];
 
 impl Pane {
-    pub fn title(self) -> &'static str {
+    pub fn title(self, lang: Lang) -> &'static str {
+        if lang == Lang::Zh {
+            return match self {
+                Pane::Lesson => "课程",
+                Pane::Apps => "Applications",
+                Pane::Timeline => "同步时间线",
+                Pane::Fields => "managedFields（字段归属）",
+                Pane::Values => "取值来源 · src-helm",
+                Pane::Evidence => "证据",
+            };
+        }
         match self {
             Pane::Lesson => "Lesson",
             Pane::Apps => "Applications",

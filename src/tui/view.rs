@@ -37,7 +37,10 @@ impl Widget for &Screen<'_> {
                 } else {
                     s.theme.dim()
                 })
-                .title(Span::styled(format!(" {} ", pane.title()), s.theme.title()));
+                .title(Span::styled(
+                    format!(" {} ", pane.title(s.lang)),
+                    s.theme.title(),
+                ));
             let inner = block.inner(*rect);
             block.render(*rect, buf);
             match pane {
@@ -91,16 +94,17 @@ fn header(s: &State, area: Rect, buf: &mut Buffer) {
 }
 
 fn footer(s: &State, area: Rect, buf: &mut Buffer) {
+    let zh = s.lang == crate::lab::catalog::Lang::Zh;
     let keys = [
-        ("?", "help"),
-        ("PgDn/PgUp", "step"),
-        ("r", "do it for me"),
-        ("x", "cancel"),
-        ("c", "check"),
-        ("h", "hint"),
-        ("Tab", "pane"),
-        ("z", "zoom"),
-        ("q", "quit"),
+        ("?", if zh { "帮助" } else { "help" }),
+        ("PgDn/PgUp", if zh { "翻页" } else { "step" }),
+        ("r", if zh { "替我做" } else { "do it for me" }),
+        ("x", if zh { "取消" } else { "cancel" }),
+        ("c", if zh { "自检" } else { "check" }),
+        ("h", if zh { "提示" } else { "hint" }),
+        ("Tab", if zh { "窗格" } else { "pane" }),
+        ("z", if zh { "放大" } else { "zoom" }),
+        ("q", if zh { "退出" } else { "quit" }),
     ];
     let mut spans = Vec::new();
     for (k, what) in keys {
@@ -138,7 +142,11 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
                     format!("{:>14}  ", b.label),
                     s.theme.accent().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(b.help),
+                Span::raw(if s.lang == crate::lab::catalog::Lang::Zh {
+                    b.help_zh
+                } else {
+                    b.help
+                }),
             ])
         })
         .collect();
