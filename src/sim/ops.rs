@@ -167,6 +167,28 @@ pub fn patch(
     })
 }
 
+/// A merge patch of the object at `key`, written as `manager` — how the controllers change
+/// what they own.
+pub fn merge(
+    store: &Store,
+    key: &Key,
+    patch: &Value,
+    part: Part,
+    manager: &str,
+) -> ApiResult<Arc<Value>> {
+    self::patch(
+        store,
+        key.ty(),
+        &key.namespace,
+        &key.name,
+        PatchKind::Merge,
+        patch,
+        part,
+        false,
+        &Actor::new(manager),
+    )
+}
+
 /// Server-side apply: merge `config` as `actor.manager`'s intent, or create from it.
 #[allow(clippy::too_many_arguments)]
 fn apply(

@@ -6,31 +6,14 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::harness::Lab;
-use crate::lab::{commit_and_push, git, synced_healthy, wait_app, write};
+use crate::lab::{commit_and_push, src_repo, synced_healthy, wait_app, write};
 
 const URL: &str = "git://gitd.gitsrv.svc.cluster.local:9418/src.git";
 
 /// A cluster with an empty `src.git` cloned to `repo`.
 async fn lab_with_repo() -> (Lab, PathBuf) {
     let lab = Lab::start().await;
-    let bare = lab.handle.bare_dir().join("src.git");
-    git(
-        lab.dir.path(),
-        &["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()],
-    )
-    .await;
-    let repo = lab.dir.path().join("repo");
-    git(
-        lab.dir.path(),
-        &[
-            "clone",
-            "-q",
-            &lab.handle.git_url("src"),
-            repo.to_str().unwrap(),
-        ],
-    )
-    .await;
-    git(&repo, &["checkout", "-q", "-b", "main"]).await;
+    let repo = src_repo(&lab).await;
     (lab, repo)
 }
 
@@ -501,24 +484,7 @@ async fn apps_are_compared_again_every_120_s_plus_jitter_without_any_trigger_10_
         ..Default::default()
     })
     .await;
-    let bare = lab.handle.bare_dir().join("src.git");
-    git(
-        lab.dir.path(),
-        &["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()],
-    )
-    .await;
-    let repo = lab.dir.path().join("repo");
-    git(
-        lab.dir.path(),
-        &[
-            "clone",
-            "-q",
-            &lab.handle.git_url("src"),
-            repo.to_str().unwrap(),
-        ],
-    )
-    .await;
-    git(&repo, &["checkout", "-q", "-b", "main"]).await;
+    let repo = src_repo(&lab).await;
     write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
     commit_and_push(&repo, "cm").await;
     apply_app(&lab, "periodic", "app", "", "").await;

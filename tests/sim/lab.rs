@@ -43,6 +43,30 @@ pub async fn commit_and_push(repo: &Path, message: &str) -> String {
     git(repo, &["rev-parse", "HEAD"]).await
 }
 
+/// Creates the bare repo `src.git` in the cluster's bare dir and clones it (on `main`) into
+/// the test's folder, as lab step 1 begins.
+pub async fn src_repo(lab: &Lab) -> std::path::PathBuf {
+    let bare = lab.handle.bare_dir().join("src.git");
+    git(
+        lab.dir.path(),
+        &["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()],
+    )
+    .await;
+    let repo = lab.dir.path().join("repo");
+    git(
+        lab.dir.path(),
+        &[
+            "clone",
+            "-q",
+            &lab.handle.git_url("src"),
+            repo.to_str().unwrap(),
+        ],
+    )
+    .await;
+    git(&repo, &["checkout", "-q", "-b", "main"]).await;
+    repo
+}
+
 /// Polls an Application (through kubectl, as a learner would) until `check` holds.
 pub async fn wait_app(lab: &Lab, name: &str, what: &str, check: impl Fn(&Value) -> bool) -> Value {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(90);
@@ -101,24 +125,7 @@ pub fn app_yaml(name: &str, path: &str, extra_source: &str, extra_spec: &str) ->
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_whole_lab_by_hand_with_git_and_kubectl() {
     let lab = Lab::start().await;
-    let bare = lab.handle.bare_dir().join("src.git");
-    git(
-        lab.dir.path(),
-        &["init", "-q", "--bare", "-b", "main", bare.to_str().unwrap()],
-    )
-    .await;
-    let repo = lab.dir.path().join("repo");
-    git(
-        lab.dir.path(),
-        &[
-            "clone",
-            "-q",
-            &lab.handle.git_url("src"),
-            repo.to_str().unwrap(),
-        ],
-    )
-    .await;
-    git(&repo, &["checkout", "-q", "-b", "main"]).await;
+    let repo = src_repo(&lab).await;
 
     // Step 1: a chart in Git and an Application pointing at it.
     for (path, text) in CHART {

@@ -18,8 +18,7 @@ use super::health::HealthStatus;
 use super::hooks::{self, DeletePolicy};
 use crate::sim::controllers::Env;
 use crate::sim::objects;
-use crate::sim::ops::{self, Actor, DeleteOptions, Part, Propagation};
-use crate::sim::patch::PatchKind;
+use crate::sim::ops::{self, DeleteOptions, Part, Propagation};
 use crate::sim::store::Key;
 
 /// `ARGOCD_SYNC_WAVE_DELAY`'s default: the pause after each applied step that is not the last.
@@ -297,17 +296,7 @@ fn release_finalizer(env: &Env, key: &Key) {
         .filter(|f| *f != hooks::FINALIZER)
         .collect();
     let patch = json!({"metadata": {"finalizers": if kept.is_empty() { Value::Null } else { json!(kept) }}});
-    let _ = ops::patch(
-        &env.store,
-        key.ty(),
-        &key.namespace,
-        &key.name,
-        PatchKind::Merge,
-        &patch,
-        Part::Main,
-        false,
-        &Actor::new(apply::MANAGER),
-    );
+    let _ = ops::merge(&env.store, key, &patch, Part::Main, apply::MANAGER);
 }
 
 fn delete_hook(env: &Env, key: &Key) {

@@ -12,8 +12,7 @@ use tokio::task::JoinHandle;
 
 use super::{Env, MANAGER};
 use crate::sim::objects;
-use crate::sim::ops::{self, Actor, DeleteOptions, Part, Propagation};
-use crate::sim::patch::PatchKind;
+use crate::sim::ops::{self, DeleteOptions, Part, Propagation};
 use crate::sim::store::{EventType, Key};
 
 /// Coalesce bursts of deletions into one sweep.
@@ -75,18 +74,7 @@ fn sweep(env: &Env) -> bool {
                 .filter(|r| !orphaned_by.contains(&r["uid"].as_str().unwrap_or_default()))
                 .collect();
             let patch = json!({"metadata": {"ownerReferences": if kept.is_empty() { Value::Null } else { json!(kept) }}});
-            changed |= ops::patch(
-                &env.store,
-                key.ty(),
-                &key.namespace,
-                &key.name,
-                PatchKind::Merge,
-                &patch,
-                Part::Main,
-                false,
-                &Actor::new("k3s"),
-            )
-            .is_ok();
+            changed |= ops::merge(&env.store, key, &patch, Part::Main, "k3s").is_ok();
             continue;
         }
         let all_gone = owners.iter().all(Option::is_none);
@@ -133,16 +121,5 @@ fn release(env: &Env, key: &Key, obj: &Value, has_dependents: &HashSet<String>) 
         return false;
     }
     let patch = json!({"metadata": {"finalizers": keep}});
-    ops::patch(
-        &env.store,
-        key.ty(),
-        &key.namespace,
-        &key.name,
-        PatchKind::Merge,
-        &patch,
-        Part::Main,
-        false,
-        &Actor::new(MANAGER),
-    )
-    .is_ok()
+    ops::merge(&env.store, key, &patch, Part::Main, MANAGER).is_ok()
 }

@@ -13,7 +13,6 @@ use super::replicaset::{is_ready, status_patch};
 use super::{Env, MANAGER, events, owned, owner_key, set_condition, ty};
 use crate::sim::objects;
 use crate::sim::ops::{self, Actor, DeleteOptions, Part, Propagation};
-use crate::sim::patch::PatchKind;
 use crate::sim::store::{Event, Key};
 
 pub struct Jobs;
@@ -197,17 +196,7 @@ impl Controller for Jobs {
         super::replicaset::drop_zero_counts(&mut status, &["active", "succeeded", "failed"]);
         if job["status"] != status {
             let patch = json!({"status": status_patch(&job["status"], &status)});
-            let _ = ops::patch(
-                &env.store,
-                key.ty(),
-                &key.namespace,
-                &key.name,
-                PatchKind::Merge,
-                &patch,
-                Part::Status,
-                false,
-                &Actor::new(MANAGER),
-            );
+            let _ = ops::merge(&env.store, key, &patch, Part::Status, MANAGER);
         }
         next
     }
