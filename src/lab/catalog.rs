@@ -121,7 +121,7 @@ impl Lesson {
     }
 }
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum CatalogError {
     #[error("lesson {folder}: {why}")]
     Bad { folder: String, why: String },
@@ -129,6 +129,13 @@ pub enum CatalogError {
 
 /// All lessons, by number.
 pub fn lessons() -> Result<Vec<Lesson>, CatalogError> {
+    // The files are built into the binary: parse them once, not on every grade or plan.
+    static PARSED: std::sync::OnceLock<Result<Vec<Lesson>, CatalogError>> =
+        std::sync::OnceLock::new();
+    PARSED.get_or_init(parse_lessons).clone()
+}
+
+fn parse_lessons() -> Result<Vec<Lesson>, CatalogError> {
     let mut folders: Vec<&str> = embedded::FILES
         .iter()
         .filter_map(|(p, _)| p.strip_prefix("lessons/")?.split('/').next())

@@ -425,16 +425,9 @@ async fn syncs_show_argocd_controller_update_by_default_and_apply_with_server_si
     apply_app(&lab, "csa", "app", "", "").await;
     wait_app(&lab, "csa", "Synced", synced_healthy).await;
     let managers = |obj: &Value| -> Vec<(String, String)> {
-        obj["metadata"]["managedFields"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| {
-                (
-                    m["manager"].as_str().unwrap().to_string(),
-                    m["operation"].as_str().unwrap().to_string(),
-                )
-            })
+        crate::managed_fields::entries_where(obj, false)
+            .into_iter()
+            .map(|(m, op, _)| (m, op))
             .collect()
     };
     let csa = lab

@@ -26,6 +26,20 @@ pub fn waves_files(mode: &str, migrate: &str) -> Vec<(&'static str, String)> {
     ]
 }
 
+/// `kubectl annotate app NAME argocd.argoproj.io/refresh=hard`, as the lab tells learners to.
+async fn hard_refresh(lab: &Lab, app: &str) {
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "annotate",
+        "app",
+        app,
+        "argocd.argoproj.io/refresh=hard",
+        "--overwrite",
+    ])
+    .await;
+}
+
 pub async fn steps_5_to_7(lab: &Lab, repo: &Path) {
     // Step 5: phases, waves and hooks.
     eprintln!("lab walk: step 5");
@@ -109,16 +123,7 @@ pub async fn steps_5_to_7(lab: &Lab, repo: &Path) {
         write(repo, path, &text);
     }
     let broken = commit_and_push(repo, "green, with a failing migration").await;
-    lab.kubectl(&[
-        "-n",
-        "argocd",
-        "annotate",
-        "app",
-        "src-waves",
-        "argocd.argoproj.io/refresh=hard",
-        "--overwrite",
-    ])
-    .await;
+    hard_refresh(lab, "src-waves").await;
     let app = wait_app(lab, "src-waves", "failing on the broken commit", |a| {
         a["status"]["operationState"]["operation"]["sync"]["revision"] == broken.as_str()
             && a["status"]["operationState"]["message"]
@@ -139,16 +144,7 @@ pub async fn steps_5_to_7(lab: &Lab, repo: &Path) {
         write(repo, path, &text);
     }
     let fix = commit_and_push(repo, "fix the migration").await;
-    lab.kubectl(&[
-        "-n",
-        "argocd",
-        "annotate",
-        "app",
-        "src-waves",
-        "argocd.argoproj.io/refresh=hard",
-        "--overwrite",
-    ])
-    .await;
+    hard_refresh(lab, "src-waves").await;
     let app = wait_app(
         lab,
         "src-waves",
@@ -239,12 +235,9 @@ pub async fn steps_5_to_7(lab: &Lab, repo: &Path) {
         .kubectl_json(&["-n", "argocd", "get", "app", "src-kust"])
         .await;
     assert_eq!(app["status"]["sync"]["status"], "Synced");
-    let owners: Vec<&str> = d["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["fieldsV1"]["f:spec"]["f:replicas"].is_object())
-        .map(|m| m["manager"].as_str().unwrap())
+    let owners: Vec<String> = crate::managed_fields::entries_where(&d, true)
+        .into_iter()
+        .map(|(m, _, _)| m)
         .collect();
     assert_eq!(owners, ["kubectl"]);
 }

@@ -5,11 +5,14 @@ use serde_json::Value;
 
 use crate::harness::{Lab, WEB};
 
-fn entries(obj: &Value) -> Vec<(String, String, String)> {
+/// (manager, operation, subresource) of each managedFields entry, optionally only those that
+/// own `.spec.replicas`.
+pub fn entries_where(obj: &Value, owns_replicas: bool) -> Vec<(String, String, String)> {
     obj["metadata"]["managedFields"]
         .as_array()
         .unwrap()
         .iter()
+        .filter(|m| !owns_replicas || m["fieldsV1"]["f:spec"]["f:replicas"].is_object())
         .map(|m| {
             (
                 m["manager"].as_str().unwrap().to_string(),
@@ -20,20 +23,12 @@ fn entries(obj: &Value) -> Vec<(String, String, String)> {
         .collect()
 }
 
+fn entries(obj: &Value) -> Vec<(String, String, String)> {
+    entries_where(obj, false)
+}
+
 fn owners_of_replicas(obj: &Value) -> Vec<(String, String, String)> {
-    obj["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| m["fieldsV1"]["f:spec"]["f:replicas"].is_object())
-        .map(|m| {
-            (
-                m["manager"].as_str().unwrap().to_string(),
-                m["operation"].as_str().unwrap().to_string(),
-                m["subresource"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect()
+    entries_where(obj, true)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
