@@ -34,9 +34,7 @@ fn cm(name: &str, i: usize) -> serde_json::Value {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let handle = capa_tui::sim::start(capa_tui::sim::Config::default())
-        .await
-        .unwrap();
+    let handle = capa_sim::start(capa_sim::Config::default()).await.unwrap();
     let kc = dir.path().join("kubeconfig");
     handle.write_kubeconfig(&kc).unwrap();
     let text = std::fs::read_to_string(&kc).unwrap();

@@ -1,8 +1,10 @@
 //! capa-tui: a terminal tutor for how Argo CD really decides things.
 //!
+//! The embedded lab cluster is its own crate, `capa-sim` (in `sim/`): it cannot import anything
+//! of the tutor, and the tutor reaches it only over HTTP and git, as it would a real cluster
+//! (`lab::session` and `cli` start it in-process for `--sim`).
+//!
 //! Modules:
-//! - `sim`: the embedded lab cluster (Kubernetes API server + controllers on loopback). It
-//!   imports nothing else of this crate.
 //! - `tui`: the terminal tutor — state, messages, `update`, views, keymap, themes, layout.
 //! - `cli`: command-line arguments and dispatch.
 //! - `git`: bare repos, clone, commit, push with progress (git2); knows nothing of lessons.
@@ -13,5 +15,4 @@ pub mod cli;
 pub mod cluster;
 pub mod git;
 pub mod lab;
-pub mod sim;
 pub mod tui;

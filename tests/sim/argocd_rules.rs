@@ -472,7 +472,7 @@ async fn syncs_show_argocd_controller_update_by_default_and_apply_with_server_si
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn apps_are_compared_again_every_120_s_plus_jitter_without_any_trigger_10_1() {
-    let lab = Lab::start_with(capa_tui::sim::Config {
+    let lab = Lab::start_with(capa_sim::Config {
         speed: 100.0,
         ..Default::default()
     })

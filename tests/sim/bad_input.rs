@@ -167,7 +167,7 @@ async fn every_bad_request_gets_a_status_and_the_server_keeps_serving() {
         415,
         "UnsupportedMediaType",
     );
-    let huge = vec![b' '; capa_tui::sim::MAX_BODY_BYTES + 1];
+    let huge = vec![b' '; capa_sim::MAX_BODY_BYTES + 1];
     assert_status(
         &raw(&lab, "POST", cms, t, "application/json", &huge).await,
         413,
@@ -221,7 +221,7 @@ async fn every_bad_request_gets_a_status_and_the_server_keeps_serving() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watch_from_a_version_older_than_the_history_gets_410_expired() {
     let state = tempfile::tempdir().unwrap();
-    let config = capa_tui::sim::Config {
+    let config = capa_sim::Config {
         state_dir: Some(state.path().to_path_buf()),
         ..Default::default()
     };

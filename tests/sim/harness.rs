@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use capa_tui::sim;
+use capa_sim as sim;
 
 pub struct Lab {
     pub handle: sim::Handle,

@@ -71,7 +71,7 @@ async fn seen(stream: &mut Watch, name: &str) -> Result<(), tokio::time::error::
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watcher_sees_changes_and_resumes_after_a_restart_with_a_state_dir() {
     let state = tempfile::tempdir().unwrap();
-    let config = capa_tui::sim::Config {
+    let config = capa_sim::Config {
         state_dir: Some(state.path().to_path_buf()),
         speed: 10.0,
         ..Default::default()
@@ -101,7 +101,7 @@ async fn a_watcher_sees_changes_and_resumes_after_a_restart_with_a_state_dir() {
     // Restart the cluster on the same address and state dir; the watcher must carry on.
     let Lab { handle, dir, .. } = lab;
     handle.shutdown().await;
-    let restarted = capa_tui::sim::start(capa_tui::sim::Config {
+    let restarted = capa_sim::start(capa_sim::Config {
         listen: addr,
         ..config
     })

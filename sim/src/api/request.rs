@@ -1,0 +1,195 @@
+//! Reading a request: the query parameters the API honours, and a body bounded at 3 MiB (the
+//! real API server's limit) decoded from JSON or YAML.
+
+use axum::body::Body;
+use axum::http::{HeaderMap, header};
+use serde_json::Value;
+
+use super::selector::{FieldSelector, LabelSelector};
+use crate::status::ApiError;
+
+/// The largest request body accepted, as on a real API server (3 MiB).
+pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+
+#[derive(Debug, Default)]
+pub struct Query {
+    pub labels: LabelSelector,
+    pub fields: FieldSelector,
+    pub watch: bool,
+    pub resource_version: Option<String>,
+    pub bookmarks: bool,
+    pub timeout_seconds: Option<u64>,
+    pub send_initial_events: bool,
+    pub field_manager: Option<String>,
+    pub force: bool,
+    pub dry_run: bool,
+    pub propagation: Option<String>,
+    pub container: Option<String>,
+    pub follow: bool,
+    pub tail_lines: Option<usize>,
+    pub include_object: Option<String>,
+}
+
+impl Query {
+    pub fn parse(raw: Option<&str>) -> Result<Query, ApiError> {
+        let mut q = Query::default();
+        let Some(raw) = raw else { return Ok(q) };
+        for (key, value) in form_pairs(raw) {
+            let flag = || matches!(value.as_str(), "true" | "1");
+            match key.as_str() {
+                "labelSelector" => {
+                    q.labels = LabelSelector::parse(&value).map_err(ApiError::bad_request)?
+                }
+                "fieldSelector" => {
+                    q.fields = FieldSelector::parse(&value).map_err(ApiError::bad_request)?
+                }
+                "watch" => q.watch = flag(),
+                "resourceVersion" => q.resource_version = Some(value).filter(|v| !v.is_empty()),
+                "allowWatchBookmarks" => q.bookmarks = flag(),
+                "timeoutSeconds" => q.timeout_seconds = value.parse().ok(),
+                "sendInitialEvents" => q.send_initial_events = flag(),
+                "fieldManager" => q.field_manager = Some(value).filter(|v| !v.is_empty()),
+                "force" => q.force = flag(),
+                "dryRun" => {
+                    if value != "All" {
+                        return Err(ApiError::bad_request(format!(
+                            "unsupported dryRun value {value:?}: only \"All\" is allowed"
+                        )));
+                    }
+                    q.dry_run = true;
+                }
+                "propagationPolicy" => q.propagation = Some(value),
+                "container" => q.container = Some(value),
+                "follow" => q.follow = flag(),
+                "tailLines" => q.tail_lines = value.parse().ok(),
+                "includeObject" => q.include_object = Some(value),
+                _ => {} // limit, continue, timeout, fieldValidation, pretty, ...: accepted, not needed
+            }
+        }
+        Ok(q)
+    }
+}
+
+/// `a=b&c=d%2Fe` → pairs, percent- and plus-decoded.
+fn form_pairs(raw: &str) -> Vec<(String, String)> {
+    raw.split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
+fn decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                match std::str::from_utf8(&bytes[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Reads the body, refusing more than [`MAX_BODY_BYTES`] with 413.
+pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::Bytes, ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Err(ApiError::too_large(MAX_BODY_BYTES));
+    }
+    axum::body::to_bytes(body, MAX_BODY_BYTES)
+        .await
+        .map_err(|_| ApiError::too_large(MAX_BODY_BYTES))
+}
+
+/// Decodes a request body by its content type. Protobuf is refused with what to do instead.
+pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
+    if bytes.is_empty() {
+        return Ok(Value::Null);
+    }
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    if essence.contains("protobuf") {
+        return Err(ApiError::unsupported_media_type(
+            essence,
+            "the embedded lab cluster speaks JSON and YAML only. `kubectl create <kind> ...` generators send protobuf: \
+             write the object to a file and use `kubectl apply -f` or `kubectl create -f` instead",
+        ));
+    }
+    if essence.ends_with("yaml") {
+        return serde_saphyr::from_slice::<Value>(bytes)
+            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
+    }
+    serde_json::from_slice(bytes).map_err(|e| {
+        ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_parameters_are_decoded() {
+        let q = Query::parse(Some("labelSelector=app%3Dweb&fieldSelector=metadata.name%3Dx&watch=1&resourceVersion=12&dryRun=All&fieldManager=kubectl")).unwrap();
+        assert!(q.watch && q.dry_run);
+        assert_eq!(q.resource_version.as_deref(), Some("12"));
+        assert!(
+            q.fields
+                .matches(&serde_json::json!({"metadata": {"name": "x"}}))
+        );
+        assert_eq!(q.field_manager.as_deref(), Some("kubectl"));
+        assert_eq!(decode("a+b%2Fc%"), "a b/c%");
+    }
+
+    #[test]
+    fn bad_query_values_are_refused() {
+        assert_eq!(Query::parse(Some("dryRun=Some")).unwrap_err().code, 400);
+        assert_eq!(
+            Query::parse(Some("labelSelector=a%20in%20b"))
+                .unwrap_err()
+                .code,
+            400
+        );
+    }
+
+    #[test]
+    fn bodies_decode_from_json_and_yaml_and_refuse_protobuf() {
+        assert_eq!(
+            decode_body(b"{\"a\":1}", "application/json").unwrap()["a"],
+            1
+        );
+        assert_eq!(
+            decode_body(b"a: 1\n", "application/apply-patch+yaml").unwrap()["a"],
+            1
+        );
+        assert_eq!(
+            decode_body(b"k8s\0", "application/vnd.kubernetes.protobuf")
+                .unwrap_err()
+                .code,
+            415
+        );
+        assert_eq!(
+            decode_body(b"{nope", "application/json").unwrap_err().code,
+            400
+        );
+    }
+}

@@ -1,0 +1,303 @@
+//! GET, LIST, POST, PUT, PATCH and DELETE on resources and their `status` / `scale`
+//! subresources, with the response forms clients ask for (object, list, `Table`, metadata).
+
+use axum::http::{Method, StatusCode};
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use super::path::ResourcePath;
+use super::request::{Query, decode_body};
+use super::{ApiState, json as respond};
+use crate::ops::{self, Actor, DeleteOptions, Deleted, Part, Propagation, ScaleWrite};
+use crate::patch::{ACCEPTED, PatchKind};
+use crate::status::{self, ApiError, ApiResult};
+use crate::table;
+
+pub struct Ctx<'a> {
+    pub st: &'a ApiState,
+    pub rp: &'a ResourcePath,
+    pub query: &'a Query,
+    pub accept: &'a str,
+    pub content_type: &'a str,
+    pub manager_default: &'a str,
+}
+
+impl Ctx<'_> {
+    fn namespace(&self) -> &str {
+        self.rp.namespace.as_deref().unwrap_or_default()
+    }
+
+    fn actor(&self) -> Actor<'_> {
+        Actor {
+            manager: self
+                .query
+                .field_manager
+                .as_deref()
+                .unwrap_or(self.manager_default),
+            dry_run: self.query.dry_run,
+        }
+    }
+}
+
+pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
+    let rp = ctx.rp;
+    let what = || status::qualified(rp.ty);
+    match (&rp.name, rp.subresource.as_deref()) {
+        (None, None) => match *method {
+            Method::GET => list(ctx),
+            Method::POST => {
+                if rp.ty.namespaced && rp.namespace.is_none() {
+                    return Err(ApiError::bad_request(
+                        "a namespaced object must be created in a namespace: POST to /namespaces/{namespace}/...",
+                    ));
+                }
+                let body = decode_body(raw_body, ctx.content_type)?;
+                let obj = ops::create(&ctx.st.store, rp.ty, ctx.namespace(), body, &ctx.actor())?;
+                Ok(respond(StatusCode::CREATED, &shape(ctx, &obj)))
+            }
+            _ => Err(ApiError::method_not_allowed(method.as_str(), &what())),
+        },
+        (Some(name), None) => item(ctx, method, name, Part::Main, raw_body),
+        (Some(name), Some("status")) => item(ctx, method, name, Part::Status, raw_body),
+        (Some(name), Some("scale")) if rp.ty.scale_subresource => {
+            scale(ctx, method, name, raw_body)
+        }
+        _ => Err(ApiError::path_not_found(&format!(
+            "{} subresource {:?}",
+            what(),
+            rp.subresource.as_deref().unwrap_or_default()
+        ))),
+    }
+}
+
+fn item(
+    ctx: &Ctx,
+    method: &Method,
+    name: &str,
+    part: Part,
+    raw_body: &[u8],
+) -> ApiResult<Response> {
+    let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
+    if part == Part::Status && !ty.status_subresource {
+        return Err(ApiError::path_not_found(&format!(
+            "{} has no status subresource",
+            status::qualified(ty)
+        )));
+    }
+    let obj = match *method {
+        Method::GET => st
+            .store
+            .get(&crate::store::Key::new(ty, ns, name))
+            .ok_or_else(|| ApiError::not_found(ty, name))?,
+        Method::PUT => {
+            let body = decode_body(raw_body, ctx.content_type)?;
+            ops::replace(
+                &st.store,
+                &ops::Target {
+                    ty,
+                    namespace: ns,
+                    name,
+                    part,
+                },
+                body,
+                &ctx.actor(),
+            )?
+        }
+        Method::PATCH => {
+            let kind = patch_kind(ctx.content_type)?;
+            let body = decode_body(raw_body, ctx.content_type)?;
+            if kind == PatchKind::Apply && ctx.query.field_manager.is_none() {
+                return Err(ApiError {
+                    code: 422,
+                    reason: "Invalid",
+                    message: "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch".into(),
+                    details: None,
+                });
+            }
+            ops::patch(
+                &st.store,
+                &ops::PatchRequest {
+                    target: ops::Target {
+                        ty,
+                        namespace: ns,
+                        name,
+                        part,
+                    },
+                    kind,
+                    body: &body,
+                    force: ctx.query.force,
+                },
+                &ctx.actor(),
+            )?
+        }
+        Method::DELETE if part == Part::Main => return delete(ctx, name, raw_body),
+        _ => {
+            return Err(ApiError::method_not_allowed(
+                method.as_str(),
+                &status::qualified(ty),
+            ));
+        }
+    };
+    Ok(respond(StatusCode::OK, &shape(ctx, &obj)))
+}
+
+fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
+    let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
+    let obj = match *method {
+        Method::GET => st
+            .store
+            .get(&crate::store::Key::new(ty, ns, name))
+            .ok_or_else(|| ApiError::not_found(ty, name))?,
+        Method::PUT => {
+            let body = decode_body(raw_body, ctx.content_type)?;
+            ops::write_scale(
+                &st.store,
+                ty,
+                ns,
+                name,
+                ScaleWrite::Replace(&body),
+                &ctx.actor(),
+            )?
+        }
+        Method::PATCH => {
+            let kind = patch_kind(ctx.content_type)?;
+            let body = decode_body(raw_body, ctx.content_type)?;
+            ops::write_scale(
+                &st.store,
+                ty,
+                ns,
+                name,
+                ScaleWrite::Patch(kind, &body),
+                &ctx.actor(),
+            )?
+        }
+        _ => {
+            return Err(ApiError::method_not_allowed(
+                method.as_str(),
+                "a scale subresource",
+            ));
+        }
+    };
+    Ok(respond(StatusCode::OK, &ops::scale_of(&obj)))
+}
+
+fn delete(ctx: &Ctx, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
+    let body = decode_body(raw_body, "application/json")?;
+    let policy = body["propagationPolicy"]
+        .as_str()
+        .map(String::from)
+        .or_else(|| ctx.query.propagation.clone());
+    let propagation = match policy {
+        None => None,
+        Some(p) => Some(Propagation::parse(&p).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "propagationPolicy {p:?} is not one of Background, Foreground, Orphan"
+            ))
+        })?),
+    };
+    let dry_run = ctx.query.dry_run
+        || body["dryRun"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|v| v == "All"));
+    let opts = DeleteOptions {
+        propagation,
+        uid: body["preconditions"]["uid"].as_str().map(String::from),
+        resource_version: body["preconditions"]["resourceVersion"]
+            .as_str()
+            .map(String::from),
+        dry_run,
+    };
+    match ops::delete(&ctx.st.store, ctx.rp.ty, ctx.namespace(), name, &opts)? {
+        Deleted::Pending(obj) => Ok(respond(StatusCode::OK, &shape(ctx, &obj))),
+        Deleted::Gone(obj) => Ok(respond(
+            StatusCode::OK,
+            &status::success(ctx.rp.ty, name, crate::objects::uid(&obj)),
+        )),
+    }
+}
+
+fn list(ctx: &Ctx) -> ApiResult<Response> {
+    let (items, rv) = ctx.st.store.list(ctx.rp.ty, ctx.rp.namespace.as_deref());
+    let items: Vec<&Value> = items
+        .iter()
+        .map(|v| &**v)
+        .filter(|o| ctx.query.labels.matches(o) && ctx.query.fields.matches(o))
+        .collect();
+    let rv = rv.to_string();
+    let ty = ctx.rp.ty;
+    let body = if wants_table(ctx.accept) {
+        table::table(
+            ty.group,
+            ty.kind,
+            &items,
+            &rv,
+            true,
+            ctx.st.store.clock.now(),
+        )
+    } else if wants_metadata(ctx.accept) {
+        json!({
+            "kind": "PartialObjectMetadataList",
+            "apiVersion": "meta.k8s.io/v1",
+            "metadata": {"resourceVersion": rv},
+            "items": items.iter().map(|o| metadata_only(o)).collect::<Vec<_>>(),
+        })
+    } else {
+        json!({
+            "kind": format!("{}List", ty.kind),
+            "apiVersion": ty.api_version(),
+            "metadata": {"resourceVersion": rv},
+            "items": items,
+        })
+    };
+    Ok(respond(StatusCode::OK, &body))
+}
+
+/// The response form for one object.
+fn shape(ctx: &Ctx, obj: &Value) -> Value {
+    let ty = ctx.rp.ty;
+    if wants_table(ctx.accept) {
+        let rv = obj["metadata"]["resourceVersion"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        table::table(
+            ty.group,
+            ty.kind,
+            &[obj],
+            &rv,
+            true,
+            ctx.st.store.clock.now(),
+        )
+    } else if wants_metadata(ctx.accept) {
+        metadata_only(obj)
+    } else {
+        obj.clone()
+    }
+}
+
+pub fn wants_table(accept: &str) -> bool {
+    accept
+        .split(',')
+        .next()
+        .is_some_and(|first| first.contains("as=Table"))
+}
+
+fn wants_metadata(accept: &str) -> bool {
+    accept
+        .split(',')
+        .next()
+        .is_some_and(|first| first.contains("as=PartialObjectMetadata"))
+}
+
+pub fn metadata_only(obj: &Value) -> Value {
+    json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": obj["metadata"]})
+}
+
+fn patch_kind(content_type: &str) -> ApiResult<PatchKind> {
+    PatchKind::from_content_type(content_type).ok_or_else(|| {
+        ApiError::unsupported_media_type(
+            content_type,
+            &format!("the body of the request was in an unknown format - {ACCEPTED}"),
+        )
+    })
+}

@@ -1,0 +1,268 @@
+//! WATCH: newline-delimited events streamed from the store. Honours `resourceVersion` (replay,
+//! or 410 Expired when history is gone), `sendInitialEvents` with the
+//! `k8s.io/initial-events-end` bookmark (kubectl 1.35's WatchList), periodic BOOKMARKs,
+//! `timeoutSeconds`, and selectors — an object that stops matching is sent as DELETED, one that
+//! starts matching as ADDED, as a real watch cache does.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use super::ApiState;
+use super::path::ResourcePath;
+use super::request::Query;
+use super::resource::{metadata_only, wants_table};
+use crate::kinds::ResourceType;
+use crate::status::{ApiError, ApiResult};
+use crate::store::{Event, EventType};
+use crate::table;
+
+/// How often an idle watch that allows bookmarks gets one (keeps clients' idle timers happy).
+const BOOKMARK_INTERVAL: Duration = Duration::from_secs(30);
+/// A watch with no `timeoutSeconds` ends after this long, as the real server's default does.
+const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
+
+/// What a watch stream needs to decide and encode each event.
+struct Filter {
+    ty: &'static ResourceType,
+    namespace: Option<String>,
+    query: Query,
+    form: Form,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Form {
+    Object,
+    Table,
+    Metadata,
+}
+
+pub async fn serve(
+    st: &Arc<ApiState>,
+    rp: &ResourcePath,
+    query: &Query,
+    accept: &str,
+) -> ApiResult<Response> {
+    let from = match query.resource_version.as_deref() {
+        None | Some("0") => None,
+        Some(rv) => Some(rv.parse::<u64>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "resourceVersion: Invalid value: {rv:?}: must be a number"
+            ))
+        })?),
+    };
+    let from = if query.send_initial_events {
+        None
+    } else {
+        from
+    };
+    let start = match st.store.watch(rp.ty, rp.namespace.as_deref(), from) {
+        Ok(start) => start,
+        // As a real server does: the watch opens, says why it cannot go on, and ends.
+        Err(e) => {
+            let status = ApiError::gone(format!(
+                "too old resource version: {} ({})",
+                from.unwrap_or(0),
+                e.oldest.saturating_sub(1)
+            ))
+            .to_status();
+            let mut line =
+                serde_json::to_vec(&json!({"type": "ERROR", "object": status})).unwrap_or_default();
+            line.push(b'\n');
+            return Ok((
+                StatusCode::OK,
+                [(header::CONTENT_TYPE, "application/json")],
+                line,
+            )
+                .into_response());
+        }
+    };
+    let form = if wants_table(accept) {
+        Form::Table
+    } else if accept
+        .split(',')
+        .next()
+        .is_some_and(|f| f.contains("as=PartialObjectMetadata"))
+    {
+        Form::Metadata
+    } else {
+        Form::Object
+    };
+    let filter = Filter {
+        ty: rp.ty,
+        namespace: rp.namespace.clone(),
+        query: Query {
+            labels: query.labels.clone(),
+            fields: query.fields.clone(),
+            bookmarks: query.bookmarks,
+            send_initial_events: query.send_initial_events,
+            ..Query::default()
+        },
+        form,
+    };
+    let timeout = query
+        .timeout_seconds
+        .map(Duration::from_secs)
+        .unwrap_or(DEFAULT_TIMEOUT);
+    let (tx, rx) = mpsc::channel::<Result<Vec<u8>, std::io::Error>>(256);
+    let store = st.store.clone();
+    tokio::spawn(async move {
+        let mut stream = Stream {
+            filter,
+            tx,
+            last_rv: start.rv,
+            first: true,
+            now: store.clock.clone(),
+        };
+        if stream
+            .send_initial(&start.current, &start.replay)
+            .await
+            .is_err()
+        {
+            return;
+        }
+        stream.follow(start.live, timeout).await;
+    });
+    let body = Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(rx));
+    Ok((
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/json")],
+        body,
+    )
+        .into_response())
+}
+
+struct Stream {
+    filter: Filter,
+    tx: mpsc::Sender<Result<Vec<u8>, std::io::Error>>,
+    last_rv: u64,
+    first: bool,
+    now: crate::clock::Clock,
+}
+
+/// The client went away.
+struct Gone;
+
+impl Stream {
+    async fn send_initial(
+        &mut self,
+        current: &[Arc<Value>],
+        replay: &[Arc<Event>],
+    ) -> Result<(), Gone> {
+        for obj in current {
+            if self.filter.static_match(obj) && self.filter.selected(obj) {
+                self.send(EventType::Added.as_str(), obj).await?;
+            }
+        }
+        for event in replay {
+            self.forward(event).await?;
+        }
+        if self.filter.query.send_initial_events {
+            self.bookmark(true).await?;
+        }
+        Ok(())
+    }
+
+    async fn follow(&mut self, mut live: broadcast::Receiver<Arc<Event>>, timeout: Duration) {
+        let deadline = tokio::time::sleep(timeout);
+        tokio::pin!(deadline);
+        let mut ticker = tokio::time::interval(BOOKMARK_INTERVAL);
+        ticker.tick().await;
+        loop {
+            let step = tokio::select! {
+                _ = &mut deadline => return,
+                _ = self.tx.closed() => return,
+                _ = ticker.tick() => {
+                    if self.filter.query.bookmarks { self.bookmark(false).await } else { Ok(()) }
+                }
+                event = live.recv() => match event {
+                    Ok(event) if event.rv > self.last_rv => self.forward(&event).await,
+                    Ok(_) => Ok(()),
+                    // Too slow to keep up, or the server is stopping: end the stream; the
+                    // client resumes from the last resourceVersion it saw.
+                    Err(_) => return,
+                },
+            };
+            if step.is_err() {
+                return;
+            }
+        }
+    }
+
+    async fn forward(&mut self, event: &Event) -> Result<(), Gone> {
+        self.last_rv = self.last_rv.max(event.rv);
+        if !self.filter.in_scope(event) {
+            return Ok(());
+        }
+        let now_matches = self.filter.selected(&event.object);
+        let was_matching = event
+            .previous
+            .as_deref()
+            .is_some_and(|p| self.filter.selected(p));
+        let kind = match (event.kind, was_matching, now_matches) {
+            (EventType::Deleted, true, _) => EventType::Deleted,
+            (EventType::Deleted, false, _) => return Ok(()),
+            (_, false, true) => EventType::Added,
+            (EventType::Modified, true, true) => EventType::Modified,
+            (EventType::Modified, true, false) => EventType::Deleted,
+            _ => return Ok(()),
+        };
+        self.send(kind.as_str(), &event.object).await
+    }
+
+    async fn bookmark(&mut self, initial_events_end: bool) -> Result<(), Gone> {
+        let ty = self.filter.ty;
+        let mut obj = json!({"kind": ty.kind, "apiVersion": ty.api_version(), "metadata": {"resourceVersion": self.last_rv.to_string()}});
+        if initial_events_end {
+            obj["metadata"]["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+        }
+        let line = json!({"type": "BOOKMARK", "object": obj});
+        self.write(&line).await
+    }
+
+    async fn send(&mut self, kind: &str, obj: &Value) -> Result<(), Gone> {
+        let ty = self.filter.ty;
+        let object = match self.filter.form {
+            Form::Object => obj.clone(),
+            Form::Metadata => metadata_only(obj),
+            Form::Table => {
+                let rv = obj["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string();
+                // Column definitions go with the first event only, as the real server sends them.
+                table::table(ty.group, ty.kind, &[obj], &rv, self.first, self.now.now())
+            }
+        };
+        self.first = false;
+        self.write(&json!({"type": kind, "object": object})).await
+    }
+
+    async fn write(&mut self, line: &Value) -> Result<(), Gone> {
+        let mut bytes = serde_json::to_vec(line).unwrap_or_default();
+        bytes.push(b'\n');
+        self.tx.send(Ok(bytes)).await.map_err(|_| Gone)
+    }
+}
+
+impl Filter {
+    /// Same type and namespace (fixed for the life of the object).
+    fn in_scope(&self, event: &Event) -> bool {
+        std::ptr::eq(event.key.ty(), self.ty) && self.static_match(&event.object)
+    }
+
+    fn static_match(&self, obj: &Value) -> bool {
+        self.namespace
+            .as_deref()
+            .is_none_or(|ns| obj["metadata"]["namespace"].as_str() == Some(ns))
+    }
+
+    fn selected(&self, obj: &Value) -> bool {
+        self.query.labels.matches(obj) && self.query.fields.matches(obj)
+    }
+}

@@ -1,0 +1,275 @@
+//! Comparing an Application's rendered manifests with the live cluster, as Argo CD's
+//! `CompareAppState` does: per-resource sync status (with `ignoreDifferences`), live hooks,
+//! resources that require pruning, the app's sync status and aggregate health (docs/sim-behaviour.md §8.1), and
+//! `summary.images` from the Pods in the app's resource tree (docs/sim-behaviour.md §3).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::diff::{self, IgnoreRule};
+use super::health::{self, HealthStatus};
+
+use super::hooks::{self, HookType};
+use crate::kinds::{ResourceType, by_kind};
+use crate::store::{Key, Store};
+use crate::{defaults, objects};
+
+pub const TRACKING: &str = "argocd.argoproj.io/tracking-id";
+
+/// One resource the app manages (desired, live or both).
+pub struct Target {
+    pub ty: &'static ResourceType,
+    pub namespace: String,
+    pub name: String,
+    pub desired: Option<Value>,
+    pub live: Option<Arc<Value>>,
+    pub wave: i64,
+    pub out_of_sync: bool,
+}
+
+pub struct Comparison {
+    pub targets: Vec<Target>,
+    /// Desired hook manifests (not compared; run by syncs).
+    pub hooks: Vec<Value>,
+    /// Kinds the cluster does not serve, by `apiVersion/kind`.
+    pub unknown_kinds: Vec<String>,
+    /// Resources that could not be compared (a bad ignoreDifferences rule, an unreadable
+    /// last-applied annotation): shown as a ComparisonError.
+    pub diff_errors: Vec<String>,
+    pub synced: bool,
+    pub health: HealthStatus,
+    pub resources: Vec<Value>,
+    pub images: Vec<String>,
+}
+
+/// Where a manifest lands: its namespace, or the destination's for namespaced kinds.
+pub fn place(ty: &ResourceType, obj: &mut Value, dest_ns: &str) {
+    if ty.namespaced {
+        if objects::namespace(obj).is_empty() {
+            objects::metadata_mut(obj).insert("namespace".into(), json!(dest_ns));
+        }
+    } else {
+        objects::metadata_mut(obj).remove("namespace");
+    }
+}
+
+pub fn sync_wave(obj: &Value) -> i64 {
+    objects::annotation(obj, "argocd.argoproj.io/sync-wave")
+        .or_else(|| objects::annotation(obj, "helm.sh/hook-weight"))
+        .and_then(|w| w.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+pub fn compare(
+    store: &Store,
+    app_name: &str,
+    dest_ns: &str,
+    manifests: &[Value],
+    rules: &[IgnoreRule],
+) -> Comparison {
+    let mut targets = Vec::new();
+    let mut hook_manifests = Vec::new();
+    let mut unknown_kinds = Vec::new();
+    let mut diff_errors = Vec::new();
+    let mut seen: HashSet<Key> = HashSet::new();
+    for manifest in manifests {
+        let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
+        let kind = manifest["kind"].as_str().unwrap_or_default();
+        let Some(ty) = by_kind(api_version, kind) else {
+            unknown_kinds.push(format!("{api_version}/{kind}"));
+            continue;
+        };
+        let mut desired = manifest.clone();
+        place(ty, &mut desired, dest_ns);
+        let types = hooks::hook_types(&desired);
+        if types.contains(&HookType::Skip) {
+            // Skipped resources (and Helm hooks Argo CD does not map) are never applied.
+            continue;
+        }
+        if !types.is_empty() {
+            hook_manifests.push(desired);
+            continue;
+        }
+        let (ns, name) = (
+            objects::namespace(&desired).to_string(),
+            objects::name(&desired).to_string(),
+        );
+        let key = Key::new(ty, &ns, &name);
+        let live = store.get(&key);
+        let applicable = diff::rules_for(rules, &desired);
+        // Compare as Argo CD does, with the API server's defaulting filled in (gitops-engine
+        // normalises the same way), so server defaults never count as drift.
+        let result = diff::diff_with_defaults(
+            &desired,
+            live.as_deref(),
+            &applicable,
+            ty.builtin,
+            &|o: &mut Value| defaults::apply(ty, o),
+        );
+        if let Some(e) = &result.error {
+            diff_errors.push(format!("{}/{}: {e}", ty.kind, objects::name(&desired)));
+        }
+        seen.insert(key);
+        targets.push(Target {
+            ty,
+            wave: sync_wave(&desired),
+            out_of_sync: result.modified,
+            desired: Some(desired),
+            live,
+            namespace: ns,
+            name,
+        });
+    }
+    let live_hooks = add_untracked_live(store, app_name, &seen, &mut targets);
+    let synced = targets.iter().all(|t| !t.out_of_sync);
+    let health = health::app_health(
+        targets
+            .iter()
+            .filter(|t| t.desired.is_some() || t.live.is_some())
+            .map(|t| t.live.as_deref()),
+    );
+    let resources = resource_list(&targets, &live_hooks);
+    let images = images(store, &targets);
+    Comparison {
+        targets,
+        hooks: hook_manifests,
+        unknown_kinds,
+        diff_errors,
+        synced,
+        health,
+        resources,
+        images,
+    }
+}
+
+/// Live objects tracked to this app but no longer desired: they require pruning (added to
+/// `targets`); live hooks are listed as hooks (returned).
+fn add_untracked_live(
+    store: &Store,
+    app_name: &str,
+    seen: &HashSet<Key>,
+    targets: &mut Vec<Target>,
+) -> Vec<(Key, Arc<Value>)> {
+    let mut live_hooks = Vec::new();
+    let prefix = format!("{app_name}:");
+    for (key, obj) in store.all() {
+        let Some(tracking) = objects::annotation(&obj, TRACKING) else {
+            continue;
+        };
+        if !tracking.starts_with(&prefix)
+            || seen.contains(&key)
+            || obj["metadata"]["ownerReferences"].is_array()
+        {
+            continue;
+        }
+        if !hooks::hook_types(&obj).is_empty() {
+            live_hooks.push((key, obj));
+            continue;
+        }
+        targets.push(Target {
+            ty: key.ty(),
+            namespace: key.namespace.clone(),
+            name: key.name.clone(),
+            desired: None,
+            wave: sync_wave(&obj),
+            live: Some(obj),
+            out_of_sync: true,
+        });
+    }
+    live_hooks
+}
+
+/// `status.resources`: every target and live hook, sorted by group, kind, namespace and name.
+fn resource_list(targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -> Vec<Value> {
+    let mut resources: Vec<(String, Value)> = targets
+        .iter()
+        .map(|t| (sort_key(t.ty, &t.namespace, &t.name), resource_status(t)))
+        .collect();
+    for (key, obj) in live_hooks {
+        let mut r = base_status(key.ty(), &key.namespace, &key.name);
+        r["hook"] = json!(true);
+        let wave = sync_wave(obj);
+        if wave != 0 {
+            r["syncWave"] = json!(wave);
+        }
+        resources.push((sort_key(key.ty(), &key.namespace, &key.name), r));
+    }
+    resources.sort_by(|a, b| a.0.cmp(&b.0));
+    resources.into_iter().map(|(_, r)| r).collect()
+}
+
+fn sort_key(ty: &ResourceType, ns: &str, name: &str) -> String {
+    format!("{}/{}/{}/{}", ty.group, ty.kind, ns, name)
+}
+
+fn base_status(ty: &ResourceType, ns: &str, name: &str) -> Value {
+    let mut r = json!({"version": ty.version, "kind": ty.kind, "name": name});
+    if !ty.group.is_empty() {
+        r["group"] = json!(ty.group);
+    }
+    if !ns.is_empty() {
+        r["namespace"] = json!(ns);
+    }
+    r
+}
+
+fn resource_status(t: &Target) -> Value {
+    let mut r = base_status(t.ty, &t.namespace, &t.name);
+    r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
+    if t.desired.is_none() {
+        r["requiresPruning"] = json!(true);
+    }
+    if t.wave != 0 {
+        r["syncWave"] = json!(t.wave);
+    }
+    r
+}
+
+/// Images of the Pods under the app's resources (Deployment → ReplicaSet → Pod, Job → Pod),
+/// sorted and de-duplicated, as `status.summary.images`.
+fn images(store: &Store, targets: &[Target]) -> Vec<String> {
+    let mut owners: HashSet<String> = targets
+        .iter()
+        .filter_map(|t| t.live.as_deref())
+        .map(|o| objects::uid(o).to_string())
+        .collect();
+    let Some(rs_ty) = by_kind("apps/v1", "ReplicaSet") else {
+        return Vec::new();
+    };
+    let Some(pod_ty) = by_kind("v1", "Pod") else {
+        return Vec::new();
+    };
+    let namespaces: HashSet<&str> = targets.iter().map(|t| t.namespace.as_str()).collect();
+    for ns in &namespaces {
+        for rs in store.list(rs_ty, Some(ns)).0 {
+            if objects::controller_of(&rs)
+                .is_some_and(|r| owners.contains(r["uid"].as_str().unwrap_or_default()))
+            {
+                owners.insert(objects::uid(&rs).to_string());
+            }
+        }
+    }
+    let mut images: Vec<String> = Vec::new();
+    for ns in &namespaces {
+        for pod in store.list(pod_ty, Some(ns)).0 {
+            let owned = objects::controller_of(&pod)
+                .is_some_and(|r| owners.contains(r["uid"].as_str().unwrap_or_default()));
+            let tracked = owners.contains(objects::uid(&pod));
+            if !(owned || tracked) {
+                continue;
+            }
+            for list in ["containers", "initContainers"] {
+                for c in pod["spec"][list].as_array().into_iter().flatten() {
+                    if let Some(image) = c["image"].as_str() {
+                        images.push(image.to_string());
+                    }
+                }
+            }
+        }
+    }
+    images.sort();
+    images.dedup();
+    images
+}

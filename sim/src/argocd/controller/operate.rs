@@ -1,0 +1,205 @@
+//! An Application's operation, one engine pass per reconcile (docs/sim-behaviour.md §4, §5): picked up, retried,
+//! terminated, and completed with its history entry and Kubernetes Event.
+
+use serde_json::{Value, json};
+
+use super::{APP_MANAGER, Controller, status::replacing};
+use crate::argocd::app::{AppView, has_option};
+use crate::argocd::compare;
+use crate::argocd::diff;
+use crate::argocd::operation::{self, Retry, Step};
+use crate::argocd::sync::{self, BuildInput, Run};
+use crate::controllers::record_event;
+use crate::kinds::by_kind;
+use crate::objects;
+use crate::store::Key;
+
+impl Controller {
+    pub(super) async fn step_operation(&mut self, app: &Value) -> Step {
+        let view = AppView::new(app);
+        let name = view.name().to_string();
+        let op = &app["operation"];
+        if op.is_null() {
+            self.apps.entry(name).or_default().run = None;
+            return Step::Idle;
+        }
+        let now = self.env.store.clock.now();
+        let mut state = app["status"]["operationState"].clone();
+        let phase = state["phase"].as_str().unwrap_or_default().to_string();
+        if state.is_null() || operation::is_completed(&phase) {
+            state = operation::started(op, now);
+            self.apps.entry(name.clone()).or_default().run = None;
+            record_event(
+                &self.env,
+                app,
+                false,
+                "OperationStarted",
+                &initiated_message(op),
+                APP_MANAGER,
+            );
+        }
+        let retry = Retry::from(&state["operation"]);
+        let started_at = state["startedAt"].as_str().unwrap_or_default().to_string();
+        if phase == "Terminating" {
+            if let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) {
+                run.terminate(&self.env);
+            }
+            let done = operation::complete(state, "Failed", "Operation terminated", now);
+            return self.finish(app, done);
+        }
+        if state["finishedAt"].is_string() {
+            if let Some(due) = operation::retry_due(&state, &retry)
+                && now < due
+            {
+                return Step::Wait(due.duration_since(now).unsigned_abs());
+            }
+            state = operation::retrying(state);
+            self.apps.entry(name.clone()).or_default().run = None;
+        }
+        let has_run = self
+            .apps
+            .get(&name)
+            .and_then(|m| m.run.as_ref())
+            .is_some_and(|(s, _)| *s == started_at);
+        if !has_run {
+            match self.start_run(app, &state).await {
+                Ok(run) => {
+                    self.apps.entry(name.clone()).or_default().run = Some((started_at.clone(), run))
+                }
+                Err(message) => {
+                    let done = operation::complete(state, "Error", &message, now);
+                    return self.finish(app, done);
+                }
+            }
+        }
+        let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) else {
+            return Step::Idle;
+        };
+        let outcome = run.pass(&self.env);
+        match operation::after_pass(state, outcome, run, view.source(), &retry, now) {
+            Ok((state, wait)) => {
+                let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], &state)}});
+                let _ = self.patch_app(&name, &patch);
+                Step::Wait(wait)
+            }
+            Err(done) => self.finish(app, done),
+        }
+    }
+    pub(super) async fn start_run(&mut self, app: &Value, state: &Value) -> Result<Run, String> {
+        let view = AppView::new(app);
+        let sync = &state["operation"]["sync"];
+        let revision = match sync["revision"].as_str().filter(|r| !r.is_empty()) {
+            Some(r) => r.to_string(),
+            None => {
+                self.resolve(view.repo_url(), view.target_revision())
+                    .await?
+            }
+        };
+        let manifests = self.render(app, &revision, false).await?;
+        let rules = diff::ignore_rules(view.ignore_differences());
+        let comparison = compare::compare(
+            &self.env.store,
+            view.name(),
+            view.dest_namespace(),
+            &manifests.objects,
+            &rules,
+        );
+        let options: Vec<String> = sync["syncOptions"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
+            .unwrap_or_else(|| view.sync_options());
+        let ns_ty = by_kind("v1", "Namespace").expect("namespaces are served");
+        let only = sync["resources"]
+            .as_array()
+            .filter(|r| !r.is_empty())
+            .map(|list| {
+                list.iter()
+                    .map(|r| {
+                        (
+                            r["group"].as_str().unwrap_or("").to_string(),
+                            r["kind"].as_str().unwrap_or("").to_string(),
+                            r["name"].as_str().unwrap_or("").to_string(),
+                        )
+                    })
+                    .collect()
+            });
+        let started_at_unix = state["startedAt"]
+            .as_str()
+            .and_then(crate::clock::parse)
+            .map_or(0, |t| t.as_second());
+        let (tasks, sync_fail) = sync::build(&BuildInput {
+            comparison: &comparison,
+            revision: &revision,
+            started_at_unix,
+            dest_namespace: view.dest_namespace(),
+            create_namespace: has_option(&options, "CreateNamespace"),
+            namespace_exists: self
+                .env
+                .store
+                .get(&Key::new(ns_ty, "", view.dest_namespace()))
+                .is_some(),
+            prune: sync["prune"] == Value::Bool(true),
+            only,
+        });
+        let run_options = sync::Options {
+            server_side: has_option(&options, "ServerSideApply"),
+            respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
+            rules,
+        };
+        Ok(Run::new(revision, tasks, sync_fail, run_options))
+    }
+    /// Stores a completed operation: clears `.operation`, adds history for full successful syncs.
+    pub(super) fn finish(&mut self, app: &Value, state: Value) -> Step {
+        let name = objects::name(app).to_string();
+        if let Some(m) = self.apps.get_mut(&name) {
+            m.run = None;
+        }
+        let mut status =
+            json!({"operationState": replacing(&app["status"]["operationState"], &state)});
+        let partial = state["operation"]["sync"]["resources"]
+            .as_array()
+            .is_some_and(|r| !r.is_empty());
+        let succeeded = state["phase"] == "Succeeded";
+        if succeeded && !partial {
+            let limit = app["spec"]["revisionHistoryLimit"].as_u64().unwrap_or(10) as usize;
+            status["history"] = operation::history_with(app, &state, limit);
+        }
+        let revision = state["syncResult"]["revision"]
+            .as_str()
+            .or(state["operation"]["sync"]["revision"].as_str())
+            .unwrap_or_default()
+            .to_string();
+        let message = match (succeeded, partial) {
+            (true, true) => format!("Partial sync operation to {revision} succeeded"),
+            (true, false) => format!("Sync operation to {revision} succeeded"),
+            (false, _) => format!(
+                "Sync operation to {revision} failed: {}",
+                state["message"].as_str().unwrap_or_default()
+            ),
+        };
+        let patch = json!({"operation": null, "status": status});
+        let _ = self.patch_app(&name, &patch);
+        record_event(
+            &self.env,
+            app,
+            !succeeded,
+            "OperationCompleted",
+            &message,
+            APP_MANAGER,
+        );
+        Step::Completed
+    }
+}
+
+fn initiated_message(op: &Value) -> String {
+    let rev = op["sync"]["revision"].as_str().unwrap_or_default();
+    if op["initiatedBy"]["automated"] == Value::Bool(true) {
+        format!("Initiated automated sync to '{rev}'")
+    } else {
+        format!("Initiated sync to '{rev}'")
+    }
+}

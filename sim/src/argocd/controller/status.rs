@@ -1,0 +1,254 @@
+//! What a refresh writes to an Application's status (docs/sim-behaviour.md §8): sync, health, resources, summary,
+//! conditions, and the automated-sync decision with its SyncError condition.
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use super::{APP_MANAGER, Controller, Level};
+use crate::argocd::app::{AppView, REFRESH};
+use crate::argocd::autosync::{self, Decision};
+use crate::argocd::bootstrap::NAMESPACE;
+use crate::argocd::compare::Comparison;
+use crate::clock::rfc3339;
+use crate::controllers::record_event;
+use crate::objects;
+
+impl Controller {
+    /// Writes what the refresh found (docs/sim-behaviour.md §8): sync, health, resources, summary, conditions.
+    pub(super) fn write_comparison(
+        &mut self,
+        app: &Value,
+        revision: Option<&str>,
+        comparison: Option<&Comparison>,
+        error: Option<&str>,
+        level: Level,
+    ) {
+        let view = AppView::new(app);
+        let now = self.env.store.clock.now_rfc3339();
+        let mem = self.apps.entry(view.name().to_string()).or_default();
+        let old = &app["status"];
+        let mut status = json!({});
+        let mut compared_to = json!({"source": view.source(), "destination": view.destination()});
+        if view.ignore_differences().is_array() {
+            compared_to["ignoreDifferences"] = view.ignore_differences().clone();
+        }
+        let sync_status = match (comparison, error) {
+            (Some(c), None) => {
+                if c.synced {
+                    "Synced"
+                } else {
+                    "OutOfSync"
+                }
+            }
+            _ => "Unknown",
+        };
+        status["sync"] = json!({"status": sync_status, "comparedTo": compared_to});
+        if let Some(rev) = revision {
+            status["sync"]["revision"] = json!(rev);
+        }
+        if let Some(c) = comparison {
+            let health = c.health.as_str();
+            let since = if old["health"]["status"] == health {
+                old["health"]["lastTransitionTime"].clone()
+            } else {
+                json!(now)
+            };
+            status["health"] = json!({"status": health, "lastTransitionTime": since});
+            status["resources"] = json!(c.resources);
+            status["summary"] = if c.images.is_empty() {
+                json!({})
+            } else {
+                json!({"images": c.images})
+            };
+        }
+        if let Some(t) = mem.source_type {
+            status["sourceType"] = json!(t);
+        }
+        status["resourceHealthSource"] = json!("appTree");
+        status["controllerNamespace"] = json!(NAMESPACE);
+        status["reconciledAt"] = if level >= Level::Latest || old["reconciledAt"].is_null() {
+            json!(now)
+        } else {
+            old["reconciledAt"].clone()
+        };
+        let mut wanted: Vec<(&str, String)> = Vec::new();
+        if let Some(e) = error {
+            wanted.push(("ComparisonError", e.to_string()));
+        }
+        if let Some(c) = comparison
+            && !c.unknown_kinds.is_empty()
+        {
+            wanted.push((
+                "ComparisonError",
+                format!(
+                    "the embedded cluster does not serve these kinds: {}",
+                    c.unknown_kinds.join(", ")
+                ),
+            ));
+        }
+        if let Some(c) = comparison
+            && !c.diff_errors.is_empty()
+        {
+            wanted.push(("ComparisonError", c.diff_errors.join("; ")));
+        }
+        if let Some(e) = &mem.sync_error {
+            wanted.push(("SyncError", e.clone()));
+        }
+        status["conditions"] = conditions(old, &wanted, &now);
+        let mut patch = json!({"status": status_patch(old, &status)});
+        if view.refresh_requested().is_some() {
+            patch["metadata"] = json!({"annotations": {REFRESH: null}});
+        }
+        self.events_for_changes(app, old, &status);
+        let _ = self.patch_app(view.name(), &patch);
+    }
+    pub(super) fn events_for_changes(&self, app: &Value, old: &Value, new: &Value) {
+        for (what, field) in [
+            ("sync", &["sync", "status"]),
+            ("health", &["health", "status"]),
+        ] {
+            let (before, after) = (&old[field[0]][field[1]], &new[field[0]][field[1]]);
+            if after.is_string() && before != after {
+                let message = format!(
+                    "Updated {what} status: {} -> {}",
+                    before.as_str().unwrap_or(""),
+                    after.as_str().unwrap_or("")
+                );
+                record_event(
+                    &self.env,
+                    app,
+                    false,
+                    "ResourceUpdated",
+                    &message,
+                    APP_MANAGER,
+                );
+            }
+        }
+    }
+    pub(super) fn auto_sync(
+        &mut self,
+        app: &Value,
+        comparison: &Comparison,
+        revision: &str,
+        now: Timestamp,
+    ) {
+        let name = objects::name(app).to_string();
+        let decision = autosync::decide(app, comparison, revision, now);
+        let sync_error = match &decision {
+            Decision::SyncError(m) => Some(m.clone()),
+            _ => None,
+        };
+        let changed_error =
+            self.apps.get(&name).map(|m| m.sync_error.clone()) != Some(sync_error.clone());
+        self.apps.entry(name.clone()).or_default().sync_error = sync_error.clone();
+        match decision {
+            Decision::Start {
+                operation,
+                self_heal,
+            } => {
+                let patch = json!({"operation": operation, "status": {"operationState": null}});
+                if self.patch_app(&name, &patch).is_ok() {
+                    let why = if self_heal {
+                        "Initiated automated sync (self-heal)"
+                    } else {
+                        "Initiated automated sync"
+                    };
+                    record_event(
+                        &self.env,
+                        app,
+                        false,
+                        "OperationStarted",
+                        &format!("{why} to '{revision}'"),
+                        APP_MANAGER,
+                    );
+                }
+            }
+            Decision::Wait(d) => self.schedule(&name, d, Level::Recent),
+            Decision::SyncError(_) | Decision::Nothing => {}
+        }
+        if changed_error {
+            let now_s = rfc3339(now);
+            let mut wanted: Vec<(&str, String)> = app["status"]["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter(|c| c["type"] != "SyncError")
+                .filter_map(|c| Some((c["type"].as_str()?, c["message"].as_str()?.to_string())))
+                .collect();
+            if let Some(e) = sync_error {
+                wanted.push(("SyncError", e));
+            }
+            let patch =
+                json!({"status": {"conditions": conditions(&app["status"], &wanted, &now_s)}});
+            let _ = self.patch_app(&name, &patch);
+        }
+    }
+}
+
+/// The conditions list: each wanted (type, message), keeping `lastTransitionTime` of one that
+/// was already there unchanged; `null` when there are none (the field is omitted).
+fn conditions(old_status: &Value, wanted: &[(&str, String)], now: &str) -> Value {
+    if wanted.is_empty() {
+        return Value::Null;
+    }
+    let old: Vec<&Value> = old_status["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .collect();
+    Value::Array(
+        wanted
+            .iter()
+            .map(|(t, m)| {
+                let since = old
+                    .iter()
+                    .find(|c| c["type"] == *t && c["message"] == m.as_str())
+                    .map_or(json!(now), |c| c["lastTransitionTime"].clone());
+                json!({"type": t, "message": m, "lastTransitionTime": since})
+            })
+            .collect(),
+    )
+}
+
+/// `new` as a merge patch that replaces `old`: keys `old` has and `new` dropped become `null`
+/// (a merge patch cannot remove a key by leaving it out).
+pub(super) fn replacing(old: &Value, new: &Value) -> Value {
+    let mut patch = new.clone();
+    if let (Some(o), Some(p)) = (old.as_object(), patch.as_object_mut()) {
+        for k in o.keys() {
+            p.entry(k.clone()).or_insert(Value::Null);
+        }
+    }
+    patch
+}
+
+/// A merge patch from `old` to `new` at the top level of status (fields not recomputed, such as
+/// operationState and history, are left alone).
+fn status_patch(old: &Value, new: &Value) -> Value {
+    let mut patch = new.clone();
+    if let (Some(p), Some(o)) = (patch.as_object_mut(), old.as_object()) {
+        for key in ["health", "resources", "summary", "conditions", "sourceType"] {
+            if o.contains_key(key) && !p.contains_key(key) {
+                p.insert(key.into(), Value::Null);
+            }
+        }
+        // A merge patch would merge maps; these are replaced whole.
+        for key in ["sync", "health", "summary"] {
+            if let (Some(_), Some(newv)) = (o.get(key), p.get(key).cloned())
+                && newv.is_object()
+            {
+                let mut replaced = newv.clone();
+                if let (Some(r), Some(ov)) = (
+                    replaced.as_object_mut(),
+                    o.get(key).and_then(Value::as_object),
+                ) {
+                    for k in ov.keys() {
+                        r.entry(k.clone()).or_insert(Value::Null);
+                    }
+                }
+                p.insert(key.into(), replaced);
+            }
+        }
+    }
+    patch
+}

@@ -1,0 +1,136 @@
+//! Sync hooks (docs/sim-behaviour.md §1.6, §4.4, §4.5): which phases an object hooks into (Argo CD's annotation, or
+//! Helm's mapped onto it), its delete policies, and the name a `generateName` hook gets.
+
+use serde_json::Value;
+
+use crate::objects;
+
+pub const HOOK: &str = "argocd.argoproj.io/hook";
+pub const DELETE_POLICY: &str = "argocd.argoproj.io/hook-delete-policy";
+pub const FINALIZER: &str = "argocd.argoproj.io/hook-finalizer";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum HookType {
+    PreSync,
+    Sync,
+    PostSync,
+    SyncFail,
+    Skip,
+}
+
+impl HookType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HookType::PreSync => "PreSync",
+            HookType::Sync => "Sync",
+            HookType::PostSync => "PostSync",
+            HookType::SyncFail => "SyncFail",
+            HookType::Skip => "Skip",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeletePolicy {
+    HookSucceeded,
+    HookFailed,
+    BeforeHookCreation,
+}
+
+/// The hook types an object declares. Argo CD's annotation wins over Helm's; Helm hooks Argo CD
+/// does not map (e.g. `test`) are skipped entirely.
+pub fn hook_types(obj: &Value) -> Vec<HookType> {
+    if let Some(a) = objects::annotation(obj, HOOK) {
+        return a
+            .split(',')
+            .filter_map(|t| match t.trim() {
+                "PreSync" => Some(HookType::PreSync),
+                "Sync" => Some(HookType::Sync),
+                "PostSync" => Some(HookType::PostSync),
+                "SyncFail" => Some(HookType::SyncFail),
+                "Skip" => Some(HookType::Skip),
+                _ => None,
+            })
+            .collect();
+    }
+    let Some(helm) = objects::annotation(obj, "helm.sh/hook") else {
+        return Vec::new();
+    };
+    let mut types: Vec<HookType> = helm
+        .split(',')
+        .map(|t| match t.trim() {
+            "pre-install" | "pre-upgrade" => HookType::PreSync,
+            "post-install" | "post-upgrade" => HookType::PostSync,
+            _ => HookType::Skip,
+        })
+        .collect();
+    types.sort();
+    types.dedup();
+    types
+}
+
+/// Delete policies; none given means BeforeHookCreation.
+pub fn delete_policies(obj: &Value) -> Vec<DeletePolicy> {
+    let raw = objects::annotation(obj, DELETE_POLICY)
+        .or_else(|| objects::annotation(obj, "helm.sh/hook-delete-policy"));
+    let policies: Vec<DeletePolicy> = raw
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|p| match p.trim() {
+            "HookSucceeded" | "hook-succeeded" => Some(DeletePolicy::HookSucceeded),
+            "HookFailed" | "hook-failed" => Some(DeletePolicy::HookFailed),
+            "BeforeHookCreation" | "before-hook-creation" => Some(DeletePolicy::BeforeHookCreation),
+            _ => None,
+        })
+        .collect();
+    if policies.is_empty() {
+        vec![DeletePolicy::BeforeHookCreation]
+    } else {
+        policies
+    }
+}
+
+/// `generateName + lower("<rev7>-<phase>-<startedAtUnix>")` for hooks without a name (docs/sim-behaviour.md §4.4).
+pub fn hook_name(obj: &Value, revision: &str, phase: HookType, started_at_unix: i64) -> String {
+    let name = objects::name(obj);
+    if !name.is_empty() {
+        return name.to_string();
+    }
+    let prefix = obj["metadata"]["generateName"].as_str().unwrap_or_default();
+    let rev = if revision.len() > 7 {
+        &revision[..7]
+    } else {
+        revision
+    };
+    format!(
+        "{prefix}{}",
+        format!("{rev}-{}-{started_at_unix}", phase.as_str()).to_lowercase()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn generate_name_hooks_are_named_by_revision_phase_and_start() {
+        let job =
+            json!({"metadata": {"generateName": "migrate-", "annotations": {HOOK: "PreSync"}}});
+        assert_eq!(
+            hook_name(&job, "3f2a9c1d00aa", HookType::PreSync, 1760000000),
+            "migrate-3f2a9c1-presync-1760000000"
+        );
+        assert_eq!(hook_types(&job), [HookType::PreSync]);
+        assert_eq!(delete_policies(&job), [DeletePolicy::BeforeHookCreation]);
+    }
+
+    #[test]
+    fn helm_hooks_map_onto_argo_phases() {
+        let obj = json!({"metadata": {"annotations": {"helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-delete-policy": "hook-succeeded"}}});
+        assert_eq!(hook_types(&obj), [HookType::PreSync]);
+        assert_eq!(delete_policies(&obj), [DeletePolicy::HookSucceeded]);
+        let test = json!({"metadata": {"annotations": {"helm.sh/hook": "test"}}});
+        assert_eq!(hook_types(&test), [HookType::Skip]);
+    }
+}

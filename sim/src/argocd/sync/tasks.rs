@@ -1,0 +1,299 @@
+//! Sync tasks: built from the comparison (resources, hooks, prunes, the auto-created
+//! namespace), ordered by phase, wave, Helm's kind order and name (docs/sim-behaviour.md §4.1), and refreshed from
+//! the live objects between passes.
+
+use serde_json::{Value, json};
+
+use super::hook_phase;
+use crate::argocd::compare::{Comparison, sync_wave};
+use crate::argocd::health;
+use crate::argocd::hooks::{self, DeletePolicy, HookType};
+use crate::controllers::Env;
+use crate::kinds::{ResourceType, by_kind};
+use crate::objects;
+use crate::store::Key;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskState {
+    Pending,
+    Running,
+    Succeeded,
+    Failed,
+}
+
+impl TaskState {
+    fn hook_phase(self) -> &'static str {
+        match self {
+            TaskState::Pending | TaskState::Running => "Running",
+            TaskState::Succeeded => "Succeeded",
+            TaskState::Failed => "Failed",
+        }
+    }
+}
+
+pub struct SyncTask {
+    pub ty: &'static ResourceType,
+    pub namespace: String,
+    pub name: String,
+    /// What to apply; `None` for a prune.
+    pub desired: Option<Value>,
+    pub phase: HookType,
+    pub wave: i64,
+    pub hook: Option<HookType>,
+    pub policies: Vec<DeletePolicy>,
+    pub state: TaskState,
+    pub sync_status: Option<&'static str>,
+    pub message: String,
+    /// The destination namespace created by `CreateNamespace=true` (no tracking annotation).
+    pub auto_namespace: bool,
+}
+
+impl SyncTask {
+    pub fn key(&self) -> Key {
+        Key::new(self.ty, &self.namespace, &self.name)
+    }
+
+    pub fn describe(&self) -> String {
+        super::describe(&self.key())
+    }
+
+    /// Updates a running task from its live object (docs/sim-behaviour.md §4.2 step 2).
+    pub fn refresh(&mut self, env: &Env) {
+        if self.state != TaskState::Running {
+            return;
+        }
+        let Some(live) = env.store.get(&self.key()) else {
+            if self.hook.is_some() {
+                self.state = TaskState::Failed;
+                self.message = format!(
+                    "Resource {} is missing, it might have been deleted",
+                    self.describe()
+                );
+            }
+            return;
+        };
+        let health = health::resource_health(&live);
+        if self.hook.is_some() {
+            let (state, message) = hook_phase(health.as_ref());
+            self.state = state;
+            if state != TaskState::Running {
+                self.message = if health.is_none() {
+                    format!("{} created", self.name)
+                } else {
+                    message
+                };
+                super::release_finalizer(env, &self.key());
+            } else if !message.is_empty() {
+                self.message = message;
+            }
+            return;
+        }
+        self.state = match health.map(|h| h.status) {
+            None | Some(health::HealthStatus::Healthy) => TaskState::Succeeded,
+            Some(health::HealthStatus::Degraded) => TaskState::Failed,
+            Some(_) => TaskState::Running,
+        };
+    }
+
+    pub fn result_json(&self) -> Value {
+        let mut r = json!({"version": self.ty.version, "kind": self.ty.kind, "namespace": self.namespace, "name": self.name,
+            "status": self.sync_status.unwrap_or("Synced"), "message": self.message,
+            "hookPhase": self.state.hook_phase(), "syncPhase": self.phase.as_str()});
+        r["group"] = json!(self.ty.group);
+        if let Some(h) = self.hook {
+            r["hookType"] = json!(h.as_str());
+        }
+        let images = desired_images(self.desired.as_ref());
+        if !images.is_empty() {
+            r["images"] = json!(images);
+        }
+        r
+    }
+}
+
+/// Images of the desired object's containers (not initContainers), as `GetResourceImages`.
+fn desired_images(obj: Option<&Value>) -> Vec<String> {
+    let Some(obj) = obj else { return Vec::new() };
+    [
+        &obj["spec"]["containers"],
+        &obj["spec"]["template"]["spec"]["containers"],
+        &obj["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"],
+    ]
+    .iter()
+    .flat_map(|c| c.as_array().cloned().unwrap_or_default())
+    .filter_map(|c| c["image"].as_str().map(String::from))
+    .collect()
+}
+
+/// What `build` needs to know about the operation.
+pub struct BuildInput<'a> {
+    pub comparison: &'a Comparison,
+    pub revision: &'a str,
+    pub started_at_unix: i64,
+    pub dest_namespace: &'a str,
+    pub create_namespace: bool,
+    pub namespace_exists: bool,
+    pub prune: bool,
+    /// `operation.sync.resources` of a partial sync: only these, and no hooks.
+    pub only: Option<Vec<(String, String, String)>>,
+}
+
+/// Builds the ordered tasks and, separately, the SyncFail hooks.
+pub fn build(input: &BuildInput) -> (Vec<SyncTask>, Vec<SyncTask>) {
+    let selected = |ty: &ResourceType, name: &str| {
+        input.only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|(g, k, n)| g == ty.group && k == ty.kind && n == name)
+        })
+    };
+    let mut tasks = Vec::new();
+    let mut sync_fail = Vec::new();
+    for t in &input.comparison.targets {
+        if !t.out_of_sync && input.only.is_some() {
+            continue;
+        }
+        if !selected(t.ty, &t.name) {
+            continue;
+        }
+        match &t.desired {
+            Some(desired) => tasks.push(task(t.ty, desired.clone(), HookType::Sync, t.wave, None)),
+            None if input.prune => {
+                let mut p = task(
+                    t.ty,
+                    json!({"metadata": {"name": t.name, "namespace": t.namespace}}),
+                    HookType::Sync,
+                    t.wave,
+                    None,
+                );
+                p.desired = None;
+                tasks.push(p);
+            }
+            None => {}
+        }
+    }
+    if input.only.is_none() {
+        for manifest in &input.comparison.hooks {
+            for hook in hooks::hook_types(manifest) {
+                let mut obj = manifest.clone();
+                let name = hooks::hook_name(&obj, input.revision, hook, input.started_at_unix);
+                let meta = objects::metadata_mut(&mut obj);
+                meta.insert("name".into(), json!(name));
+                meta.remove("generateName");
+                let Some(ty) = by_kind(
+                    obj["apiVersion"].as_str().unwrap_or_default(),
+                    obj["kind"].as_str().unwrap_or_default(),
+                ) else {
+                    continue;
+                };
+                let t = task(ty, obj, hook, sync_wave(manifest), Some(hook));
+                if hook == HookType::SyncFail {
+                    sync_fail.push(t)
+                } else {
+                    tasks.push(t)
+                }
+            }
+        }
+    }
+    let declares_namespace = input
+        .comparison
+        .targets
+        .iter()
+        .any(|t| t.ty.kind == "Namespace" && t.name == input.dest_namespace);
+    if input.create_namespace
+        && !input.namespace_exists
+        && !declares_namespace
+        && !input.dest_namespace.is_empty()
+        && let Some(ns_ty) = by_kind("v1", "Namespace")
+    {
+        let obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": input.dest_namespace}});
+        let mut t = task(ns_ty, obj, HookType::PreSync, 0, None);
+        t.auto_namespace = true;
+        tasks.push(t);
+    }
+    tasks.sort_by_key(order_key);
+    sync_fail.sort_by_key(order_key);
+    (tasks, sync_fail)
+}
+
+fn task(
+    ty: &'static ResourceType,
+    desired: Value,
+    phase: HookType,
+    wave: i64,
+    hook: Option<HookType>,
+) -> SyncTask {
+    SyncTask {
+        ty,
+        namespace: if ty.namespaced {
+            objects::namespace(&desired).to_string()
+        } else {
+            String::new()
+        },
+        name: objects::name(&desired).to_string(),
+        policies: if hook.is_some() {
+            hooks::delete_policies(&desired)
+        } else {
+            Vec::new()
+        },
+        desired: Some(desired),
+        phase,
+        wave,
+        hook,
+        state: TaskState::Pending,
+        sync_status: None,
+        message: String::new(),
+        auto_namespace: false,
+    }
+}
+
+fn order_key(t: &SyncTask) -> (i32, i64, usize, String) {
+    let phase = match t.phase {
+        HookType::PreSync => -1,
+        HookType::Sync | HookType::Skip => 0,
+        HookType::PostSync => 1,
+        HookType::SyncFail => 2,
+    };
+    (phase, t.wave, kind_order(t.ty.kind), t.name.clone())
+}
+
+/// Helm's install order, which Argo CD uses within a wave; unknown kinds go last.
+fn kind_order(kind: &str) -> usize {
+    const ORDER: &[&str] = &[
+        "Namespace",
+        "NetworkPolicy",
+        "ResourceQuota",
+        "LimitRange",
+        "PodSecurityPolicy",
+        "PodDisruptionBudget",
+        "ServiceAccount",
+        "Secret",
+        "SecretList",
+        "ConfigMap",
+        "StorageClass",
+        "PersistentVolume",
+        "PersistentVolumeClaim",
+        "CustomResourceDefinition",
+        "ClusterRole",
+        "ClusterRoleList",
+        "ClusterRoleBinding",
+        "ClusterRoleBindingList",
+        "Role",
+        "RoleList",
+        "RoleBinding",
+        "RoleBindingList",
+        "Service",
+        "DaemonSet",
+        "Pod",
+        "ReplicationController",
+        "ReplicaSet",
+        "Deployment",
+        "HorizontalPodAutoscaler",
+        "StatefulSet",
+        "Job",
+        "CronJob",
+        "IngressClass",
+        "Ingress",
+        "APIService",
+    ];
+    ORDER.iter().position(|k| *k == kind).unwrap_or(ORDER.len())
+}

@@ -1,0 +1,152 @@
+//! The workload controllers of the embedded cluster (what k3s runs): Deployments, ReplicaSets,
+//! Pods (a small kubelet), Jobs, the garbage collector and the namespace controller. Each
+//! watches the store's change stream, keeps a de-duplicated queue of keys, and writes through
+//! `ops` as field manager `k3s`, exactly as k3s's built-in controllers appear in managedFields.
+
+mod deployment;
+mod events;
+mod gc;
+mod job;
+mod kubelet;
+mod namespace;
+mod queue;
+mod replicaset;
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+pub use events::record as record_event;
+
+use super::logs::LogBook;
+use super::store::Store;
+
+/// The field manager k3s's controllers write as.
+pub const MANAGER: &str = "k3s";
+
+/// What every controller can reach.
+#[derive(Clone)]
+pub struct Env {
+    pub store: Arc<Store>,
+    pub logs: Arc<LogBook>,
+}
+
+/// Starts every controller; they stop when the returned handles are aborted.
+pub fn spawn_all(env: Env) -> Vec<JoinHandle<()>> {
+    vec![
+        queue::run(env.clone(), deployment::Deployments),
+        queue::run(env.clone(), replicaset::ReplicaSets),
+        queue::run(env.clone(), kubelet::Kubelet::default()),
+        queue::run(env.clone(), job::Jobs),
+        queue::run(env.clone(), namespace::Namespaces),
+        gc::run(env),
+    ]
+}
+
+use serde_json::Value;
+
+use super::kinds::{ResourceType, by_kind};
+use super::objects;
+
+/// A served type by apiVersion and kind (always present: the kinds table is static).
+fn ty(api_version: &str, kind: &str) -> &'static ResourceType {
+    by_kind(api_version, kind).unwrap_or_else(|| panic!("{api_version} {kind} is served"))
+}
+
+/// Objects of `ty` in `namespace` whose controlling owner has this uid (and are not deleting).
+fn owned(
+    env: &Env,
+    ty: &'static ResourceType,
+    namespace: &str,
+    owner_uid: &str,
+) -> Vec<Arc<Value>> {
+    env.store
+        .list(ty, Some(namespace))
+        .0
+        .into_iter()
+        .filter(|o| !objects::is_deleting(o))
+        .filter(|o| objects::controller_of(o).is_some_and(|r| r["uid"] == owner_uid))
+        .collect()
+}
+
+/// The key of the object's controlling owner, if it is of `owner_kind`.
+fn owner_key(obj: &Value, owner_api_version: &str, owner_kind: &str) -> Option<super::store::Key> {
+    let r = objects::controller_of(obj)?;
+    (r["kind"] == owner_kind).then(|| {
+        super::store::Key::new(
+            ty(owner_api_version, owner_kind),
+            objects::namespace(obj),
+            r["name"].as_str().unwrap_or_default(),
+        )
+    })
+}
+
+/// `metadata.creationTimestamp` as a timestamp (epoch when absent).
+fn created(obj: &Value) -> jiff::Timestamp {
+    obj["metadata"]["creationTimestamp"]
+        .as_str()
+        .and_then(super::clock::parse)
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+}
+
+/// One entry of a `status.conditions` list, as a controller words it.
+struct Condition<'a> {
+    /// The condition's `type`.
+    kind: &'a str,
+    status: bool,
+    reason: &'a str,
+    message: &'a str,
+}
+
+/// Sets a condition in a `status.conditions` list the way controllers do: the transition time
+/// moves only when the status flips; reason and message are refreshed.
+fn set_condition(status: &mut Value, condition: &Condition, now: &str, with_update_time: bool) {
+    let &Condition {
+        kind: cond_type,
+        status: cond_status,
+        reason,
+        message,
+    } = condition;
+    let status_word = if cond_status { "True" } else { "False" };
+    if !status["conditions"].is_array() {
+        status["conditions"] = Value::Array(Vec::new());
+    }
+    let list = status["conditions"]
+        .as_array_mut()
+        .expect("just made an array");
+    let existing = list.iter_mut().find(|c| c["type"] == cond_type);
+    let mut cond = serde_json::json!({"type": cond_type, "status": status_word, "reason": reason, "message": message, "lastTransitionTime": now});
+    if with_update_time {
+        cond["lastUpdateTime"] = now.into();
+    }
+    match existing {
+        Some(old) => {
+            if old["status"] == status_word {
+                cond["lastTransitionTime"] = old["lastTransitionTime"].clone();
+                if with_update_time && old["reason"] == reason && old["message"] == message {
+                    cond["lastUpdateTime"] = old["lastUpdateTime"].clone();
+                }
+            }
+            *old = cond;
+        }
+        None => list.push(cond),
+    }
+}
+
+/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it, on the
+/// cluster's one node.
+fn pod_from_template(owner: &Value) -> Value {
+    let template = &owner["spec"]["template"];
+    let mut spec = template["spec"].clone();
+    spec["nodeName"] = serde_json::json!(kubelet::NODE_NAME);
+    let mut meta = serde_json::json!({
+        "generateName": format!("{}-", objects::name(owner)),
+        "ownerReferences": [objects::owner_reference(owner, true)],
+    });
+    for field in ["labels", "annotations"] {
+        if template["metadata"][field].is_object() {
+            meta[field] = template["metadata"][field].clone();
+        }
+    }
+    serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": spec})
+}

@@ -1,0 +1,558 @@
+//! The Deployment controller: one ReplicaSet per pod template (named by `pod-template-hash`),
+//! rolling updates within maxSurge / maxUnavailable (or Recreate), old ReplicaSets pruned to
+//! `revisionHistoryLimit`, and the status and conditions `kubectl rollout status` and Argo CD's
+//! health check read, with the real controller's reasons and messages.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::queue::{Controller, Next};
+use super::replicaset::{drop_zero_counts, status_patch};
+use super::{Condition, Env, MANAGER, events, owned, owner_key, set_condition, ty};
+use crate::objects;
+use crate::ops::{self, Actor, DeleteOptions, Part};
+use crate::store::{Event, Key};
+
+pub struct Deployments;
+
+const REVISION: &str = "deployment.kubernetes.io/revision";
+const HASH_LABEL: &str = "pod-template-hash";
+
+impl Controller for Deployments {
+    fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
+        match event.key.ty().kind {
+            "Deployment" => vec![event.key.clone()],
+            "ReplicaSet" => owner_key(&event.object, "apps/v1", "Deployment")
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn all_keys(&self, env: &Env) -> Vec<Key> {
+        let d = ty("apps/v1", "Deployment");
+        env.store
+            .list(d, None)
+            .0
+            .iter()
+            .map(|o| Key::new(d, objects::namespace(o), objects::name(o)))
+            .collect()
+    }
+
+    fn reconcile(&mut self, env: &Env, key: &Key) -> Next {
+        let Some(d) = env.store.get(key) else {
+            return Next::Done;
+        };
+        if objects::is_deleting(&d) {
+            return Next::Done;
+        }
+        let rs_ty = ty("apps/v1", "ReplicaSet");
+        let desired = d["spec"]["replicas"].as_i64().unwrap_or(1).max(0);
+        let hash = template_hash(&d["spec"]["template"]);
+        let mut sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
+        sets.sort_by_key(|rs| revision(rs));
+        let max_revision = sets.iter().map(|rs| revision(rs)).max().unwrap_or(0);
+        let (mut new_rs, old_sets): (Vec<_>, Vec<_>) = sets
+            .into_iter()
+            .partition(|rs| rs["metadata"]["labels"][HASH_LABEL] == hash.as_str());
+        let now = env.store.clock.now_rfc3339();
+        let mut progress = None;
+        let new_rs = match new_rs.pop() {
+            Some(rs) => rs,
+            None => {
+                let initial = if old_sets.iter().all(|rs| replicas(rs) == 0) {
+                    desired
+                } else {
+                    0
+                };
+                let body = new_replica_set(&d, &hash, max_revision + 1, initial);
+                match create_replica_set(env, &d, &key.namespace, body, initial) {
+                    Ok((rs, created)) => {
+                        progress = Some(created);
+                        rs
+                    }
+                    Err(next) => return next,
+                }
+            }
+        };
+        let (max_surge, max_unavailable) = limits(&d, desired);
+        let changed = if d["spec"]["strategy"]["type"] == "Recreate" {
+            recreate(env, &d, &new_rs, &old_sets, desired)
+        } else {
+            roll(
+                env,
+                &d,
+                &new_rs,
+                &old_sets,
+                desired,
+                (max_surge, max_unavailable),
+            )
+        };
+        prune_history(env, &d, &old_sets);
+        if changed && progress.is_none() {
+            progress = Some((
+                "ReplicaSetUpdated",
+                format!("ReplicaSet \"{}\" is progressing.", objects::name(&new_rs)),
+            ));
+        }
+        // Read back what the scaling above produced before reporting.
+        let sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
+        let report = Report {
+            new_rs: &new_rs,
+            desired,
+            max_unavailable,
+            progress,
+            now: &now,
+        };
+        write_status(env, &d, &sets, report);
+        Next::Done
+    }
+}
+
+/// A Progressing condition's reason and message.
+type Progress = (&'static str, String);
+
+/// Creates the new ReplicaSet with `initial` replicas; on failure records the event and says
+/// when to retry.
+fn create_replica_set(
+    env: &Env,
+    d: &Value,
+    namespace: &str,
+    body: Value,
+    initial: i64,
+) -> Result<(Arc<Value>, Progress), Next> {
+    let rs_ty = ty("apps/v1", "ReplicaSet");
+    match ops::create(&env.store, rs_ty, namespace, body, &Actor::new(MANAGER)) {
+        Ok(rs) => {
+            scaled_event(env, d, &rs, 0, initial);
+            let progress = (
+                "NewReplicaSetCreated",
+                format!("Created new replica set \"{}\"", objects::name(&rs)),
+            );
+            Ok((rs, progress))
+        }
+        Err(e) => {
+            events::record(
+                env,
+                d,
+                true,
+                "FailedCreate",
+                &e.message,
+                "deployment-controller",
+            );
+            Err(Next::After(std::time::Duration::from_secs(5)))
+        }
+    }
+}
+
+/// The Recreate strategy: old ReplicaSets to zero, then, once their pods are gone, the new
+/// one to `desired`. Whether anything was scaled.
+fn recreate(env: &Env, d: &Value, new_rs: &Value, old_sets: &[Arc<Value>], desired: i64) -> bool {
+    let mut changed = false;
+    for rs in old_sets.iter().filter(|rs| replicas(rs) > 0) {
+        changed |= scale(env, d, rs, 0);
+    }
+    if old_sets
+        .iter()
+        .all(|rs| replicas(rs) == 0 && rs["status"]["replicas"].as_i64().unwrap_or(0) == 0)
+    {
+        changed |= scale(env, d, new_rs, desired);
+    }
+    changed
+}
+
+/// The RollingUpdate strategy within maxSurge and maxUnavailable (as [`limits`] returns
+/// them). Whether anything was scaled.
+fn roll(
+    env: &Env,
+    d: &Value,
+    new_rs: &Value,
+    old_sets: &[Arc<Value>],
+    desired: i64,
+    (max_surge, max_unavailable): (i64, i64),
+) -> bool {
+    if old_sets.iter().all(|rs| replicas(rs) == 0) {
+        return scale(env, d, new_rs, desired);
+    }
+    let mut changed = false;
+    let total: i64 = old_sets
+        .iter()
+        .map(|rs| replicas(rs))
+        .chain([replicas(new_rs)])
+        .sum();
+    let room = (desired + max_surge - total).min(desired - replicas(new_rs));
+    if room > 0 {
+        changed |= scale(env, d, new_rs, replicas(new_rs) + room);
+    }
+    let available_now: i64 = old_sets
+        .iter()
+        .map(|rs| available(rs))
+        .chain([available(new_rs)])
+        .sum();
+    let mut spare = (available_now - (desired - max_unavailable)).max(0);
+    for rs in old_sets {
+        let unavailable_here = replicas(rs) - available(rs);
+        let remove = replicas(rs).min(spare + unavailable_here.max(0));
+        if remove > 0 {
+            changed |= scale(env, d, rs, replicas(rs) - remove);
+            spare -= (remove - unavailable_here.max(0)).max(0);
+        }
+    }
+    changed
+}
+
+/// What the status reports besides the ReplicaSets read back.
+struct Report<'a> {
+    new_rs: &'a Value,
+    desired: i64,
+    max_unavailable: i64,
+    /// A Progressing condition this reconcile earned, if any.
+    progress: Option<Progress>,
+    now: &'a str,
+}
+
+/// Replica counts summed over a Deployment's ReplicaSets.
+struct Counts {
+    /// `status.replicas`: pods that exist.
+    existing: i64,
+    /// `spec.replicas`: pods wanted.
+    wanted: i64,
+    ready: i64,
+    available: i64,
+    /// The new ReplicaSet's pods.
+    updated: i64,
+}
+
+impl Counts {
+    fn of(sets: &[Arc<Value>], new_rs: &Value) -> Counts {
+        let sum = |f: &dyn Fn(&Value) -> i64| sets.iter().map(|rs| f(rs)).sum::<i64>();
+        let new_name = objects::name(new_rs);
+        Counts {
+            existing: sum(&|rs| rs["status"]["replicas"].as_i64().unwrap_or(0)),
+            wanted: sum(&replicas),
+            ready: sum(&|rs| rs["status"]["readyReplicas"].as_i64().unwrap_or(0)),
+            available: sum(&available),
+            updated: sets
+                .iter()
+                .find(|rs| objects::name(rs) == new_name)
+                .map_or(0, |rs| rs["status"]["replicas"].as_i64().unwrap_or(0)),
+        }
+    }
+}
+
+/// Writes the Deployment's status (counts, Available and Progressing) and the new
+/// ReplicaSet's revision, each only if it changed.
+fn write_status(env: &Env, d: &Value, sets: &[Arc<Value>], report: Report<'_>) {
+    let counts = Counts::of(sets, report.new_rs);
+    let mut status = d["status"].clone();
+    if !status.is_object() {
+        status = json!({});
+    }
+    set_counts(&mut status, d, &counts);
+    set_conditions(&mut status, &counts, &report);
+    let key = Key::new(
+        ty("apps/v1", "Deployment"),
+        objects::namespace(d),
+        objects::name(d),
+    );
+    if d["status"] != status {
+        let patch = json!({"status": status_patch(&d["status"], &status)});
+        let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+    }
+    let rev = report.new_rs["metadata"]["annotations"][REVISION].clone();
+    if d["metadata"]["annotations"][REVISION] != rev {
+        let patch = json!({"metadata": {"annotations": {REVISION: rev}}});
+        let _ = ops::merge(&env.store, &key, &patch, Part::Main, MANAGER);
+    }
+}
+
+/// The replica counts and observedGeneration, zero counts left out as the real controller does.
+fn set_counts(status: &mut Value, d: &Value, counts: &Counts) {
+    for (k, v) in [
+        (
+            "observedGeneration",
+            d["metadata"]["generation"].as_i64().unwrap_or(1),
+        ),
+        ("replicas", counts.existing),
+        ("updatedReplicas", counts.updated),
+        ("readyReplicas", counts.ready),
+        ("availableReplicas", counts.available),
+        (
+            "unavailableReplicas",
+            (counts.wanted - counts.available).max(0),
+        ),
+    ] {
+        status[k] = json!(v);
+    }
+    drop_zero_counts(
+        status,
+        &[
+            "replicas",
+            "updatedReplicas",
+            "readyReplicas",
+            "availableReplicas",
+            "unavailableReplicas",
+        ],
+    );
+}
+
+/// The Available and Progressing conditions, with the real controller's reasons and messages.
+fn set_conditions(status: &mut Value, counts: &Counts, report: &Report<'_>) {
+    let (desired, now) = (report.desired, report.now);
+    let new_name = objects::name(report.new_rs);
+    let minimum = counts.available >= desired - report.max_unavailable;
+    let (reason, message) = if minimum {
+        (
+            "MinimumReplicasAvailable",
+            "Deployment has minimum availability.",
+        )
+    } else {
+        (
+            "MinimumReplicasUnavailable",
+            "Deployment does not have minimum availability.",
+        )
+    };
+    let available = Condition {
+        kind: "Available",
+        status: minimum,
+        reason,
+        message,
+    };
+    set_condition(status, &available, now, true);
+    let complete =
+        counts.updated == desired && counts.available == desired && counts.existing == desired;
+    let progressing = if complete {
+        Some((
+            "NewReplicaSetAvailable",
+            format!("ReplicaSet \"{new_name}\" has successfully progressed."),
+        ))
+    } else if report.progress.is_none()
+        && status["conditions"]
+            .as_array()
+            .is_some_and(|c| !c.iter().any(|c| c["type"] == "Progressing"))
+    {
+        Some((
+            "FoundNewReplicaSet",
+            format!("Found new replica set \"{new_name}\""),
+        ))
+    } else {
+        report.progress.clone()
+    };
+    if let Some((reason, message)) = progressing {
+        let condition = Condition {
+            kind: "Progressing",
+            status: true,
+            reason,
+            message: &message,
+        };
+        set_condition(status, &condition, now, true);
+    }
+    // Keep Available before Progressing, as `kubectl get -o yaml` shows them on a real cluster.
+    if let Some(list) = status["conditions"].as_array_mut() {
+        list.sort_by_key(|c| c["type"] != "Available");
+    }
+}
+
+fn new_replica_set(d: &Value, hash: &str, revision: i64, replicas: i64) -> Value {
+    let mut template = d["spec"]["template"].clone();
+    template["metadata"]["labels"][HASH_LABEL] = json!(hash);
+    let mut selector = d["spec"]["selector"].clone();
+    selector["matchLabels"][HASH_LABEL] = json!(hash);
+    let desired = d["spec"]["replicas"].as_i64().unwrap_or(1);
+    let (surge, _) = limits(d, desired);
+    json!({
+        "apiVersion": "apps/v1",
+        "kind": "ReplicaSet",
+        "metadata": {
+            "name": format!("{}-{hash}", objects::name(d)),
+            "labels": template["metadata"]["labels"],
+            "annotations": {
+                REVISION: revision.to_string(),
+                "deployment.kubernetes.io/desired-replicas": desired.to_string(),
+                "deployment.kubernetes.io/max-replicas": (desired + surge).to_string(),
+            },
+            "ownerReferences": [objects::owner_reference(d, true)],
+        },
+        "spec": {"replicas": replicas, "selector": selector, "template": template},
+    })
+}
+
+/// Scales a ReplicaSet and records the Deployment's `ScalingReplicaSet` event.
+fn scale(env: &Env, d: &Value, rs: &Value, to: i64) -> bool {
+    let from = replicas(rs);
+    if from == to {
+        return false;
+    }
+    let patch = json!({"spec": {"replicas": to}});
+    let key = Key::new(
+        ty("apps/v1", "ReplicaSet"),
+        objects::namespace(rs),
+        objects::name(rs),
+    );
+    let ok = ops::merge(&env.store, &key, &patch, Part::Main, MANAGER).is_ok();
+    if ok {
+        scaled_event(env, d, rs, from, to);
+    }
+    ok
+}
+
+fn scaled_event(env: &Env, d: &Value, rs: &Value, from: i64, to: i64) {
+    if from == to {
+        return;
+    }
+    let direction = if to > from { "up" } else { "down" };
+    let message = format!(
+        "Scaled {direction} replica set {} from {from} to {to}",
+        objects::name(rs)
+    );
+    events::record(
+        env,
+        d,
+        false,
+        "ScalingReplicaSet",
+        &message,
+        "deployment-controller",
+    );
+}
+
+/// Deletes old, empty ReplicaSets beyond `revisionHistoryLimit`, oldest first.
+fn prune_history(env: &Env, d: &Value, old_sets: &[Arc<Value>]) {
+    let limit = d["spec"]["revisionHistoryLimit"].as_u64().unwrap_or(10) as usize;
+    let empty: Vec<&Arc<Value>> = old_sets
+        .iter()
+        .filter(|rs| replicas(rs) == 0 && rs["status"]["replicas"].as_i64().unwrap_or(0) == 0)
+        .collect();
+    for rs in empty.iter().take(empty.len().saturating_sub(limit)) {
+        let _ = ops::delete(
+            &env.store,
+            ty("apps/v1", "ReplicaSet"),
+            objects::namespace(rs),
+            objects::name(rs),
+            &DeleteOptions::default(),
+        );
+    }
+}
+
+fn replicas(rs: &Value) -> i64 {
+    rs["spec"]["replicas"].as_i64().unwrap_or(0)
+}
+
+fn available(rs: &Value) -> i64 {
+    rs["status"]["availableReplicas"].as_i64().unwrap_or(0)
+}
+
+fn revision(rs: &Value) -> i64 {
+    rs["metadata"]["annotations"][REVISION]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+/// (maxSurge, maxUnavailable) resolved against the desired count; surge rounds up,
+/// unavailability down, and both zero would deadlock so unavailability becomes 1.
+fn limits(d: &Value, desired: i64) -> (i64, i64) {
+    let ru = &d["spec"]["strategy"]["rollingUpdate"];
+    let resolve = |v: &Value, round_up: bool| -> i64 {
+        match v {
+            Value::Number(n) => n.as_i64().unwrap_or(0),
+            Value::String(s) => {
+                let pct: f64 = s.trim_end_matches('%').parse().unwrap_or(25.0);
+                let exact = pct * desired as f64 / 100.0;
+                (if round_up {
+                    exact.ceil()
+                } else {
+                    exact.floor()
+                }) as i64
+            }
+            _ => {
+                let exact = desired as f64 * 0.25;
+                (if round_up {
+                    exact.ceil()
+                } else {
+                    exact.floor()
+                }) as i64
+            }
+        }
+    };
+    let surge = resolve(&ru["maxSurge"], true);
+    let unavailable = resolve(&ru["maxUnavailable"], false);
+    if surge == 0 && unavailable == 0 {
+        (0, 1)
+    } else {
+        (surge, unavailable)
+    }
+}
+
+/// The pod-template-hash: FNV-1a over the template with keys sorted (so the same template
+/// always hashes the same, however it was written), encoded in the alphabet Kubernetes uses.
+pub fn template_hash(template: &Value) -> String {
+    let mut hash: u32 = 0x811c_9dc5;
+    let mut feed = |bytes: &[u8]| {
+        for b in bytes {
+            hash ^= u32::from(*b);
+            hash = hash.wrapping_mul(0x0100_0193);
+        }
+    };
+    canonical(template, &mut feed);
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    hash.to_string()
+        .bytes()
+        .map(|b| ALPHABET[b as usize % ALPHABET.len()] as char)
+        .collect()
+}
+
+fn canonical(v: &Value, feed: &mut impl FnMut(&[u8])) {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            feed(b"{");
+            for k in keys {
+                feed(k.as_bytes());
+                feed(b":");
+                canonical(&m[k], feed);
+                feed(b",");
+            }
+            feed(b"}");
+        }
+        Value::Array(a) => {
+            feed(b"[");
+            for x in a {
+                canonical(x, feed);
+                feed(b",");
+            }
+            feed(b"]");
+        }
+        other => feed(other.to_string().as_bytes()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_hash_ignores_key_order() {
+        let a = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "web", "image": "nginx"}]}});
+        let b = json!({"spec": {"containers": [{"image": "nginx", "name": "web"}]}, "metadata": {"labels": {"app": "web"}}});
+        assert_eq!(template_hash(&a), template_hash(&b));
+        let c = json!({"spec": {"containers": [{"image": "nginx:2", "name": "web"}]}, "metadata": {"labels": {"app": "web"}}});
+        assert_ne!(template_hash(&a), template_hash(&c));
+        assert!(
+            template_hash(&a)
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric())
+        );
+    }
+
+    #[test]
+    fn surge_rounds_up_and_unavailability_down() {
+        let d = json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": "25%", "maxUnavailable": "25%"}}}});
+        assert_eq!(limits(&d, 2), (1, 0));
+        assert_eq!(limits(&d, 4), (1, 1));
+        let zero =
+            json!({"spec": {"strategy": {"rollingUpdate": {"maxSurge": 0, "maxUnavailable": 0}}}});
+        assert_eq!(limits(&zero, 3), (0, 1));
+    }
+}

@@ -1,0 +1,389 @@
+//! A small kubelet: Pods start after a short delay, turn Ready after their readinessProbe's
+//! `initialDelaySeconds + periodSeconds`, and Pods that run to completion (restartPolicy Never
+//! or OnFailure, i.e. Jobs) run their command in the built-in shell, their output going to the
+//! Pod log at the times the script's `sleep`s decide. Images are never pulled.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use super::queue::{Controller, Next};
+use super::replicaset::status_patch;
+use super::{Env, MANAGER, events, ty};
+use crate::clock::rfc3339;
+use crate::objects;
+use crate::ops::{self, Part};
+use crate::shell::{self, Step, Trace};
+use crate::store::{Event, EventType, Key};
+
+/// The one node of the embedded cluster.
+pub const NODE_NAME: &str = "capa-lab";
+/// Cluster time from Pod creation to its containers running (image already present).
+const START_DELAY: Duration = Duration::from_secs(1);
+
+#[derive(Default)]
+pub struct Kubelet {
+    runs: HashMap<String, Run>,
+}
+
+/// What the kubelet remembers of a Pod it runs.
+struct Run {
+    first_seen: Timestamp,
+    announced: bool,
+    /// For run-to-completion Pods: each container's script, and how many steps were logged.
+    scripts: Vec<(String, Result<Trace, String>, usize)>,
+}
+
+impl Controller for Kubelet {
+    fn keys_for(&self, env: &Env, event: &Event) -> Vec<Key> {
+        if event.key.ty().kind != "Pod" {
+            return Vec::new();
+        }
+        if event.kind == EventType::Deleted {
+            env.logs.forget_pod(&event.key.namespace, &event.key.name);
+        }
+        vec![event.key.clone()]
+    }
+
+    fn all_keys(&self, env: &Env) -> Vec<Key> {
+        let pod = ty("v1", "Pod");
+        env.store
+            .list(pod, None)
+            .0
+            .iter()
+            .map(|o| Key::new(pod, objects::namespace(o), objects::name(o)))
+            .collect()
+    }
+
+    fn reconcile(&mut self, env: &Env, key: &Key) -> Next {
+        let Some(pod) = env.store.get(key) else {
+            self.runs.retain(|_, r| {
+                r.first_seen > env.store.clock.now() - jiff::SignedDuration::from_hours(1)
+            });
+            return Next::Done;
+        };
+        let phase = pod["status"]["phase"].as_str().unwrap_or("Pending");
+        let uid = objects::uid(&pod).to_string();
+        if objects::is_deleting(&pod) || matches!(phase, "Succeeded" | "Failed") {
+            self.runs.remove(&uid);
+            return Next::Done;
+        }
+        let now = env.store.clock.now();
+        // A Pod this kubelet has not seen may still have run before (a restarted cluster): it
+        // carries on from its recorded start rather than starting over.
+        let first_seen = pod["status"]["startTime"]
+            .as_str()
+            .and_then(crate::clock::parse)
+            .filter(|t| *t <= now)
+            .unwrap_or(now);
+        let resumed = first_seen < now;
+        let run = self.runs.entry(uid).or_insert_with(|| Run {
+            first_seen,
+            announced: resumed,
+            scripts: scripts(&pod),
+        });
+        let elapsed = now.duration_since(run.first_seen).unsigned_abs();
+        let started_at = run.first_seen + START_DELAY;
+        if elapsed < START_DELAY {
+            write_status(env, &pod, &pending_status(&pod, run.first_seen));
+            return Next::After(START_DELAY - elapsed);
+        }
+        if !run.announced {
+            run.announced = true;
+            announce(env, &pod);
+        }
+        let ran_for = elapsed - START_DELAY;
+        if pod["spec"]["restartPolicy"] == "Always" {
+            let ready_after = readiness_delay(&pod);
+            let ready = ran_for >= ready_after;
+            write_status(
+                env,
+                &pod,
+                &running_status(&pod, run.first_seen, started_at, ready, &[]),
+            );
+            return if ready {
+                Next::Done
+            } else {
+                Next::After(ready_after - ran_for)
+            };
+        }
+        run_to_completion(env, &pod, run, started_at, ran_for)
+    }
+}
+
+/// Advances each container's script to `ran_for`, logging what it printed so far.
+fn run_to_completion(
+    env: &Env,
+    pod: &Value,
+    run: &mut Run,
+    started_at: Timestamp,
+    ran_for: Duration,
+) -> Next {
+    let (ns, name) = (objects::namespace(pod), objects::name(pod));
+    let mut next_wake: Option<Duration> = None;
+    let mut finished: Vec<(String, i32, Option<String>, Duration)> = Vec::new();
+    for (container, script, logged) in &mut run.scripts {
+        match script {
+            Err(message) => {
+                if *logged == 0 {
+                    env.logs
+                        .append(ns, name, container, &format!("{message}\n"));
+                    env.logs.finish(ns, name, container);
+                    *logged = 1;
+                }
+                finished.push((
+                    container.clone(),
+                    127,
+                    Some(message.clone()),
+                    Duration::ZERO,
+                ));
+            }
+            Ok(trace) => {
+                let mut at = Duration::ZERO;
+                for (i, step) in trace.steps.iter().enumerate() {
+                    if at > ran_for {
+                        next_wake = Some(next_wake.map_or(at - ran_for, |w| w.min(at - ran_for)));
+                        break;
+                    }
+                    match step {
+                        Step::Output(text) if i >= *logged => {
+                            env.logs.append(ns, name, container, text);
+                            *logged = i + 1;
+                        }
+                        Step::Sleep(d) => {
+                            at += *d;
+                            *logged = (*logged).max(i + 1);
+                        }
+                        _ => {}
+                    }
+                }
+                if at <= ran_for && *logged >= trace.steps.len() {
+                    if !env
+                        .logs
+                        .view(ns, name, container)
+                        .is_some_and(|v| v.finished)
+                    {
+                        env.logs.finish(ns, name, container);
+                    }
+                    finished.push((container.clone(), trace.exit_code, None, at));
+                } else if next_wake.is_none() {
+                    next_wake = Some(at.saturating_sub(ran_for).max(Duration::from_millis(10)));
+                }
+            }
+        }
+    }
+    let all_done = finished.len() == run.scripts.len();
+    if !all_done {
+        let status = running_status(pod, run.first_seen, started_at, true, &[]);
+        write_status(env, pod, &status);
+        return Next::After(next_wake.unwrap_or(Duration::from_millis(100)));
+    }
+    let status = running_status(pod, run.first_seen, started_at, false, &finished);
+    write_status(env, pod, &status);
+    Next::Done
+}
+
+fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
+    if pod["spec"]["restartPolicy"] == "Always" {
+        return Vec::new();
+    }
+    pod["spec"]["containers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            let argv: Vec<String> = ["command", "args"]
+                .iter()
+                .flat_map(|f| c[*f].as_array().cloned().unwrap_or_default())
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect();
+            let name = c["name"].as_str().unwrap_or_default().to_string();
+            (name, shell::run(&argv).map_err(|e| e.to_string()), 0)
+        })
+        .collect()
+}
+
+/// initialDelaySeconds + periodSeconds of the slowest readinessProbe (0 when there is none).
+fn readiness_delay(pod: &Value) -> Duration {
+    pod["spec"]["containers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["readinessProbe"].is_object())
+        .map(|c| {
+            let p = &c["readinessProbe"];
+            p["initialDelaySeconds"].as_u64().unwrap_or(0)
+                + p["periodSeconds"].as_u64().unwrap_or(10)
+        })
+        .max()
+        .map_or(Duration::ZERO, Duration::from_secs)
+}
+
+fn announce(env: &Env, pod: &Value) {
+    let (ns, name) = (objects::namespace(pod), objects::name(pod));
+    events::record(
+        env,
+        pod,
+        false,
+        "Scheduled",
+        &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
+        "default-scheduler",
+    );
+    for c in pod["spec"]["containers"].as_array().into_iter().flatten() {
+        let (cname, image) = (
+            c["name"].as_str().unwrap_or_default(),
+            c["image"].as_str().unwrap_or_default(),
+        );
+        events::record(
+            env,
+            pod,
+            false,
+            "Pulled",
+            &format!("Container image \"{image}\" already present on machine"),
+            "kubelet",
+        );
+        events::record(
+            env,
+            pod,
+            false,
+            "Created",
+            &format!("Created container: {cname}"),
+            "kubelet",
+        );
+        events::record(
+            env,
+            pod,
+            false,
+            "Started",
+            &format!("Started container {cname}"),
+            "kubelet",
+        );
+    }
+}
+
+fn pod_ip(pod: &Value) -> String {
+    let n = objects::uid(pod)
+        .bytes()
+        .fold(7u32, |h, b| h.wrapping_mul(31).wrapping_add(u32::from(b)));
+    format!("10.42.0.{}", 2 + n % 250)
+}
+
+fn condition(kind: &str, ok: bool, at: &str, reason: Option<&str>) -> Value {
+    let mut c = json!({"type": kind, "status": if ok { "True" } else { "False" }, "lastProbeTime": null, "lastTransitionTime": at});
+    if let Some(r) = reason {
+        c["reason"] = json!(r);
+    }
+    c
+}
+
+fn pending_status(pod: &Value, first_seen: Timestamp) -> Value {
+    let at = rfc3339(first_seen);
+    let waiting: Vec<Value> = container_list(pod)
+        .map(|c| json!({"name": c["name"], "image": c["image"], "imageID": "", "ready": false, "restartCount": 0, "started": false, "state": {"waiting": {"reason": "ContainerCreating"}}, "lastState": {}}))
+        .collect();
+    json!({
+        "phase": "Pending",
+        "conditions": [
+            condition("PodReadyToStartContainers", false, &at, None),
+            condition("Initialized", true, &at, None),
+            condition("Ready", false, &at, Some("ContainersNotReady")),
+            condition("ContainersReady", false, &at, Some("ContainersNotReady")),
+            condition("PodScheduled", true, &at, None),
+        ],
+        "hostIP": "10.0.2.15",
+        "hostIPs": [{"ip": "10.0.2.15"}],
+        "startTime": at,
+        "containerStatuses": waiting,
+        "qosClass": "BestEffort",
+    })
+}
+
+/// Status of a Pod whose containers run (`ready`), or have all exited (`finished` non-empty).
+fn running_status(
+    pod: &Value,
+    first_seen: Timestamp,
+    started_at: Timestamp,
+    ready: bool,
+    finished: &[(String, i32, Option<String>, Duration)],
+) -> Value {
+    let created = rfc3339(first_seen);
+    let started = rfc3339(started_at);
+    let done = !finished.is_empty();
+    let succeeded = done && finished.iter().all(|f| f.1 == 0);
+    let end = finished
+        .iter()
+        .map(|f| f.3)
+        .max()
+        .map(|d| rfc3339(started_at + d));
+    let statuses: Vec<Value> = container_list(pod)
+        .map(|c| {
+            let cname = c["name"].as_str().unwrap_or_default();
+            let id = format!("containerd://{:064x}", objects::uid(pod).len() as u128 * 0x9e37_79b9 + cname.len() as u128);
+            let state = match finished.iter().find(|f| f.0 == cname) {
+                Some((_, code, message, ran)) => {
+                    let mut t = json!({"exitCode": code, "reason": if *code == 0 { "Completed" } else { "Error" }, "startedAt": started, "finishedAt": rfc3339(started_at + *ran), "containerID": id});
+                    if let Some(m) = message {
+                        t["message"] = json!(m);
+                    }
+                    json!({"terminated": t})
+                }
+                None => json!({"running": {"startedAt": started}}),
+            };
+            json!({"name": cname, "image": c["image"], "imageID": format!("docker.io/library/{}", c["image"].as_str().unwrap_or_default()), "containerID": id, "ready": ready && !done, "restartCount": 0, "started": !done, "state": state, "lastState": {}})
+        })
+        .collect();
+    let ready_at = if done {
+        end.clone().unwrap_or_else(|| started.clone())
+    } else {
+        started.clone()
+    };
+    let reason = if done {
+        Some(if succeeded {
+            "PodCompleted"
+        } else {
+            "PodFailed"
+        })
+    } else if ready {
+        None
+    } else {
+        Some("ContainersNotReady")
+    };
+    let phase = match (done, succeeded) {
+        (false, _) => "Running",
+        (true, true) => "Succeeded",
+        (true, false) => "Failed",
+    };
+    let ip = pod_ip(pod);
+    json!({
+        "phase": phase,
+        "conditions": [
+            condition("PodReadyToStartContainers", !done, &started, None),
+            condition("Initialized", true, &created, if done { Some("PodCompleted") } else { None }),
+            condition("Ready", ready && !done, &ready_at, reason),
+            condition("ContainersReady", ready && !done, &ready_at, reason),
+            condition("PodScheduled", true, &created, None),
+        ],
+        "hostIP": "10.0.2.15",
+        "hostIPs": [{"ip": "10.0.2.15"}],
+        "podIP": ip,
+        "podIPs": [{"ip": ip}],
+        "startTime": created,
+        "containerStatuses": statuses,
+        "qosClass": "BestEffort",
+    })
+}
+
+fn container_list(pod: &Value) -> impl Iterator<Item = &Value> {
+    pod["spec"]["containers"].as_array().into_iter().flatten()
+}
+
+fn write_status(env: &Env, pod: &Value, status: &Value) {
+    if pod["status"] == *status {
+        return;
+    }
+    let patch = json!({"status": status_patch(&pod["status"], status)});
+    let key = Key::new(ty("v1", "Pod"), objects::namespace(pod), objects::name(pod));
+    let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+}

@@ -1,0 +1,146 @@
+//! The ReplicaSet controller: keeps `spec.replicas` Pods from the template, owned by the
+//! ReplicaSet, and reports how many exist, are ready and are available.
+
+use serde_json::{Value, json};
+
+use super::queue::{Controller, Next};
+use super::{Env, MANAGER, events, owned, owner_key, ty};
+use crate::objects;
+use crate::ops::{self, Actor, DeleteOptions, Part};
+use crate::store::{Event, Key};
+
+pub struct ReplicaSets;
+
+impl Controller for ReplicaSets {
+    fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
+        match event.key.ty().kind {
+            "ReplicaSet" => vec![event.key.clone()],
+            "Pod" => owner_key(&event.object, "apps/v1", "ReplicaSet")
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn all_keys(&self, env: &Env) -> Vec<Key> {
+        let rs = ty("apps/v1", "ReplicaSet");
+        env.store
+            .list(rs, None)
+            .0
+            .iter()
+            .map(|o| Key::new(rs, objects::namespace(o), objects::name(o)))
+            .collect()
+    }
+
+    fn reconcile(&mut self, env: &Env, key: &Key) -> Next {
+        let Some(rs) = env.store.get(key) else {
+            return Next::Done;
+        };
+        if objects::is_deleting(&rs) {
+            return Next::Done;
+        }
+        let pod_ty = ty("v1", "Pod");
+        let mut pods = owned(env, pod_ty, &key.namespace, objects::uid(&rs));
+        let desired = rs["spec"]["replicas"].as_u64().unwrap_or(1) as usize;
+        let actor = Actor::new(MANAGER);
+        while pods.len() < desired {
+            match ops::create(
+                &env.store,
+                pod_ty,
+                &key.namespace,
+                super::pod_from_template(&rs),
+                &actor,
+            ) {
+                Ok(pod) => {
+                    events::record(
+                        env,
+                        &rs,
+                        false,
+                        "SuccessfulCreate",
+                        &format!("Created pod: {}", objects::name(&pod)),
+                        "replicaset-controller",
+                    );
+                    pods.push(pod);
+                }
+                Err(e) => {
+                    events::record(
+                        env,
+                        &rs,
+                        true,
+                        "FailedCreate",
+                        &format!("Error creating: {}", e.message),
+                        "replicaset-controller",
+                    );
+                    return Next::After(std::time::Duration::from_secs(5));
+                }
+            }
+        }
+        if pods.len() > desired {
+            // Remove the least useful first: not ready before ready, newest before oldest.
+            pods.sort_by_key(|p| (is_ready(p), std::cmp::Reverse(super::created(p))));
+            for pod in pods.drain(..pods.len() - desired) {
+                let name = objects::name(&pod).to_string();
+                if ops::delete(
+                    &env.store,
+                    pod_ty,
+                    &key.namespace,
+                    &name,
+                    &DeleteOptions::default(),
+                )
+                .is_ok()
+                {
+                    events::record(
+                        env,
+                        &rs,
+                        false,
+                        "SuccessfulDelete",
+                        &format!("Deleted pod: {name}"),
+                        "replicaset-controller",
+                    );
+                }
+            }
+        }
+        let ready = pods.iter().filter(|p| is_ready(p)).count();
+        let mut status = json!({"replicas": pods.len(), "fullyLabeledReplicas": pods.len(), "readyReplicas": ready, "availableReplicas": ready, "observedGeneration": rs["metadata"]["generation"]});
+        drop_zero_counts(
+            &mut status,
+            &["fullyLabeledReplicas", "readyReplicas", "availableReplicas"],
+        );
+        if rs["status"] != status {
+            let patch = json!({"status": status_patch(&rs["status"], &status)});
+            let _ = ops::merge(&env.store, key, &patch, Part::Status, MANAGER);
+        }
+        Next::Done
+    }
+}
+
+/// A merge patch turning `old` status into `new` (counts that dropped to zero are removed).
+pub fn status_patch(old: &Value, new: &Value) -> Value {
+    let mut patch = new.clone();
+    if let (Some(o), Some(p)) = (old.as_object(), patch.as_object_mut()) {
+        for k in o.keys() {
+            if !p.contains_key(k) {
+                p.insert(k.clone(), Value::Null);
+            }
+        }
+    }
+    patch
+}
+
+/// Counts of zero are left out of status, as the real API types' `omitempty` does.
+pub fn drop_zero_counts(status: &mut Value, keys: &[&str]) {
+    if let Some(o) = status.as_object_mut() {
+        for k in keys {
+            if o.get(*k).and_then(Value::as_u64) == Some(0) {
+                o.remove(*k);
+            }
+        }
+    }
+}
+
+pub fn is_ready(pod: &Value) -> bool {
+    pod["status"]["conditions"].as_array().is_some_and(|c| {
+        c.iter()
+            .any(|c| c["type"] == "Ready" && c["status"] == "True")
+    })
+}

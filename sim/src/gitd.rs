@@ -1,0 +1,235 @@
+//! The real `git daemon`, serving the lab's bare repositories over `git://` on loopback, as
+//! `gitd.gitsrv` does on the learner's VM.
+
+use std::io::Read;
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::tools;
+
+/// How often we pick a new port when another process grabs ours between probe and bind.
+const PORT_ATTEMPTS: usize = 5;
+/// How long the daemon gets to start listening.
+const READY_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long the daemon gets to exit on SIGTERM before it is killed.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+/// Stderr kept for error messages; the daemon is quiet unless something is wrong.
+const STDERR_CAP: usize = 16 * 1024;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GitdError {
+    #[error(
+        "git is not installed: `git daemon` serves the lab's repositories (install git, or run scripts/install-tools)"
+    )]
+    GitMissing,
+    #[error("cannot serve {}: not a directory", .0.display())]
+    BaseMissing(PathBuf),
+    #[error("cannot find a free port on 127.0.0.1: {0}")]
+    NoPort(std::io::Error),
+    #[error("cannot start `git daemon`: {0}")]
+    Spawn(std::io::Error),
+    #[error("`git daemon` exited ({status}): {stderr}")]
+    Exited { status: ExitStatus, stderr: String },
+    #[error("`git daemon` did not accept connections on 127.0.0.1:{port} within {}s", READY_TIMEOUT.as_secs())]
+    NotReady { port: u16 },
+    #[error("`git daemon` could not bind a port after {PORT_ATTEMPTS} attempts: {stderr}")]
+    PortRace { stderr: String },
+}
+
+/// A running `git daemon`; dropping it stops the daemon and every connection it forked.
+pub struct GitDaemon {
+    child: Child,
+    port: u16,
+    base: PathBuf,
+}
+
+impl GitDaemon {
+    /// Starts `git daemon --export-all --enable=receive-pack --reuseaddr --base-path=<base>
+    /// --listen=127.0.0.1 --port=<free>` and waits until it accepts connections.
+    pub fn start(base: &Path) -> Result<GitDaemon, GitdError> {
+        let git = tools::find("git").ok_or(GitdError::GitMissing)?;
+        if !base.is_dir() {
+            return Err(GitdError::BaseMissing(base.to_path_buf()));
+        }
+        let base = base
+            .canonicalize()
+            .map_err(|_| GitdError::BaseMissing(base.into()))?;
+        let mut last_stderr = String::new();
+        for _ in 0..PORT_ATTEMPTS {
+            let port = free_port().map_err(GitdError::NoPort)?;
+            match spawn(&git, &base, port)? {
+                Started::Ready(child) => return Ok(GitDaemon { child, port, base }),
+                Started::PortTaken(stderr) => last_stderr = stderr,
+            }
+        }
+        Err(GitdError::PortRace {
+            stderr: last_stderr,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+}
+
+impl Drop for GitDaemon {
+    fn drop(&mut self) {
+        stop_group(&mut self.child);
+    }
+}
+
+enum Started {
+    Ready(Child),
+    /// Someone bound the port between our probe and the daemon's bind; try another.
+    PortTaken(String),
+}
+
+/// Binding port 0 lets the kernel choose; the listener is dropped so the daemon can take it.
+fn free_port() -> std::io::Result<u16> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+    Ok(listener.local_addr()?.port())
+}
+
+fn spawn(git: &Path, base: &Path, port: u16) -> Result<Started, GitdError> {
+    let mut child = Command::new(git)
+        .arg("daemon")
+        .arg("--export-all")
+        .arg("--enable=receive-pack")
+        .arg("--reuseaddr")
+        .arg(format!("--base-path={}", base.display()))
+        .arg("--listen=127.0.0.1")
+        .arg(format!("--port={port}"))
+        .current_dir(base)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        // Its own process group, so Drop can stop the per-connection children too.
+        .process_group(0)
+        .spawn()
+        .map_err(GitdError::Spawn)?;
+    let stderr = drain_stderr(&mut child);
+
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let deadline = Instant::now() + READY_TIMEOUT;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            let text = stderr_text(&stderr);
+            return if port_taken(&text) {
+                Ok(Started::PortTaken(text))
+            } else {
+                Err(GitdError::Exited {
+                    status,
+                    stderr: text,
+                })
+            };
+        }
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            return Ok(Started::Ready(child));
+        }
+        if Instant::now() >= deadline {
+            stop_group(&mut child);
+            return Err(GitdError::NotReady { port });
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reads the daemon's stderr on a thread so a chatty daemon never blocks on a full pipe.
+fn drain_stderr(child: &mut Child) -> Arc<Mutex<String>> {
+    let buf = Arc::new(Mutex::new(String::new()));
+    if let Some(mut pipe) = child.stderr.take() {
+        let sink = Arc::clone(&buf);
+        thread::spawn(move || {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                if let Ok(mut s) = sink.lock()
+                    && s.len() < STDERR_CAP
+                {
+                    s.push_str(&String::from_utf8_lossy(&chunk[..n]));
+                }
+            }
+        });
+    }
+    buf
+}
+
+fn stderr_text(buf: &Arc<Mutex<String>>) -> String {
+    // The reader thread may still be copying the last bytes of a daemon that just died.
+    thread::sleep(Duration::from_millis(50));
+    buf.lock().map(|s| s.trim().to_string()).unwrap_or_default()
+}
+
+fn port_taken(stderr: &str) -> bool {
+    stderr.contains("Address already in use")
+        || stderr.contains("unable to allocate any listen sockets")
+}
+
+/// SIGTERM to the whole group, then SIGKILL if it lingers; always reaps the daemon.
+fn stop_group(child: &mut Child) {
+    let Ok(pgid) = libc::pid_t::try_from(child.id()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return;
+    };
+    signal_group(pgid, libc::SIGTERM);
+    let deadline = Instant::now() + STOP_GRACE;
+    while Instant::now() < deadline {
+        if matches!(child.try_wait(), Ok(Some(_))) {
+            // Forked upload-pack/receive-pack children may outlive the daemon; end them too.
+            signal_group(pgid, libc::SIGKILL);
+            return;
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    signal_group(pgid, libc::SIGKILL);
+    let _ = child.wait();
+}
+
+fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
+    // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses the
+    // process group we created with process_group(0), whose id is the daemon's pid.
+    unsafe {
+        libc::kill(-pgid, signal);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serves_and_stops() {
+        if tools::find("git").is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let daemon = GitDaemon::start(dir.path()).unwrap();
+        let port = daemon.port();
+        assert!(TcpStream::connect(("127.0.0.1", port)).is_ok());
+        assert_eq!(daemon.base(), dir.path().canonicalize().unwrap());
+        drop(daemon);
+        // The port is free again once the daemon is gone.
+        assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
+    }
+
+    #[test]
+    fn missing_base_is_an_error() {
+        let err = GitDaemon::start(Path::new("/nonexistent/capa/base")).err();
+        assert!(matches!(
+            err,
+            Some(GitdError::BaseMissing(_) | GitdError::GitMissing)
+        ));
+    }
+}

@@ -1,0 +1,344 @@
+//! The embedded lab cluster: a Kubernetes API server on loopback with k3s's workload
+//! controllers (and, in `argocd`, Argo CD's application controller), for machines that cannot
+//! run k3s. It imports nothing of the tutor: the tutor talks to it over HTTP like any cluster.
+//!
+//! Start it with [`start`] in-process (tests, `capa-tui --sim`) or with `capa-tui sim serve`.
+
+mod api;
+pub mod argocd;
+mod bootstrap;
+pub mod clock;
+mod controllers;
+mod defaults;
+pub mod fields;
+pub mod gitd;
+mod glob;
+mod journal;
+pub mod kinds;
+mod logs;
+pub mod objects;
+mod ops;
+pub mod patch;
+pub mod schema;
+pub mod shell;
+mod status;
+pub mod store;
+pub mod table;
+mod tls;
+pub mod tools;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+
+pub use api::{MAX_BODY_BYTES, RequestCounts};
+use store::Store;
+
+/// The git server's in-cluster address on the lab VM, mapped to the local git daemon.
+pub const GITD_HOST: &str = "gitd.gitsrv.svc.cluster.local:9418";
+
+/// How to run the embedded cluster.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Loopback address to listen on; port 0 picks a free port.
+    pub listen: SocketAddr,
+    /// Keep the store here across restarts; `None` keeps it in memory only.
+    pub state_dir: Option<PathBuf>,
+    /// How much faster than the wall clock the cluster's time runs.
+    pub speed: f64,
+    /// Where the git daemon serves bare repos from (`<name>.git`); default `<state-dir>/bare`,
+    /// or a temporary folder without a state dir.
+    pub bare_dir: Option<PathBuf>,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            state_dir: None,
+            speed: 1.0,
+            bare_dir: None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SimError {
+    #[error(
+        "the embedded lab cluster only listens on loopback; {0} is not a loopback address (use 127.0.0.1:PORT)"
+    )]
+    NotLoopback(SocketAddr),
+    #[error(
+        "cannot listen on {addr}: {source} (is another capa-tui sim already running there? pick another --listen port, or 0 for any free one)"
+    )]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("--speed must be a positive number (1 is real time, 10 is ten times faster); got {0}")]
+    BadSpeed(f64),
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
+    #[error(transparent)]
+    Gitd(#[from] gitd::GitdError),
+    #[error("cannot use {path} for bare repos: {source}")]
+    BareDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the kubeconfig to {path}: {source}")]
+    Kubeconfig {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// A running embedded cluster. Dropping it without [`Handle::shutdown`] aborts its tasks.
+pub struct Handle {
+    pub addr: SocketAddr,
+    pub token: String,
+    ca_pem: String,
+    store: Arc<Store>,
+    counts: Arc<api::RequestCounts>,
+    gitd: gitd::GitDaemon,
+    /// Temporary folders of a cluster without a state dir, removed when it stops.
+    _scratch: Option<tempfile::TempDir>,
+    tasks: Vec<JoinHandle<()>>,
+    server: Option<(tokio::sync::oneshot::Sender<()>, JoinHandle<()>)>,
+}
+
+/// Starts the API server and the controllers; returns once the server accepts connections.
+pub async fn start(config: Config) -> Result<Handle, SimError> {
+    if !config.listen.ip().is_loopback() {
+        return Err(SimError::NotLoopback(config.listen));
+    }
+    if !(config.speed.is_finite() && config.speed > 0.0) {
+        return Err(SimError::BadSpeed(config.speed));
+    }
+    let store = match &config.state_dir {
+        Some(dir) => Store::open(dir, config.speed)?,
+        None => Store::in_memory(config.speed),
+    };
+    bootstrap::seed(&store);
+    argocd::seed(&store);
+    let scratch = match &config.state_dir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("capa-sim-")
+                .tempdir()
+                .map_err(|source| SimError::BareDir {
+                    path: std::env::temp_dir(),
+                    source,
+                })?,
+        ),
+    };
+    let work_dir = config
+        .state_dir
+        .clone()
+        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
+        .unwrap_or_default();
+    let bare_dir = config
+        .bare_dir
+        .clone()
+        .unwrap_or_else(|| work_dir.join("bare"));
+    std::fs::create_dir_all(&bare_dir).map_err(|source| SimError::BareDir {
+        path: bare_dir.clone(),
+        source,
+    })?;
+    let gitd = gitd::GitDaemon::start(&bare_dir)?;
+    let hosts = argocd::repo::HostMap::new(vec![(
+        GITD_HOST.to_string(),
+        format!("127.0.0.1:{}", gitd.port()),
+    )]);
+    let repo_server = Arc::new(argocd::repo::RepoServer::new(
+        work_dir.join("repo-cache"),
+        hosts,
+    ));
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|source| SimError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+    let addr = listener.local_addr().map_err(|source| SimError::Listen {
+        addr: config.listen,
+        source,
+    })?;
+    let credentials = tls::Credentials::load_or_create(config.state_dir.as_deref())?;
+    let acceptor = credentials.acceptor()?;
+    let token = credentials.token.clone();
+    let logs = Arc::new(logs::LogBook::default());
+    let counts = Arc::new(api::RequestCounts::default());
+    let state = Arc::new(api::ApiState {
+        counts: counts.clone(),
+        store: store.clone(),
+        logs: logs.clone(),
+        token: token.clone(),
+        git_version: tools::kubectl_version(),
+        address: addr.to_string(),
+    });
+    let env = controllers::Env {
+        store: store.clone(),
+        logs,
+    };
+    let mut tasks = controllers::spawn_all(env.clone());
+    tasks.push(argocd::spawn(env, repo_server));
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(serve_tls(listener, acceptor, api::router(state), stop_rx));
+    Ok(Handle {
+        addr,
+        token,
+        ca_pem: credentials.ca_pem,
+        store,
+        counts,
+        gitd,
+        _scratch: scratch,
+        tasks,
+        server: Some((stop_tx, server)),
+    })
+}
+
+impl Handle {
+    /// `https://127.0.0.1:PORT`
+    pub fn url(&self) -> String {
+        format!("https://{}", self.addr)
+    }
+
+    /// The folder the git daemon serves bare repos from.
+    pub fn bare_dir(&self) -> &Path {
+        self.gitd.base()
+    }
+
+    /// The git daemon's loopback port (Applications use `git://gitd.gitsrv.svc.cluster.local:9418/`).
+    pub fn git_port(&self) -> u16 {
+        self.gitd.port()
+    }
+
+    /// The URL to clone and push `<name>.git` from this machine.
+    pub fn git_url(&self, name: &str) -> String {
+        format!("git://127.0.0.1:{}/{name}.git", self.gitd.port())
+    }
+
+    /// The CA certificate (PEM) that signed the server's certificate.
+    pub fn ca_pem(&self) -> &str {
+        &self.ca_pem
+    }
+
+    /// A kubeconfig for this cluster (context `capa-sim`, namespace `default`).
+    pub fn kubeconfig(&self) -> String {
+        kubeconfig_yaml(&self.url(), &self.token, &self.ca_pem)
+    }
+
+    /// Writes the kubeconfig atomically (0600), so a reader never sees half of it.
+    pub fn write_kubeconfig(&self, path: &Path) -> Result<(), SimError> {
+        write_private(path, self.kubeconfig().as_bytes()).map_err(|source| SimError::Kubeconfig {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
+    /// The requests answered so far, by kind.
+    pub fn requests(&self) -> &RequestCounts {
+        &self.counts
+    }
+
+    /// How many objects the cluster holds (for benchmarks and tests).
+    pub fn object_count(&self) -> usize {
+        self.store.count()
+    }
+
+    /// Stops serving, stops the controllers, and flushes the state dir.
+    pub async fn shutdown(mut self) {
+        if let Some((stop, server)) = self.server.take() {
+            let _ = stop.send(());
+            // Open watches keep connections alive; do not wait on them for long.
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(2), server).await;
+        }
+        for t in self.tasks.drain(..) {
+            t.abort();
+        }
+        if let Err(e) = self.store.flush() {
+            tracing::error!("state dir not flushed: {e}");
+        }
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        for t in &self.tasks {
+            t.abort();
+        }
+        if let Some((_, server)) = &self.server {
+            server.abort();
+        }
+    }
+}
+
+fn kubeconfig_yaml(server: &str, token: &str, ca_pem: &str) -> String {
+    use base64::Engine;
+    let ca = base64::engine::general_purpose::STANDARD.encode(ca_pem);
+    format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: capa-sim\n  cluster:\n    server: {server}\n    certificate-authority-data: {ca}\ncontexts:\n- name: capa-sim\n  context:\n    cluster: capa-sim\n    user: capa-sim\n    namespace: default\ncurrent-context: capa-sim\nusers:\n- name: capa-sim\n  user:\n    token: {token}\n"
+    )
+}
+
+/// Accepts TLS connections and serves each with HTTP/1.1 or HTTP/2 until told to stop. A
+/// client that fails the handshake or misbehaves only loses its own connection.
+async fn serve_tls(
+    listener: TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+    app: axum::Router,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+    use hyper_util::service::TowerToHyperService;
+    let mut connections = tokio::task::JoinSet::new();
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut stop => break,
+            a = listener.accept() => a,
+        };
+        let Ok((tcp, _)) = accepted else { continue };
+        let (acceptor, app) = (acceptor.clone(), app.clone());
+        connections.spawn(async move {
+            let Ok(Ok(tls)) =
+                tokio::time::timeout(std::time::Duration::from_secs(10), acceptor.accept(tcp))
+                    .await
+            else {
+                return;
+            };
+            let service = TowerToHyperService::new(app);
+            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                .serve_connection_with_upgrades(TokioIo::new(tls), service)
+                .await;
+        });
+        // Reap finished connections so the set does not grow without bound.
+        while connections.try_join_next().is_some() {}
+    }
+    connections.abort_all();
+}
+
+/// Writes `bytes` to `path` via a temp file and rename, readable by the owner only.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
