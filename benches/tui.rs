@@ -1,6 +1,8 @@
 //! Benchmarks of the tutor (run: `cargo bench --bench tui`; results in README): first frame,
 //! watch event → drawn frame latency beside `kubectl get -w` seeing the same change, an idle
 //! minute (CPU, RSS, API requests by kind), and 5,000 unrelated objects. Reported, not asserted.
+// A benchmark is one scripted scenario, measured step by step in order.
+#![allow(clippy::too_many_lines)]
 
 use std::time::{Duration, Instant};
 
@@ -44,9 +46,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let sim = capa_tui::sim::start(capa_tui::sim::Config::default())
-        .await
-        .unwrap();
+    let sim = capa_sim::start(capa_sim::Config::default()).await.unwrap();
     let kc = dir.path().join("kubeconfig");
     sim.write_kubeconfig(&kc).unwrap();
     let client = capa_tui::cluster::connect(Some(&kc), None).await.unwrap();
@@ -66,7 +66,7 @@ async fn main() {
         let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
         runner
             .run(
-                lesson.meta.number,
+                lesson.spec.number,
                 &engine::plan(lesson).unwrap(),
                 tx,
                 tokio::sync::watch::channel(false).1,
@@ -84,7 +84,11 @@ async fn main() {
         .unwrap();
     let first = launched.elapsed();
     let (wtx, mut wrx) = tokio::sync::mpsc::unbounded_channel();
-    let _watches = capa_tui::cluster::watch::spawn(client.clone(), wtx);
+    let _watches = capa_tui::cluster::watch::spawn(
+        client.clone(),
+        &catalog::lab_namespaces(&catalog::lessons().unwrap()),
+        wtx,
+    );
     while state.apps.is_empty() || state.watch != capa_tui::tui::state::WatchHealth::Live {
         let e = wrx.recv().await.unwrap();
         update(&mut state, to_msg(e));
@@ -98,7 +102,7 @@ async fn main() {
     );
 
     // Watch event → drawn frame, beside kubectl get -w.
-    let kubectl = capa_tui::sim::tools::find("kubectl").expect("run scripts/install-tools");
+    let kubectl = capa_sim::tools::find("kubectl").expect("run scripts/install-tools");
     let mut kw = tokio::process::Command::new(kubectl)
         .args([
             "-n",

@@ -52,6 +52,10 @@ pub struct Global {
     /// built-in ones.
     #[arg(long, global = true)]
     pub templates: Option<PathBuf>,
+    /// Take the lessons from this folder (laid out like lessons/: one folder per lesson with
+    /// lesson.yaml, en.md and zh.md) instead of the built-in ones.
+    #[arg(long, global = true)]
+    pub lessons: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -148,6 +152,9 @@ pub async fn run(cli: Cli) -> i32 {
     if let Some(dir) = &g.templates {
         crate::lab::catalog::use_template_dir(dir.clone());
     }
+    if let Some(dir) = &g.lessons {
+        crate::lab::catalog::use_lesson_dir(dir.clone());
+    }
     match cli.command {
         Some(Command::Sim(SimCommand::Serve(args))) => serve(&g, args).await,
         Some(Command::App(args)) => app(&g, args).await,
@@ -229,13 +236,13 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
 }
 
 async fn serve(g: &Global, args: ServeArgs) -> i32 {
-    let config = crate::sim::Config {
+    let config = capa_sim::Config {
         listen: args.listen,
         state_dir: g.state_dir.clone(),
         speed: g.speed,
         bare_dir: g.bare_dir.clone(),
     };
-    let handle = match crate::sim::start(config).await {
+    let handle = match capa_sim::start(config).await {
         Ok(h) => h,
         Err(e) => {
             eprintln!("capa-tui sim serve: {e}");
@@ -257,7 +264,7 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
     println!(
         "git URL: {} (Applications use git://{}/src.git)",
         handle.git_url("src"),
-        crate::sim::GITD_HOST
+        capa_sim::GITD_HOST
     );
     println!(
         "try: KUBECONFIG={} kubectl get namespaces",

@@ -2,9 +2,14 @@
 //! same way for both: connecting from a kubeconfig and context, and the Argo CD operations the
 //! lab needs that work on any cluster (`argocd`).
 
+pub mod application;
 pub mod argocd;
 pub mod derive;
+mod kind;
 pub mod watch;
+
+pub use application::Application;
+pub use kind::Kind;
 
 use std::path::{Path, PathBuf};
 

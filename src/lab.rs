@@ -3,10 +3,11 @@
 
 pub mod catalog;
 pub mod check;
+pub mod derived;
 pub mod engine;
 pub mod evidence;
 pub mod files;
 pub mod paths;
 pub mod plan;
-pub mod report;
 pub mod session;
+pub mod spec;

@@ -4,6 +4,9 @@
 
 use std::time::Duration;
 
+#[path = "support/svg.rs"]
+mod svg;
+
 use capa_tui::lab::catalog::{self, Lang};
 use capa_tui::tui::state::State;
 use capa_tui::tui::theme::Theme;
@@ -160,6 +163,40 @@ snapshots! {
     screen_retry_blocked: 5, retry_blocked;
 }
 
+/// The README's pictures of the tutor, drawn by its own code from recorded objects. They must
+/// match what the code draws today; `CAPA_UPDATE_SCREENSHOTS=1 cargo test --test tui
+/// screenshots` redraws them after a deliberate change.
+#[test]
+fn screenshots_in_assets_are_what_the_tutor_draws_today() {
+    /// (file name, lesson index, how the recorded lab is changed, terminal size).
+    type Shot = (&'static str, usize, fn(&mut Value), (u16, u16));
+    let shots: [Shot; 3] = [
+        ("lesson-6-retry-trap-120x40", 5, retry_blocked, (120, 40)),
+        ("lesson-5-mid-wave-120x40", 4, mid_wave, (120, 40)),
+        ("lesson-7-ignore-differences-80x24", 6, |_| {}, (80, 24)),
+    ];
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/screenshots");
+    let update_wanted = std::env::var_os("CAPA_UPDATE_SCREENSHOTS").is_some();
+    let mut stale = Vec::new();
+    for (name, lesson, edit, (w, h)) in shots {
+        let s = state_with(lesson, edit);
+        let backend = draw(&s, w, h);
+        let picture = svg::render(backend.buffer(), &format!("capa-tui: {name}"));
+        assert!(picture.contains("<svg") && picture.contains("Applications"));
+        let path = dir.join(format!("{name}.svg"));
+        if update_wanted {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&path, &picture).unwrap();
+        } else if std::fs::read_to_string(&path).ok().as_deref() != Some(picture.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "these screenshots are stale or missing: {stale:?}. If the change is meant, run CAPA_UPDATE_SCREENSHOTS=1 cargo test --test tui screenshots and commit them"
+    );
+}
+
 #[test]
 fn the_retry_trap_is_said_in_plain_words_with_its_key() {
     let s = state_with(5, retry_blocked);
@@ -241,7 +278,7 @@ fn a_stale_watch_says_since_when() {
 fn chinese_lessons_are_shown_with_chinese_section_names() {
     let mut s = state_with(0, |_| {});
     s.lang = Lang::Zh;
-    s.section = 1;
+    s.section = capa_tui::lab::catalog::Section::Why;
     let screen = format!("{}", draw(&s, 120, 40));
     assert!(screen.contains("为什么重要 (2/6)"), "{screen}");
     assert!(
@@ -318,7 +355,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         true,
     );
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut exec = capa_tui::tui::Executor::new(&session, tx);
+    let mut exec = capa_tui::tui::Executor::new(&session, catalog::lessons().unwrap(), tx);
     let press = |s: &mut State, exec: &mut capa_tui::tui::Executor, code: KeyCode| {
         for e in update(s, Msg::Key(KeyEvent::from(code))) {
             exec.run(e);

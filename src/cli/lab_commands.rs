@@ -11,6 +11,7 @@ use super::Global;
 use crate::cluster::argocd;
 use crate::lab::catalog::{self, Lang, Lesson};
 use crate::lab::engine::{self, Progress, Runner};
+use crate::lab::plan::Step;
 use crate::lab::session::Session;
 use crate::lab::{check as grading, evidence};
 
@@ -35,7 +36,7 @@ fn pick_lessons(key: &str) -> Result<Vec<Lesson>, i32> {
         None => {
             let names: Vec<String> = all
                 .iter()
-                .map(|l| format!("{} ({})", l.meta.number, l.meta.slug))
+                .map(|l| format!("{} ({})", l.spec.number, l.spec.slug))
                 .collect();
             eprintln!(
                 "capa-tui: no lesson {key:?}; the lessons are: {}, or all",
@@ -66,14 +67,25 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    print_plans(&s, &plans, lang);
+    let code = match confirm(&s, yes) {
+        Ok(()) => run_plans(&s, &plans, lang, Duration::from_secs(timeout)).await,
+        Err(code) => code,
+    };
+    s.close().await;
+    code
+}
+
+/// The target, the folders and every step with its command, before anything changes.
+fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
     println!("capa-tui is about to change {}.", s.target);
     println!(
         "Source dir: {}   Bare repos: {}",
         s.paths.src_dir.display(),
         s.paths.bare_dir.display()
     );
-    for (lesson, steps) in &plans {
-        println!("\nLesson {} · {}", lesson.meta.number, lesson.title(lang));
+    for (lesson, steps) in plans {
+        println!("\nLesson {} · {}", lesson.spec.number, lesson.title(lang));
         for (i, step) in steps.iter().enumerate() {
             println!(
                 "  {:>2}. {}\n      $ {}",
@@ -83,11 +95,15 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
             );
         }
     }
+}
+
+/// Asks before changing anything (unless `--yes`) and makes sure the source dir can be written;
+/// `Err` carries the exit code.
+fn confirm(s: &Session, yes: bool) -> Result<(), i32> {
     if !yes {
         if !std::io::stdin().is_terminal() {
             eprintln!("\ncapa-tui: not asking on a non-interactive input; add --yes to go ahead");
-            s.close().await;
-            return 2;
+            return Err(2);
         }
         print!("\nGo ahead? [y/N] ");
         let _ = std::io::stdout().flush();
@@ -95,35 +111,35 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
         let _ = std::io::stdin().read_line(&mut answer);
         if !matches!(answer.trim(), "y" | "Y" | "yes") {
             println!("Nothing was changed.");
-            s.close().await;
-            return 1;
+            return Err(1);
         }
     }
-    if let Err(e) = std::fs::create_dir_all(&s.paths.src_dir) {
+    std::fs::create_dir_all(&s.paths.src_dir).map_err(|e| {
         eprintln!(
             "capa-tui: cannot create the source dir {}: {e}. Pass a writable --src-dir.",
             s.paths.src_dir.display()
         );
-        s.close().await;
-        return 1;
-    }
-    let runner = Runner {
-        client: s.client.clone(),
-        paths: s.paths.clone(),
-        kubeconfig: s.kubeconfig.clone(),
-        context: s.context.clone(),
-        deadline: Duration::from_secs(timeout),
-    };
+        1
+    })
+}
+
+/// Runs the plans in order, printing progress, until one fails or Ctrl-C; the exit code.
+async fn run_plans(
+    s: &Session,
+    plans: &[(&Lesson, Vec<Step>)],
+    lang: Lang,
+    deadline: Duration,
+) -> i32 {
+    let runner = Runner::new(s, deadline);
     let (cancel_tx, cancel_rx) = watch::channel(false);
     tokio::spawn(async move {
         super::wait_for_stop_signal().await;
         let _ = cancel_tx.send(true);
     });
-    let mut code = 0;
-    for (lesson, steps) in &plans {
+    for (lesson, steps) in plans {
         println!(
             "\n== Lesson {} · {}",
-            lesson.meta.number,
+            lesson.spec.number,
             lesson.title(lang)
         );
         let (tx, mut rx) = mpsc::unbounded_channel();
@@ -143,28 +159,24 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
             }
         });
         let result = runner
-            .run(lesson.meta.number, steps, tx, cancel_rx.clone())
+            .run(lesson.spec.number, steps, tx, cancel_rx.clone())
             .await;
         let _ = printer.await;
-        match result {
-            Ok(()) => println!(
-                "== lesson {} done in {:.1}s",
-                lesson.meta.number,
-                started.elapsed().as_secs_f64()
-            ),
-            Err(e) => {
-                eprintln!("capa-tui: lesson {}: {e}", lesson.meta.number);
-                code = if matches!(e, engine::RunError::Cancelled { .. }) {
-                    130
-                } else {
-                    1
-                };
-                break;
-            }
+        if let Err(e) = result {
+            eprintln!("capa-tui: lesson {}: {e}", lesson.spec.number);
+            return if matches!(e, engine::RunError::Cancelled { .. }) {
+                130
+            } else {
+                1
+            };
         }
+        println!(
+            "== lesson {} done in {:.1}s",
+            lesson.spec.number,
+            started.elapsed().as_secs_f64()
+        );
     }
-    s.close().await;
-    code
+    0
 }
 
 pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
@@ -181,14 +193,15 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         src_dir: &s.paths.src_dir,
     };
     let mut grades = Vec::new();
-    for lesson in lessons.iter().filter(|l| l.meta.evidence.is_some()) {
-        let file = lesson.meta.evidence.clone().unwrap_or_default();
-        grades.push((lesson, grading::grade(&file, &ctx).await));
+    for lesson in &lessons {
+        if let Some(file) = lesson.evidence_file() {
+            grades.push((lesson, grading::grade(file, &ctx).await));
+        }
     }
     let lang = Lang::detect(g.lang.as_deref());
     let passed = grades.iter().all(|(_, g)| g.passed());
     if as_json {
-        let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.meta.number, "file": g.file, "passed": g.passed(), "findings": g.findings})).collect();
+        let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.spec.number, "file": g.file, "passed": g.passed(), "findings": g.findings})).collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({"passed": passed, "files": out}))
@@ -204,7 +217,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                     "✗ FAIL"
                 },
                 grade.file,
-                lesson.meta.number,
+                lesson.spec.number,
                 lesson.title(lang)
             );
             for f in &grade.findings {
@@ -231,25 +244,25 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    let lessons = catalog::lessons().unwrap_or_default();
     let mut apps = Vec::new();
-    for name in ["src-helm", "src-kust", "src-waves"] {
+    for name in lab_apps(&lessons) {
         let row = match argocd::application(s.client.clone(), argocd::NAMESPACE, name).await {
             Ok(a) => json!({
                 "name": name,
-                "sync": a["status"]["sync"]["status"],
-                "health": a["status"]["health"]["status"],
-                "revision": a["status"]["sync"]["revision"],
-                "operation": a["status"]["operationState"]["phase"],
-                "message": a["status"]["operationState"]["message"],
+                "sync": a.status.sync.status,
+                "health": a.status.health.status,
+                "revision": a.git_revision(),
+                "operation": a.status.operation_state.as_ref().map(|o| &o.phase),
+                "message": a.status.operation_state.as_ref().map(|o| &o.message),
             }),
             Err(_) => json!({"name": name, "missing": true}),
         };
         apps.push(row);
     }
-    let lessons = catalog::lessons().unwrap_or_default();
     let evidence: Vec<Value> = lessons
         .iter()
-        .filter_map(|l| l.meta.evidence.as_ref().map(|f| json!({"lesson": l.meta.number, "file": f, "present": s.paths.evidence(f).exists()})))
+        .filter_map(|l| l.evidence_file().map(|f| json!({"lesson": l.spec.number, "file": f, "present": s.paths.evidence(f).exists()})))
         .collect();
     if as_json {
         println!(
@@ -380,4 +393,15 @@ pub async fn doctor(g: &Global) -> i32 {
     );
     s.close().await;
     if ok { 0 } else { 1 }
+}
+
+/// The lab's Applications, in the order the lessons introduce them.
+fn lab_apps(lessons: &[Lesson]) -> Vec<&str> {
+    let mut apps: Vec<&str> = Vec::new();
+    for l in lessons {
+        if !apps.contains(&l.spec.app.as_str()) {
+            apps.push(&l.spec.app);
+        }
+    }
+    apps
 }

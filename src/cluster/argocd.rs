@@ -1,35 +1,28 @@
 //! Argo CD operations that work on any cluster with the Application CRD, without the argocd
-//! CLI: the refresh annotation (§5.4) and terminating a running operation as
-//! `argocd app terminate-op --core` does (§5.3).
+//! CLI: the refresh annotation (docs/sim-behaviour.md §5.4) and terminating a running operation as
+//! `argocd app terminate-op --core` does (docs/sim-behaviour.md §5.3).
 
-use kube::api::{
-    Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams, PostParams,
-};
+use kube::api::{Api, DynamicObject, Patch, PatchParams, PostParams};
 use serde_json::json;
 
-use super::{ClusterError, Result, explain};
+use super::{Application, ClusterError, Result, explain};
 
 pub const NAMESPACE: &str = "argocd";
 
 fn applications(client: kube::Client, namespace: &str) -> Api<DynamicObject> {
-    let ar = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk("argoproj.io", "v1alpha1", "Application"),
-        "applications",
-    );
-    Api::namespaced_with(client, namespace, &ar)
+    super::application::api(client, namespace)
 }
 
-/// An Application as JSON.
-pub async fn application(
-    client: kube::Client,
-    namespace: &str,
-    name: &str,
-) -> Result<serde_json::Value> {
+/// An Application, typed.
+pub async fn application(client: kube::Client, namespace: &str, name: &str) -> Result<Application> {
     let app = applications(client, namespace)
         .get(name)
         .await
         .map_err(explain)?;
-    serde_json::to_value(app).map_err(|e| ClusterError::Api(e.to_string()))
+    serde_json::to_value(app)
+        .ok()
+        .and_then(|v| Application::from_json(&v))
+        .ok_or_else(|| ClusterError::Api(format!("{name} does not read as an Application")))
 }
 
 /// Any object by its API path, as JSON (managedFields included).

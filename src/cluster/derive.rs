@@ -3,6 +3,8 @@
 
 use serde_json::Value;
 
+use super::application::{Application, Helm};
+
 /// One resource in a sync lane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LaneItem {
@@ -30,9 +32,11 @@ pub struct Lane {
 /// The last operation of an Application as lanes: from `operationState.syncResult.resources`
 /// and the waves in `status.resources` (a hook's wave is 0 unless recorded), with times read off
 /// the live objects `live(namespace, kind, name)` finds.
-pub fn timeline(app: &Value, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -> Vec<Lane> {
-    let started = app["status"]["operationState"]["startedAt"]
-        .as_str()
+pub fn timeline(app: &Application, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -> Vec<Lane> {
+    let state = app.status.operation_state.clone().unwrap_or_default();
+    let started = state
+        .started_at
+        .as_deref()
         .and_then(|t| t.parse::<jiff::Timestamp>().ok());
     let since = |t: &Value| -> Option<i64> {
         let t = t.as_str()?.parse::<jiff::Timestamp>().ok()?;
@@ -46,14 +50,12 @@ pub fn timeline(app: &Value, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -
             .find(|c| c["type"] == kind && c["status"] == "True")
             .map(|c| c["lastTransitionTime"].clone())
     };
-    let status = &app["status"];
     let wave_of = |kind: &str, name: &str| {
-        status["resources"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .find(|r| r["kind"] == kind && r["name"] == name)
-            .and_then(|r| r["syncWave"].as_i64())
+        app.status
+            .resources
+            .iter()
+            .find(|r| r.kind == kind && r.name == name)
+            .and_then(|r| r.sync_wave)
             .unwrap_or(0)
     };
     let order = |p: &str| match p {
@@ -64,16 +66,10 @@ pub fn timeline(app: &Value, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -
         _ => 4,
     };
     let mut lanes: Vec<Lane> = Vec::new();
-    for r in status["operationState"]["syncResult"]["resources"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let phase = r["syncPhase"].as_str().unwrap_or("Sync").to_string();
-        let kind = r["kind"].as_str().unwrap_or_default().to_string();
-        let name = r["name"].as_str().unwrap_or_default().to_string();
-        let wave = wave_of(&kind, &name);
-        let obj = live(r["namespace"].as_str().unwrap_or_default(), &kind, &name);
+    for r in state.sync_result.iter().flat_map(|s| &s.resources) {
+        let phase = r.sync_phase.clone().unwrap_or_else(|| "Sync".into());
+        let wave = wave_of(&r.kind, &r.name);
+        let obj = live(&r.namespace, &r.kind, &r.name);
         let (created_at, healthy_at, failed_at) = match &obj {
             Some(o) => (
                 since(&o["metadata"]["creationTimestamp"]),
@@ -88,11 +84,11 @@ pub fn timeline(app: &Value, live: &dyn Fn(&str, &str, &str) -> Option<Value>) -
             created_at,
             healthy_at,
             failed_at,
-            phase: r["hookPhase"].as_str().unwrap_or("").to_string(),
-            hook: r["hookType"].as_str().map(String::from),
-            message: r["message"].as_str().unwrap_or_default().to_string(),
-            kind,
-            name,
+            phase: r.hook_phase.clone().unwrap_or_default(),
+            hook: r.hook_type.clone(),
+            message: r.message.clone(),
+            kind: r.kind.clone(),
+            name: r.name.clone(),
         };
         match lanes
             .iter_mut()
@@ -170,6 +166,9 @@ pub fn replicas_owner(obj: &Value) -> Option<Owner> {
         .rfind(|o| o.fields.iter().any(|f| f == ".spec.replicas"))
 }
 
+/// The Helm layers, lowest precedence first (docs/sim-behaviour.md §1.4).
+pub const HELM_LAYERS: [&str; 4] = ["chart", "valueFiles", "valuesObject", "parameters"];
+
 /// A Helm value across the layers, lowest precedence first, and which one won.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Provenance {
@@ -179,37 +178,35 @@ pub struct Provenance {
     pub winner: Option<&'static str>,
 }
 
-/// Where `key` is set for `app_helm` (`spec.source.helm`), given the chart's `values.yaml`
-/// and the value files in order.
-pub fn provenance(key: &str, chart: &Value, value_files: &[Value], app_helm: &Value) -> Provenance {
+impl Provenance {
+    /// The winning layer and the value it sets.
+    pub fn winner(&self) -> Option<(&'static str, &Value)> {
+        let w = self.winner?;
+        self.layers
+            .iter()
+            .find(|(l, _)| *l == w)
+            .map(|(l, v)| (*l, v))
+    }
+}
+
+/// Where `key` is set for the Application's `helm` source, given the chart's `values.yaml`
+/// and the value files in order: the one account of Helm precedence, for the pane and the
+/// evidence alike.
+pub fn provenance(key: &str, chart: &Value, value_files: &[Value], helm: &Helm) -> Provenance {
     let file_value = value_files
         .iter()
         .rev()
         .find(|f| !f[key].is_null())
         .map(|f| f[key].clone())
         .unwrap_or(Value::Null);
-    let object = match &app_helm["valuesObject"] {
-        Value::Object(_) => app_helm["valuesObject"][key].clone(),
-        _ => app_helm["values"]
-            .as_str()
-            .and_then(|v| serde_saphyr::from_str::<Value>(v).ok())
-            .map(|v| v[key].clone())
-            .unwrap_or(Value::Null),
-    };
-    let param = app_helm["parameters"]
-        .as_array()
+    let object = helm.inline_values()[key].clone();
+    let param = helm
+        .parameter(key)
+        .map_or(Value::Null, |v| Value::String(v.into()));
+    let layers: Vec<(&'static str, Value)> = HELM_LAYERS
         .into_iter()
-        .flatten()
-        .rev()
-        .find(|p| p["name"] == key)
-        .map(|p| p["value"].clone())
-        .unwrap_or(Value::Null);
-    let layers = vec![
-        ("chart", chart[key].clone()),
-        ("valueFiles", file_value),
-        ("valuesObject", object),
-        ("parameters", param),
-    ];
+        .zip([chart[key].clone(), file_value, object, param])
+        .collect();
     let winner = layers
         .iter()
         .rev()
@@ -235,7 +232,7 @@ mod tests {
                 {"kind": "Job", "name": "smoke", "syncPhase": "Sync", "hookPhase": "Running"},
                 {"kind": "ConfigMap", "name": "settings", "syncPhase": "Sync", "hookPhase": "Succeeded"},
                 {"kind": "Job", "name": "migrate-x", "syncPhase": "PreSync", "hookType": "PreSync", "hookPhase": "Succeeded"}]}}}});
-        let lanes = timeline(&app, &|_, _, _| None);
+        let lanes = timeline(&Application::from_json(&app).unwrap(), &|_, _, _| None);
         let order: Vec<(String, i64)> = lanes.iter().map(|l| (l.phase.clone(), l.wave)).collect();
         assert_eq!(
             order,
@@ -261,15 +258,63 @@ mod tests {
         assert_eq!(replicas_owner(&d).unwrap().manager, "kubectl");
     }
 
+    fn helm(v: Value) -> Helm {
+        serde_json::from_value(v).unwrap()
+    }
+
     #[test]
     fn provenance_marks_the_highest_layer_that_sets_the_key() {
         let p = provenance(
             "greeting",
             &json!({"greeting": "chart-default"}),
             &[json!({"greeting": "from-values-file"})],
-            &json!({"valuesObject": {"greeting": "obj"}, "parameters": [{"name": "greeting", "value": "param"}]}),
+            &helm(
+                json!({"valuesObject": {"greeting": "obj"}, "parameters": [{"name": "greeting", "value": "param"}]}),
+            ),
         );
         assert_eq!(p.winner, Some("parameters"));
         assert_eq!(p.layers[1].1, "from-values-file");
+    }
+
+    #[test]
+    fn the_highest_layer_that_sets_a_key_wins() {
+        let chart = json!({"replicaCount": 1, "greeting": "chart-default"});
+        let files = [json!({"replicaCount": 2, "greeting": "from-values-file"})];
+        let app = helm(
+            json!({"valuesObject": {"replicaCount": 3, "greeting": "from-values-object"}, "parameters": [{"name": "greeting", "value": "from-parameter"}]}),
+        );
+        let won = |key: &str, files: &[Value], h: &Helm| {
+            provenance(key, &chart, files, h)
+                .winner()
+                .map(|(l, v)| (l, v.clone()))
+        };
+        assert_eq!(
+            won("greeting", &files, &app),
+            Some(("parameters", json!("from-parameter")))
+        );
+        assert_eq!(
+            won("replicaCount", &files, &app),
+            Some(("valuesObject", json!(3)))
+        );
+        assert_eq!(
+            won("replicaCount", &files, &Helm::default()),
+            Some(("valueFiles", json!(2)))
+        );
+        assert_eq!(
+            won("replicaCount", &[], &Helm::default()),
+            Some(("chart", json!(1)))
+        );
+        assert_eq!(won("other", &[], &Helm::default()), None);
+    }
+
+    #[test]
+    fn values_as_a_string_count_when_there_is_no_values_object() {
+        let h = helm(json!({"values": "greeting: from-values\n"}));
+        assert_eq!(
+            provenance("greeting", &json!({}), &[], &h)
+                .winner()
+                .map(|(l, v)| (l, v.clone())),
+            Some(("valuesObject", json!("from-values")))
+        );
     }
 }

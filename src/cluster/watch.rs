@@ -1,5 +1,5 @@
 //! Watches scoped to what the lab needs — the Applications in `argocd` and the Deployments,
-//! ConfigMaps and Jobs in the three lab namespaces — merged into one stream of plain events, so a busy
+//! ConfigMaps and Jobs in the lessons' namespaces — merged into one stream of plain events, so a busy
 //! cluster costs the tutor nothing. Watch, never poll: kube-runtime's watcher with backoff.
 
 use futures::StreamExt;
@@ -8,6 +8,8 @@ use kube::runtime::{WatchStreamExt, watcher};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+
+use super::{Kind, argocd};
 
 /// What a watch saw.
 #[derive(Debug)]
@@ -24,8 +26,6 @@ pub enum WatchEvent {
     Connection(Option<String>),
 }
 
-const LAB_NAMESPACES: [&str; 3] = ["src-helm", "src-kust", "src-waves"];
-
 fn key_of(obj: &Value) -> String {
     format!(
         "{}/{}/{}",
@@ -35,43 +35,35 @@ fn key_of(obj: &Value) -> String {
     )
 }
 
-fn api(
-    client: &kube::Client,
-    ns: &str,
-    group: &str,
-    version: &str,
-    kind: &str,
-    plural: &str,
-) -> Api<DynamicObject> {
-    let ar =
-        ApiResource::from_gvk_with_plural(&GroupVersionKind::gvk(group, version, kind), plural);
-    Api::namespaced_with(client.clone(), ns, &ar)
+fn api(client: &kube::Client, ns: &str, kind: Kind) -> Api<DynamicObject> {
+    let (group, version, plural) = kind.api();
+    let gvk = GroupVersionKind::gvk(group, version, kind.name());
+    Api::namespaced_with(
+        client.clone(),
+        ns,
+        &ApiResource::from_gvk_with_plural(&gvk, plural),
+    )
 }
 
-/// Starts the lab's watches; events go to `tx` until it closes.
-pub fn spawn(client: kube::Client, tx: mpsc::UnboundedSender<WatchEvent>) -> Vec<JoinHandle<()>> {
-    let mut apis = vec![api(
-        &client,
-        "argocd",
-        "argoproj.io",
-        "v1alpha1",
-        "Application",
-        "applications",
+/// Starts the lab's watches (Applications, and the workloads in `namespaces`); events go to `tx`
+/// until it closes.
+pub fn spawn(
+    client: kube::Client,
+    namespaces: &[String],
+    tx: mpsc::UnboundedSender<WatchEvent>,
+) -> Vec<JoinHandle<()>> {
+    let mut apis = vec![(
+        api(&client, argocd::NAMESPACE, Kind::Application),
+        Kind::Application,
     )];
-    for ns in LAB_NAMESPACES {
-        apis.push(api(&client, ns, "apps", "v1", "Deployment", "deployments"));
-        apis.push(api(&client, ns, "", "v1", "ConfigMap", "configmaps"));
-        apis.push(api(&client, ns, "batch", "v1", "Job", "jobs"));
+    for ns in namespaces {
+        for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job] {
+            apis.push((api(&client, ns, kind), kind));
+        }
     }
     apis.into_iter()
-        .map(|api| {
+        .map(|(api, kind)| {
             let tx = tx.clone();
-            let kind = api
-                .resource_url()
-                .rsplit('/')
-                .next()
-                .unwrap_or_default()
-                .to_string();
             tokio::spawn(async move {
                 let mut stream = watcher(api, watcher::Config::default())
                     .default_backoff()
@@ -81,7 +73,7 @@ pub fn spawn(client: kube::Client, tx: mpsc::UnboundedSender<WatchEvent>) -> Vec
                         Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => {
                             let mut object = serde_json::to_value(&o).unwrap_or(Value::Null);
                             if object["kind"].is_null() {
-                                object["kind"] = Value::String(kind_name(&kind).into());
+                                object["kind"] = Value::String(kind.name().into());
                             }
                             tx.send(WatchEvent::Applied {
                                 key: key_of(&object),
@@ -91,7 +83,7 @@ pub fn spawn(client: kube::Client, tx: mpsc::UnboundedSender<WatchEvent>) -> Vec
                         Ok(watcher::Event::Delete(o)) => {
                             let mut object = serde_json::to_value(&o).unwrap_or(Value::Null);
                             if object["kind"].is_null() {
-                                object["kind"] = Value::String(kind_name(&kind).into());
+                                object["kind"] = Value::String(kind.name().into());
                             }
                             tx.send(WatchEvent::Deleted {
                                 key: key_of(&object),
@@ -108,13 +100,4 @@ pub fn spawn(client: kube::Client, tx: mpsc::UnboundedSender<WatchEvent>) -> Vec
             })
         })
         .collect()
-}
-
-fn kind_name(plural: &str) -> &'static str {
-    match plural {
-        "applications" => "Application",
-        "deployments" => "Deployment",
-        "jobs" => "Job",
-        _ => "ConfigMap",
-    }
 }

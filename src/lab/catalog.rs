@@ -1,7 +1,13 @@
-//! The eight lessons, read from the files embedded at build time: each lesson's `lesson.yaml`
-//! and its text in English and Chinese, split into the six sections every lesson has.
+//! The lessons: one folder each under `lessons/` (built into the binary, or read from
+//! `--lessons DIR`), holding `lesson.yaml` (parsed once into [`LessonSpec`]) and its text in
+//! English and Chinese, split into the six sections every lesson has. Adding a lesson is adding
+//! a folder: nothing in the code names a lesson.
 
-use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+use strum::{EnumCount, EnumIter, FromRepr};
+
+pub use super::spec::{EvidenceSpec, LessonSpec};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
@@ -38,51 +44,51 @@ impl Lang {
     }
 }
 
-#[derive(Debug, Clone, Deserialize)]
-pub struct Title {
-    pub en: String,
-    pub zh: String,
+/// The parts every lesson has, in the order a presenter steps through them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, EnumIter, EnumCount, FromRepr)]
+pub enum Section {
+    #[default]
+    Goal,
+    Why,
+    Steps,
+    Mistakes,
+    Hints,
+    ByHand,
 }
 
-/// `lesson.yaml`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Meta {
-    pub number: u8,
-    pub slug: String,
-    pub title: Title,
-    pub evidence: Option<String>,
-    #[serde(default)]
-    pub templates: Vec<String>,
-    /// How the self-check grades this lesson's evidence.
-    #[serde(default)]
-    pub checks: Checks,
-}
+impl Section {
+    /// The part's name as the lessons in `lang` head it.
+    pub fn name(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::En, Section::Goal) => "Goal",
+            (Lang::En, Section::Why) => "Why it matters",
+            (Lang::En, Section::Steps) => "Steps",
+            (Lang::En, Section::Mistakes) => "Common mistakes",
+            (Lang::En, Section::Hints) => "Hints",
+            (Lang::En, Section::ByHand) => "By hand",
+            (Lang::Zh, Section::Goal) => "目标",
+            (Lang::Zh, Section::Why) => "为什么重要",
+            (Lang::Zh, Section::Steps) => "步骤",
+            (Lang::Zh, Section::Mistakes) => "常见错误",
+            (Lang::Zh, Section::Hints) => "提示",
+            (Lang::Zh, Section::ByHand) => "手动操作",
+        }
+    }
 
-/// A lesson's self-check, as data: each field's JSON type and whether it must equal what the
-/// cluster shows now, plus named rules that need more than a comparison.
-#[derive(Debug, Clone, Default, Deserialize)]
-pub struct Checks {
-    #[serde(default)]
-    pub fields: Vec<FieldCheck>,
-    /// The hint that helps when a value differs from the cluster's.
-    #[serde(default = "default_hint")]
-    pub live_hint: usize,
-    #[serde(default)]
-    pub rules: Vec<String>,
-}
+    /// 1-based position, as "Steps (3/6)" shows it.
+    pub fn ordinal(self) -> usize {
+        self as usize + 1
+    }
 
-#[derive(Debug, Clone, Deserialize)]
-pub struct FieldCheck {
-    pub name: String,
-    /// `number`, `string`, `boolean` or `string or null`.
-    #[serde(rename = "type")]
-    pub kind: String,
-    #[serde(default)]
-    pub live: bool,
-}
+    pub fn next(self) -> Option<Section> {
+        Section::from_repr(self as usize + 1)
+    }
 
-fn default_hint() -> usize {
-    2
+    pub fn prev(self) -> Option<Section> {
+        (self as usize).checked_sub(1).and_then(Section::from_repr)
+    }
+
+    pub const LAST: Section = Section::ByHand;
 }
 
 /// A lesson's text in one language, by section.
@@ -96,9 +102,29 @@ pub struct Text {
     pub by_hand: String,
 }
 
+impl Text {
+    /// The text of a part (the hints as one numbered list).
+    pub fn section(&self, section: Section) -> String {
+        match section {
+            Section::Goal => self.goal.clone(),
+            Section::Why => self.why.clone(),
+            Section::Steps => self.steps.clone(),
+            Section::Mistakes => self.mistakes.clone(),
+            Section::Hints => self
+                .hints
+                .iter()
+                .enumerate()
+                .map(|(i, h)| format!("{}. {h}", i + 1))
+                .collect::<Vec<_>>()
+                .join("\n"),
+            Section::ByHand => self.by_hand.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Lesson {
-    pub meta: Meta,
+    pub spec: LessonSpec,
     /// The folder name, e.g. `05-waves-hooks`.
     pub folder: String,
     pub en: Text,
@@ -115,9 +141,14 @@ impl Lesson {
 
     pub fn title(&self, lang: Lang) -> &str {
         match lang {
-            Lang::En => &self.meta.title.en,
-            Lang::Zh => &self.meta.title.zh,
+            Lang::En => &self.spec.title.en,
+            Lang::Zh => &self.spec.title.zh,
         }
+    }
+
+    /// The evidence file this lesson writes, if any.
+    pub fn evidence_file(&self) -> Option<&str> {
+        self.spec.evidence.as_ref().map(|e| e.file.as_str())
     }
 }
 
@@ -127,96 +158,157 @@ pub enum CatalogError {
     Bad { folder: String, why: String },
 }
 
-/// All lessons, by number.
-pub fn lessons() -> Result<Vec<Lesson>, CatalogError> {
-    // The files are built into the binary: parse them once, not on every grade or plan.
-    static PARSED: std::sync::OnceLock<Result<Vec<Lesson>, CatalogError>> =
-        std::sync::OnceLock::new();
-    PARSED.get_or_init(parse_lessons).clone()
+static LESSON_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// Reads lessons from this folder (laid out like `lessons/`) instead of the ones built in: for
+/// instructors who add or adapt lessons. Call before the first [`lessons`].
+pub fn use_lesson_dir(dir: PathBuf) {
+    let _ = LESSON_DIR.set(dir);
 }
 
-fn parse_lessons() -> Result<Vec<Lesson>, CatalogError> {
-    let mut folders: Vec<&str> = embedded::FILES
+/// All lessons, by number.
+pub fn lessons() -> Result<Vec<Lesson>, CatalogError> {
+    // Parsed once, not on every grade or plan.
+    static PARSED: std::sync::OnceLock<Result<Vec<Lesson>, CatalogError>> =
+        std::sync::OnceLock::new();
+    PARSED
+        .get_or_init(|| match LESSON_DIR.get() {
+            Some(dir) => load_dir(dir),
+            None => parse_lessons(
+                embedded::FILES
+                    .iter()
+                    .filter_map(|(p, c)| {
+                        Some((p.strip_prefix("lessons/")?.to_string(), c.to_string()))
+                    })
+                    .collect(),
+            ),
+        })
+        .clone()
+}
+
+/// The lessons in a folder laid out like `lessons/`.
+pub fn load_dir(dir: &Path) -> Result<Vec<Lesson>, CatalogError> {
+    let files = read_tree(dir);
+    if files.is_empty() {
+        return Err(CatalogError::Bad {
+            folder: dir.display().to_string(),
+            why: "no lesson folders here (each needs lesson.yaml, en.md and zh.md)".into(),
+        });
+    }
+    parse_lessons(files)
+}
+
+/// The namespaces the lessons' objects live in (Argo CD's own aside): what the tutor watches.
+pub fn lab_namespaces(lessons: &[Lesson]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut add = |ns: &str| {
+        if ns != "argocd" && !out.iter().any(|n| n == ns) {
+            out.push(ns.to_string());
+        }
+    };
+    for l in lessons {
+        if let Some(f) = &l.spec.focus {
+            add(&f.namespace);
+        }
+        for field in l.spec.evidence.iter().flat_map(|e| &e.fields) {
+            if let super::spec::Source::Field { object, .. } = &field.from {
+                add(&object.namespace);
+            }
+        }
+    }
+    out
+}
+
+/// The lesson that writes `file`.
+pub fn lesson_for_evidence(file: &str) -> Option<Lesson> {
+    lessons()
+        .ok()?
+        .into_iter()
+        .find(|l| l.evidence_file() == Some(file))
+}
+
+/// Every file under `dir`, as (path relative to it with `/`, contents).
+fn read_tree(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let (Ok(rel), Ok(text)) = (p.strip_prefix(dir), std::fs::read_to_string(&p)) {
+                out.push((rel.to_string_lossy().replace('\\', "/"), text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Parses lesson folders from (path relative to the lessons root, contents).
+fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogError> {
+    let mut folders: Vec<&str> = files
         .iter()
-        .filter_map(|(p, _)| p.strip_prefix("lessons/")?.split('/').next())
+        .filter_map(|(p, _)| p.split_once('/').map(|(f, _)| f))
         .collect();
     folders.sort();
     folders.dedup();
-    let mut out = Vec::new();
+    let mut out: Vec<Lesson> = Vec::new();
     for folder in folders {
         let file = |name: &str| {
-            embedded::FILES
+            files
                 .iter()
-                .find(|(p, _)| *p == format!("lessons/{folder}/{name}"))
-                .map(|(_, c)| *c)
+                .find(|(p, _)| *p == format!("{folder}/{name}"))
+                .map(|(_, c)| c.as_str())
         };
         let bad = |why: String| CatalogError::Bad {
             folder: folder.to_string(),
             why,
         };
-        let meta: Meta = serde_saphyr::from_str(
+        let spec: LessonSpec = serde_saphyr::from_str(
             file("lesson.yaml").ok_or_else(|| bad("no lesson.yaml".into()))?,
         )
         .map_err(|e| bad(format!("lesson.yaml: {e}")))?;
+        if let Some(other) = out.iter().find(|l| l.spec.number == spec.number) {
+            return Err(bad(format!(
+                "number {} is also lesson {}'s",
+                spec.number, other.folder
+            )));
+        }
         let en = parse_text(file("en.md").ok_or_else(|| bad("no en.md".into()))?)
             .map_err(|e| bad(format!("en.md: {e}")))?;
         let zh = parse_text(file("zh.md").ok_or_else(|| bad("no zh.md".into()))?)
             .map_err(|e| bad(format!("zh.md: {e}")))?;
         out.push(Lesson {
-            meta,
+            spec,
             folder: folder.to_string(),
             en,
             zh,
         });
     }
-    out.sort_by_key(|l| l.meta.number);
+    out.sort_by_key(|l| l.spec.number);
     Ok(out)
 }
 
 /// Finds a lesson by number (`5`) or slug (`waves-hooks`).
 pub fn find<'a>(lessons: &'a [Lesson], key: &str) -> Option<&'a Lesson> {
     lessons.iter().find(|l| {
-        key.parse::<u8>().ok() == Some(l.meta.number) || l.meta.slug == key || l.folder == key
+        key.parse::<u8>().ok() == Some(l.spec.number) || l.spec.slug == key || l.folder == key
     })
 }
 
-/// The raw `lesson.yaml` of a lesson folder.
-pub fn lesson_yaml(folder: &str) -> Option<&'static str> {
-    let path = format!("lessons/{folder}/lesson.yaml");
-    embedded::FILES
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map(|(_, c)| *c)
-}
-
-static TEMPLATE_DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+static TEMPLATE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
 
 /// Reads templates from this folder (laid out like `repo-template/`) instead of the ones built
 /// in: for instructors who adapt the lab, and for tests that change its values.
-pub fn use_template_dir(dir: std::path::PathBuf) {
+pub fn use_template_dir(dir: PathBuf) {
     let _ = TEMPLATE_DIR.set(dir);
 }
 
 /// All template files: (path relative to the templates root, contents).
 fn all_templates() -> Vec<(String, String)> {
     match TEMPLATE_DIR.get() {
-        Some(dir) => {
-            let mut out = Vec::new();
-            let mut stack = vec![dir.clone()];
-            while let Some(d) = stack.pop() {
-                for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                    let p = entry.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if let (Ok(rel), Ok(text)) =
-                        (p.strip_prefix(dir), std::fs::read_to_string(&p))
-                    {
-                        out.push((rel.to_string_lossy().replace('\\', "/"), text));
-                    }
-                }
-            }
-            out
-        }
+        Some(dir) => read_tree(dir),
         None => embedded::FILES
             .iter()
             .filter_map(|(p, c)| {
@@ -254,13 +346,13 @@ fn parse_text(md: &str) -> Result<Text, String> {
             current.push('\n');
         }
     }
-    if sections.len() != 6 {
+    if sections.len() != Section::COUNT {
         return Err(format!(
             "expected 6 sections (goal, why, steps, mistakes, hints, by hand), found {}",
             sections.len()
         ));
     }
-    let hints = sections[4]
+    let hints = sections[Section::Hints as usize]
         .lines()
         .filter_map(|l| {
             let t = l.trim_start();

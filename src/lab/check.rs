@@ -1,12 +1,13 @@
 //! Self-check: grades each evidence file as the lab's grader would — field names and JSON
-//! types first, then the values against the live cluster and the lab's rules — and says what is
-//! wrong and which hint helps.
+//! types first, then the values against the live cluster and the rules its `lesson.yaml`
+//! states — and says what is wrong and which hint helps.
 
 use serde::Serialize;
 use serde_json::Value;
 
+use super::catalog;
 use super::evidence::{self, Context};
-use super::report;
+use super::spec::{CommitCheck, EvidenceSpec, JsonType, ObjectRef, Rule};
 use crate::cluster::argocd;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -50,32 +51,21 @@ fn expect(ok: bool, good: String, bad: String, hint: usize) -> Finding {
     if ok { pass(good) } else { fail(bad, hint) }
 }
 
-/// Field `name` of type `kind` ("number", "string", "boolean", "string or null").
-fn typed(v: &Value, name: &str, kind: &str) -> Finding {
-    let f = &v[name];
-    let ok = match kind {
-        "number" => f.is_number(),
-        "string" => f.is_string(),
-        "boolean" => f.is_boolean(),
-        "string or null" => f.is_string() || f.is_null() && v.get(name).is_some(),
-        _ => false,
-    };
+/// Field `name` has the JSON type the lab names.
+fn typed(v: &Value, name: &str, json_type: JsonType) -> Finding {
     expect(
-        ok,
-        format!("{name} is a {kind}"),
-        format!("{name} must be a {kind}, found {f}"),
+        json_type.admits(v.get(name)),
+        format!("{name} is a {json_type}"),
+        format!("{name} must be a {json_type}, found {}", v[name]),
         1,
     )
 }
 
-/// Grades `file` in the source dir by its lesson's checks.
+/// Grades `file` in the source dir by the checks of the lesson that writes it.
 pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
     let path = ctx.src_dir.join(file);
-    let lesson = crate::lab::catalog::lessons().ok().and_then(|l| {
-        l.into_iter()
-            .find(|l| l.meta.evidence.as_deref() == Some(file))
-    });
-    let findings = match (lesson, std::fs::read_to_string(&path)) {
+    let spec = catalog::lesson_for_evidence(file).and_then(|l| l.spec.evidence);
+    let findings = match (spec, std::fs::read_to_string(&path)) {
         (None, _) => vec![fail(
             format!("{file} is not an evidence file of this lab"),
             1,
@@ -87,10 +77,10 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
             ),
             1,
         )],
-        (Some(lesson), Ok(text)) => match serde_json::from_str::<Value>(&text) {
+        (Some(spec), Ok(text)) => match serde_json::from_str::<Value>(&text) {
             Err(e) => vec![fail(format!("{file} is not valid JSON: {e}"), 1)],
             Ok(v) if !v.is_object() => vec![fail(format!("{file} must hold a JSON object"), 1)],
-            Ok(v) => apply_checks(file, &v, &lesson.meta.checks, ctx).await,
+            Ok(v) => apply_checks(&v, &spec, ctx).await,
         },
     };
     Grade {
@@ -99,213 +89,204 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
     }
 }
 
-async fn apply_checks(
-    file: &str,
-    v: &Value,
-    checks: &crate::lab::catalog::Checks,
-    ctx: &Context<'_>,
-) -> Vec<Finding> {
-    let mut out: Vec<Finding> = checks
+async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = spec
         .fields
         .iter()
-        .map(|f| typed(v, &f.name, &f.kind))
+        .map(|f| typed(v, &f.name, f.json_type))
         .collect();
-    let live_fields: Vec<&str> = checks
+    let live_fields: Vec<&str> = spec
         .fields
         .iter()
         .filter(|f| f.live)
         .map(|f| f.name.as_str())
         .collect();
     if !live_fields.is_empty() {
-        match evidence::capture(file, ctx).await {
+        match evidence::capture(spec, ctx).await {
             Ok(live) => {
                 for f in live_fields {
                     out.push(expect(
                         v[f] == live[f],
                         format!("{f} = {} matches the cluster", v[f]),
                         format!("{f} is {} but the cluster shows {}", v[f], live[f]),
-                        checks.live_hint,
+                        spec.live_hint,
                     ));
                 }
             }
             Err(e) => out.push(fail(
-                format!("cannot read the cluster to check {file}: {e}"),
-                checks.live_hint,
+                format!("cannot read the cluster to check {}: {e}", spec.file),
+                spec.live_hint,
             )),
         }
     }
-    for rule in &checks.rules {
-        out.extend(named_rule(rule, v, ctx).await);
+    for rule in &spec.rules {
+        out.extend(apply_rule(rule, v, ctx).await);
     }
     out
 }
 
-/// Every rule `named_rule` knows.
-pub const KNOWN_RULES: &[&str] = &[
-    "wave-order",
-    "failed-commit",
-    "failed-phase",
-    "waited-40s",
-    "replicas-kept",
-    "stayed-synced",
-    "winners-are-layers",
-];
-
-/// The rules a comparison cannot express, named from `lesson.yaml`.
-async fn named_rule(rule: &str, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
+/// What a comparison with the cluster cannot express, as `lesson.yaml` states it.
+async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
     match rule {
-        "wave-order" => wave_order(v, ctx).await,
-        "failed-commit" => failed_commit(v, ctx),
-        "failed-phase" => {
-            let phase = v["phase"].as_str().unwrap_or_default();
-            vec![expect(
-                matches!(phase, "Failed" | "Error"),
-                format!("phase {phase} is a failed operation's"),
-                if phase == "Running" {
-                    "phase is Running: the operation was still retrying when it was recorded; record phase once it reads Failed (after the retries, or at once after ending the operation)".to_string()
-                } else {
-                    format!(
-                        "phase {phase:?} is not a failed operation's: record it once the hook has failed"
-                    )
-                },
-                1,
-            )]
-        }
-        "waited-40s" => {
-            let waited =
-                v["checked_at"].as_f64().unwrap_or(0.0) - v["scaled_at"].as_f64().unwrap_or(0.0);
-            vec![expect(
-                waited >= 40.0,
-                format!("checked {waited:.0} s after scaling (≥ 40)"),
+        Rule::InOrder {
+            earlier,
+            later,
+            hint,
+            fix,
+        } => match (time(&v[earlier]), time(&v[later])) {
+            (Some(a), Some(b)) => vec![expect(
+                a <= b,
+                format!("{earlier} is no later than {later}"),
+                format!("{earlier} ({a}) is after {later} ({b}): {fix}"),
+                *hint,
+            )],
+            _ => vec![fail(
                 format!(
-                    "checked_at − scaled_at is {waited:.0} s; wait at least 40 s after scaling"
+                    "{earlier} and {later} must be RFC 3339 times, as creationTimestamp shows them"
                 ),
-                3,
+                1,
+            )],
+        },
+        Rule::BeforeCondition {
+            field,
+            object,
+            condition,
+            hint,
+        } => before_condition(v, field, object, condition, *hint, ctx).await,
+        Rule::AtLeastApart {
+            from,
+            to,
+            seconds,
+            hint,
+        } => {
+            let apart = v[to].as_f64().unwrap_or(0.0) - v[from].as_f64().unwrap_or(0.0);
+            vec![expect(
+                apart >= *seconds,
+                format!("{to} is {apart:.0} s after {from} (≥ {seconds})"),
+                format!("{to} − {from} is {apart:.0} s; wait at least {seconds} s"),
+                *hint,
             )]
         }
-        "replicas-kept" => vec![expect(
-            v["replicas"] == 4,
-            "replicas stayed 4".into(),
-            format!(
-                "replicas is {}; selfHeal must leave the hand-set 4 alone",
-                v["replicas"]
-            ),
-            2,
-        )],
-        "stayed-synced" => vec![expect(
-            v["sync_status"] == "Synced",
-            "src-kust was Synced".into(),
-            format!(
-                "sync_status is {}; with ignoreDifferences the app stays Synced",
-                v["sync_status"]
-            ),
-            2,
-        )],
-        "winners-are-layers" => ["helm_winner", "replicas_winner"]
+        Rule::OneOf {
+            fields,
+            values,
+            hint,
+            why,
+            says,
+        } => fields
             .iter()
             .map(|f| {
-                let w = v[*f].as_str().unwrap_or_default();
+                let found = &v[f.as_str()];
+                let text = found
+                    .as_str()
+                    .map_or_else(|| found.to_string(), String::from);
+                let allowed: Vec<String> = values
+                    .iter()
+                    .map(|a| a.as_str().map_or_else(|| a.to_string(), String::from))
+                    .collect();
+                let bad = says.get(&text).cloned().unwrap_or_else(|| {
+                    let why = why.as_deref().map(|w| format!(": {w}")).unwrap_or_default();
+                    format!("{f} is {found}, not {}{why}", allowed.join(" or "))
+                });
                 expect(
-                    report::LAYERS.contains(&w),
-                    format!("{f} names a layer"),
-                    format!("{f} must be one of chart, valueFiles, valuesObject, parameters"),
-                    1,
+                    values.contains(found),
+                    format!("{f} is {found}"),
+                    bad,
+                    *hint,
                 )
             })
             .collect(),
-        other => vec![fail(
-            format!("capa-tui does not know the check rule {other:?} (lesson.yaml)"),
-            1,
+        Rule::CommitNotApplied(c) => commit_not_applied(v, c, ctx),
+    }
+}
+
+fn time(v: &Value) -> Option<jiff::Timestamp> {
+    v.as_str().and_then(|s| s.parse().ok())
+}
+
+/// The recorded time is no later than the moment the live object's condition turned True.
+async fn before_condition(
+    v: &Value,
+    field: &str,
+    object: &ObjectRef,
+    condition: &str,
+    hint: usize,
+    ctx: &Context<'_>,
+) -> Vec<Finding> {
+    let Some(recorded) = time(&v[field]) else {
+        return vec![fail(format!("{field} must be an RFC 3339 time"), 1)];
+    };
+    let name = &object.name;
+    match argocd::raw_get(ctx.client.clone(), &object.path(&serde_json::Map::new())).await {
+        Ok(d) => {
+            let since = d["status"]["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|c| c["type"] == condition && c["status"] == "True")
+                .and_then(|c| time(&c["lastTransitionTime"]));
+            vec![match since {
+                Some(t) => expect(
+                    recorded <= t,
+                    format!("{field} came before {name} became {condition}"),
+                    format!("{field} ({recorded}) is after {name} became {condition} ({t})"),
+                    hint,
+                ),
+                None => fail(
+                    format!("{} {name} is not {condition} yet", object.kind.name()),
+                    2,
+                ),
+            }]
+        }
+        Err(e) => vec![fail(
+            format!("cannot read {} {name}: {e}", object.kind.name()),
+            2,
         )],
     }
 }
 
-/// The PreSync hook before `settings`, and `settings` no later than Deployment `app` became
-/// Available (the grader's rule for waves.json).
-async fn wave_order(v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
-    let ts = |f: &Value| f.as_str().and_then(|s| s.parse::<jiff::Timestamp>().ok());
-    let (Some(hook), Some(settings)) = (ts(&v["hook_created"]), ts(&v["settings_created"])) else {
-        return vec![fail(
-            "hook_created and settings_created must be RFC 3339 times, as creationTimestamp shows them",
-            1,
-        )];
-    };
-    let mut out = vec![expect(
-        hook <= settings,
-        "the hook was created before settings".into(),
-        format!(
-            "hook_created ({hook}) is after settings_created ({settings}): record the PreSync hook of the same sync"
-        ),
-        3,
-    )];
-    match argocd::raw_get(
-        ctx.client.clone(),
-        "/apis/apps/v1/namespaces/src-waves/deployments/app",
-    )
-    .await
-    {
-        Ok(d) => {
-            let available = d["status"]["conditions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|c| c["type"] == "Available" && c["status"] == "True")
-                .and_then(|c| ts(&c["lastTransitionTime"]));
-            out.push(match available {
-                Some(a) => expect(
-                    settings <= a,
-                    "settings came before app became Available".into(),
-                    format!("settings_created ({settings}) is after app became Available ({a})"),
-                    3,
-                ),
-                None => fail("Deployment app is not Available yet", 2),
-            });
-        }
-        Err(e) => out.push(fail(format!("cannot read Deployment app: {e}"), 2)),
-    }
-    out
-}
-
-/// The recorded commit is the one that changed mode and broke the migration, and the live mode
-/// then was still the old one.
-fn failed_commit(v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
-    let commit = v["commit"].as_str().unwrap_or_default();
+/// The recorded commit sets `path` of `file` to `value`, and the live value recorded beside it
+/// was still different: the change had not been applied.
+fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<Finding> {
+    let (file, path, value, live_field) = (&c.file, &c.path, &c.value, &c.live);
+    let (hint, live_hint) = (c.hint, c.live_hint);
+    let commit = v[&c.commit].as_str().unwrap_or_default();
     let Ok(repo) = crate::git::open(&ctx.src_dir.join("repo")) else {
         return vec![fail(
             "cannot open the working copy to look at the commit",
             1,
         )];
     };
-    let Some(config) = crate::git::file_at(&repo, commit, "waves/config.yaml") else {
+    let Some(text) = crate::git::file_at(&repo, commit, file) else {
         return vec![fail(
             format!(
-                "commit {commit} is not in the repo (or has no waves/config.yaml): record the SHA you pushed in step 6"
+                "commit {commit} is not in the repo (or has no {file}): record the SHA you pushed"
             ),
-            1,
+            hint,
         )];
     };
-    let mode = serde_saphyr::from_str::<Value>(&config)
+    let committed = serde_saphyr::from_str::<Value>(&text)
         .ok()
-        .map(|c| c["data"]["mode"].clone())
+        .and_then(|c| path.get(&c).cloned())
         .unwrap_or(Value::Null);
+    let live = &v[live_field.as_str()];
     vec![
         expect(
-            mode == "green",
-            format!("commit {} sets mode green", &commit[..commit.len().min(7)]),
-            format!("commit {commit} sets mode {mode}, not green"),
-            1,
+            committed == *value,
+            format!(
+                "commit {} sets {path} {value}",
+                &commit[..commit.len().min(7)]
+            ),
+            format!("commit {commit} sets {path} {committed}, not {value}"),
+            hint,
         ),
         expect(
-            v["live_mode"] != mode && v["live_mode"].is_string(),
+            *live != committed && live.is_string(),
+            format!("{live_field} {live} shows the change was not applied"),
             format!(
-                "live_mode {} shows the change was not applied",
-                v["live_mode"]
+                "{live_field} {live} equals the commit's {path}: record it while the hook is failing"
             ),
-            format!(
-                "live_mode {} equals the commit's mode: record it while the hook is failing",
-                v["live_mode"]
-            ),
-            4,
+            live_hint,
         ),
     ]
 }
@@ -316,43 +297,47 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn every_lesson_with_evidence_has_checks_and_only_known_rules() {
-        for lesson in crate::lab::catalog::lessons().unwrap() {
-            let c = &lesson.meta.checks;
-            if lesson.meta.evidence.is_some() {
+    fn every_lesson_with_evidence_checks_its_fields() {
+        for lesson in catalog::lessons().unwrap() {
+            if let Some(e) = &lesson.spec.evidence {
                 assert!(
-                    !c.fields.is_empty(),
+                    !e.fields.is_empty(),
                     "lesson {} checks no field",
-                    lesson.meta.number
-                );
-            }
-            for rule in &c.rules {
-                assert!(
-                    KNOWN_RULES.contains(&rule.as_str()),
-                    "lesson {}: unknown rule {rule}",
-                    lesson.meta.number
-                );
-            }
-            for f in &c.fields {
-                assert!(
-                    ["number", "string", "boolean", "string or null"].contains(&f.kind.as_str()),
-                    "{}: {}",
-                    lesson.meta.number,
-                    f.kind
+                    lesson.spec.number
                 );
             }
         }
     }
 
     #[test]
-    fn types_are_checked_as_the_lab_names_them() {
-        let v = json!({"replicas": "3", "greeting": "x", "instance_label": null});
-        assert!(!typed(&v, "replicas", "number").ok);
-        assert!(typed(&v, "greeting", "string").ok);
-        assert!(typed(&v, "instance_label", "string or null").ok);
-        assert!(
-            !typed(&v, "missing", "string or null").ok,
-            "absent is not null"
+    fn a_wrong_type_is_named_with_the_type_the_lab_wants() {
+        let v = json!({"replicas": "3"});
+        let f = typed(&v, "replicas", JsonType::Number);
+        assert!(!f.ok);
+        assert_eq!(f.what, "replicas must be a number, found \"3\"");
+    }
+
+    #[tokio::test]
+    async fn one_of_explains_a_common_wrong_value_in_the_lessons_words() {
+        let rule: Rule = serde_saphyr::from_str(
+            "{rule: one-of, fields: [phase], values: [Failed, Error], hint: 1, why: record it once the hook has failed, says: {Running: still retrying}}",
+        )
+        .unwrap();
+        let client =
+            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
+                .unwrap();
+        let ctx = Context {
+            client: &client,
+            src_dir: std::path::Path::new("/nonexistent"),
+        };
+        let f = apply_rule(&rule, &json!({"phase": "Running"}), &ctx).await;
+        assert_eq!(f[0].what, "still retrying");
+        let f = apply_rule(&rule, &json!({"phase": "Succeeded"}), &ctx).await;
+        assert_eq!(
+            f[0].what,
+            "phase is \"Succeeded\", not Failed or Error: record it once the hook has failed"
         );
+        let f = apply_rule(&rule, &json!({"phase": "Failed"}), &ctx).await;
+        assert!(f[0].ok);
     }
 }

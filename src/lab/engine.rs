@@ -6,13 +6,15 @@
 mod guard;
 mod steps;
 
+pub use steps::StepError;
+
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
 use super::catalog::Lesson;
 use super::paths::LabPaths;
-use super::plan::{Actions, Step};
+use super::plan::Step;
 
 /// Progress, as the tutor and the CLI show it.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,17 +43,18 @@ pub enum Progress {
 pub enum RunError {
     #[error("cancelled during step {step}; run the lesson again to finish it")]
     Cancelled { step: usize },
-    #[error("step {step} ({title}) failed: {error}")]
+    #[error("step {step} ({title}) failed: {source}")]
     Step {
         step: usize,
         title: String,
-        error: String,
+        source: steps::StepError,
     },
     #[error("{0}")]
     Plan(String),
 }
 
 /// What a run needs.
+#[derive(Clone)]
 pub struct Runner {
     pub client: kube::Client,
     pub paths: LabPaths,
@@ -97,16 +100,29 @@ fn write_checkpoint(src_dir: &std::path::Path, lesson: u8, done: Option<usize>) 
     }
 }
 
-/// The plan of a lesson, from its `lesson.yaml`.
+/// The plan of a lesson, from its `lesson.yaml` (already parsed and typed when it loaded).
 pub fn plan(lesson: &Lesson) -> Result<Vec<Step>, RunError> {
-    let yaml = super::catalog::lesson_yaml(&lesson.folder)
-        .ok_or_else(|| RunError::Plan(format!("lesson {} has no lesson.yaml", lesson.folder)))?;
-    let actions: Actions = serde_saphyr::from_str(yaml)
-        .map_err(|e| RunError::Plan(format!("lesson {}: actions: {e}", lesson.folder)))?;
-    Ok(actions.actions)
+    if lesson.spec.actions.is_empty() {
+        return Err(RunError::Plan(format!(
+            "lesson {} has no actions in its lesson.yaml",
+            lesson.folder
+        )));
+    }
+    Ok(lesson.spec.actions.clone())
 }
 
 impl Runner {
+    /// The runner for a session's cluster and folders: the same for the tutor and the CLI.
+    pub fn new(session: &super::session::Session, deadline: Duration) -> Runner {
+        Runner {
+            client: session.client.clone(),
+            paths: session.paths.clone(),
+            kubeconfig: session.kubeconfig.clone(),
+            context: session.context.clone(),
+            deadline,
+        }
+    }
+
     /// Runs lesson `lesson`'s `steps`, sending progress; stops at the first failure or when
     /// `cancel` turns true. Steps an interrupted earlier run completed are not repeated.
     pub async fn run(
@@ -158,15 +174,15 @@ impl Runner {
                     write_checkpoint(&self.paths.src_dir, lesson, Some(n));
                     let _ = progress.send(Progress::Done { step: n, summary });
                 }
-                Err(error) => {
+                Err(source) => {
                     let _ = progress.send(Progress::Failed {
                         step: n,
-                        error: error.clone(),
+                        error: source.to_string(),
                     });
                     return Err(RunError::Step {
                         step: n,
                         title: step.title(),
-                        error,
+                        source,
                     });
                 }
             }

@@ -1,15 +1,14 @@
-//! The lab's evidence files, read from the live cluster (never hard-coded) and written
-//! atomically into the source dir; a different file already there is kept as `<name>.bak`.
+//! The lab's evidence files, read from the live cluster (never hard-coded) as each lesson's
+//! `lesson.yaml` says, and written atomically into the source dir; a different file already
+//! there is kept as `<name>.bak`.
 
 use std::path::{Path, PathBuf};
 
-use k8s_openapi::api::apps::v1::Deployment;
-use k8s_openapi::api::batch::v1::Job;
-use k8s_openapi::api::core::v1::{ConfigMap, Secret};
-use kube::api::{Api, ListParams};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use super::report;
+use super::catalog;
+use super::derived;
+use super::spec::{EvidenceSpec, Source};
 use crate::cluster::{self, argocd};
 
 #[derive(Debug, thiserror::Error)]
@@ -23,8 +22,9 @@ pub enum EvidenceError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A value derived from Git or earlier evidence could not be decided.
     #[error("{0}")]
-    Report(String),
+    Derived(String),
 }
 
 pub type Result<T> = std::result::Result<T, EvidenceError>;
@@ -42,118 +42,125 @@ fn missing(what: impl Into<String>, hint: impl Into<String>) -> EvidenceError {
     }
 }
 
-async fn get<K>(client: &kube::Client, ns: &str, name: &str) -> Result<K>
-where
-    K: kube::Resource<Scope = k8s_openapi::NamespaceResourceScope>
-        + Clone
-        + serde::de::DeserializeOwned
-        + std::fmt::Debug,
-    <K as kube::Resource>::DynamicType: Default,
-{
-    Api::<K>::namespaced(client.clone(), ns)
-        .get(name)
-        .await
-        .map_err(|e| EvidenceError::Cluster(cluster::explain(e)))
-}
-
-/// Captures the named evidence file's content from the cluster.
-pub async fn capture(file: &str, ctx: &Context<'_>) -> Result<Value> {
-    match file {
-        "precedence.json" => precedence(ctx.client).await,
-        "tracking.json" => tracking(ctx.client).await,
-        "waves.json" => waves(ctx.client).await,
-        "failed-hook.json" => failed_hook(ctx.client).await,
-        "ignore.json" => ignore(ctx.client).await,
-        "report.json" => report::derive(ctx).await.map_err(EvidenceError::Report),
-        other => Err(missing(other, "capa-tui does not know this evidence file")),
+/// Reads a lesson's evidence from the cluster (and Git, and earlier evidence) as its
+/// `lesson.yaml` says, field by field: a later field may name an object after an earlier one.
+pub async fn capture(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value> {
+    let mut values = Map::new();
+    for field in &spec.fields {
+        let v = read(&field.from, &values, ctx).await?;
+        values.insert(field.name.clone(), v);
     }
+    Ok(Value::Object(values))
 }
 
-async fn precedence(client: &kube::Client) -> Result<Value> {
-    let d: Deployment = get(client, "src-helm", "src-helm-web").await?;
-    let cm: ConfigMap = get(client, "src-helm", "src-helm-greeting").await?;
-    let replicas = d
+/// Captures the evidence file `file` of whichever lesson writes it.
+pub async fn capture_file(file: &str, ctx: &Context<'_>) -> Result<Value> {
+    let lesson = catalog::lesson_for_evidence(file)
+        .ok_or_else(|| missing(file, "no lesson of this lab writes this evidence file"))?;
+    let spec = lesson
         .spec
-        .and_then(|s| s.replicas)
-        .ok_or_else(|| missing("spec.replicas of src-helm-web", "wait for src-helm to sync"))?;
-    let greeting = cm
-        .data
-        .and_then(|d| d.get("greeting").cloned())
-        .ok_or_else(|| {
-            missing(
-                "data.greeting of src-helm-greeting",
-                "wait for src-helm to sync",
-            )
-        })?;
-    Ok(json!({"replicas": replicas, "greeting": greeting}))
-}
-
-async fn tracking(client: &kube::Client) -> Result<Value> {
-    let secrets = Api::<Secret>::namespaced(client.clone(), "src-helm")
-        .list(&ListParams::default().fields("type=helm.sh/release.v1"))
-        .await
-        .map_err(|e| EvidenceError::Cluster(cluster::explain(e)))?;
-    let cm: ConfigMap = get(client, "src-helm", "src-helm-greeting").await?;
-    let annotation = cm
-        .metadata
-        .annotations
+        .evidence
         .as_ref()
-        .and_then(|a| a.get("argocd.argoproj.io/tracking-id").cloned());
-    let label = cm
-        .metadata
-        .labels
-        .as_ref()
-        .and_then(|l| l.get("app.kubernetes.io/instance").cloned());
-    Ok(json!({
-        "helm_release_secrets": secrets.items.len(),
-        "tracking_annotation": annotation.ok_or_else(|| missing("the tracking-id annotation", "wait for src-helm to sync"))?,
-        "instance_label": label,
-    }))
+        .ok_or_else(|| missing(file, "no lesson of this lab writes this evidence file"))?;
+    capture(spec, ctx).await
 }
 
-async fn waves(client: &kube::Client) -> Result<Value> {
-    let app = argocd::application(client.clone(), argocd::NAMESPACE, "src-waves").await?;
-    let hook = app["status"]["operationState"]["syncResult"]["resources"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|r| r["hookType"] == "PreSync" && r["hookPhase"] == "Succeeded")
-        .and_then(|r| r["name"].as_str().map(String::from))
-        .ok_or_else(|| {
-            missing(
-                "a succeeded PreSync hook in src-waves' last sync",
-                "wait until src-waves is Synced, Healthy and its operation Succeeded",
-            )
-        })?;
-    let job: Job = get(client, "src-waves", &hook).await?;
-    let settings: ConfigMap = get(client, "src-waves", "settings").await?;
-    let created = |t: Option<k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>| {
-        t.map(|t| t.0.to_string())
-    };
-    Ok(json!({
-        "hook_job": hook,
-        "hook_created": created(job.metadata.creation_timestamp).ok_or_else(|| missing("the hook Job's creationTimestamp", "look again"))?,
-        "settings_created": created(settings.metadata.creation_timestamp).ok_or_else(|| missing("settings' creationTimestamp", "look again"))?,
-    }))
-}
-
-async fn failed_hook(client: &kube::Client) -> Result<Value> {
-    let app = argocd::application(client.clone(), argocd::NAMESPACE, "src-waves").await?;
-    let state = &app["status"]["operationState"];
-    let commit = state["operation"]["sync"]["revision"]
-        .as_str()
-        .ok_or_else(|| {
-            missing(
-                "src-waves' operation",
-                "push the step-6 commit and hard-refresh src-waves first",
-            )
-        })?;
-    let settings: ConfigMap = get(client, "src-waves", "settings").await?;
-    Ok(json!({
-        "commit": commit,
-        "phase": state["phase"],
-        "live_mode": settings.data.and_then(|d| d.get("mode").cloned()),
-    }))
+async fn read(source: &Source, values: &Map<String, Value>, ctx: &Context<'_>) -> Result<Value> {
+    let client = ctx.client;
+    match source {
+        Source::Field {
+            object,
+            path,
+            optional,
+            missing: hint,
+        } => {
+            let obj = argocd::raw_get(client.clone(), &object.path(values)).await?;
+            match path.get(&obj) {
+                Some(v) => Ok(v.clone()),
+                None if *optional => Ok(Value::Null),
+                None => Err(missing(
+                    format!("{path} of {}", object.name_with(values)),
+                    hint.as_deref().unwrap_or("look again in a moment"),
+                )),
+            }
+        }
+        Source::Count {
+            kind,
+            namespace,
+            field_selector,
+        } => {
+            let mut url = kind.collection_path(namespace);
+            if let Some(sel) = field_selector {
+                url = format!(
+                    "{url}?fieldSelector={}",
+                    sel.replace('=', "%3D").replace('/', "%2F")
+                );
+            }
+            let list = argocd::raw_get(client.clone(), &url).await?;
+            Ok(json!(list["items"].as_array().map_or(0, Vec::len)))
+        }
+        Source::ClusterTime => Ok(json!(cluster::now(client).await?.as_second())),
+        Source::ScaleTime { object } => Ok(json!(
+            scaled_at(client, &object.namespace, &object.name)
+                .await?
+                .as_second()
+        )),
+        Source::FieldOwner {
+            object,
+            path,
+            missing: hint,
+        } => {
+            let obj = argocd::raw_get(client.clone(), &object.path(values)).await?;
+            derived::field_owner(&obj, path)
+                .map(Value::String)
+                .ok_or_else(|| {
+                    missing(
+                        format!("an owner of {path} of {}", object.name),
+                        hint.as_deref().unwrap_or("look again in a moment"),
+                    )
+                })
+        }
+        Source::HelmLayer {
+            app,
+            key,
+            agrees_with,
+        } => {
+            let recorded = derived::evidence_field(ctx, agrees_with)?;
+            let app = argocd::application(client.clone(), argocd::NAMESPACE, app).await?;
+            derived::helm_layer(ctx, &app, key, &recorded)
+                .map(|layer| json!(layer))
+                .map_err(EvidenceError::Derived)
+        }
+        Source::ImageSource { app, object } => {
+            let app = argocd::application(client.clone(), argocd::NAMESPACE, app).await?;
+            let live = argocd::raw_get(client.clone(), &object.path(values)).await?;
+            Ok(json!(derived::image_source(&app, &live)))
+        }
+        Source::Positive { evidence } => {
+            let v = derived::evidence_field(ctx, evidence)?;
+            Ok(json!(v.as_f64().unwrap_or(0.0) > 0.0))
+        }
+        Source::CommitNotApplied {
+            commit,
+            live,
+            file,
+            path,
+        } => {
+            let sha = derived::evidence_field(ctx, commit)?;
+            let sha = sha.as_str().ok_or_else(|| {
+                EvidenceError::Derived(format!(
+                    "{} has no {}: {}",
+                    commit.file,
+                    commit.field,
+                    derived::redo(&commit.file)
+                ))
+            })?;
+            let recorded_live = derived::evidence_field(ctx, live)?;
+            let committed = derived::yaml_at(ctx, sha, file);
+            let committed = path.get(&committed).cloned().unwrap_or(Value::Null);
+            Ok(json!(!committed.is_null() && recorded_live != committed))
+        }
+    }
 }
 
 /// When `kubectl scale` last wrote prod-api's replicas (its managedFields entry's time).
@@ -184,23 +191,6 @@ pub async fn scaled_at(
                 ),
             )
         })
-}
-
-async fn ignore(client: &kube::Client) -> Result<Value> {
-    let scaled = scaled_at(client, "src-kust", "prod-api").await?;
-    let checked = cluster::now(client).await?;
-    let d = argocd::raw_get(
-        client.clone(),
-        "/apis/apps/v1/namespaces/src-kust/deployments/prod-api",
-    )
-    .await?;
-    let app = argocd::application(client.clone(), argocd::NAMESPACE, "src-kust").await?;
-    Ok(json!({
-        "scaled_at": scaled.as_second(),
-        "checked_at": checked.as_second(),
-        "replicas": d["spec"]["replicas"],
-        "sync_status": app["status"]["sync"]["status"],
-    }))
 }
 
 /// Writes `value` to `path` atomically (pretty JSON). If a different file is already there (the

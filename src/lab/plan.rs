@@ -1,5 +1,5 @@
-//! A lesson's "do it for me" plan: typed steps, read from the `actions:` list in its
-//! `lesson.yaml` (data, not code), each able to say the command it stands for.
+//! A lesson's "do it for me" plan: typed steps, the `actions:` list of its `lesson.yaml` (data,
+//! not code), each able to say the command it stands for.
 
 use serde::Deserialize;
 
@@ -172,24 +172,17 @@ impl Step {
     }
 }
 
-/// The `actions:` of a `lesson.yaml`.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Actions {
-    #[serde(default)]
-    pub actions: Vec<Step>,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn steps_are_read_from_yaml() {
-        let yaml = "actions:\n- {do: create-bare-repo, repo: src}\n- {do: wait, app: src-helm, until: synced-healthy}\n- {do: scale, namespace: src-kust, deployment: prod-api, replicas: 4}\n";
-        let a: Actions = serde_saphyr::from_str(yaml).unwrap();
-        assert_eq!(a.actions[0], Step::CreateBareRepo { repo: "src".into() });
+        let yaml = "- {do: create-bare-repo, repo: src}\n- {do: wait, app: src-helm, until: synced-healthy}\n- {do: scale, namespace: src-kust, deployment: prod-api, replicas: 4}\n";
+        let actions: Vec<Step> = serde_saphyr::from_str(yaml).unwrap();
+        assert_eq!(actions[0], Step::CreateBareRepo { repo: "src".into() });
         assert_eq!(
-            a.actions[1],
+            actions[1],
             Step::Wait {
                 app: "src-helm".into(),
                 until: Until::SyncedHealthy
@@ -200,11 +193,11 @@ mod tests {
             bare_dir: "/srv/bare".into(),
         };
         assert_eq!(
-            a.actions[2].command(&paths),
+            actions[2].command(&paths),
             "kubectl -n src-kust scale deploy/prod-api --replicas=4"
         );
         assert_eq!(
-            a.actions[0].command(&paths),
+            actions[0].command(&paths),
             "git init --bare -b main /srv/bare/src.git"
         );
     }

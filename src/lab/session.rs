@@ -17,6 +17,17 @@ pub struct Options<'a> {
     pub bare_dir: Option<&'a Path>,
 }
 
+/// Why a session could not start, in words that say what to do.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The embedded cluster says what went wrong (a port in use, a state dir that is not
+    /// ours, a kubeconfig it cannot write) and what to do.
+    #[error(transparent)]
+    Sim(#[from] capa_sim::SimError),
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
+}
+
 pub struct Session {
     pub client: kube::Client,
     pub paths: LabPaths,
@@ -24,21 +35,22 @@ pub struct Session {
     pub context: Option<String>,
     /// What the session is about to change, for the learner to confirm.
     pub target: String,
-    sim: Option<crate::sim::Handle>,
+    sim: Option<capa_sim::Handle>,
 }
 
-/// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim`.
+/// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
+/// directories, as `etcetera` reads them); the temporary folder when there is no home.
 pub fn default_sim_state() -> PathBuf {
-    std::env::var_os("XDG_STATE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/state")))
+    use etcetera::BaseStrategy;
+    etcetera::choose_base_strategy()
+        .ok()
+        .and_then(|dirs| dirs.state_dir())
         .unwrap_or_else(std::env::temp_dir)
         .join("capa-tui/sim")
 }
 
 impl Session {
-    pub async fn open(o: Options<'_>) -> Result<Session, String> {
+    pub async fn open(o: Options<'_>) -> Result<Session, SessionError> {
         if o.sim {
             let state = o
                 .state_dir
@@ -48,20 +60,16 @@ impl Session {
                 .bare_dir
                 .map(Path::to_path_buf)
                 .unwrap_or_else(|| state.join("bare"));
-            let config = crate::sim::Config {
+            let config = capa_sim::Config {
                 state_dir: Some(state.clone()),
                 speed: o.speed,
                 bare_dir: Some(bare.clone()),
                 ..Default::default()
             };
-            let handle = crate::sim::start(config).await.map_err(|e| e.to_string())?;
+            let handle = capa_sim::start(config).await?;
             let kubeconfig = state.join("kubeconfig");
-            handle
-                .write_kubeconfig(&kubeconfig)
-                .map_err(|e| e.to_string())?;
-            let client = cluster::connect(Some(&kubeconfig), None)
-                .await
-                .map_err(|e| e.to_string())?;
+            handle.write_kubeconfig(&kubeconfig)?;
+            let client = cluster::connect(Some(&kubeconfig), None).await?;
             let src = o
                 .src_dir
                 .map(Path::to_path_buf)
@@ -82,9 +90,7 @@ impl Session {
                 sim: Some(handle),
             });
         }
-        let client = cluster::connect(o.kubeconfig, o.context)
-            .await
-            .map_err(|e| e.to_string())?;
+        let client = cluster::connect(o.kubeconfig, o.context).await?;
         let target = format!(
             "the cluster of context {} in {}",
             o.context.unwrap_or("(current)"),

@@ -14,34 +14,38 @@ use ratatui::crossterm::execute;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
-use super::state::{State, WatchHealth};
+use super::state::{PlanStep, State, WatchHealth};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, WatchEvent};
-use crate::lab::catalog::{self, Lang};
+use crate::lab::catalog::{self, Lang, Lesson};
 use crate::lab::engine::{self, Runner};
 use crate::lab::evidence;
 use crate::lab::paths::LabPaths;
 use crate::lab::session::Session;
 
+/// The longest any wait of a plan may take in the tutor.
+const PLAN_DEADLINE: Duration = Duration::from_secs(600);
+
 /// Carries out effects, reporting back with messages.
 pub struct Executor {
-    pub client: kube::Client,
-    pub paths: LabPaths,
-    pub kubeconfig: Option<std::path::PathBuf>,
-    pub context: Option<String>,
+    /// Built once for the session; each plan runs on a clone.
+    runner: Runner,
     pub tx: mpsc::UnboundedSender<Msg>,
+    lessons: Vec<Lesson>,
     cancel: Option<watch::Sender<bool>>,
 }
 
 impl Executor {
-    pub fn new(session: &Session, tx: mpsc::UnboundedSender<Msg>) -> Executor {
+    pub fn new(
+        session: &Session,
+        lessons: Vec<Lesson>,
+        tx: mpsc::UnboundedSender<Msg>,
+    ) -> Executor {
         Executor {
-            client: session.client.clone(),
-            paths: session.paths.clone(),
-            kubeconfig: session.kubeconfig.clone(),
-            context: session.context.clone(),
+            runner: Runner::new(session, PLAN_DEADLINE),
             tx,
+            lessons,
             cancel: None,
         }
     }
@@ -60,13 +64,10 @@ impl Executor {
     }
 
     fn run_lesson(&mut self, n: u8) {
-        let Some(lesson) = catalog::lessons()
-            .ok()
-            .and_then(|l| l.into_iter().find(|l| l.meta.number == n))
-        else {
+        let Some(lesson) = self.lessons.iter().find(|l| l.spec.number == n) else {
             return;
         };
-        let steps = match engine::plan(&lesson) {
+        let steps = match engine::plan(lesson) {
             Ok(s) => s,
             Err(e) => {
                 let _ = self.tx.send(Msg::JobEnded(Err(e.to_string())));
@@ -77,19 +78,14 @@ impl Executor {
             lesson: n,
             steps: steps
                 .iter()
-                .map(|s| (s.title(), s.command(&self.paths)))
+                .map(|s| PlanStep::todo(&s.title(), &s.command(&self.runner.paths)))
                 .collect(),
         });
         let (cancel_tx, cancel_rx) = watch::channel(false);
         self.cancel = Some(cancel_tx);
-        let runner = Runner {
-            client: self.client.clone(),
-            paths: self.paths.clone(),
-            kubeconfig: self.kubeconfig.clone(),
-            context: self.context.clone(),
-            deadline: Duration::from_secs(600),
-        };
+        let runner = self.runner.clone();
         let tx = self.tx.clone();
+        let lessons = self.lessons.clone();
         tokio::spawn(async move {
             let (ptx, mut prx) = mpsc::unbounded_channel();
             let forward = {
@@ -126,7 +122,11 @@ impl Executor {
                 .map_err(|e| e.to_string());
             ticker.abort();
             let _ = forward.await;
-            let FilesSnapshot(present, values, commits) = files_snapshot(&runner.paths);
+            let FilesSnapshot {
+                evidence: present,
+                chart_values: values,
+                commits,
+            } = files_snapshot(&runner.paths, &lessons);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::ChartValues(values));
             let _ = tx.send(Msg::Commits(commits));
@@ -135,51 +135,60 @@ impl Executor {
     }
 
     fn check(&self, n: u8) {
-        let Some(file) = catalog::lessons()
-            .ok()
-            .and_then(|l| l.into_iter().find(|l| l.meta.number == n))
-            .and_then(|l| l.meta.evidence)
+        let Some(file) = self
+            .lessons
+            .iter()
+            .find(|l| l.spec.number == n)
+            .and_then(|l| l.evidence_file().map(String::from))
         else {
             return;
         };
-        let (client, paths, tx) = (self.client.clone(), self.paths.clone(), self.tx.clone());
+        let (client, paths, tx) = (
+            self.runner.client.clone(),
+            self.runner.paths.clone(),
+            self.tx.clone(),
+        );
+        let lessons = self.lessons.clone();
         tokio::spawn(async move {
             let ctx = evidence::Context {
                 client: &client,
                 src_dir: &paths.src_dir,
             };
             let grade = crate::lab::check::grade(&file, &ctx).await;
-            let FilesSnapshot(present, _, _) = files_snapshot(&paths);
+            let FilesSnapshot {
+                evidence: present, ..
+            } = files_snapshot(&paths, &lessons);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::Graded(vec![grade]));
         });
     }
 }
 
-/// Which evidence files exist (file, present), and the chart's values files in the working copy
-/// (file name, values).
-pub struct FilesSnapshot(
-    pub Vec<(String, bool)>,
-    pub Vec<(String, Value)>,
-    pub Vec<(String, String)>,
-);
+/// What the panes show from the learner's files.
+pub struct FilesSnapshot {
+    /// (evidence file, whether it exists).
+    pub evidence: Vec<(String, bool)>,
+    /// The chart's values files in the working copy: (file name, values).
+    pub chart_values: Vec<(String, Value)>,
+    /// (full SHA, subject) of recent commits.
+    pub commits: Vec<(String, String)>,
+}
 
-/// Reads what the panes show from the learner's files.
-pub fn files_snapshot(paths: &LabPaths) -> FilesSnapshot {
-    let present = [
-        "precedence.json",
-        "tracking.json",
-        "waves.json",
-        "failed-hook.json",
-        "ignore.json",
-        "report.json",
-    ]
-    .iter()
-    .map(|f| (f.to_string(), paths.evidence(f).exists()))
-    .collect();
-    let chart = paths.repo().join("charts/web");
-    let values = std::fs::read_dir(&chart)
-        .into_iter()
+/// Reads what the panes show from the learner's files: the lessons' evidence files and the
+/// chart whose values the values pane traces.
+pub fn files_snapshot(paths: &LabPaths, lessons: &[Lesson]) -> FilesSnapshot {
+    let present = lessons
+        .iter()
+        .filter_map(Lesson::evidence_file)
+        .map(|f| (f.to_string(), paths.evidence(f).exists()))
+        .collect();
+    let chart = lessons
+        .iter()
+        .find_map(|l| l.spec.values.as_ref())
+        .map(|v| paths.repo().join(&v.chart));
+    let values = chart
+        .iter()
+        .filter_map(|c| std::fs::read_dir(c).ok())
         .flatten()
         .flatten()
         .filter_map(|e| {
@@ -192,7 +201,11 @@ pub fn files_snapshot(paths: &LabPaths) -> FilesSnapshot {
             Some((name, v))
         })
         .collect();
-    FilesSnapshot(present, values, commit_subjects(&paths.repo()))
+    FilesSnapshot {
+        evidence: present,
+        chart_values: values,
+        commits: commit_subjects(&paths.repo()),
+    }
 }
 
 /// (full SHA, subject) of the working copy's recent commits, so revisions read as words.
@@ -248,7 +261,11 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (wtx, mut wrx) = mpsc::unbounded_channel();
-    let watches = lab_watch::spawn(session.client.clone(), wtx);
+    let watches = lab_watch::spawn(
+        session.client.clone(),
+        &catalog::lab_namespaces(&state.lessons),
+        wtx,
+    );
     {
         let tx = tx.clone();
         tokio::spawn(async move {
@@ -259,11 +276,15 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
             }
         });
     }
-    let FilesSnapshot(present, values, commits) = files_snapshot(&session.paths);
+    let FilesSnapshot {
+        evidence: present,
+        chart_values: values,
+        commits,
+    } = files_snapshot(&session.paths, &state.lessons);
     update(&mut state, Msg::Evidence(present));
     update(&mut state, Msg::ChartValues(values));
     update(&mut state, Msg::Commits(commits));
-    let mut executor = Executor::new(&session, tx.clone());
+    let mut executor = Executor::new(&session, state.lessons.clone(), tx.clone());
 
     let mut terminal = ratatui::init();
     let _ = execute!(stdout(), EnableMouseCapture);

@@ -6,8 +6,10 @@ use std::time::Instant;
 use serde_json::Value;
 
 use super::theme::Theme;
-use crate::lab::catalog::{Lang, Lesson};
+use crate::cluster::Application;
+use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
+use crate::lab::spec::ValuesSpec;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
@@ -36,7 +38,7 @@ impl Pane {
                 Pane::Apps => "Applications",
                 Pane::Timeline => "同步时间线",
                 Pane::Fields => "managedFields（字段归属）",
-                Pane::Values => "取值来源 · src-helm",
+                Pane::Values => "取值来源",
                 Pane::Evidence => "证据",
             };
         }
@@ -45,33 +47,9 @@ impl Pane {
             Pane::Apps => "Applications",
             Pane::Timeline => "Sync timeline",
             Pane::Fields => "managedFields",
-            Pane::Values => "Values provenance · src-helm",
+            Pane::Values => "Values provenance",
             Pane::Evidence => "Evidence",
         }
-    }
-}
-
-/// The object the managedFields pane starts on: lab step 7 scales it by hand.
-pub const DEFAULT_FIELDS_OBJECT: &str = "src-kust/Deployment/prod-api";
-
-/// The parts of a lesson a presenter steps through.
-pub const SECTIONS: [&str; 6] = [
-    "Goal",
-    "Why it matters",
-    "Steps",
-    "Common mistakes",
-    "Hints",
-    "By hand",
-];
-
-/// The same parts, as the Chinese lessons name them.
-pub const SECTIONS_ZH: [&str; 6] = ["目标", "为什么重要", "步骤", "常见错误", "提示", "手动操作"];
-
-/// A part's name in the learner's language.
-pub fn section_name(lang: Lang, i: usize) -> &'static str {
-    match lang {
-        Lang::En => SECTIONS[i],
-        Lang::Zh => SECTIONS_ZH[i],
     }
 }
 
@@ -87,13 +65,31 @@ pub enum WatchHealth {
 #[derive(Debug, Clone)]
 pub struct JobView {
     pub lesson: u8,
-    pub steps: Vec<(String, String, StepState)>,
+    pub steps: Vec<PlanStep>,
     pub blocker: String,
     pub log: Vec<String>,
     pub started: Instant,
     pub finished: Option<Result<(), String>>,
     /// How long the plan took, once it finished.
     pub took: Option<std::time::Duration>,
+}
+
+/// One step of a running plan: what it does, the command it stands for, and how far it got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanStep {
+    pub title: String,
+    pub command: String,
+    pub state: StepState,
+}
+
+impl PlanStep {
+    pub fn todo(title: &str, command: &str) -> PlanStep {
+        PlanStep {
+            title: title.into(),
+            command: command.into(),
+            state: StepState::Todo,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,7 +103,7 @@ pub enum StepState {
 pub struct State {
     pub lessons: Vec<Lesson>,
     pub lesson: usize,
-    pub section: usize,
+    pub section: Section,
     pub hints_shown: usize,
     pub lang: Lang,
     pub theme: Theme,
@@ -122,7 +118,7 @@ pub struct State {
     pub watch: WatchHealth,
     pub size: (u16, u16),
     /// Applications in `argocd`, by name.
-    pub apps: BTreeMap<String, Value>,
+    pub apps: BTreeMap<String, Application>,
     /// Live lab objects the panes read, by `namespace/kind/name`.
     pub objects: BTreeMap<String, Value>,
     /// Chart values from the learner's working copy: file name → values.
@@ -132,7 +128,7 @@ pub struct State {
     pub job: Option<JobView>,
     /// The Application the timeline shows (`a` cycles); the lesson's when unset.
     pub selected_app: Option<String>,
-    /// The object whose managedFields are shown (`o` cycles); prod-api when unset.
+    /// The object whose managedFields are shown (`o` cycles); the lesson's focus when unset.
     pub selected_object: Option<String>,
     pub grades: BTreeMap<String, Grade>,
     pub evidence_present: BTreeMap<String, bool>,
@@ -143,7 +139,7 @@ impl State {
         State {
             lessons,
             lesson: 0,
-            section: 0,
+            section: Section::Goal,
             hints_shown: 0,
             lang,
             theme: Theme::from_env(),
@@ -172,13 +168,17 @@ impl State {
         self.lessons.get(self.lesson)
     }
 
-    /// The Application the current lesson is about.
-    pub fn lesson_app(&self) -> &'static str {
-        match self.current().map_or(1, |l| l.meta.number) {
-            4 | 7 => "src-kust",
-            5 | 6 => "src-waves",
-            _ => "src-helm",
-        }
+    /// The Application the current lesson is about (its `lesson.yaml` says).
+    pub fn lesson_app(&self) -> &str {
+        self.current().map_or("", |l| l.spec.app.as_str())
+    }
+
+    /// The Helm values the values pane traces: the current lesson's, else the first lesson's
+    /// that names some.
+    pub fn values_spec(&self) -> Option<&ValuesSpec> {
+        self.current()
+            .and_then(|l| l.spec.values.as_ref())
+            .or_else(|| self.lessons.iter().find_map(|l| l.spec.values.as_ref()))
     }
 
     /// The Application the timeline shows.
@@ -188,11 +188,15 @@ impl State {
             .unwrap_or_else(|| self.lesson_app())
     }
 
-    /// The key (`namespace/Kind/name`) of the object whose managedFields are shown.
-    pub fn fields_object(&self) -> &str {
-        self.selected_object
-            .as_deref()
-            .unwrap_or(DEFAULT_FIELDS_OBJECT)
+    /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
+    /// chosen with `o`, else the lesson's focus object.
+    pub fn fields_object(&self) -> String {
+        self.selected_object.clone().unwrap_or_else(|| {
+            self.current()
+                .and_then(|l| l.spec.focus.as_ref())
+                .map(|f| f.key())
+                .unwrap_or_default()
+        })
     }
 
     pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {

@@ -1,7 +1,11 @@
 //! Themes: the default, a high-contrast one for projectors, and monochrome (chosen when
-//! `NO_COLOR` is set). Status is always a glyph and a word too, never colour alone.
+//! `NO_COLOR` is set), each a data file in `assets/themes/`. Status is always a glyph and a word
+//! too, never colour alone.
+
+use std::sync::OnceLock;
 
 use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Theme {
@@ -35,46 +39,110 @@ impl Theme {
         }
     }
 
-    fn color(self, c: Color) -> Style {
-        match self {
-            Theme::Mono => Style::default(),
-            Theme::Projector => Style::default().fg(c).add_modifier(Modifier::BOLD),
-            Theme::Default => Style::default().fg(c),
-        }
+    /// The theme's styles, read from `assets/themes/<name>.yaml` (built in).
+    fn palette(self) -> &'static Palette {
+        static PALETTES: OnceLock<[Palette; 3]> = OnceLock::new();
+        let all = PALETTES.get_or_init(|| {
+            [
+                Palette::parse("default", include_str!("../../assets/themes/default.yaml")),
+                Palette::parse(
+                    "projector",
+                    include_str!("../../assets/themes/projector.yaml"),
+                ),
+                Palette::parse(
+                    "monochrome",
+                    include_str!("../../assets/themes/monochrome.yaml"),
+                ),
+            ]
+        });
+        &all[self as usize]
     }
 
     pub fn good(self) -> Style {
-        self.color(Color::Green)
+        self.palette().good.style()
     }
 
     pub fn warn(self) -> Style {
-        self.color(Color::Yellow)
+        self.palette().warn.style()
     }
 
     pub fn bad(self) -> Style {
-        self.color(Color::Red)
+        self.palette().bad.style()
     }
 
     pub fn accent(self) -> Style {
-        self.color(Color::Cyan)
+        self.palette().accent.style()
     }
 
     pub fn dim(self) -> Style {
-        match self {
-            Theme::Mono | Theme::Projector => Style::default(),
-            Theme::Default => Style::default().fg(Color::DarkGray),
-        }
+        self.palette().dim.style()
     }
 
     pub fn focused_border(self) -> Style {
-        match self {
-            Theme::Mono => Style::default().add_modifier(Modifier::BOLD),
-            _ => self.color(Color::Cyan).add_modifier(Modifier::BOLD),
-        }
+        self.palette().focused_border.style()
     }
 
     pub fn title(self) -> Style {
-        Style::default().add_modifier(Modifier::BOLD)
+        self.palette().title.style()
+    }
+}
+
+/// A theme file: one style per role.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Palette {
+    good: StyleSpec,
+    warn: StyleSpec,
+    bad: StyleSpec,
+    accent: StyleSpec,
+    dim: StyleSpec,
+    focused_border: StyleSpec,
+    title: StyleSpec,
+}
+
+impl Palette {
+    /// The built-in theme files are tested to parse; a broken one draws unstyled, not a panic.
+    fn parse(name: &str, yaml: &str) -> Palette {
+        serde_saphyr::from_str(yaml).unwrap_or_else(|e| {
+            tracing::error!("theme {name} does not parse: {e}");
+            Palette::plain()
+        })
+    }
+
+    fn plain() -> Palette {
+        let none = StyleSpec::default;
+        Palette {
+            good: none(),
+            warn: none(),
+            bad: none(),
+            accent: none(),
+            dim: none(),
+            focused_border: none(),
+            title: none(),
+        }
+    }
+}
+
+/// `{fg: green, bold: true}`: a colour name ratatui knows (or `#rrggbb`) and a weight.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StyleSpec {
+    #[serde(default)]
+    fg: Option<String>,
+    #[serde(default)]
+    bold: bool,
+}
+
+impl StyleSpec {
+    fn style(&self) -> Style {
+        let mut style = Style::default();
+        if let Some(c) = self.fg.as_deref().and_then(|c| c.parse::<Color>().ok()) {
+            style = style.fg(c);
+        }
+        if self.bold {
+            style = style.add_modifier(Modifier::BOLD);
+        }
+        style
     }
 }
 
@@ -95,5 +163,42 @@ pub fn status_style(theme: Theme, word: &str) -> Style {
         "…" => theme.warn(),
         "✗" => theme.bad(),
         _ => theme.dim(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_theme_file_parses_and_keeps_its_character() {
+        for (name, yaml) in [
+            ("default", include_str!("../../assets/themes/default.yaml")),
+            (
+                "projector",
+                include_str!("../../assets/themes/projector.yaml"),
+            ),
+            (
+                "monochrome",
+                include_str!("../../assets/themes/monochrome.yaml"),
+            ),
+        ] {
+            serde_saphyr::from_str::<Palette>(yaml).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert_eq!(Theme::Default.bad(), Style::default().fg(Color::Red));
+        assert_eq!(Theme::Default.dim(), Style::default().fg(Color::DarkGray));
+        assert!(
+            Theme::Projector
+                .good()
+                .add_modifier
+                .contains(Modifier::BOLD)
+        );
+        assert_eq!(Theme::Mono.bad(), Style::default());
+        assert!(
+            Theme::Mono
+                .focused_border()
+                .add_modifier
+                .contains(Modifier::BOLD)
+        );
     }
 }

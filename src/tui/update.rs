@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, PANES, SECTIONS, State, StepState, WatchHealth};
+use super::state::{JobView, PANES, PlanStep, State, StepState, WatchHealth};
+use crate::cluster::Application;
+use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
 use crate::lab::engine::Progress;
 
@@ -27,9 +29,10 @@ pub enum Msg {
     Watch(WatchHealth),
     /// Time passed (redraws a running plan's elapsed time).
     Tick,
+    /// A plan is about to run: its steps as (title, command).
     JobSteps {
         lesson: u8,
-        steps: Vec<(String, String)>,
+        steps: Vec<PlanStep>,
     },
     Job(Progress),
     JobEnded(Result<(), String>),
@@ -60,9 +63,10 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.size = (w, h);
             Vec::new()
         }
-        Msg::App(app) => {
-            if let Some(name) = app["metadata"]["name"].as_str() {
-                s.apps.insert(name.to_string(), app);
+        Msg::App(json) => {
+            if let Some(app) = Application::from_json(&json).filter(|a| !a.metadata.name.is_empty())
+            {
+                s.apps.insert(app.metadata.name.clone(), app);
             }
             Vec::new()
         }
@@ -92,10 +96,7 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::JobSteps { lesson, steps } => {
             s.job = Some(JobView {
                 lesson,
-                steps: steps
-                    .into_iter()
-                    .map(|(t, c)| (t, c, StepState::Todo))
-                    .collect(),
+                steps,
                 blocker: String::new(),
                 log: Vec::new(),
                 started: Instant::now(),
@@ -156,7 +157,7 @@ fn apply_progress(job: &mut JobView, p: Progress) {
         Progress::Started { step, title, .. } => {
             log(format!("[{step}] {title}"));
             if let Some(st) = job.steps.get_mut(step - 1) {
-                st.2 = StepState::Running;
+                st.state = StepState::Running;
             }
         }
         Progress::Blocker { line, .. } => {
@@ -167,13 +168,13 @@ fn apply_progress(job: &mut JobView, p: Progress) {
             log(format!("    ✓ {summary}"));
             job.blocker.clear();
             if let Some(st) = job.steps.get_mut(step - 1) {
-                st.2 = StepState::Done;
+                st.state = StepState::Done;
             }
         }
         Progress::Failed { step, error } => {
             log(format!("    ✗ {error}"));
             if let Some(st) = job.steps.get_mut(step - 1) {
-                st.2 = StepState::Failed;
+                st.state = StepState::Failed;
             }
         }
     }
@@ -190,7 +191,7 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if s.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
         return Vec::new();
     }
-    let lesson_no = s.current().map_or(1, |l| l.meta.number);
+    let lesson_no = s.current().map_or(1, |l| l.spec.number);
     let running = s.job.as_ref().is_some_and(|j| j.finished.is_none());
     match action {
         Action::Quit => {
@@ -218,32 +219,32 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             }];
         }
         Action::Zoom => s.zoom = !s.zoom,
-        Action::NextSection => {
-            if s.section + 1 < SECTIONS.len() {
-                s.section += 1;
-            } else if s.lesson + 1 < s.lessons.len() {
+        Action::NextSection => match s.section.next() {
+            Some(next) => s.section = next,
+            None if s.lesson + 1 < s.lessons.len() => {
                 s.lesson += 1;
-                s.section = 0;
+                s.section = Section::Goal;
                 s.hints_shown = 0;
             }
-        }
-        Action::PrevSection => {
-            if s.section > 0 {
-                s.section -= 1;
-            } else if s.lesson > 0 {
+            None => {}
+        },
+        Action::PrevSection => match s.section.prev() {
+            Some(prev) => s.section = prev,
+            None if s.lesson > 0 => {
                 s.lesson -= 1;
-                s.section = SECTIONS.len() - 1;
+                s.section = Section::LAST;
                 s.hints_shown = 0;
             }
-        }
+            None => {}
+        },
         Action::NextLesson if s.lesson + 1 < s.lessons.len() => {
             s.lesson += 1;
-            s.section = 0;
+            s.section = Section::Goal;
             s.hints_shown = 0;
         }
         Action::PrevLesson if s.lesson > 0 => {
             s.lesson -= 1;
-            s.section = 0;
+            s.section = Section::Goal;
             s.hints_shown = 0;
         }
         Action::NextLesson | Action::PrevLesson => {}
@@ -255,7 +256,7 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::Hint => {
             let total = s.current().map_or(0, |l| l.text(s.lang).hints.len());
             s.hints_shown = (s.hints_shown + 1).min(total);
-            s.section = 4;
+            s.section = Section::Hints;
         }
         Action::Theme => s.theme = s.theme.next(),
         Action::NextApp => {
@@ -264,7 +265,7 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         Action::NextObject => {
             let keys: Vec<String> = s.objects.keys().cloned().collect();
-            s.selected_object = next_after(&keys, s.fields_object());
+            s.selected_object = next_after(&keys, &s.fields_object());
         }
         Action::Raw => s.raw = !s.raw,
     }
@@ -285,6 +286,7 @@ mod tests {
     use super::*;
     use crate::lab::catalog::{self, Lang};
     use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
+    use strum::EnumCount;
 
     fn state() -> State {
         State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true)
@@ -297,12 +299,12 @@ mod tests {
     #[test]
     fn presenter_keys_walk_sections_then_lessons() {
         let mut s = state();
-        for _ in 0..SECTIONS.len() {
+        for _ in 0..Section::COUNT {
             key(&mut s, KeyCode::PageDown);
         }
-        assert_eq!((s.lesson, s.section), (1, 0));
+        assert_eq!((s.lesson, s.section), (1, Section::Goal));
         key(&mut s, KeyCode::PageUp);
-        assert_eq!((s.lesson, s.section), (0, SECTIONS.len() - 1));
+        assert_eq!((s.lesson, s.section), (0, Section::LAST));
     }
 
     #[test]
@@ -330,7 +332,7 @@ mod tests {
             &mut s,
             Msg::JobSteps {
                 lesson: 1,
-                steps: vec![("a".into(), "b".into())],
+                steps: vec![PlanStep::todo("a", "b")],
             },
         );
         assert_eq!(
@@ -347,7 +349,7 @@ mod tests {
             &mut s,
             Msg::JobSteps {
                 lesson: 2,
-                steps: vec![("a".into(), "$ a".into()), ("b".into(), "$ b".into())],
+                steps: vec![PlanStep::todo("a", "$ a"), PlanStep::todo("b", "$ b")],
             },
         );
         update(
@@ -373,7 +375,7 @@ mod tests {
                 summary: "ok".into(),
             }),
         );
-        assert_eq!(s.job.as_ref().unwrap().steps[0].2, StepState::Done);
+        assert_eq!(s.job.as_ref().unwrap().steps[0].state, StepState::Done);
         assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(2)]);
     }
 
@@ -414,6 +416,6 @@ mod tests {
         key(&mut s, KeyCode::Char('h'));
         key(&mut s, KeyCode::Char('h'));
         assert_eq!(s.hints_shown, 2);
-        assert_eq!(SECTIONS[s.section], "Hints");
+        assert_eq!(s.section, Section::Hints);
     }
 }

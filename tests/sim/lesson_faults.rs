@@ -41,24 +41,24 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
                     }
                 }
             });
-            match runner.run(lesson.meta.number, &steps, tx, cancelled).await {
+            match runner.run(lesson.spec.number, &steps, tx, cancelled).await {
                 Err(RunError::Cancelled { step }) => {
                     assert!(
                         step >= k,
                         "lesson {} cancelled at {step} before {k}",
-                        lesson.meta.number
+                        lesson.spec.number
                     );
                     cancels += 1;
                 }
                 Ok(()) => {}
-                Err(e) => panic!("lesson {} step {k}: {e}", lesson.meta.number),
+                Err(e) => panic!("lesson {} step {k}: {e}", lesson.spec.number),
             }
         }
         let (tx, _rx) = mpsc::unbounded_channel();
         runner
-            .run(lesson.meta.number, &steps, tx, watch::channel(false).1)
+            .run(lesson.spec.number, &steps, tx, watch::channel(false).1)
             .await
-            .unwrap_or_else(|e| panic!("re-running lesson {}: {e}", lesson.meta.number));
+            .unwrap_or_else(|e| panic!("re-running lesson {}: {e}", lesson.spec.number));
     }
     assert!(cancels >= 30, "cancelled {cancels} times");
     let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();

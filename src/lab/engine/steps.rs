@@ -4,18 +4,42 @@
 use std::time::Duration;
 
 use futures::StreamExt;
-use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, Patch, PatchParams};
+use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
 use super::Runner;
 use super::guard;
-use crate::cluster::{self, argocd};
+use crate::cluster::{self, Application, application, argocd};
 use crate::git;
 use crate::lab::catalog;
 use crate::lab::evidence;
 use crate::lab::plan::{Step, Until};
 
-type StepResult = Result<String, String>;
+/// A step's summary line, or why it could not be done.
+type StepResult = Result<String, StepError>;
+
+/// Why a step failed: typed where it came from below, plain words where the lab's state asks the
+/// learner to act.
+#[derive(Debug, thiserror::Error)]
+pub enum StepError {
+    #[error(transparent)]
+    Git(#[from] git::GitError),
+    #[error(transparent)]
+    Cluster(#[from] cluster::ClusterError),
+    #[error(transparent)]
+    Evidence(#[from] evidence::EvidenceError),
+    #[error("git: {0}")]
+    Git2(#[from] git2::Error),
+    /// What is in the way and what to do about it.
+    #[error("{0}")]
+    Lab(String),
+}
+
+impl From<String> for StepError {
+    fn from(why: String) -> StepError {
+        StepError::Lab(why)
+    }
+}
 
 pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
     match step {
@@ -24,9 +48,9 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
             blocking(move || match git::init_bare(&path) {
                 Ok(true) => Ok(format!("created {}", path.display())),
                 Ok(false) => Ok(format!("{} is already there", path.display())),
-                Err(e) => Err(format!(
-                    "{e}. Is the bare dir right (--bare-dir) and writable?"
-                )),
+                Err(e) => {
+                    Err(format!("{e}. Is the bare dir right (--bare-dir) and writable?").into())
+                }
             })
             .await
         }
@@ -35,9 +59,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::CommitPush { message } => commit_push(r, message, blocker).await,
         Step::ApplyApp { file } => apply_app(r, file).await,
         Step::HardRefresh { app } => {
-            argocd::refresh(r.client.clone(), argocd::NAMESPACE, app, true)
-                .await
-                .map_err(|e| e.to_string())?;
+            argocd::refresh(r.client.clone(), argocd::NAMESPACE, app, true).await?;
             Ok(format!("asked Argo CD to re-read {app} from Git"))
         }
         Step::Wait { app, until } => wait(r, app, *until, blocker).await,
@@ -58,11 +80,9 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
                 client: &r.client,
                 src_dir: &r.paths.src_dir,
             };
-            let value = evidence::capture(file, &ctx)
-                .await
-                .map_err(|e| e.to_string())?;
+            let value = evidence::capture_file(file, &ctx).await?;
             let path = r.paths.evidence(file);
-            let backup = evidence::write(&path, &value).map_err(|e| e.to_string())?;
+            let backup = evidence::write(&path, &value)?;
             Ok(match backup {
                 Some(b) => format!(
                     "wrote {} (your earlier file is kept as {})",
@@ -85,28 +105,28 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
     let (bare, dest) = (r.paths.bare_repo(repo), r.paths.repo());
     blocking(move || {
         if dest.join(".git").exists() {
-            let existing = git::open(&dest).map_err(|e| e.to_string())?;
+            let existing = git::open(&dest)?;
             let url = existing.find_remote("origin").ok().and_then(|o| o.url().ok().map(String::from)).unwrap_or_default();
             let wanted = bare.display().to_string();
             if url.trim_end_matches('/') != wanted && !url.ends_with(&format!("/{}", bare.file_name().and_then(|n| n.to_str()).unwrap_or(""))) {
-                return Err(format!("{} is a clone of {url}, not of {wanted}: move it aside or pass another --src-dir", dest.display()));
+                return Err(format!("{} is a clone of {url}, not of {wanted}: move it aside or pass another --src-dir", dest.display()).into());
             }
             return Ok(format!("{} is already a clone", dest.display()));
         }
         if !bare.join("HEAD").exists() {
-            return Err(format!("the bare repo {} does not exist: create it first (git init --bare -b main {})", bare.display(), bare.display()));
+            return Err(format!("the bare repo {} does not exist: create it first (git init --bare -b main {})", bare.display(), bare.display()).into());
         }
         // Clone beside the destination and rename it into place: a cancelled or failed clone
         // never leaves half a repository where the next run looks.
         let parent = dest.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
-        std::fs::create_dir_all(&parent).map_err(|e| format!("cannot create {}: {e}. Is the source dir writable (--src-dir)?", parent.display()))?;
-        let tmp = tempfile::Builder::new().prefix(".repo-cloning-").tempdir_in(&parent).map_err(|e| format!("cannot write in {}: {e}. Is the source dir writable (--src-dir)?", parent.display()))?;
+        std::fs::create_dir_all(&parent).map_err(|e| StepError::Lab(format!("cannot create {}: {e}. Is the source dir writable (--src-dir)?", parent.display())))?;
+        let tmp = tempfile::Builder::new().prefix(".repo-cloning-").tempdir_in(&parent).map_err(|e| StepError::Lab(format!("cannot write in {}: {e}. Is the source dir writable (--src-dir)?", parent.display())))?;
         let staged = tmp.path().join("repo");
-        git::clone(&bare.display().to_string(), &staged).map_err(|e| e.to_string())?;
+        git::clone(&bare.display().to_string(), &staged)?;
         if let Err(e) = std::fs::rename(&staged, &dest) {
             // Another run finished the same clone first: that one is as good.
             if !dest.join(".git").exists() {
-                return Err(format!("cannot move the clone into {}: {e}", dest.display()));
+                return Err(format!("cannot move the clone into {}: {e}", dest.display()).into());
             }
         }
         Ok(format!("cloned {} into {}", bare.display(), dest.display()))
@@ -117,7 +137,7 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
 async fn write_templates(r: &Runner, template: &str) -> StepResult {
     let files = catalog::template_files(template);
     if files.is_empty() {
-        return Err(format!("capa-tui has no template {template}"));
+        return Err(format!("capa-tui has no template {template}").into());
     }
     let (repo_dir, src_dir) = (r.paths.repo(), r.paths.src_dir.clone());
     let ours: Vec<(String, String)> = files
@@ -150,8 +170,8 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
             } else {
                 crate::lab::files::write_keeping_backup(&target, &text)
             };
-            let backup =
-                written_file.map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+            let backup = written_file
+                .map_err(|e| StepError::Lab(format!("cannot write {}: {e}", target.display())))?;
             if let Some(b) = backup.filter(|_| backup_ok) {
                 written.push(format!("{path} (yours kept as {})", b.display()));
             } else {
@@ -171,22 +191,20 @@ async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync
     let (repo_dir, message) = (r.paths.repo(), message.to_string());
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
     let work = blocking(move || {
-        let repo = git::open(&repo_dir).map_err(|e| e.to_string())?;
-        let sig =
-            git2::Signature::now(guard::AUTHOR, "capa-tui@localhost").map_err(|e| e.to_string())?;
-        let commit = git::commit_all(&repo, &message, &sig).map_err(|e| e.to_string())?;
-        let pending = git::pending(&repo, "main").map_err(|e| e.to_string())?;
+        let repo = git::open(&repo_dir)?;
+        let sig = git2::Signature::now(guard::AUTHOR, "capa-tui@localhost")?;
+        let commit = git::commit_all(&repo, &message, &sig)?;
+        let pending = git::pending(&repo, "main")?;
         if pending.unpushed > 0 {
             git::push(&repo, "main", |p| {
                 let _ = tx.send(format!(
                     "pushing: {}/{} objects, {} bytes",
                     p.current, p.total, p.bytes
                 ));
-            })
-            .map_err(|e| e.to_string())?;
+            })?;
         }
         let head = git::head(&repo).unwrap_or_default();
-        Ok::<_, String>(match commit {
+        Ok::<_, StepError>(match commit {
             Some(sha) => format!("committed {} and pushed", &sha[..7]),
             None => format!(
                 "nothing new to commit; {} is pushed",
@@ -204,19 +222,15 @@ async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync
 }
 
 fn applications(r: &Runner) -> Api<DynamicObject> {
-    let ar = ApiResource::from_gvk_with_plural(
-        &GroupVersionKind::gvk("argoproj.io", "v1alpha1", "Application"),
-        "applications",
-    );
-    Api::namespaced_with(r.client.clone(), argocd::NAMESPACE, &ar)
+    application::api(r.client.clone(), argocd::NAMESPACE)
 }
 
 async fn apply_app(r: &Runner, file: &str) -> StepResult {
     let path = r.paths.src_dir.join(file);
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        .map_err(|e| StepError::Lab(format!("cannot read {}: {e}", path.display())))?;
     let obj: Value = serde_saphyr::from_str(&text)
-        .map_err(|e| format!("{} is not valid YAML: {e}", path.display()))?;
+        .map_err(|e| StepError::Lab(format!("{} is not valid YAML: {e}", path.display())))?;
     let name = obj["metadata"]["name"]
         .as_str()
         .ok_or_else(|| format!("{} has no metadata.name", path.display()))?
@@ -225,7 +239,7 @@ async fn apply_app(r: &Runner, file: &str) -> StepResult {
     applications(r)
         .patch(&name, &params, &Patch::Apply(&obj))
         .await
-        .map_err(|e| cluster::explain(e).to_string())?;
+        .map_err(cluster::explain)?;
     Ok(format!(
         "applied Application {name} from {}",
         path.display()
@@ -233,48 +247,37 @@ async fn apply_app(r: &Runner, file: &str) -> StepResult {
 }
 
 /// Whether the app is where `until` wants it; `Err` when it never will be without help.
-fn reached(app: &Value, until: Until) -> Result<bool, String> {
-    let status = &app["status"];
-    let state = &status["operationState"];
-    let on_target =
-        |rev: &Value| !status["sync"]["revision"].is_null() && *rev == status["sync"]["revision"];
+fn reached(app: &Application, until: Until) -> Result<bool, String> {
+    let status = &app.status;
+    let git = app.git_revision();
+    let on_target = |rev: Option<&str>| git.is_some() && rev == git;
+    let state = status.operation_state.clone().unwrap_or_default();
     // The status must describe the spec as it is now (not the one before a re-apply).
-    let current = status["sync"]["comparedTo"]["source"] == app["spec"]["source"];
+    let current = status.sync.compared_to.source == app.spec.source;
     let settled = current
-        && app["operation"].is_null()
-        && status["sync"]["status"] == "Synced"
-        && status["health"]["status"] == "Healthy";
+        && app.operation.is_none()
+        && status.sync.status == "Synced"
+        && status.health.status == "Healthy";
     match until {
         Until::OperationFailed => {
-            let failing = state["message"]
-                .as_str()
-                .is_some_and(|m| m.contains("Retrying attempt"))
-                || matches!(state["phase"].as_str(), Some("Failed" | "Error"));
-            Ok(failing && on_target(&state["operation"]["sync"]["revision"]))
+            let failing = state.message.contains("Retrying attempt") || state.failed();
+            Ok(failing && on_target(app.operation_revision()))
         }
         Until::SyncedHealthy | Until::Succeeded => {
-            if app["operation"].is_null()
-                && matches!(state["phase"].as_str(), Some("Failed" | "Error"))
-                && on_target(&state["syncResult"]["revision"])
-            {
-                return Err(format!(
-                    "the sync failed: {}",
-                    state["message"].as_str().unwrap_or_default()
-                ));
+            if app.operation.is_none() && state.failed() && on_target(app.synced_revision()) {
+                return Err(format!("the sync failed: {}", state.message));
             }
-            if let Some(c) = status["conditions"]
-                .as_array()
-                .and_then(|c| c.iter().find(|c| c["type"] == "ComparisonError"))
+            if let Some(c) = status
+                .conditions
+                .iter()
+                .find(|c| c.kind == "ComparisonError")
             {
-                return Err(format!(
-                    "Argo CD cannot render the app: {}",
-                    c["message"].as_str().unwrap_or_default()
-                ));
+                return Err(format!("Argo CD cannot render the app: {}", c.message));
             }
             if until == Until::Succeeded {
                 return Ok(settled
-                    && state["phase"] == "Succeeded"
-                    && on_target(&state["syncResult"]["revision"]));
+                    && state.phase == "Succeeded"
+                    && on_target(app.synced_revision()));
             }
             Ok(settled)
         }
@@ -282,24 +285,23 @@ fn reached(app: &Value, until: Until) -> Result<bool, String> {
 }
 
 /// One line saying what the app is waiting on.
-async fn blocker_line(r: &Runner, app: &Value) -> String {
-    let status = &app["status"];
-    let message = status["operationState"]["message"]
-        .as_str()
-        .unwrap_or_default();
+async fn blocker_line(r: &Runner, app: &Application) -> String {
+    let status = &app.status;
+    let message = status
+        .operation_state
+        .as_ref()
+        .map_or("", |s| s.message.as_str());
     if let Some(rest) = message.strip_prefix("waiting for healthy state of ") {
         let first = rest.split(" and ").next().unwrap_or(rest);
         let parts: Vec<&str> = first.split('/').collect();
         if let [group, kind, name] = parts[..] {
-            let wave = status["resources"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .find(|x| x["kind"] == kind && x["name"] == name)
-                .map_or(0, |x| x["syncWave"].as_i64().unwrap_or(0));
-            let ns = app["spec"]["destination"]["namespace"]
-                .as_str()
-                .unwrap_or_default();
+            let wave = status
+                .resources
+                .iter()
+                .find(|x| x.kind == kind && x.name == name)
+                .and_then(|x| x.sync_wave)
+                .unwrap_or(0);
+            let ns = &app.spec.destination.namespace;
             if kind == "Deployment" {
                 let path = format!("/apis/{group}/v1/namespaces/{ns}/deployments/{name}");
                 if let Ok(d) = argocd::raw_get(r.client.clone(), &path).await {
@@ -313,13 +315,20 @@ async fn blocker_line(r: &Runner, app: &Value) -> String {
             return format!("waiting: wave {wave} · {kind}/{name} to become healthy");
         }
     }
-    if !message.is_empty() && !app["operation"].is_null() {
+    if !message.is_empty() && app.operation.is_some() {
         return format!("waiting: {message}");
     }
+    let or_unknown = |s: &str| {
+        if s.is_empty() {
+            "Unknown".to_string()
+        } else {
+            s.to_string()
+        }
+    };
     format!(
         "waiting: sync {} · health {}",
-        status["sync"]["status"].as_str().unwrap_or("Unknown"),
-        status["health"]["status"].as_str().unwrap_or("Unknown")
+        or_unknown(&status.sync.status),
+        or_unknown(&status.health.status)
     )
 }
 
@@ -338,12 +347,11 @@ async fn wait(
         let next = tokio::time::timeout_at(deadline, stream.next()).await;
         let obj = match next {
             Err(_) => {
-                return Err(format!(
-                    "gave up after {:?}; last seen: {last_line}",
-                    r.deadline
-                ));
+                return Err(
+                    format!("gave up after {:?}; last seen: {last_line}", r.deadline).into(),
+                );
             }
-            Ok(None) => return Err("the watch on the Application ended".into()),
+            Ok(None) => return Err(StepError::Lab("the watch on the Application ended".into())),
             Ok(Some(Err(e))) => {
                 blocker(format!("watch interrupted ({e}); reconnecting"));
                 continue;
@@ -354,17 +362,17 @@ async fn wait(
             }
             Ok(Some(Ok(Some(obj)))) => obj,
         };
-        let app = serde_json::to_value(&obj).unwrap_or(Value::Null);
+        let app = serde_json::to_value(&obj)
+            .ok()
+            .and_then(|v| Application::from_json(&v))
+            .unwrap_or_default();
         if reached(&app, until)? {
-            let status = &app["status"];
+            let status = &app.status;
             return Ok(format!(
                 "{name}: {} · {} · revision {}",
-                status["sync"]["status"].as_str().unwrap_or("?"),
-                status["health"]["status"].as_str().unwrap_or("?"),
-                status["sync"]["revision"]
-                    .as_str()
-                    .map(|s| &s[..s.len().min(7)])
-                    .unwrap_or("?")
+                status.sync.status,
+                status.health.status,
+                app.git_revision().map_or("?", |s| &s[..s.len().min(7)])
             ));
         }
         let line = blocker_line(r, &app).await;
@@ -379,27 +387,25 @@ async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync))
     let repo_dir = r.paths.repo();
     let head = blocking(move || git::open(&repo_dir).ok().and_then(|repo| git::head(&repo)))
         .await
-        .ok_or("the working copy has no commit")?;
+        .ok_or_else(|| StepError::Lab("the working copy has no commit".into()))?;
     let deadline = tokio::time::Instant::now() + r.deadline;
     // First let Argo CD see the new commit.
     let app = loop {
-        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
-            .await
-            .map_err(|e| e.to_string())?;
-        if app["status"]["sync"]["revision"] == head.as_str() {
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+        if app.git_revision() == Some(head.as_str()) {
             break app;
         }
         if tokio::time::Instant::now() > deadline {
             return Err(format!(
                 "Argo CD never saw commit {} on {name}: hard-refresh it",
                 &head[..7]
-            ));
+            )
+            .into());
         }
         blocker(format!("waiting: Argo CD to see commit {}", &head[..7]));
         tokio::time::sleep(Duration::from_millis(300)).await;
     };
-    let running = &app["operation"]["sync"]["revision"];
-    match running.as_str() {
+    match app.running_revision() {
         None => Ok("no operation was running; nothing blocks the new commit".into()),
         Some(rev) if rev == head => Ok(format!(
             "the running operation already targets {}",
@@ -411,9 +417,7 @@ async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync))
                 &rev[..rev.len().min(7)],
                 &head[..7]
             ));
-            argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name)
-                .await
-                .map_err(|e| e.to_string())?;
+            argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
             Ok(format!(
                 "ended the operation retrying {}; automated sync can now pick up {}",
                 &rev[..rev.len().min(7)],
@@ -426,41 +430,27 @@ async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync))
 /// Ends the app's running operation (as `argocd app terminate-op --core` does) and waits until
 /// it reads Failed, so what is recorded next is a finished operation's state.
 async fn end_operation(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
-    let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
-        .await
-        .map_err(|e| e.to_string())?;
-    if app["operation"].is_null() {
+    let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+    if app.operation.is_none() {
         return Ok(format!(
             "{name} has no running operation (phase {})",
-            app["status"]["operationState"]["phase"]
-                .as_str()
-                .unwrap_or("-")
+            app.status
+                .operation_state
+                .as_ref()
+                .map_or("-", |s| s.phase.as_str())
         ));
     }
-    argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name)
-        .await
-        .map_err(|e| e.to_string())?;
+    argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
     let deadline = tokio::time::Instant::now() + r.deadline;
     loop {
-        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name)
-            .await
-            .map_err(|e| e.to_string())?;
-        let phase = app["status"]["operationState"]["phase"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        if app["operation"].is_null() && matches!(phase.as_str(), "Failed" | "Error") {
-            return Ok(format!(
-                "ended: phase {phase} · {}",
-                app["status"]["operationState"]["message"]
-                    .as_str()
-                    .unwrap_or_default()
-            ));
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+        let state = app.status.operation_state.unwrap_or_default();
+        let phase = state.phase.clone();
+        if app.operation.is_none() && state.failed() {
+            return Ok(format!("ended: phase {phase} · {}", state.message));
         }
         if tokio::time::Instant::now() > deadline {
-            return Err(format!(
-                "the operation of {name} did not end; phase is {phase}"
-            ));
+            return Err(format!("the operation of {name} did not end; phase is {phase}").into());
         }
         blocker(format!("waiting: the operation to end (phase {phase})"));
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -486,12 +476,13 @@ async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> 
             ])
             .output()
             .await
-            .map_err(|e| format!("cannot run kubectl: {e}"))?;
+            .map_err(|e| StepError::Lab(format!("cannot run kubectl: {e}")))?;
         if !out.status.success() {
             return Err(format!(
                 "kubectl scale failed: {}",
                 String::from_utf8_lossy(&out.stderr).trim()
-            ));
+            )
+            .into());
         }
         return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
     }
@@ -500,7 +491,7 @@ async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> 
     let patch = serde_json::json!({"spec": {"replicas": replicas}});
     api.patch_scale(deployment, &PatchParams::default(), &Patch::Merge(&patch))
         .await
-        .map_err(|e| cluster::explain(e).to_string())?;
+        .map_err(cluster::explain)?;
     Ok(format!(
         "scaled {deployment} to {replicas} through the API (kubectl is not on PATH, so managedFields name capa-tui's client instead of kubectl)"
     ))
@@ -513,12 +504,10 @@ async fn hold(
     seconds: u64,
     blocker: &(dyn Fn(String) + Sync),
 ) -> StepResult {
-    let scaled = evidence::scaled_at(&r.client, namespace, deployment)
-        .await
-        .map_err(|e| e.to_string())?;
+    let scaled = evidence::scaled_at(&r.client, namespace, deployment).await?;
     let until = scaled + Duration::from_secs(seconds);
     loop {
-        let now = cluster::now(&r.client).await.map_err(|e| e.to_string())?;
+        let now = cluster::now(&r.client).await?;
         if now >= until {
             return Ok(format!(
                 "{} s have passed since the scale",
@@ -535,13 +524,7 @@ async fn hold(
 }
 
 fn which(tool: &str) -> Option<std::path::PathBuf> {
-    use std::os::unix::fs::PermissionsExt;
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|d| d.join(tool))
-        .find(|p| {
-            p.metadata()
-                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-        })
+    which::which(tool).ok()
 }
 
 #[cfg(test)]
@@ -554,14 +537,20 @@ mod tests {
         let app = json!({"status": {"sync": {"status": "OutOfSync", "revision": "abc"}, "health": {"status": "Healthy"},
             "operationState": {"phase": "Failed", "message": "boom", "syncResult": {"revision": "abc"}}}});
         assert_eq!(
-            reached(&app, Until::SyncedHealthy).unwrap_err(),
+            reached(&Application::from_json(&app).unwrap(), Until::SyncedHealthy).unwrap_err(),
             "the sync failed: boom"
         );
         let retrying = json!({"operation": {}, "status": {"sync": {"status": "OutOfSync", "revision": "abc"},
             "operationState": {"phase": "Running", "message": "x. Retrying attempt #1 at 3:04PM.", "operation": {"sync": {"revision": "abc"}}}}});
-        assert!(reached(&retrying, Until::OperationFailed).unwrap());
+        assert!(
+            reached(
+                &Application::from_json(&retrying).unwrap(),
+                Until::OperationFailed
+            )
+            .unwrap()
+        );
         let done = json!({"status": {"sync": {"status": "Synced", "revision": "abc", "comparedTo": {"source": null}}, "health": {"status": "Healthy"},
             "operationState": {"phase": "Succeeded", "syncResult": {"revision": "abc"}}}});
-        assert!(reached(&done, Until::Succeeded).unwrap());
+        assert!(reached(&Application::from_json(&done).unwrap(), Until::Succeeded).unwrap());
     }
 }

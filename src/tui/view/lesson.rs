@@ -8,7 +8,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::markdown;
-use crate::tui::state::{SECTIONS, State, StepState, section_name};
+use strum::EnumCount;
+
+use crate::lab::catalog::{Lesson, Section};
+use crate::tui::state::{JobView, State, StepState};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -22,122 +25,139 @@ impl Widget for &LessonView<'_> {
             Paragraph::new("No lessons found.").render(area, buf);
             return;
         };
-        let text = lesson.text(s.lang);
         let plan_height = s
             .job
             .as_ref()
             .map_or(0, |j| (j.steps.len() as u16 + 6).min(area.height / 2));
         let [top, bottom] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area);
-        let mut lines = vec![
-            Line::from(Span::styled(
-                format!("{} · {}", lesson.meta.number, lesson.title(s.lang)),
-                s.theme.title(),
-            )),
-            Line::from(Span::styled(
-                format!(
-                    "{} ({}/{})  ·  evidence: {}",
-                    section_name(s.lang, s.section),
-                    s.section + 1,
-                    SECTIONS.len(),
-                    lesson.meta.evidence.as_deref().unwrap_or("none")
-                ),
-                s.theme.accent(),
-            )),
-            Line::raw(""),
-        ];
-        let body = match s.section {
-            0 => text.goal.clone(),
-            1 => text.why.clone(),
-            2 => text.steps.clone(),
-            3 => text.mistakes.clone(),
-            4 => {
-                if s.hints_shown == 0 {
-                    "Press h for a first hint.".to_string()
-                } else {
-                    text.hints
-                        .iter()
-                        .take(s.hints_shown)
-                        .enumerate()
-                        .map(|(i, h)| format!("{}. {h}", i + 1))
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                }
-            }
-            _ => text.by_hand.clone(),
-        };
+        let mut lines = header(s, lesson);
         // The self-check's verdict first (a long lesson must not push it out of sight), with
         // what failed and the hint that helps.
-        if let Some(file) = &lesson.meta.evidence
-            && let Some(g) = s.grades.get(file)
-        {
-            if g.passed() {
-                lines.push(Line::from(Span::styled(
-                    format!("✓ {file} passes the self-check"),
-                    s.theme.good(),
-                )));
-            } else {
-                lines.push(Line::from(Span::styled(
-                    format!("✗ {file} fails the self-check:"),
-                    s.theme.bad(),
-                )));
-                for f in g.findings.iter().filter(|f| !f.ok).take(3) {
-                    lines.push(Line::from(Span::styled(
-                        format!("  ✗ {}", f.what),
-                        s.theme.bad(),
-                    )));
-                    if let Some(hint) = f.hint.and_then(|h| text.hints.get(h - 1).map(|t| (h, t))) {
-                        lines.push(Line::from(Span::styled(
-                            format!("    hint {}: {}", hint.0, hint.1),
-                            s.theme.warn(),
-                        )));
-                    }
-                }
-            }
-            lines.push(Line::raw(""));
-        }
-        lines.extend(markdown::render(&body, s.theme));
+        lines.extend(verdict(s, lesson));
+        lines.extend(markdown::render(&body(s, lesson), s.theme));
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(top, buf);
         if let Some(job) = &s.job {
-            let mut plan = Vec::new();
-            let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
-            let state = match &job.finished {
-                None => Span::styled(format!("… running · {elapsed}s"), s.theme.warn()),
-                Some(Ok(())) => Span::styled(format!("✓ done in {elapsed}s"), s.theme.good()),
-                Some(Err(e)) => Span::styled(format!("✗ {e}"), s.theme.bad()),
-            };
-            plan.push(Line::from(vec![
-                Span::styled(
-                    format!("Do it for me · lesson {} ", job.lesson),
-                    s.theme.title(),
-                ),
-                state,
-            ]));
-            for (title, _, st) in &job.steps {
-                let (glyph, style) = match st {
-                    StepState::Todo => ("·", s.theme.dim()),
-                    StepState::Running => (
-                        SPINNER[(elapsed % SPINNER.len() as u64) as usize],
-                        s.theme.warn(),
-                    ),
-                    StepState::Done => ("✓", s.theme.good()),
-                    StepState::Failed => ("✗", s.theme.bad()),
-                };
-                plan.push(Line::from(Span::styled(format!(" {glyph} {title}"), style)));
-            }
-            if !job.blocker.is_empty() {
-                plan.push(Line::from(Span::styled(
-                    format!(" {}", job.blocker),
+            Paragraph::new(plan(s, job)).render(bottom, buf);
+        }
+    }
+}
+
+/// The lesson's number and title, the part shown and the evidence file it writes.
+fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
+    vec![
+        Line::from(Span::styled(
+            format!("{} · {}", lesson.spec.number, lesson.title(s.lang)),
+            s.theme.title(),
+        )),
+        Line::from(Span::styled(
+            format!(
+                "{} ({}/{})  ·  evidence: {}",
+                s.section.name(s.lang),
+                s.section.ordinal(),
+                Section::COUNT,
+                lesson.evidence_file().unwrap_or("none")
+            ),
+            s.theme.accent(),
+        )),
+        Line::raw(""),
+    ]
+}
+
+/// The text of the part shown; hints only as far as the learner asked for them.
+fn body(s: &State, lesson: &Lesson) -> String {
+    let text = lesson.text(s.lang);
+    match s.section {
+        Section::Hints if s.hints_shown == 0 => "Press h for a first hint.".to_string(),
+        Section::Hints => text
+            .hints
+            .iter()
+            .take(s.hints_shown)
+            .enumerate()
+            .map(|(i, h)| format!("{}. {h}", i + 1))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        other => text.section(other),
+    }
+}
+
+/// The self-check's verdict on the lesson's evidence: what failed and the hint that helps.
+fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let Some(file) = lesson.evidence_file() else {
+        return lines;
+    };
+    let Some(g) = s.grades.get(file) else {
+        return lines;
+    };
+    if g.passed() {
+        lines.push(Line::from(Span::styled(
+            format!("✓ {file} passes the self-check"),
+            s.theme.good(),
+        )));
+    } else {
+        lines.push(Line::from(Span::styled(
+            format!("✗ {file} fails the self-check:"),
+            s.theme.bad(),
+        )));
+        let hints = &lesson.text(s.lang).hints;
+        for f in g.findings.iter().filter(|f| !f.ok).take(3) {
+            lines.push(Line::from(Span::styled(
+                format!("  ✗ {}", f.what),
+                s.theme.bad(),
+            )));
+            if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
+                lines.push(Line::from(Span::styled(
+                    format!("    hint {n}: {hint}"),
                     s.theme.warn(),
                 )));
             }
-            // The log's tail: what the plan did last.
-            for line in job.log.iter().skip(job.log.len().saturating_sub(3)) {
-                plan.push(Line::from(Span::styled(line.clone(), s.theme.dim())));
-            }
-            Paragraph::new(plan).render(bottom, buf);
         }
     }
+    lines.push(Line::raw(""));
+    lines
+}
+
+/// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's tail.
+fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
+    let mut plan = Vec::new();
+    let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
+    let state = match &job.finished {
+        None => Span::styled(format!("… running · {elapsed}s"), s.theme.warn()),
+        Some(Ok(())) => Span::styled(format!("✓ done in {elapsed}s"), s.theme.good()),
+        Some(Err(e)) => Span::styled(format!("✗ {e}"), s.theme.bad()),
+    };
+    plan.push(Line::from(vec![
+        Span::styled(
+            format!("Do it for me · lesson {} ", job.lesson),
+            s.theme.title(),
+        ),
+        state,
+    ]));
+    for step in &job.steps {
+        let title = &step.title;
+        let (glyph, style) = match step.state {
+            StepState::Todo => ("·", s.theme.dim()),
+            StepState::Running => (
+                SPINNER[(elapsed % SPINNER.len() as u64) as usize],
+                s.theme.warn(),
+            ),
+            StepState::Done => ("✓", s.theme.good()),
+            StepState::Failed => ("✗", s.theme.bad()),
+        };
+        plan.push(Line::from(Span::styled(format!(" {glyph} {title}"), style)));
+    }
+    if !job.blocker.is_empty() {
+        plan.push(Line::from(Span::styled(
+            format!(" {}", job.blocker),
+            s.theme.warn(),
+        )));
+    }
+    // The log's tail: what the plan did last.
+    for line in job.log.iter().skip(job.log.len().saturating_sub(3)) {
+        plan.push(Line::from(Span::styled(line.clone(), s.theme.dim())));
+    }
+    plan
 }

@@ -8,16 +8,15 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use serde_json::Value;
 
-use crate::cluster::derive;
+use crate::cluster::{Application, derive};
 use crate::tui::state::State;
 use crate::tui::theme::{status_glyph, status_style};
 
-fn short(rev: &Value) -> String {
-    rev.as_str()
-        .map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
+fn short(rev: Option<&str>) -> String {
+    rev.map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
 }
 
-fn status<'a>(s: &State, word: &str) -> Span<'a> {
+fn status(s: &State, word: &str) -> Span<'static> {
     let word = if word.is_empty() { "Unknown" } else { word };
     Span::styled(
         format!("{} {word}", status_glyph(word)),
@@ -33,85 +32,78 @@ impl Widget for &AppsView<'_> {
         let mut lines = Vec::new();
         if s.apps.is_empty() {
             lines.push(Line::raw(
-                "No Applications in argocd yet. Lesson 1 creates src-helm (press r).",
+                "No Applications in argocd yet. r runs this lesson's plan, which creates what it needs.",
             ));
         }
         for (name, app) in &s.apps {
-            let st = &app["status"];
-            let op = &st["operationState"];
-            let mut row = vec![Span::styled(format!("{name:<10} "), s.theme.title())];
-            row.push(status(s, st["sync"]["status"].as_str().unwrap_or("")));
-            row.push(Span::raw("  "));
-            row.push(status(s, st["health"]["status"].as_str().unwrap_or("")));
-            lines.push(Line::from(row));
-            let subject = |rev: &Value| {
-                rev.as_str()
-                    .and_then(|r| s.commits.get(r))
-                    .map(|t| format!(" \"{t}\""))
-                    .unwrap_or_default()
-            };
-            lines.push(Line::from(Span::raw(format!(
-                "  git {}{} · synced {}{}",
-                short(&st["sync"]["revision"]),
-                subject(&st["sync"]["revision"]),
-                short(&op["syncResult"]["revision"]),
-                subject(&op["syncResult"]["revision"]),
-            ))));
-            if let Some(phase) = op["phase"].as_str() {
-                let retry = op["retryCount"]
-                    .as_i64()
-                    .map(|n| format!(" · retry {n}"))
-                    .unwrap_or_default();
-                let clock = |t: &Value| {
-                    t.as_str()
-                        .and_then(|t| t.get(11..19))
-                        .unwrap_or("-")
-                        .to_string()
-                };
-                let finished = if op["finishedAt"].is_string() {
-                    format!("→{}", clock(&op["finishedAt"]))
-                } else {
-                    String::new()
-                };
-                lines.push(Line::from(vec![
-                    Span::raw("  op "),
-                    status(s, phase),
-                    Span::raw(format!(
-                        "{retry} · {}{finished} · {}",
-                        clock(&op["startedAt"]),
-                        op["message"].as_str().unwrap_or("")
-                    )),
-                ]));
-            }
-            for c in st["conditions"].as_array().into_iter().flatten() {
-                lines.push(Line::from(Span::styled(
-                    format!(
-                        "  ✗ {}: {}",
-                        c["type"].as_str().unwrap_or(""),
-                        c["message"].as_str().unwrap_or("")
-                    ),
-                    s.theme.bad(),
-                )));
-            }
-            let retrying = &app["operation"]["sync"]["revision"];
-            if retrying.is_string()
-                && !st["sync"]["revision"].is_null()
-                && *retrying != st["sync"]["revision"]
-            {
-                lines.push(Line::from(Span::styled(
-                    format!(
-                        "  ⚠ An operation is still retrying {} while Git is at {}: the new commit waits until it ends. Lesson 6's plan ends it (r), or run: capa-tui app terminate-op {name}",
-                        short(retrying),
-                        short(&st["sync"]["revision"])
-                    ),
-                    s.theme.warn().add_modifier(Modifier::BOLD),
-                )));
-            }
+            lines.extend(app_lines(s, name, app));
         }
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(area, buf);
     }
+}
+
+/// One Application: sync and health, Git's revision beside the synced one (with commit
+/// subjects), the operation, its conditions, and the retry trap in plain words.
+fn app_lines(s: &State, name: &str, app: &Application) -> Vec<Line<'static>> {
+    let st = &app.status;
+    let mut lines = vec![Line::from(vec![
+        Span::styled(format!("{name:<10} "), s.theme.title()),
+        status(s, &st.sync.status),
+        Span::raw("  "),
+        status(s, &st.health.status),
+    ])];
+    let subject = |rev: Option<&str>| {
+        rev.and_then(|r| s.commits.get(r))
+            .map(|t| format!(" \"{t}\""))
+            .unwrap_or_default()
+    };
+    lines.push(Line::from(Span::raw(format!(
+        "  git {}{} · synced {}{}",
+        short(app.git_revision()),
+        subject(app.git_revision()),
+        short(app.synced_revision()),
+        subject(app.synced_revision()),
+    ))));
+    if let Some(op) = st.operation_state.as_ref().filter(|o| !o.phase.is_empty()) {
+        let retry = op
+            .retry_count
+            .map(|n| format!(" · retry {n}"))
+            .unwrap_or_default();
+        let clock = |t: Option<&str>| t.and_then(|t| t.get(11..19)).unwrap_or("-").to_string();
+        let finished = op
+            .finished_at
+            .as_deref()
+            .map(|t| format!("→{}", clock(Some(t))))
+            .unwrap_or_default();
+        lines.push(Line::from(vec![
+            Span::raw("  op "),
+            status(s, &op.phase),
+            Span::raw(format!(
+                "{retry} · {}{finished} · {}",
+                clock(op.started_at.as_deref()),
+                op.message
+            )),
+        ]));
+    }
+    for c in &st.conditions {
+        lines.push(Line::from(Span::styled(
+            format!("  ✗ {}: {}", c.kind, c.message),
+            s.theme.bad(),
+        )));
+    }
+    if let Some(retrying) = app.retrying_an_old_revision() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "  ⚠ An operation is still retrying {} while Git is at {}: the new commit waits until it ends. End it with: capa-tui app terminate-op {name}",
+                short(Some(retrying)),
+                short(app.git_revision())
+            ),
+            s.theme.warn().add_modifier(Modifier::BOLD),
+        )));
+    }
+    lines
 }
 
 pub struct TimelineView<'a>(pub &'a State);
@@ -124,16 +116,16 @@ impl Widget for &TimelineView<'_> {
             Paragraph::new(format!("{name}: no operation yet")).render(area, buf);
             return;
         };
-        let op = &app["status"]["operationState"];
+        let op = app.status.operation_state.clone().unwrap_or_default();
         let mut lines = vec![Line::from(vec![
             Span::styled(format!("{name} · last operation "), s.theme.title()),
-            status(s, op["phase"].as_str().unwrap_or("")),
+            status(s, &op.phase),
             Span::raw(format!(
                 " · started {}",
-                op["startedAt"].as_str().unwrap_or("-")
+                op.started_at.as_deref().unwrap_or("-")
             )),
         ])];
-        if let Some(msg) = op["message"].as_str().filter(|m| m.starts_with("waiting")) {
+        if let Some(msg) = Some(&op.message).filter(|m| m.starts_with("waiting")) {
             lines.push(Line::from(Span::styled(
                 format!("gate: {msg}"),
                 s.theme.warn(),
@@ -219,11 +211,10 @@ impl Widget for &FieldsView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
         let key = s.fields_object();
-        let Some(obj) = s.objects.get(key) else {
-            Paragraph::new(format!(
-                "{key} does not exist yet (prod-api comes with lesson 4). o: next object"
-            ))
-            .render(area, buf);
+        let Some(obj) = s.objects.get(&key) else {
+            Paragraph::new(format!("{key} does not exist yet. o: next object"))
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
             return;
         };
         if s.raw {
@@ -286,32 +277,37 @@ pub struct ValuesView<'a>(pub &'a State);
 impl Widget for &ValuesView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
-        let Some(app) = s.apps.get("src-helm") else {
-            Paragraph::new("src-helm does not exist yet (lesson 1).").render(area, buf);
+        let Some(spec) = s.values_spec() else {
+            Paragraph::new("No lesson traces Helm values.")
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
             return;
         };
-        let helm = &app["spec"]["source"]["helm"];
+        let Some(app) = s.apps.get(&spec.app) else {
+            Paragraph::new(format!("{} does not exist yet.", spec.app))
+                .wrap(Wrap { trim: true })
+                .render(area, buf);
+            return;
+        };
+        let helm = app.helm().cloned().unwrap_or_default();
         let chart = s
             .chart_values
             .get("values.yaml")
             .cloned()
             .unwrap_or(Value::Null);
-        let files: Vec<Value> = helm["valueFiles"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|f| f.as_str())
+        let files: Vec<Value> = helm
+            .value_files
+            .iter()
             .map(|f| s.chart_values.get(f).cloned().unwrap_or(Value::Null))
             .collect();
-        let live_replicas = s
-            .object("src-helm", "Deployment", "src-helm-web")
-            .map(|d| d["spec"]["replicas"].clone());
-        let live_greeting = s
-            .object("src-helm", "ConfigMap", "src-helm-greeting")
-            .map(|c| c["data"]["greeting"].clone());
-        let mut lines = Vec::new();
-        for (key, live) in [("replicaCount", live_replicas), ("greeting", live_greeting)] {
-            let p = derive::provenance(key, &chart, &files, helm);
+        let mut lines = vec![Line::from(Span::styled(spec.app.clone(), s.theme.dim()))];
+        for value_key in &spec.keys {
+            let key = value_key.key.as_str();
+            let live = s
+                .objects
+                .get(&value_key.live.key())
+                .map(|o| value_key.path.get(o).cloned().unwrap_or(Value::Null));
+            let p = derive::provenance(key, &chart, &files, &helm);
             lines.push(Line::from(Span::styled(key.to_string(), s.theme.title())));
             for (layer, value) in &p.layers {
                 let won = p.winner == Some(layer);
@@ -360,7 +356,7 @@ impl Widget for &EvidenceView<'_> {
         let s = self.0;
         let mut lines = Vec::new();
         for lesson in &s.lessons {
-            let Some(file) = &lesson.meta.evidence else {
+            let Some(file) = lesson.evidence_file() else {
                 continue;
             };
             let present = s.evidence_present.get(file).copied().unwrap_or(false);

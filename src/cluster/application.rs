@@ -1,0 +1,303 @@
+//! The Argo CD Application as the lab reads it: only the fields the panes, the engine and the
+//! checks use, every one defaulted, so an Application from any Argo CD 3.x reads without error
+//! and nothing reaches into it with a chain of `["…"]`.
+
+use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::Kind;
+
+/// The Applications API in `namespace`: the one place its group, version and plural are built.
+pub fn api(client: kube::Client, namespace: &str) -> Api<DynamicObject> {
+    let (group, version, plural) = Kind::Application.api();
+    let gvk = GroupVersionKind::gvk(group, version, Kind::Application.name());
+    Api::namespaced_with(
+        client,
+        namespace,
+        &ApiResource::from_gvk_with_plural(&gvk, plural),
+    )
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Application {
+    pub metadata: Metadata,
+    pub spec: Spec,
+    /// The operation Argo CD is running (or retrying) now.
+    pub operation: Option<Operation>,
+    pub status: Status,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Metadata {
+    pub name: String,
+    pub namespace: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Spec {
+    pub source: Option<Source>,
+    pub destination: Destination,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Source {
+    #[serde(rename = "repoURL")]
+    pub repo_url: String,
+    pub path: String,
+    pub target_revision: String,
+    pub helm: Option<Helm>,
+    pub kustomize: Option<Kustomize>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Helm {
+    pub value_files: Vec<String>,
+    pub parameters: Vec<HelmParameter>,
+    pub values_object: Option<Value>,
+    /// Values as one YAML string (the older form of `valuesObject`).
+    pub values: Option<String>,
+}
+
+impl Helm {
+    /// The inline values: `valuesObject`, else `values` parsed as YAML.
+    pub fn inline_values(&self) -> Value {
+        match &self.values_object {
+            Some(v @ Value::Object(_)) => v.clone(),
+            _ => self
+                .values
+                .as_deref()
+                .and_then(|v| serde_saphyr::from_str::<Value>(v).ok())
+                .unwrap_or(Value::Null),
+        }
+    }
+
+    /// The last `--set`-style parameter for `key`.
+    pub fn parameter(&self, key: &str) -> Option<&str> {
+        self.parameters
+            .iter()
+            .rev()
+            .find(|p| p.name == key)
+            .map(|p| p.value.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct HelmParameter {
+    pub name: String,
+    pub value: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Kustomize {
+    /// `name=newName:tag` overrides.
+    pub images: Vec<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Destination {
+    pub server: String,
+    pub namespace: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Operation {
+    pub sync: Option<SyncOperation>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct SyncOperation {
+    pub revision: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct Status {
+    pub sync: SyncStatus,
+    pub health: HealthStatus,
+    pub operation_state: Option<OperationState>,
+    pub conditions: Vec<Condition>,
+    pub resources: Vec<ResourceStatus>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SyncStatus {
+    /// `Synced`, `OutOfSync` or `Unknown` (empty before the first comparison).
+    pub status: String,
+    /// The commit Git's target revision resolves to now.
+    pub revision: Option<String>,
+    pub compared_to: ComparedTo,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ComparedTo {
+    pub source: Option<Source>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct HealthStatus {
+    pub status: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct OperationState {
+    /// `Running`, `Terminating`, `Succeeded`, `Failed` or `Error`.
+    pub phase: String,
+    pub message: String,
+    pub retry_count: Option<i64>,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+    /// The operation this state is of (its revision is the one being synced or retried).
+    pub operation: Operation,
+    pub sync_result: Option<SyncResult>,
+}
+
+impl OperationState {
+    /// Whether this phase is a failed operation's.
+    pub fn failed(&self) -> bool {
+        matches!(self.phase.as_str(), "Failed" | "Error")
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct SyncResult {
+    pub revision: Option<String>,
+    pub resources: Vec<ResourceResult>,
+}
+
+/// One resource of an operation's result.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceResult {
+    pub kind: String,
+    pub namespace: String,
+    pub name: String,
+    pub message: String,
+    pub hook_type: Option<String>,
+    pub hook_phase: Option<String>,
+    pub sync_phase: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct Condition {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub message: String,
+}
+
+/// One managed resource as the status lists it.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct ResourceStatus {
+    pub kind: String,
+    pub name: String,
+    pub sync_wave: Option<i64>,
+}
+
+impl Application {
+    /// Reads an Application from JSON as the API returns it; `None` when it is not one.
+    pub fn from_json(v: &Value) -> Option<Application> {
+        serde_json::from_value(v.clone()).ok()
+    }
+
+    /// The commit Git is at now, as Argo CD last resolved it.
+    pub fn git_revision(&self) -> Option<&str> {
+        self.status.sync.revision.as_deref()
+    }
+
+    /// The revision of the operation Argo CD is running or retrying now, if any.
+    pub fn running_revision(&self) -> Option<&str> {
+        self.operation.as_ref()?.sync.as_ref()?.revision.as_deref()
+    }
+
+    /// The revision the last operation worked on.
+    pub fn operation_revision(&self) -> Option<&str> {
+        self.status
+            .operation_state
+            .as_ref()?
+            .operation
+            .sync
+            .as_ref()?
+            .revision
+            .as_deref()
+    }
+
+    /// The revision the last operation's result reports.
+    pub fn synced_revision(&self) -> Option<&str> {
+        self.status
+            .operation_state
+            .as_ref()?
+            .sync_result
+            .as_ref()?
+            .revision
+            .as_deref()
+    }
+
+    /// The step-6 trap: an operation still retrying a revision Git has moved past.
+    pub fn retrying_an_old_revision(&self) -> Option<&str> {
+        let running = self.running_revision()?;
+        (self.git_revision().is_some_and(|git| git != running)).then_some(running)
+    }
+
+    pub fn helm(&self) -> Option<&Helm> {
+        self.spec.source.as_ref()?.helm.as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_application_reads_with_only_the_fields_we_use_and_defaults_for_the_rest() {
+        let app = Application::from_json(&json!({
+            "metadata": {"name": "src-waves", "namespace": "argocd", "uid": "x"},
+            "spec": {"source": {"repoURL": "git://g/src.git", "path": "waves",
+                                "helm": {"valueFiles": ["v.yaml"], "parameters": [{"name": "a", "value": "1"}, {"name": "a", "value": "2"}]}}},
+            "operation": {"sync": {"revision": "aaa"}},
+            "status": {"sync": {"status": "OutOfSync", "revision": "bbb"},
+                       "operationState": {"phase": "Running", "retryCount": 1,
+                                          "operation": {"sync": {"revision": "aaa"}},
+                                          "syncResult": {"resources": [{"kind": "Job", "name": "m", "hookType": "PreSync", "hookPhase": "Failed"}]}}}
+        }))
+        .unwrap();
+        assert_eq!(app.metadata.name, "src-waves");
+        assert_eq!(app.retrying_an_old_revision(), Some("aaa"));
+        assert_eq!(app.helm().unwrap().parameter("a"), Some("2"));
+        assert_eq!(app.status.health.status, "");
+        let empty = Application::from_json(&json!({})).unwrap();
+        assert_eq!(empty.retrying_an_old_revision(), None);
+    }
+
+    #[test]
+    fn inline_values_come_from_values_object_else_the_values_string() {
+        let h = Helm {
+            values: Some("greeting: hi\n".into()),
+            ..Helm::default()
+        };
+        assert_eq!(h.inline_values()["greeting"], "hi");
+        let h = Helm {
+            values_object: Some(json!({"greeting": "obj"})),
+            values: Some("greeting: hi\n".into()),
+            ..Helm::default()
+        };
+        assert_eq!(h.inline_values()["greeting"], "obj");
+    }
+}
