@@ -16,6 +16,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use serde_json::{Value, json};
+use strum::IntoEnumIterator;
 
 /// Objects recorded from the embedded cluster after the whole lab ran.
 fn recorded() -> Value {
@@ -214,7 +215,7 @@ fn every_pane_survives_tiny_and_odd_sizes() {
         let mut s = state_with(4, mid_wave);
         for zoom in [false, true] {
             s.zoom = zoom;
-            for pane in capa_tui::tui::state::PANES {
+            for pane in capa_tui::tui::state::Pane::iter() {
                 s.focus = pane;
                 draw(&s, w, h);
             }
@@ -238,7 +239,7 @@ fn status_is_never_colour_alone() {
 
 #[test]
 fn every_pane_zoomed_at_every_size() {
-    for pane in capa_tui::tui::state::PANES {
+    for pane in capa_tui::tui::state::Pane::iter() {
         for (w, h) in [(80, 24), (120, 40), (200, 60)] {
             let mut s = state_with(6, |_| {});
             s.focus = pane;

@@ -3,6 +3,8 @@
 use std::collections::BTreeMap;
 use std::time::Instant;
 
+use strum::{EnumCount, EnumIter, FromRepr};
+
 use serde_json::Value;
 
 use super::theme::Theme;
@@ -11,7 +13,8 @@ use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
 use crate::lab::spec::ValuesSpec;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The panes, in the order Tab visits them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, EnumCount, FromRepr)]
 pub enum Pane {
     Lesson,
     Apps,
@@ -21,16 +24,19 @@ pub enum Pane {
     Evidence,
 }
 
-pub const PANES: [Pane; 6] = [
-    Pane::Lesson,
-    Pane::Apps,
-    Pane::Timeline,
-    Pane::Fields,
-    Pane::Values,
-    Pane::Evidence,
-];
-
 impl Pane {
+    /// The pane Tab (`forward`) or Shift-Tab goes to from this one.
+    pub fn cycle(self, forward: bool) -> Pane {
+        let n = Pane::COUNT;
+        let i = self as usize;
+        Pane::from_repr(if forward {
+            (i + 1) % n
+        } else {
+            (i + n - 1) % n
+        })
+        .unwrap_or(self)
+    }
+
     pub fn title(self, lang: Lang) -> &'static str {
         if lang == Lang::Zh {
             return match self {

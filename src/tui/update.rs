@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, PANES, PlanStep, State, StepState, WatchHealth};
+use super::state::{JobView, PlanStep, State, StepState, WatchHealth};
 use crate::cluster::Application;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
@@ -210,13 +210,7 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             s.zoom = false;
         }
         Action::NextPane | Action::PrevPane => {
-            let i = PANES.iter().position(|p| *p == s.focus).unwrap_or(0);
-            let n = PANES.len();
-            s.focus = PANES[if action == Action::NextPane {
-                (i + 1) % n
-            } else {
-                (i + n - 1) % n
-            }];
+            s.focus = s.focus.cycle(action == Action::NextPane);
         }
         Action::Zoom => s.zoom = !s.zoom,
         Action::NextSection => match s.section.next() {
