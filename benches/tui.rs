@@ -57,6 +57,7 @@ async fn main() {
     };
     let runner = Runner {
         client: client.clone(),
+        fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         paths,
         kubeconfig: Some(kc.clone()),
         context: None,

@@ -91,6 +91,12 @@ pub enum Command {
     },
     /// Check that everything the lab needs is in place.
     Doctor,
+    /// A shell with the lab's environment (KUBECONFIG, kubectl and helm on PATH, CAPA_SRC_DIR,
+    /// CAPA_BARE_DIR), in the working copy; with --sim the embedded cluster runs until you exit.
+    Shell,
+    /// Print the lab's environment as export lines: eval "$(capa-tui env --sim)". With --sim it
+    /// works while a `capa-tui --sim` tutor or `capa-tui sim serve` runs on the same state dir.
+    Env,
 }
 
 #[derive(Debug, Subcommand)]
@@ -166,6 +172,8 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Check { lesson, json }) => lab_commands::check(&g, &lesson, json).await,
         Some(Command::Status { json }) => lab_commands::status(&g, json).await,
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
+        Some(Command::Shell) => lab_commands::shell(&g).await,
+        Some(Command::Env) => lab_commands::env(&g),
         None => tutor(&g).await,
     }
 }

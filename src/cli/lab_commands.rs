@@ -11,8 +11,10 @@ use super::Global;
 use crate::cluster::argocd;
 use crate::lab::catalog::{self, Lang, Lesson};
 use crate::lab::engine::{self, Progress, Runner};
+use crate::lab::fit::Fit;
 use crate::lab::plan::Step;
 use crate::lab::session::Session;
+use crate::lab::shell_env::ShellEnv;
 use crate::lab::{check as grading, evidence};
 
 async fn session(g: &Global) -> Result<Session, i32> {
@@ -78,6 +80,7 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
 
 /// The target, the folders and every step with its command, before anything changes.
 fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
+    let fit = Fit::for_paths(&s.paths);
     println!("capa-tui is about to change {}.", s.target);
     println!(
         "Source dir: {}   Bare repos: {}",
@@ -91,7 +94,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
                 step.title(),
-                step.command(&s.paths)
+                step.command(&fit)
             );
         }
     }
@@ -229,7 +232,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                         .and_then(|h| lesson.text(lang).hints.get(h - 1).map(|t| (h, t)));
                     println!("    ✗ {}", f.what);
                     if let Some((n, text)) = hint {
-                        println!("      hint {n}: {text}");
+                        println!("      hint {n}: {}", Fit::for_paths(&s.paths).render(text));
                     }
                 }
             }
@@ -404,4 +407,75 @@ fn lab_apps(lessons: &[Lesson]) -> Vec<&str> {
         }
     }
     apps
+}
+
+/// The shell environment for the session's cluster and folders.
+pub fn shell_env_for(session: &Session) -> ShellEnv {
+    let label = if session.is_sim() {
+        "sim".to_string()
+    } else {
+        session.context.clone().unwrap_or_else(|| "cluster".into())
+    };
+    ShellEnv::new(&session.paths, session.kubeconfig.as_deref(), &label)
+}
+
+/// `capa-tui env`: export lines for the lab's environment, without starting anything.
+pub fn env(g: &Global) -> i32 {
+    let options = g.session_options();
+    let env = if g.sim {
+        let place = options.place();
+        ShellEnv::new(&place.paths, Some(&place.kubeconfig), "sim")
+    } else {
+        let paths = crate::lab::paths::LabPaths::resolve(options.src_dir, options.bare_dir);
+        ShellEnv::new(
+            &paths,
+            options.kubeconfig,
+            options.context.unwrap_or("cluster"),
+        )
+    };
+    print!("{}", env.exports());
+    println!(
+        "# eval \"$(capa-tui env{})\" puts these in your shell",
+        if g.sim { " --sim" } else { "" }
+    );
+    0
+}
+
+/// `capa-tui shell`: a subshell with the lab's environment; returns its exit code.
+pub async fn shell(g: &Global) -> i32 {
+    let s = match session(g).await {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let env = shell_env_for(&s);
+    let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui")).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("capa-tui shell: {e}");
+            1
+        }
+    };
+    s.close().await;
+    code
+}
+
+async fn run_subshell(env: &ShellEnv, rc_dir: &std::path::Path) -> Result<i32, String> {
+    std::fs::create_dir_all(&env.cwd)
+        .map_err(|e| format!("cannot create {}: {e}", env.cwd.display()))?;
+    let (program, args) = env.command(rc_dir).map_err(|e| e.to_string())?;
+    eprintln!(
+        "capa-tui: a shell for the lab on {} in {} (exit it to come back)",
+        env.label,
+        env.cwd.display()
+    );
+    let (ps1, ps1_value) = env.prompt_var();
+    let status = tokio::process::Command::new(&program)
+        .args(&args)
+        .envs(env.vars.iter().map(|(k, v)| (k, v)))
+        .env(ps1, ps1_value)
+        .current_dir(&env.cwd)
+        .status()
+        .await
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+    Ok(status.code().unwrap_or(1))
 }

@@ -13,6 +13,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use super::catalog::Lesson;
+use super::fit::Fit;
 use super::paths::LabPaths;
 use super::plan::Step;
 
@@ -63,6 +64,8 @@ pub struct Runner {
     pub context: Option<String>,
     /// The longest any wait may take (real time).
     pub deadline: Duration,
+    /// How commands are shown where the learner is.
+    pub fit: Fit,
 }
 
 /// Where a lesson's completed steps are recorded, so a re-run after a cancel or a failure
@@ -120,6 +123,7 @@ impl Runner {
             kubeconfig: session.kubeconfig.clone(),
             context: session.context.clone(),
             deadline,
+            fit: Fit::for_paths(&session.paths),
         }
     }
 
@@ -139,7 +143,7 @@ impl Runner {
                 let _ = progress.send(Progress::Started {
                     step: n,
                     title: step.title(),
-                    command: step.command(&self.paths),
+                    command: step.command(&self.fit),
                 });
                 let _ = progress.send(Progress::Done {
                     step: n,
@@ -153,7 +157,7 @@ impl Runner {
             let _ = progress.send(Progress::Started {
                 step: n,
                 title: step.title(),
-                command: step.command(&self.paths),
+                command: step.command(&self.fit),
             });
             let blocker = {
                 let progress = progress.clone();

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::paths::LabPaths;
+use super::fit::Fit;
 
 /// When a wait is over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -123,19 +123,14 @@ impl Step {
         )
     }
 
-    /// The command a learner would type for this step on the lab VM.
-    pub fn command(&self, paths: &LabPaths) -> String {
-        let src = paths.src_dir.display();
-        let repo_dir = paths.repo();
-        let repo_dir = repo_dir.display();
+    /// The command a learner would type for this step where they are (`fit`).
+    pub fn command(&self, fit: &Fit) -> String {
+        let src = &fit.src_dir;
+        let bare = &fit.bare_dir;
+        let repo_dir = format!("{src}/repo");
         match self {
-            Step::CreateBareRepo { repo } => format!(
-                "git init --bare -b main {}",
-                paths.bare_repo(repo).display()
-            ),
-            Step::Clone { repo } => {
-                format!("git clone git://gitd.gitsrv.svc.cluster.local:9418/{repo}.git {repo_dir}")
-            }
+            Step::CreateBareRepo { repo } => format!("git init --bare -b main {bare}/{repo}.git"),
+            Step::Clone { repo } => format!("git clone {bare}/{repo}.git {repo_dir}"),
             Step::WriteTemplates { template } => {
                 format!("# write the files of repo-template/{template} into {repo_dir} and {src}")
             }
@@ -156,9 +151,9 @@ impl Step {
                     "kubectl -n argocd wait app/{app} --for=jsonpath='{{.status.health.status}}'=Healthy --timeout=5m"
                 ),
             },
-            Step::EndBlockingOperation { app } | Step::EndOperation { app } => format!(
-                "argocd app terminate-op {app} --core   # or: capa-tui app terminate-op {app}"
-            ),
+            Step::EndBlockingOperation { app } | Step::EndOperation { app } => {
+                fit.terminate_op(app)
+            }
             Step::Scale {
                 namespace,
                 deployment,
@@ -188,10 +183,7 @@ mod tests {
                 until: Until::SyncedHealthy
             }
         );
-        let paths = LabPaths {
-            src_dir: "/root/capa-src".into(),
-            bare_dir: "/srv/bare".into(),
-        };
+        let paths = Fit::lab_vm();
         assert_eq!(
             actions[2].command(&paths),
             "kubectl -n src-kust scale deploy/prod-api --replicas=4"

@@ -28,6 +28,40 @@ pub enum SessionError {
     Cluster(#[from] cluster::ClusterError),
 }
 
+/// Where a lab lives, before any cluster is started: with `--sim`, everything under the state
+/// dir (the cluster's store, `kubeconfig`, `capa-src/`, `bare/`).
+pub struct Where {
+    pub state: PathBuf,
+    pub paths: LabPaths,
+    pub kubeconfig: PathBuf,
+}
+
+impl Options<'_> {
+    /// The embedded cluster's folders for these options (flags first, then the state dir).
+    pub fn place(&self) -> Where {
+        let state = self
+            .state_dir
+            .map(Path::to_path_buf)
+            .unwrap_or_else(default_sim_state);
+        let bare = self
+            .bare_dir
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| state.join("bare"));
+        let src = self
+            .src_dir
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| state.join("capa-src"));
+        Where {
+            kubeconfig: state.join("kubeconfig"),
+            paths: LabPaths {
+                src_dir: src,
+                bare_dir: bare,
+            },
+            state,
+        }
+    }
+}
+
 pub struct Session {
     pub client: kube::Client,
     pub paths: LabPaths,
@@ -52,34 +86,23 @@ pub fn default_sim_state() -> PathBuf {
 impl Session {
     pub async fn open(o: Options<'_>) -> Result<Session, SessionError> {
         if o.sim {
-            let state = o
-                .state_dir
-                .map(Path::to_path_buf)
-                .unwrap_or_else(default_sim_state);
-            let bare = o
-                .bare_dir
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| state.join("bare"));
+            let Where {
+                state,
+                paths,
+                kubeconfig,
+            } = o.place();
             let config = capa_sim::Config {
                 state_dir: Some(state.clone()),
                 speed: o.speed,
-                bare_dir: Some(bare.clone()),
+                bare_dir: Some(paths.bare_dir.clone()),
                 ..Default::default()
             };
             let handle = capa_sim::start(config).await?;
-            let kubeconfig = state.join("kubeconfig");
             handle.write_kubeconfig(&kubeconfig)?;
             let client = cluster::connect(Some(&kubeconfig), None).await?;
-            let src = o
-                .src_dir
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| state.join("capa-src"));
             return Ok(Session {
                 client,
-                paths: LabPaths {
-                    src_dir: src,
-                    bare_dir: bare,
-                },
+                paths,
                 target: format!(
                     "the embedded lab cluster at {} (state in {})",
                     handle.url(),

@@ -78,7 +78,7 @@ impl Executor {
             lesson: n,
             steps: steps
                 .iter()
-                .map(|s| PlanStep::todo(&s.title(), &s.command(&self.runner.paths)))
+                .map(|s| PlanStep::todo(&s.title(), &s.command(&self.runner.fit)))
                 .collect(),
         });
         let (cancel_tx, cancel_rx) = watch::channel(false);
@@ -259,6 +259,7 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
         }
     };
     let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
+    state.fit = crate::lab::fit::Fit::for_paths(&session.paths);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (wtx, mut wrx) = mpsc::unbounded_channel();
     let watches = lab_watch::spawn(

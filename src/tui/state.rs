@@ -11,6 +11,7 @@ use super::theme::Theme;
 use crate::cluster::Application;
 use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
+use crate::lab::fit::Fit;
 use crate::lab::spec::ValuesSpec;
 
 /// The panes, in the order Tab visits them.
@@ -137,6 +138,8 @@ pub struct State {
     /// The object whose managedFields are shown (`o` cycles); the lesson's focus when unset.
     pub selected_object: Option<String>,
     pub grades: BTreeMap<String, Grade>,
+    /// Lesson text and commands filled in for where the learner is.
+    pub fit: Fit,
     pub evidence_present: BTreeMap<String, bool>,
 }
 
@@ -166,6 +169,7 @@ impl State {
             selected_app: None,
             selected_object: None,
             grades: BTreeMap::new(),
+            fit: Fit::lab_vm(),
             evidence_present: BTreeMap::new(),
         }
     }

@@ -25,6 +25,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         kubeconfig: Some(lab.kubeconfig()),
         context: None,
         deadline: Duration::from_secs(90),
+        fit: capa_tui::lab::fit::Fit::for_paths(&paths),
     };
     let mut cancels = 0;
     for lesson in catalog::lessons().unwrap() {

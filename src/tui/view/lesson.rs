@@ -35,7 +35,7 @@ impl Widget for &LessonView<'_> {
         // The self-check's verdict first (a long lesson must not push it out of sight), with
         // what failed and the hint that helps.
         lines.extend(verdict(s, lesson));
-        lines.extend(markdown::render(&body(s, lesson), s.theme));
+        lines.extend(markdown::render(&s.fit.render(&body(s, lesson)), s.theme));
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(top, buf);
@@ -110,7 +110,7 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             )));
             if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
                 lines.push(Line::from(Span::styled(
-                    format!("    hint {n}: {hint}"),
+                    format!("    hint {n}: {}", s.fit.render(hint)),
                     s.theme.warn(),
                 )));
             }

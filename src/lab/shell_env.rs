@@ -1,0 +1,228 @@
+//! The environment a learner's shell gets, so the lab's commands work as the lesson shows them:
+//! `KUBECONFIG` for the cluster in use, the installed `kubectl` and `helm` (and `capa-tui`)
+//! first on `PATH`, `CAPA_SRC_DIR`/`CAPA_BARE_DIR`, and a prompt that names the cluster. The
+//! tutor's shell pane, `capa-tui shell` and `capa-tui env` all use it.
+
+use std::path::{Path, PathBuf};
+
+use super::paths::LabPaths;
+
+/// What a shell started for the lab gets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShellEnv {
+    /// Variables to set, in order.
+    pub vars: Vec<(String, String)>,
+    /// Where the shell starts: the working copy once it exists, else the source dir.
+    pub cwd: PathBuf,
+    /// Names the cluster in the prompt: `sim` or the kubeconfig context.
+    pub label: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ShellError {
+    #[error(
+        "no shell to start: $SHELL is not set and bash is not installed. Set SHELL (export SHELL=/bin/sh) or install bash, then start the shell again"
+    )]
+    NoShell,
+    #[error("cannot write the shell's start-up file {path}: {source}")]
+    RcFile {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl ShellEnv {
+    /// The environment for `paths` on the cluster of `kubeconfig` (inherited when `None`),
+    /// labelled `label` in the prompt.
+    pub fn new(paths: &LabPaths, kubeconfig: Option<&Path>, label: &str) -> ShellEnv {
+        let mut vars = Vec::new();
+        if let Some(k) = kubeconfig {
+            vars.push(("KUBECONFIG".to_string(), k.display().to_string()));
+        }
+        vars.push(("PATH".to_string(), search_path()));
+        vars.push((
+            "CAPA_SRC_DIR".to_string(),
+            paths.src_dir.display().to_string(),
+        ));
+        vars.push((
+            "CAPA_BARE_DIR".to_string(),
+            paths.bare_dir.display().to_string(),
+        ));
+        vars.push(("CAPA_CLUSTER".to_string(), label.to_string()));
+        let repo = paths.repo();
+        ShellEnv {
+            vars,
+            cwd: if repo.is_dir() {
+                repo
+            } else {
+                paths.src_dir.clone()
+            },
+            label: label.to_string(),
+        }
+    }
+
+    /// The prompt's marker: `(capa:sim) `.
+    pub fn prompt_marker(&self) -> String {
+        format!("(capa:{}) ", self.label)
+    }
+
+    /// `export NAME='value'` lines for `eval "$(capa-tui env ...)"`.
+    pub fn exports(&self) -> String {
+        self.vars
+            .iter()
+            .map(|(k, v)| format!("export {k}={}\n", quote(v)))
+            .collect()
+    }
+
+    /// The program and arguments to start: `$SHELL`, else bash; bash reads the learner's own
+    /// `~/.bashrc` and then gets the prompt marker from a start-up file kept in `rc_dir`.
+    pub fn command(&self, rc_dir: &Path) -> Result<(PathBuf, Vec<String>), ShellError> {
+        self.command_with(std::env::var_os("SHELL"), rc_dir)
+    }
+
+    /// As [`ShellEnv::command`], with `shell` standing for `$SHELL`.
+    pub fn command_with(
+        &self,
+        shell: Option<std::ffi::OsString>,
+        rc_dir: &Path,
+    ) -> Result<(PathBuf, Vec<String>), ShellError> {
+        let shell = shell
+            .filter(|s| !s.is_empty())
+            .map(PathBuf::from)
+            .filter(|p| p.is_file() || which::which(p).is_ok())
+            .or_else(|| which::which("bash").ok())
+            .ok_or(ShellError::NoShell)?;
+        let is_bash = shell.file_name().is_some_and(|n| n == "bash");
+        if !is_bash {
+            return Ok((shell, Vec::new()));
+        }
+        let rc = rc_dir.join("bashrc");
+        let text = format!(
+            "# Written by capa-tui for its lab shell: your own ~/.bashrc, then the lab's prompt.\n[ -f ~/.bashrc ] && . ~/.bashrc\nPS1={}\"${{PS1:-\\$ }}\"\n",
+            quote(&self.prompt_marker())
+        );
+        std::fs::create_dir_all(rc_dir)
+            .and_then(|()| std::fs::write(&rc, text))
+            .map_err(|source| ShellError::RcFile {
+                path: rc.clone(),
+                source,
+            })?;
+        Ok((
+            shell,
+            vec!["--rcfile".into(), rc.display().to_string(), "-i".into()],
+        ))
+    }
+
+    /// For shells other than bash, which take the prompt from the environment.
+    pub fn prompt_var(&self) -> (String, String) {
+        ("PS1".to_string(), format!("{}$ ", self.prompt_marker()))
+    }
+}
+
+/// The folder of the installed kubectl and helm (`.tools/bin`) and of this capa-tui, before the
+/// inherited PATH.
+fn search_path() -> String {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Some(tools) =
+        capa_sim::tools::find("kubectl").and_then(|k| k.parent().map(Path::to_path_buf))
+    {
+        dirs.push(tools.canonicalize().unwrap_or(tools));
+    }
+    if let Some(me) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        dirs.push(me);
+    }
+    let inherited = std::env::var_os("PATH").unwrap_or_default();
+    let mut all: Vec<PathBuf> = Vec::new();
+    for d in dirs.into_iter().chain(std::env::split_paths(&inherited)) {
+        if !all.contains(&d) {
+            all.push(d);
+        }
+    }
+    std::env::join_paths(all)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|_| inherited.to_string_lossy().into_owned())
+}
+
+/// A value in single quotes for a POSIX shell.
+fn quote(v: &str) -> String {
+    format!("'{}'", v.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn paths(dir: &Path) -> LabPaths {
+        LabPaths {
+            src_dir: dir.join("capa-src"),
+            bare_dir: dir.join("bare"),
+        }
+    }
+
+    #[test]
+    fn the_shell_gets_the_clusters_kubeconfig_the_lab_dirs_and_starts_in_the_working_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = paths(dir.path());
+        let env = ShellEnv::new(&p, Some(&dir.path().join("kubeconfig")), "sim");
+        let get = |k: &str| {
+            env.vars
+                .iter()
+                .find(|(n, _)| n == k)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            get("KUBECONFIG"),
+            Some(dir.path().join("kubeconfig").display().to_string())
+        );
+        assert_eq!(get("CAPA_SRC_DIR"), Some(p.src_dir.display().to_string()));
+        assert_eq!(get("CAPA_BARE_DIR"), Some(p.bare_dir.display().to_string()));
+        let path = get("PATH").unwrap();
+        let first = std::env::split_paths(&path).next().unwrap();
+        assert!(
+            first.join("kubectl").exists(),
+            "kubectl's folder comes first: {path}"
+        );
+        assert_eq!(env.cwd, p.src_dir);
+        std::fs::create_dir_all(p.repo()).unwrap();
+        assert_eq!(ShellEnv::new(&p, None, "sim").cwd, p.repo());
+        assert_eq!(env.prompt_marker(), "(capa:sim) ");
+    }
+
+    #[test]
+    fn exports_are_quoted_for_eval() {
+        let env = ShellEnv {
+            vars: vec![("A".into(), "it's here".into())],
+            cwd: PathBuf::new(),
+            label: "x".into(),
+        };
+        assert_eq!(env.exports(), "export A='it'\\''s here'\n");
+    }
+
+    #[test]
+    fn bash_reads_the_learners_bashrc_then_gets_the_lab_prompt() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = ShellEnv::new(&paths(dir.path()), None, "sim");
+        let (shell, args) = env
+            .command_with(Some("/bin/bash".into()), dir.path())
+            .unwrap();
+        assert_eq!(shell, PathBuf::from("/bin/bash"));
+        assert_eq!(args[0], "--rcfile");
+        let rc = std::fs::read_to_string(&args[1]).unwrap();
+        assert!(
+            rc.contains(". ~/.bashrc") && rc.contains("(capa:sim)"),
+            "{rc}"
+        );
+        // A $SHELL that is not there falls back to bash; another shell gets no bash options.
+        let (fallback, _) = env
+            .command_with(Some("/nonexistent/shell".into()), dir.path())
+            .unwrap();
+        assert!(fallback.ends_with("bash"));
+        let (sh, args) = env
+            .command_with(Some("/bin/sh".into()), dir.path())
+            .unwrap();
+        assert_eq!((sh, args), (PathBuf::from("/bin/sh"), Vec::<String>::new()));
+    }
+}
