@@ -5,6 +5,7 @@
 pub mod keymap;
 pub mod layout;
 mod runtime;
+pub mod shell;
 pub mod state;
 pub mod theme;
 pub mod update;

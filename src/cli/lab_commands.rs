@@ -409,16 +409,6 @@ fn lab_apps(lessons: &[Lesson]) -> Vec<&str> {
     apps
 }
 
-/// The shell environment for the session's cluster and folders.
-pub fn shell_env_for(session: &Session) -> ShellEnv {
-    let label = if session.is_sim() {
-        "sim".to_string()
-    } else {
-        session.context.clone().unwrap_or_else(|| "cluster".into())
-    };
-    ShellEnv::new(&session.paths, session.kubeconfig.as_deref(), &label)
-}
-
 /// `capa-tui env`: export lines for the lab's environment, without starting anything.
 pub fn env(g: &Global) -> i32 {
     let options = g.session_options();
@@ -447,7 +437,7 @@ pub async fn shell(g: &Global) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let env = shell_env_for(&s);
+    let env = s.shell_env();
     let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui")).await {
         Ok(code) => code,
         Err(e) => {

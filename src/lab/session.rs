@@ -132,6 +132,16 @@ impl Session {
         })
     }
 
+    /// The environment a shell for this session's cluster and folders gets.
+    pub fn shell_env(&self) -> super::shell_env::ShellEnv {
+        let label = if self.is_sim() {
+            "sim".to_string()
+        } else {
+            self.context.clone().unwrap_or_else(|| "cluster".into())
+        };
+        super::shell_env::ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label)
+    }
+
     pub fn is_sim(&self) -> bool {
         self.sim.is_some()
     }

@@ -23,6 +23,10 @@ pub enum Action {
     Raw,
     NextApp,
     NextObject,
+    Shell,
+    LeaveShell,
+    ScrollUp,
+    ScrollDown,
 }
 
 pub struct Binding {
@@ -35,6 +39,35 @@ pub struct Binding {
 }
 
 pub const BINDINGS: &[Binding] = &[
+    Binding {
+        keys: &[KeyCode::Char('s'), KeyCode::Enter],
+        action: Action::Shell,
+        label: "s Enter",
+        help: "shell: type the lab's commands here (starts one with the lab's environment)",
+        help_zh: "终端：在这里输入实验命令（以实验环境启动）",
+    },
+    Binding {
+        // Ctrl-] is read while typing into the shell (every other key goes to the shell).
+        keys: &[],
+        action: Action::LeaveShell,
+        label: "Ctrl-]",
+        help: "leave the shell: keys go to the tutor again",
+        help_zh: "离开终端：按键重新交给导师",
+    },
+    Binding {
+        keys: &[KeyCode::Up, KeyCode::Char('k')],
+        action: Action::ScrollUp,
+        label: "↑ k",
+        help: "scroll the focused shell back",
+        help_zh: "向上滚动终端",
+    },
+    Binding {
+        keys: &[KeyCode::Down, KeyCode::Char('j')],
+        action: Action::ScrollDown,
+        label: "↓ j",
+        help: "scroll the focused shell forward",
+        help_zh: "向下滚动终端",
+    },
     Binding {
         keys: &[KeyCode::Char('q')],
         action: Action::Quit,

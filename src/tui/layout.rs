@@ -3,7 +3,7 @@
 
 use ratatui::layout::{Constraint, Direction, Layout, Rect};
 
-use super::state::{Pane, State};
+use super::state::{Pane, ShellStatus, State};
 
 pub struct Areas {
     pub header: Rect,
@@ -32,7 +32,13 @@ pub fn areas(s: &State, area: Rect) -> Areas {
 
 fn split(s: &State, body: Rect) -> Vec<(Pane, Rect)> {
     let wide = body.width >= 110;
-    let left_pct = if wide { 42 } else { 50 };
+    let shell_shown = s.shell.status != ShellStatus::NotStarted || s.focus == Pane::Shell;
+    // A shell needs width for its commands: the left column grows when it is open.
+    let left_pct = match (wide, shell_shown) {
+        (true, false) => 42,
+        (true, true) => 55,
+        (false, _) => 50,
+    };
     let [left, right] = Layout::horizontal([
         Constraint::Percentage(left_pct),
         Constraint::Percentage(100 - left_pct),
@@ -44,11 +50,16 @@ fn split(s: &State, body: Rect) -> Vec<(Pane, Rect)> {
         Constraint::Percentage(35),
     ])
     .areas(right);
-    let mut panes = vec![
-        (Pane::Lesson, left),
-        (Pane::Apps, apps),
-        (Pane::Timeline, timeline),
-    ];
+    let mut panes = Vec::new();
+    // The shell sits under the lesson once it is open (or focused): read a step, type it.
+    if shell_shown {
+        let [lesson, shell] =
+            Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
+        panes.extend([(Pane::Lesson, lesson), (Pane::Shell, shell)]);
+    } else {
+        panes.push((Pane::Lesson, left));
+    }
+    panes.extend([(Pane::Apps, apps), (Pane::Timeline, timeline)]);
     if wide {
         let cols = Layout::default()
             .direction(Direction::Horizontal)

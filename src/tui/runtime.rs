@@ -14,6 +14,7 @@ use ratatui::crossterm::execute;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
+use super::shell::{self, ShellProcess};
 use super::state::{PlanStep, State, WatchHealth};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
@@ -23,6 +24,7 @@ use crate::lab::engine::{self, Runner};
 use crate::lab::evidence;
 use crate::lab::paths::LabPaths;
 use crate::lab::session::Session;
+use crate::lab::shell_env::ShellEnv;
 
 /// The longest any wait of a plan may take in the tutor.
 const PLAN_DEADLINE: Duration = Duration::from_secs(600);
@@ -31,6 +33,9 @@ const PLAN_DEADLINE: Duration = Duration::from_secs(600);
 pub struct Executor {
     /// Built once for the session; each plan runs on a clone.
     runner: Runner,
+    /// What the shell pane's shell gets, and the shell while it runs.
+    shell_env: ShellEnv,
+    shell: Option<ShellProcess>,
     pub tx: mpsc::UnboundedSender<Msg>,
     lessons: Vec<Lesson>,
     cancel: Option<watch::Sender<bool>>,
@@ -44,6 +49,8 @@ impl Executor {
     ) -> Executor {
         Executor {
             runner: Runner::new(session, PLAN_DEADLINE),
+            shell_env: session.shell_env(),
+            shell: None,
             tx,
             lessons,
             cancel: None,
@@ -52,7 +59,18 @@ impl Executor {
 
     pub fn run(&mut self, effect: Effect) {
         match effect {
-            Effect::Quit => {}
+            Effect::Quit => self.end_shell(),
+            Effect::StartShell { rows, cols } => self.start_shell(rows, cols),
+            Effect::ShellInput(bytes) => {
+                if let Some(shell) = &mut self.shell {
+                    shell.write(&bytes);
+                }
+            }
+            Effect::ShellResize { rows, cols } => {
+                if let Some(shell) = &self.shell {
+                    shell.resize(rows, cols);
+                }
+            }
             Effect::Cancel => {
                 if let Some(c) = &self.cancel {
                     let _ = c.send(true);
@@ -60,6 +78,24 @@ impl Executor {
             }
             Effect::RunLesson(n) => self.run_lesson(n),
             Effect::Check(n) => self.check(n),
+        }
+    }
+
+    fn start_shell(&mut self, rows: u16, cols: u16) {
+        self.end_shell();
+        let rc_dir = self.runner.paths.src_dir.join(".capa-tui");
+        match shell::spawn(&self.shell_env, &rc_dir, (rows, cols), self.tx.clone()) {
+            Ok(p) => self.shell = Some(p),
+            Err(why) => {
+                let _ = self.tx.send(Msg::ShellFailed(why));
+            }
+        }
+    }
+
+    /// Ends the shell pane's shell and everything it started.
+    pub fn end_shell(&mut self) {
+        if let Some(p) = self.shell.take() {
+            p.end();
         }
     }
 
@@ -260,6 +296,16 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     };
     let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
     state.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    let env = session.shell_env();
+    state.shell.about = format!(
+        "{}· in {} · KUBECONFIG {}, kubectl and helm on PATH",
+        env.prompt_marker(),
+        env.cwd.display(),
+        env.vars
+            .iter()
+            .find(|(k, _)| k == "KUBECONFIG")
+            .map_or("inherited".to_string(), |(_, v)| v.clone())
+    );
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let (wtx, mut wrx) = mpsc::unbounded_channel();
     let watches = lab_watch::spawn(
@@ -292,28 +338,7 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     if let Ok(size) = terminal.size() {
         state.size = (size.width, size.height);
     }
-    {
-        let tx = tx.clone();
-        std::thread::spawn(move || {
-            loop {
-                let msg = match event::read() {
-                    Ok(Event::Key(k)) => Msg::Key(k),
-                    Ok(Event::Mouse(m)) if matches!(m.kind, MouseEventKind::Down(_)) => {
-                        Msg::Click {
-                            column: m.column,
-                            row: m.row,
-                        }
-                    }
-                    Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
-                    Ok(_) => continue,
-                    Err(_) => return,
-                };
-                if tx.send(msg).is_err() {
-                    return;
-                }
-            }
-        });
-    }
+    spawn_input_thread(tx.clone());
     let mut code = 0;
     loop {
         if let Err(e) = terminal.draw(|f| f.render_widget(&Screen(&state), f.area())) {
@@ -333,6 +358,7 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
             break;
         }
     }
+    executor.end_shell();
     let _ = execute!(stdout(), DisableMouseCapture);
     ratatui::restore();
     for w in watches {
@@ -340,6 +366,35 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     }
     session.close().await;
     code
+}
+
+/// Reads the terminal's keys, clicks, wheel and resizes on a thread of its own, as messages.
+fn spawn_input_thread(tx: mpsc::UnboundedSender<Msg>) {
+    std::thread::spawn(move || {
+        loop {
+            let msg = match event::read() {
+                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Mouse(m)) => match m.kind {
+                    MouseEventKind::Down(_) => Msg::Click {
+                        column: m.column,
+                        row: m.row,
+                    },
+                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => Msg::Wheel {
+                        column: m.column,
+                        row: m.row,
+                        up: m.kind == MouseEventKind::ScrollUp,
+                    },
+                    _ => continue,
+                },
+                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(_) => continue,
+                Err(_) => return,
+            };
+            if tx.send(msg).is_err() {
+                return;
+            }
+        }
+    });
 }
 
 fn init_logging(path: &Path) {

@@ -18,6 +18,7 @@ use crate::lab::spec::ValuesSpec;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, EnumCount, FromRepr)]
 pub enum Pane {
     Lesson,
+    Shell,
     Apps,
     Timeline,
     Fields,
@@ -42,6 +43,7 @@ impl Pane {
         if lang == Lang::Zh {
             return match self {
                 Pane::Lesson => "课程",
+                Pane::Shell => "终端",
                 Pane::Apps => "Applications",
                 Pane::Timeline => "同步时间线",
                 Pane::Fields => "managedFields（字段归属）",
@@ -51,12 +53,52 @@ impl Pane {
         }
         match self {
             Pane::Lesson => "Lesson",
+            Pane::Shell => "Shell",
             Pane::Apps => "Applications",
             Pane::Timeline => "Sync timeline",
             Pane::Fields => "managedFields",
             Pane::Values => "Values provenance",
             Pane::Evidence => "Evidence",
         }
+    }
+}
+
+/// Lines of shell output kept above the screen, to scroll back through.
+pub const SHELL_SCROLLBACK_LINES: usize = 5_000;
+
+/// Where the shell pane's shell is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShellStatus {
+    NotStarted,
+    Running,
+    /// It ended, with its exit code when it had one.
+    Exited(Option<u32>),
+    /// It could not start (no shell, no pseudo-terminal): why, in plain words.
+    Failed(String),
+}
+
+/// The shell pane: the terminal screen the shell's output draws on, and whether keys go to it.
+pub struct ShellView {
+    pub screen: vt100::Parser,
+    pub status: ShellStatus,
+    /// Keys go to the shell (the pane is focused and the learner has not pressed Ctrl-]).
+    pub typing: bool,
+    /// Where it starts and what it is connected to, for the pane's first words.
+    pub about: String,
+}
+
+impl ShellView {
+    fn new() -> ShellView {
+        ShellView {
+            screen: vt100::Parser::new(24, 80, SHELL_SCROLLBACK_LINES),
+            status: ShellStatus::NotStarted,
+            typing: false,
+            about: String::new(),
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        self.status == ShellStatus::Running
     }
 }
 
@@ -140,6 +182,7 @@ pub struct State {
     pub grades: BTreeMap<String, Grade>,
     /// Lesson text and commands filled in for where the learner is.
     pub fit: Fit,
+    pub shell: ShellView,
     pub evidence_present: BTreeMap<String, bool>,
 }
 
@@ -170,6 +213,7 @@ impl State {
             selected_object: None,
             grades: BTreeMap::new(),
             fit: Fit::lab_vm(),
+            shell: ShellView::new(),
             evidence_present: BTreeMap::new(),
         }
     }

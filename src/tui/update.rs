@@ -1,14 +1,16 @@
 //! The one writer: `update` turns a message into changes of state and returns the effects the
 //! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
 
+mod shell;
+
 use std::time::Instant;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, PlanStep, State, StepState, WatchHealth};
+use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepState, WatchHealth};
 use crate::cluster::Application;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
@@ -40,10 +42,33 @@ pub enum Msg {
     Evidence(Vec<(String, bool)>),
     ChartValues(Vec<(String, Value)>),
     Commits(Vec<(String, String)>),
+    /// The mouse wheel turned over a pane.
+    Wheel {
+        column: u16,
+        row: u16,
+        up: bool,
+    },
+    /// Bytes the shell wrote to its terminal.
+    ShellOutput(Vec<u8>),
+    /// The shell ended, with its exit code when it had one.
+    ShellExited(Option<u32>),
+    /// The shell could not start: why.
+    ShellFailed(String),
 }
 
 #[derive(Debug, PartialEq)]
 pub enum Effect {
+    /// Start the lab shell on a terminal of this size.
+    StartShell {
+        rows: u16,
+        cols: u16,
+    },
+    /// Bytes for the shell, as its terminal would send them.
+    ShellInput(Vec<u8>),
+    ShellResize {
+        rows: u16,
+        cols: u16,
+    },
     RunLesson(u8),
     Cancel,
     Check(u8),
@@ -51,14 +76,43 @@ pub enum Effect {
 }
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
+    let mut effects = apply(s, msg);
+    effects.extend(shell::follow_size(s));
+    effects
+}
+
+fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Key(key) => on_key(s, key),
-        Msg::Click { column, row } => {
-            if let Some(pane) = layout::pane_at(s, column, row) {
+        Msg::Click { column, row } => match layout::pane_at(s, column, row) {
+            // A click on the shell types into it (starting it when it is not running).
+            Some(Pane::Shell) => shell::enter(s),
+            Some(pane) => {
                 s.focus = pane;
+                s.shell.typing = false;
+                Vec::new()
+            }
+            None => Vec::new(),
+        },
+        Msg::Wheel { column, row, up } => {
+            if layout::pane_at(s, column, row) == Some(Pane::Shell) {
+                shell::scroll(s, up, 3);
             }
             Vec::new()
         }
+        Msg::ShellOutput(bytes) => {
+            s.shell.screen.process(&bytes);
+            Vec::new()
+        }
+        Msg::ShellExited(code) => {
+            s.shell.status = ShellStatus::Exited(code);
+            Vec::new()
+        }
+        Msg::ShellFailed(why) => {
+            s.shell.status = ShellStatus::Failed(why);
+            Vec::new()
+        }
+        job @ (Msg::JobSteps { .. } | Msg::Job(_) | Msg::JobEnded(_)) => on_job(s, job),
         Msg::Resize(w, h) => {
             s.size = (w, h);
             Vec::new()
@@ -93,6 +147,30 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Tick => Vec::new(),
+        Msg::Graded(grades) => {
+            for g in grades {
+                s.grades.insert(g.file.clone(), g);
+            }
+            Vec::new()
+        }
+        Msg::Evidence(files) => {
+            s.evidence_present = files.into_iter().collect();
+            Vec::new()
+        }
+        Msg::ChartValues(values) => {
+            s.chart_values = values.into_iter().collect();
+            Vec::new()
+        }
+        Msg::Commits(commits) => {
+            s.commits = commits.into_iter().collect();
+            Vec::new()
+        }
+    }
+}
+
+/// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
+fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
         Msg::JobSteps { lesson, steps } => {
             s.job = Some(JobView {
                 lesson,
@@ -124,24 +202,7 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
                 _ => Vec::new(),
             }
         }
-        Msg::Graded(grades) => {
-            for g in grades {
-                s.grades.insert(g.file.clone(), g);
-            }
-            Vec::new()
-        }
-        Msg::Evidence(files) => {
-            s.evidence_present = files.into_iter().collect();
-            Vec::new()
-        }
-        Msg::ChartValues(values) => {
-            s.chart_values = values.into_iter().collect();
-            Vec::new()
-        }
-        Msg::Commits(commits) => {
-            s.commits = commits.into_iter().collect();
-            Vec::new()
-        }
+        _ => Vec::new(),
     }
 }
 
@@ -184,6 +245,10 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     // Presenter clickers and terminals may send releases and repeats: act on presses only.
     if key.kind != KeyEventKind::Press {
         return Vec::new();
+    }
+    // While the learner types into the shell, every key is the shell's but Ctrl-].
+    if s.focus == Pane::Shell && s.shell.typing && !s.help {
+        return shell::on_key(s, &key);
     }
     let Some(action) = action_for(&key) else {
         return Vec::new();
@@ -262,6 +327,14 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             s.selected_object = next_after(&keys, &s.fields_object());
         }
         Action::Raw => s.raw = !s.raw,
+        // Enter starts typing only where the shell is.
+        Action::Shell if key.code == KeyCode::Enter && s.focus != Pane::Shell => {}
+        Action::Shell => return shell::enter(s),
+        Action::ScrollUp if s.focus == Pane::Shell => shell::scroll(s, true, 1),
+        Action::ScrollDown if s.focus == Pane::Shell => shell::scroll(s, false, 1),
+        Action::ScrollUp | Action::ScrollDown => {}
+        // Shown in the help; the key itself is handled while typing into the shell.
+        Action::LeaveShell => s.shell.typing = false,
     }
     Vec::new()
 }
@@ -411,5 +484,76 @@ mod tests {
         key(&mut s, KeyCode::Char('h'));
         assert_eq!(s.hints_shown, 2);
         assert_eq!(s.section, Section::Hints);
+    }
+
+    #[test]
+    fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
+        let mut s = state();
+        s.size = (120, 40);
+        let started = key(&mut s, KeyCode::Char('s'));
+        assert!(
+            matches!(started[..], [Effect::StartShell { rows, cols }] if rows > 5 && cols > 40)
+        );
+        assert_eq!((s.focus, s.shell.typing), (Pane::Shell, true));
+        assert_eq!(
+            key(&mut s, KeyCode::Char('q')),
+            [Effect::ShellInput(b"q".to_vec())]
+        );
+        assert!(!s.quit, "q in the shell types q");
+        let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+        assert!(update(&mut s, Msg::Key(leave)).is_empty());
+        assert!(!s.shell.typing);
+        assert_eq!(key(&mut s, KeyCode::Char('q')), [Effect::Quit]);
+    }
+
+    #[test]
+    fn a_shell_that_exited_says_so_and_enter_starts_another() {
+        let mut s = state();
+        s.size = (120, 40);
+        key(&mut s, KeyCode::Char('s'));
+        update(&mut s, Msg::ShellOutput(b"hello\r\n".to_vec()));
+        assert!(s.shell.screen.screen().contents().contains("hello"));
+        update(&mut s, Msg::ShellExited(Some(0)));
+        assert_eq!(s.shell.status, ShellStatus::Exited(Some(0)));
+        assert!(key(&mut s, KeyCode::Char('x')).is_empty());
+        assert!(matches!(
+            key(&mut s, KeyCode::Enter)[..],
+            [Effect::StartShell { .. }]
+        ));
+        assert!(s.shell.running());
+    }
+
+    #[test]
+    fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
+        let mut s = state();
+        s.size = (120, 40);
+        key(&mut s, KeyCode::Char('s'));
+        let before = s.shell.screen.screen().size();
+        let resized = update(&mut s, Msg::Resize(200, 60));
+        let after = s.shell.screen.screen().size();
+        assert!(
+            after.0 > before.0 && after.1 > before.1,
+            "{before:?} → {after:?}"
+        );
+        assert_eq!(
+            resized,
+            [Effect::ShellResize {
+                rows: after.0,
+                cols: after.1
+            }]
+        );
+        let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+        update(&mut s, Msg::Key(leave));
+        let zoomed = key(&mut s, KeyCode::Char('z'));
+        assert!(
+            matches!(
+                zoomed[..],
+                [Effect::ShellResize {
+                    rows: 56,
+                    cols: 198
+                }]
+            ),
+            "{zoomed:?}"
+        );
     }
 }

@@ -4,6 +4,7 @@
 mod lesson;
 mod markdown;
 mod panes;
+mod shell;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -38,13 +39,14 @@ impl Widget for &Screen<'_> {
                     s.theme.dim()
                 })
                 .title(Span::styled(
-                    format!(" {} ", pane.title(s.lang)),
+                    format!(" {} ", pane_title(s, *pane)),
                     s.theme.title(),
                 ));
             let inner = block.inner(*rect);
             block.render(*rect, buf);
             match pane {
                 Pane::Lesson => (&lesson::LessonView(s)).render(inner, buf),
+                Pane::Shell => (&shell::ShellPane(s)).render(inner, buf),
                 Pane::Apps => (&panes::AppsView(s)).render(inner, buf),
                 Pane::Timeline => (&panes::TimelineView(s)).render(inner, buf),
                 Pane::Fields => (&panes::FieldsView(s)).render(inner, buf),
@@ -56,6 +58,28 @@ impl Widget for &Screen<'_> {
         if s.help {
             help(s, area, buf);
         }
+    }
+}
+
+/// A pane's title; the shell's says what it is connected to and, while typing, how to leave.
+fn pane_title(s: &State, pane: Pane) -> String {
+    if pane != Pane::Shell {
+        return pane.title(s.lang).to_string();
+    }
+    let label = s
+        .shell
+        .about
+        .split(" · ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    if s.shell.typing && s.focus == Pane::Shell {
+        format!(
+            "{} {label} · typing · Ctrl-] back to the tutor",
+            pane.title(s.lang)
+        )
+    } else {
+        format!("{} {label}", pane.title(s.lang))
     }
 }
 
@@ -95,9 +119,22 @@ fn header(s: &State, area: Rect, buf: &mut Buffer) {
 
 fn footer(s: &State, area: Rect, buf: &mut Buffer) {
     let zh = s.lang == crate::lab::catalog::Lang::Zh;
+    if s.focus == Pane::Shell && s.shell.typing {
+        let line = Line::from(vec![
+            Span::styled(" Ctrl-] ", s.theme.accent().add_modifier(Modifier::BOLD)),
+            Span::raw(if zh {
+                "回到导师（其余按键都交给终端）"
+            } else {
+                "back to the tutor (every other key goes to the shell)"
+            }),
+        ]);
+        Paragraph::new(line).render(area, buf);
+        return;
+    }
     let keys = [
         ("?", if zh { "帮助" } else { "help" }),
         ("PgDn/PgUp", if zh { "翻页" } else { "step" }),
+        ("s", if zh { "终端" } else { "shell" }),
         ("r", if zh { "替我做" } else { "do it for me" }),
         ("x", if zh { "取消" } else { "cancel" }),
         ("c", if zh { "自检" } else { "check" }),
@@ -107,12 +144,21 @@ fn footer(s: &State, area: Rect, buf: &mut Buffer) {
         ("q", if zh { "退出" } else { "quit" }),
     ];
     let mut spans = Vec::new();
+    let mut used = 0;
     for (k, what) in keys {
+        let (key, words) = (format!(" {k} "), format!("{what} "));
+        let width = key.chars().count() + words.chars().count();
+        // Keys that do not fit are left to the help (?), and the cut is marked.
+        if used + width > usize::from(area.width) {
+            spans.push(Span::styled("…", s.theme.dim()));
+            break;
+        }
+        used += width;
         spans.push(Span::styled(
-            format!(" {k} "),
+            key,
             s.theme.accent().add_modifier(Modifier::BOLD),
         ));
-        spans.push(Span::raw(format!("{what} ")));
+        spans.push(Span::raw(words));
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
 }

@@ -1,0 +1,231 @@
+//! The shell pane's process: a real shell on a pseudo-terminal, started with the lab's
+//! environment. Its output arrives as messages (the screen is kept in `State` by `update`);
+//! keys reach it as bytes through an effect. Ending the tutor ends the shell's whole session:
+//! no process it started is left behind.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use portable_pty::{ChildKiller, CommandBuilder, MasterPty, PtySize, native_pty_system};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tokio::sync::mpsc;
+
+use super::update::Msg;
+use crate::lab::shell_env::ShellEnv;
+
+/// A running shell: where keys go, how to resize and end it.
+pub struct ShellProcess {
+    master: Box<dyn MasterPty + Send>,
+    writer: Box<dyn Write + Send>,
+    killer: Box<dyn ChildKiller + Send + Sync>,
+    /// The shell is a session leader: its pid is the session's (and process group's) id.
+    session: Option<i32>,
+}
+
+/// Starts the lab shell on a `rows`×`cols` terminal; its output and its end come back as
+/// `Msg::ShellOutput` and `Msg::ShellExited`.
+pub fn spawn(
+    env: &ShellEnv,
+    rc_dir: &Path,
+    (rows, cols): (u16, u16),
+    tx: mpsc::UnboundedSender<Msg>,
+) -> Result<ShellProcess, String> {
+    let (program, args) = env.command(rc_dir).map_err(|e| e.to_string())?;
+    std::fs::create_dir_all(&env.cwd)
+        .map_err(|e| format!("cannot create {}: {e}", env.cwd.display()))?;
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: rows.max(2),
+            cols: cols.max(10),
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .map_err(|e| format!("cannot open a pseudo-terminal: {e}"))?;
+    let mut cmd = CommandBuilder::new(&program);
+    cmd.args(&args);
+    cmd.cwd(&env.cwd);
+    for (k, v) in &env.vars {
+        cmd.env(k, v);
+    }
+    let (ps1, value) = env.prompt_var();
+    cmd.env(ps1, value);
+    cmd.env("TERM", "xterm-256color");
+    let mut child = pair
+        .slave
+        .spawn_command(cmd)
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+    drop(pair.slave);
+    let session = child.process_id().and_then(|p| i32::try_from(p).ok());
+    let killer = child.clone_killer();
+    let mut reader = pair
+        .master
+        .try_clone_reader()
+        .map_err(|e| format!("cannot read the pseudo-terminal: {e}"))?;
+    let writer = pair
+        .master
+        .take_writer()
+        .map_err(|e| format!("cannot write to the pseudo-terminal: {e}"))?;
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 8192];
+        loop {
+            match reader.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    if tx.send(Msg::ShellOutput(chunk[..n].to_vec())).is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+        let code = child.wait().ok().map(|s| s.exit_code());
+        let _ = tx.send(Msg::ShellExited(code));
+    });
+    Ok(ShellProcess {
+        master: pair.master,
+        writer,
+        killer,
+        session,
+    })
+}
+
+impl ShellProcess {
+    pub fn write(&mut self, bytes: &[u8]) {
+        if let Err(e) = self
+            .writer
+            .write_all(bytes)
+            .and_then(|()| self.writer.flush())
+        {
+            tracing::warn!("writing to the shell failed: {e}");
+        }
+    }
+
+    pub fn resize(&self, rows: u16, cols: u16) {
+        let _ = self.master.resize(PtySize {
+            rows,
+            cols,
+            pixel_width: 0,
+            pixel_height: 0,
+        });
+    }
+
+    /// Ends the shell and everything in its session: a hangup first (as closing a terminal
+    /// does), then a kill for anything still there.
+    pub fn end(mut self) {
+        let Some(sid) = self.session else {
+            let _ = self.killer.kill();
+            return;
+        };
+        // SAFETY: killpg only sends a signal to the group the shell leads; no memory is touched.
+        unsafe {
+            libc::killpg(sid, libc::SIGHUP);
+        }
+        drop(self.writer);
+        drop(self.master);
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        for pid in session_members(sid) {
+            // SAFETY: as above; the pids are members of the shell's own session.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// The processes whose session is `sid` (from /proc), including jobs the shell put in
+/// process groups of their own.
+fn session_members(sid: i32) -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .ok()
+                .and_then(|stat| {
+                    // Fields after the command's closing parenthesis: state ppid pgrp session.
+                    let rest = &stat[stat.rfind(')')? + 1..];
+                    rest.split_whitespace().nth(3)?.parse::<i32>().ok()
+                })
+                == Some(sid)
+        })
+        .collect()
+}
+
+/// The bytes a terminal sends for a key press; `application_cursor` is the shell's cursor-key
+/// mode (full-screen programs switch it on).
+pub fn key_bytes(key: &KeyEvent, application_cursor: bool) -> Vec<u8> {
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let cursor = |c: char| {
+        if application_cursor {
+            format!("\x1bO{c}").into_bytes()
+        } else {
+            format!("\x1b[{c}").into_bytes()
+        }
+    };
+    let mut bytes = match key.code {
+        KeyCode::Char(c) if ctrl => match c.to_ascii_lowercase() {
+            c @ 'a'..='z' => vec![c as u8 - b'a' + 1],
+            '@' | ' ' => vec![0],
+            '[' => vec![0x1b],
+            '\\' => vec![0x1c],
+            ']' => vec![0x1d],
+            '^' => vec![0x1e],
+            '_' => vec![0x1f],
+            other => other.to_string().into_bytes(),
+        },
+        KeyCode::Char(c) => c.to_string().into_bytes(),
+        KeyCode::Enter => vec![b'\r'],
+        KeyCode::Backspace => vec![0x7f],
+        KeyCode::Tab => vec![b'\t'],
+        KeyCode::BackTab => b"\x1b[Z".to_vec(),
+        KeyCode::Esc => vec![0x1b],
+        KeyCode::Up => cursor('A'),
+        KeyCode::Down => cursor('B'),
+        KeyCode::Right => cursor('C'),
+        KeyCode::Left => cursor('D'),
+        KeyCode::Home => cursor('H'),
+        KeyCode::End => cursor('F'),
+        KeyCode::PageUp => b"\x1b[5~".to_vec(),
+        KeyCode::PageDown => b"\x1b[6~".to_vec(),
+        KeyCode::Delete => b"\x1b[3~".to_vec(),
+        KeyCode::Insert => b"\x1b[2~".to_vec(),
+        KeyCode::F(n) => match n {
+            1 => b"\x1bOP".to_vec(),
+            2 => b"\x1bOQ".to_vec(),
+            3 => b"\x1bOR".to_vec(),
+            4 => b"\x1bOS".to_vec(),
+            5 => b"\x1b[15~".to_vec(),
+            6..=10 => format!("\x1b[{}~", n + 11).into_bytes(),
+            11 | 12 => format!("\x1b[{}~", n + 12).into_bytes(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    };
+    if alt && !bytes.is_empty() {
+        bytes.insert(0, 0x1b);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_become_what_a_terminal_sends() {
+        let k = |code, m| key_bytes(&KeyEvent::new(code, m), false);
+        assert_eq!(k(KeyCode::Char('q'), KeyModifiers::NONE), b"q");
+        assert_eq!(k(KeyCode::Char('c'), KeyModifiers::CONTROL), [3]);
+        assert_eq!(k(KeyCode::Enter, KeyModifiers::NONE), b"\r");
+        assert_eq!(k(KeyCode::Up, KeyModifiers::NONE), b"\x1b[A");
+        assert_eq!(k(KeyCode::Char('b'), KeyModifiers::ALT), b"\x1bb");
+        assert_eq!(k(KeyCode::Char('中'), KeyModifiers::NONE), "中".as_bytes());
+        assert_eq!(
+            key_bytes(&KeyEvent::from(KeyCode::Up), true),
+            b"\x1bOA",
+            "full-screen programs get application cursor keys"
+        );
+    }
+}

@@ -1,0 +1,100 @@
+//! How the shell pane changes state: its output drawn onto its screen, keys turned into bytes
+//! for it (all but Ctrl-], which hands the keys back to the tutor), scrolling back, and keeping
+//! the pseudo-terminal the size of the pane.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Rect;
+
+use super::Effect;
+use crate::tui::layout;
+use crate::tui::shell::key_bytes;
+use crate::tui::state::{Pane, ShellStatus, State};
+
+/// The key that leaves the shell: keys go to the tutor again.
+pub fn is_leave_key(key: &KeyEvent) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL)
+        && matches!(key.code, KeyCode::Char(']') | KeyCode::Char('5'))
+}
+
+/// Focus the shell and type into it, starting it first when it is not running.
+pub fn enter(s: &mut State) -> Vec<Effect> {
+    s.focus = Pane::Shell;
+    s.shell.typing = true;
+    if s.shell.running() {
+        return Vec::new();
+    }
+    s.shell.status = ShellStatus::Running;
+    s.shell.screen = vt100::Parser::new(
+        s.shell.screen.screen().size().0,
+        s.shell.screen.screen().size().1,
+        crate::tui::state::SHELL_SCROLLBACK_LINES,
+    );
+    let (rows, cols) = pane_size(s).unwrap_or((24, 80));
+    s.shell.screen.screen_mut().set_size(rows, cols);
+    vec![Effect::StartShell { rows, cols }]
+}
+
+/// A key while the learner types into the shell.
+pub fn on_key(s: &mut State, key: &KeyEvent) -> Vec<Effect> {
+    if is_leave_key(key) {
+        s.shell.typing = false;
+        return Vec::new();
+    }
+    if !s.shell.running() {
+        // The shell ended (or never started): Enter starts another.
+        return if key.code == KeyCode::Enter {
+            enter(s)
+        } else {
+            Vec::new()
+        };
+    }
+    // Typing shows the live screen again after scrolling back.
+    s.shell.screen.screen_mut().set_scrollback(0);
+    let bytes = key_bytes(key, s.shell.screen.screen().application_cursor());
+    if bytes.is_empty() {
+        Vec::new()
+    } else {
+        vec![Effect::ShellInput(bytes)]
+    }
+}
+
+/// Scrolls the shell's screen back (`up`) or forward by `lines`.
+pub fn scroll(s: &mut State, up: bool, lines: usize) {
+    let screen = s.shell.screen.screen_mut();
+    let now = screen.scrollback();
+    screen.set_scrollback(if up {
+        now.saturating_add(lines)
+    } else {
+        now.saturating_sub(lines)
+    });
+}
+
+/// The shell pane's inner size (rows, cols), if it is on screen.
+fn pane_size(s: &State) -> Option<(u16, u16)> {
+    let area = Rect::new(0, 0, s.size.0, s.size.1);
+    layout::areas(s, area)
+        .panes
+        .into_iter()
+        .find(|(p, _)| *p == Pane::Shell)
+        .map(|(_, r)| {
+            (
+                r.height.saturating_sub(2).max(2),
+                r.width.saturating_sub(2).max(10),
+            )
+        })
+}
+
+/// Keeps the pseudo-terminal the size of the pane after a resize, a zoom or a layout change.
+pub fn follow_size(s: &mut State) -> Vec<Effect> {
+    if !s.shell.running() {
+        return Vec::new();
+    }
+    let Some((rows, cols)) = pane_size(s) else {
+        return Vec::new();
+    };
+    if s.shell.screen.screen().size() == (rows, cols) {
+        return Vec::new();
+    }
+    s.shell.screen.screen_mut().set_size(rows, cols);
+    vec![Effect::ShellResize { rows, cols }]
+}
