@@ -12,4 +12,5 @@ pub mod paths;
 pub mod plan;
 pub mod session;
 pub mod shell_env;
+pub mod snippets;
 pub mod spec;

@@ -27,6 +27,10 @@ pub enum Action {
     LeaveShell,
     ScrollUp,
     ScrollDown,
+    NextCommand,
+    PrevCommand,
+    TypeCommand,
+    CopyCommand,
 }
 
 pub struct Binding {
@@ -45,6 +49,34 @@ pub const BINDINGS: &[Binding] = &[
         label: "s Enter",
         help: "shell: type the lab's commands here (starts one with the lab's environment)",
         help_zh: "终端：在这里输入实验命令（以实验环境启动）",
+    },
+    Binding {
+        keys: &[KeyCode::Char(']')],
+        action: Action::NextCommand,
+        label: "] [",
+        help: "select the next / previous command of the lesson",
+        help_zh: "选择课程中的下一条 / 上一条命令",
+    },
+    Binding {
+        keys: &[KeyCode::Char('[')],
+        action: Action::PrevCommand,
+        label: "[",
+        help: "select the previous command",
+        help_zh: "选择上一条命令",
+    },
+    Binding {
+        keys: &[KeyCode::Char('y')],
+        action: Action::TypeCommand,
+        label: "y",
+        help: "type the selected command into the shell (you press Enter)",
+        help_zh: "把选中的命令输入终端（由你按回车）",
+    },
+    Binding {
+        keys: &[KeyCode::Char('Y')],
+        action: Action::CopyCommand,
+        label: "Y",
+        help: "copy the selected command to the clipboard (OSC 52)",
+        help_zh: "把选中的命令复制到剪贴板（OSC 52）",
     },
     Binding {
         // Ctrl-] is read while typing into the shell (every other key goes to the shell).

@@ -3,7 +3,7 @@
 //! turned into messages. Queued messages are drained before each frame, so bursts coalesce into
 //! one draw.
 
-use std::io::stdout;
+use std::io::{Write, stdout};
 use std::path::Path;
 use std::time::Duration;
 
@@ -65,6 +65,14 @@ impl Executor {
                 if let Some(shell) = &mut self.shell {
                     shell.write(&bytes);
                 }
+            }
+            Effect::CopyToClipboard(text) => {
+                // OSC 52: the learner's terminal puts it on the clipboard (over SSH too).
+                use base64::Engine;
+                let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+                let mut out = stdout();
+                let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+                let _ = out.flush();
             }
             Effect::ShellResize { rows, cols } => {
                 if let Some(shell) = &self.shell {

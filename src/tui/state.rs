@@ -12,6 +12,7 @@ use crate::cluster::Application;
 use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
 use crate::lab::fit::Fit;
+use crate::lab::snippets::{Snippet, snippets};
 use crate::lab::spec::ValuesSpec;
 
 /// The panes, in the order Tab visits them.
@@ -85,6 +86,10 @@ pub struct ShellView {
     pub typing: bool,
     /// Where it starts and what it is connected to, for the pane's first words.
     pub about: String,
+    /// A command waiting for the shell to be ready ("type it for me" on a shell just started).
+    pub pending_input: Option<String>,
+    /// The shell has drawn its prompt at least once.
+    pub seen_prompt: bool,
 }
 
 impl ShellView {
@@ -94,6 +99,8 @@ impl ShellView {
             status: ShellStatus::NotStarted,
             typing: false,
             about: String::new(),
+            pending_input: None,
+            seen_prompt: false,
         }
     }
 
@@ -183,6 +190,8 @@ pub struct State {
     /// Lesson text and commands filled in for where the learner is.
     pub fit: Fit,
     pub shell: ShellView,
+    /// The command chosen for "type it for me": (lesson, part, index among its commands).
+    pub selected_snippet: Option<(usize, Section, usize)>,
     pub evidence_present: BTreeMap<String, bool>,
 }
 
@@ -214,6 +223,7 @@ impl State {
             grades: BTreeMap::new(),
             fit: Fit::lab_vm(),
             shell: ShellView::new(),
+            selected_snippet: None,
             evidence_present: BTreeMap::new(),
         }
     }
@@ -233,6 +243,22 @@ impl State {
         self.current()
             .and_then(|l| l.spec.values.as_ref())
             .or_else(|| self.lessons.iter().find_map(|l| l.spec.values.as_ref()))
+    }
+
+    /// The commands of the part of the lesson shown.
+    pub fn snippets(&self) -> Vec<Snippet> {
+        self.current()
+            .map(|l| snippets(&l.text(self.lang).section(self.section)))
+            .unwrap_or_default()
+    }
+
+    /// The command chosen for "type it for me", if it belongs to the part shown.
+    pub fn selected_command(&self) -> Option<Snippet> {
+        let (lesson, section, i) = self.selected_snippet?;
+        if (lesson, section) != (self.lesson, self.section) {
+            return None;
+        }
+        self.snippets().into_iter().nth(i)
     }
 
     /// The Application the timeline shows.

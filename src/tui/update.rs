@@ -2,6 +2,7 @@
 //! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
 
 mod shell;
+mod snippet;
 
 use std::time::Instant;
 
@@ -65,6 +66,8 @@ pub enum Effect {
     },
     /// Bytes for the shell, as its terminal would send them.
     ShellInput(Vec<u8>),
+    /// Put text on the clipboard of the learner's terminal (OSC 52; works over SSH).
+    CopyToClipboard(String),
     ShellResize {
         rows: u16,
         cols: u16,
@@ -102,7 +105,10 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::ShellOutput(bytes) => {
             s.shell.screen.process(&bytes);
-            Vec::new()
+            if !s.shell.seen_prompt && s.shell.screen.screen().contents().contains("(capa:") {
+                s.shell.seen_prompt = true;
+            }
+            snippet::deliver(s)
         }
         Msg::ShellExited(code) => {
             s.shell.status = ShellStatus::Exited(code);
@@ -330,6 +336,10 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         // Enter starts typing only where the shell is.
         Action::Shell if key.code == KeyCode::Enter && s.focus != Pane::Shell => {}
         Action::Shell => return shell::enter(s),
+        Action::NextCommand => snippet::step(s, true),
+        Action::PrevCommand => snippet::step(s, false),
+        Action::TypeCommand => return snippet::type_it(s),
+        Action::CopyCommand => return snippet::copy_it(s),
         Action::ScrollUp if s.focus == Pane::Shell => shell::scroll(s, true, 1),
         Action::ScrollDown if s.focus == Pane::Shell => shell::scroll(s, false, 1),
         Action::ScrollUp | Action::ScrollDown => {}
@@ -554,6 +564,48 @@ mod tests {
                 }]
             ),
             "{zoomed:?}"
+        );
+    }
+
+    #[test]
+    fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
+        let mut s = state();
+        s.size = (120, 40);
+        assert!(key(&mut s, KeyCode::Char(']')).is_empty());
+        assert_eq!(
+            s.section,
+            Section::ByHand,
+            "a part without commands moves to By hand"
+        );
+        let typed = key(&mut s, KeyCode::Char('y'));
+        assert!(
+            matches!(typed[..], [Effect::StartShell { .. }]),
+            "{typed:?}"
+        );
+        assert!(s.shell.pending_input.is_some());
+        // bash asks for bracketed paste and draws its prompt: the command arrives, no Enter.
+        let sent = update(
+            &mut s,
+            Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+        );
+        let [Effect::ShellInput(bytes)] = &sent[..] else {
+            panic!("{sent:?}")
+        };
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            text.starts_with("\x1b[200~git init --bare -b main /srv/bare/src.git"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("\x1b[201~") && !text.contains('\r'),
+            "{text}"
+        );
+        assert!(s.shell.pending_input.is_none());
+        let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+        update(&mut s, Msg::Key(leave));
+        key(&mut s, KeyCode::Char(']'));
+        assert!(
+            matches!(key(&mut s, KeyCode::Char('Y'))[..], [Effect::CopyToClipboard(ref t)] if t.starts_with("git clone /srv/bare/src.git"))
         );
     }
 }

@@ -24,6 +24,7 @@ pub fn enter(s: &mut State) -> Vec<Effect> {
         return Vec::new();
     }
     s.shell.status = ShellStatus::Running;
+    s.shell.seen_prompt = false;
     s.shell.screen = vt100::Parser::new(
         s.shell.screen.screen().size().0,
         s.shell.screen.screen().size().1,

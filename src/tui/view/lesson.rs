@@ -35,7 +35,21 @@ impl Widget for &LessonView<'_> {
         // The self-check's verdict first (a long lesson must not push it out of sight), with
         // what failed and the hint that helps.
         lines.extend(verdict(s, lesson));
-        lines.extend(markdown::render(&s.fit.render(&body(s, lesson)), s.theme));
+        let marked = s.selected_command().map(|c| c.code_lines);
+        let (mut text, first_marked) =
+            markdown::render_marked(&s.fit.render(&body(s, lesson)), s.theme, marked);
+        // Keep the selected command in sight: skip what is above it, and say so.
+        if let Some(first) = first_marked {
+            let skip = first.saturating_sub(2);
+            if skip > 0 && lines.len() + first + 6 > usize::from(top.height) {
+                text.drain(..skip);
+                lines.push(Line::from(Span::styled(
+                    format!("↑ {skip} lines above · [ ] choose · y type it · Y copy"),
+                    s.theme.dim(),
+                )));
+            }
+        }
+        lines.extend(text);
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
             .render(top, buf);

@@ -21,13 +21,38 @@ fn syntaxes() -> &'static (SyntaxSet, ThemeSet) {
     })
 }
 
+#[cfg(test)]
 pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
+    render_marked(text, theme, None).0
+}
+
+/// The lines, with code lines `marked` (first, last; counted over all code lines from 0)
+/// drawn as the selected command; also the index of the first marked line drawn.
+pub fn render_marked(
+    text: &str,
+    theme: Theme,
+    marked: Option<(usize, usize)>,
+) -> (Vec<Line<'static>>, Option<usize>) {
     let mut out = Vec::new();
     let mut code: Option<(String, Vec<String>)> = None;
+    let mut code_seen = 0usize;
+    let mut first_marked = None;
+    let mut flush = |out: &mut Vec<Line<'static>>, lang: &str, lines: &[String]| {
+        for (i, mut line) in highlight(lang, lines, theme).into_iter().enumerate() {
+            let n = code_seen + i;
+            if marked.is_some_and(|(a, b)| (a..=b).contains(&n)) {
+                first_marked.get_or_insert(out.len());
+                line.spans[0] = Span::styled("▌ ", theme.accent().add_modifier(Modifier::BOLD));
+                line = line.style(Style::default().add_modifier(Modifier::BOLD));
+            }
+            out.push(line);
+        }
+        code_seen += lines.len();
+    };
     for line in text.lines() {
         if let Some(rest) = line.trim_start().strip_prefix("```") {
             match code.take() {
-                Some((lang, lines)) => out.extend(highlight(&lang, &lines, theme)),
+                Some((lang, lines)) => flush(&mut out, &lang, &lines),
                 None => code = Some((rest.trim().to_string(), Vec::new())),
             }
             continue;
@@ -39,9 +64,9 @@ pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
         out.push(prose(line, theme));
     }
     if let Some((lang, lines)) = code {
-        out.extend(highlight(&lang, &lines, theme));
+        flush(&mut out, &lang, &lines);
     }
-    out
+    (out, first_marked)
 }
 
 fn prose(line: &str, theme: Theme) -> Line<'static> {
@@ -115,5 +140,17 @@ mod tests {
             .collect();
         assert_eq!(text, ["Run:", "  kubectl get app", "Done here."]);
         assert!(lines[1].spans.len() > 2, "shell is coloured");
+    }
+
+    #[test]
+    fn the_selected_command_is_marked() {
+        let (lines, first) = render_marked(
+            "Run:\n```sh\nls\nkubectl get app\n```\n",
+            Theme::Default,
+            Some((1, 1)),
+        );
+        assert_eq!(first, Some(2));
+        let text: String = lines[2].spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(text, "▌ kubectl get app");
     }
 }

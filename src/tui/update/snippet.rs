@@ -1,0 +1,83 @@
+//! "Type it for me": choosing a command from the lesson's code blocks (`]`/`[`), typing it into
+//! the shell without pressing Enter (`y`), or copying it to the clipboard (`Y`, OSC 52).
+
+use super::Effect;
+use super::shell;
+use crate::lab::catalog::Section;
+use crate::lab::snippets::Snippet;
+use crate::tui::state::State;
+
+fn current(s: &State) -> Vec<Snippet> {
+    s.snippets()
+}
+
+fn selected(s: &State) -> Option<Snippet> {
+    s.selected_command()
+}
+
+/// Selects the next (or previous) command; a part without commands moves to "By hand".
+pub fn step(s: &mut State, forward: bool) {
+    if current(s).is_empty() {
+        s.section = Section::ByHand;
+    }
+    let count = current(s).len();
+    if count == 0 {
+        return;
+    }
+    let now = match s.selected_snippet {
+        Some((lesson, section, i)) if (lesson, section) == (s.lesson, s.section) => Some(i),
+        _ => None,
+    };
+    let next = match (now, forward) {
+        (None, true) => 0,
+        (None, false) => count - 1,
+        (Some(i), true) => (i + 1).min(count - 1),
+        (Some(i), false) => i.saturating_sub(1),
+    };
+    s.selected_snippet = Some((s.lesson, s.section, next));
+}
+
+/// Types the selected command into the shell (starting it when needed); the learner presses
+/// Enter. A shell that has not drawn its prompt yet gets it as soon as it has.
+pub fn type_it(s: &mut State) -> Vec<Effect> {
+    if selected(s).is_none() {
+        step(s, true);
+    }
+    let Some(snippet) = selected(s) else {
+        return Vec::new();
+    };
+    let text = s.fit.render(&snippet.text);
+    let mut effects = shell::enter(s);
+    s.shell.pending_input = Some(text);
+    effects.extend(deliver(s));
+    effects
+}
+
+/// Copies the selected command to the clipboard of the learner's terminal.
+pub fn copy_it(s: &mut State) -> Vec<Effect> {
+    if selected(s).is_none() {
+        step(s, true);
+    }
+    selected(s)
+        .map(|snippet| vec![Effect::CopyToClipboard(s.fit.render(&snippet.text))])
+        .unwrap_or_default()
+}
+
+/// Sends a waiting command once the shell is ready for it: as a bracketed paste when the shell
+/// asked for those (a multi-line command then waits for Enter), else as typed.
+pub fn deliver(s: &mut State) -> Vec<Effect> {
+    let screen = s.shell.screen.screen();
+    let ready = screen.bracketed_paste() || s.shell.seen_prompt;
+    if !s.shell.running() || !ready {
+        return Vec::new();
+    }
+    let Some(text) = s.shell.pending_input.take() else {
+        return Vec::new();
+    };
+    let bytes = if screen.bracketed_paste() {
+        format!("\x1b[200~{text}\x1b[201~").into_bytes()
+    } else {
+        text.replace('\n', "\r").into_bytes()
+    };
+    vec![Effect::ShellInput(bytes)]
+}
