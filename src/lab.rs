@@ -3,11 +3,13 @@
 
 pub mod catalog;
 pub mod check;
+pub mod checklist;
 pub mod derived;
 pub mod engine;
 pub mod evidence;
 pub mod files;
 pub mod fit;
+pub mod fswatch;
 pub mod paths;
 pub mod plan;
 pub mod session;

@@ -38,6 +38,9 @@ pub struct LessonSpec {
     /// Helm values whose provenance the values pane shows.
     #[serde(default)]
     pub values: Option<ValuesSpec>,
+    /// The steps a learner does by hand, each with what shows it is done.
+    #[serde(default)]
+    pub checklist: Vec<super::checklist::ChecklistItem>,
     /// "Do it for me", one typed step at a time.
     #[serde(default)]
     pub actions: Vec<Step>,

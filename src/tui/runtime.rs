@@ -20,8 +20,10 @@ use super::update::{Effect, Msg, update};
 use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, WatchEvent};
 use crate::lab::catalog::{self, Lang, Lesson};
+use crate::lab::checklist::read_git_facts;
 use crate::lab::engine::{self, Runner};
 use crate::lab::evidence;
+use crate::lab::fswatch::{self, FolderWatch};
 use crate::lab::paths::LabPaths;
 use crate::lab::session::Session;
 use crate::lab::shell_env::ShellEnv;
@@ -208,6 +210,69 @@ impl Executor {
     }
 }
 
+/// What the panes and the checklists need from the learner's files, as messages.
+fn lab_files(paths: &LabPaths, lessons: &[Lesson]) -> Vec<Msg> {
+    let FilesSnapshot {
+        evidence,
+        chart_values,
+        commits,
+    } = files_snapshot(paths, lessons);
+    let items = lessons.iter().flat_map(|l| &l.spec.checklist);
+    vec![
+        Msg::Evidence(evidence),
+        Msg::ChartValues(chart_values),
+        Msg::Commits(commits),
+        Msg::Git(read_git_facts(paths, items)),
+    ]
+}
+
+/// Watches the bare repos and the source dir: after each change, the files' facts again, and
+/// which evidence files changed (so they are graded).
+fn watch_lab_files(
+    paths: &LabPaths,
+    lessons: &[Lesson],
+    tx: mpsc::UnboundedSender<Msg>,
+) -> Option<FolderWatch> {
+    let (paths, lessons) = (paths.clone(), lessons.to_vec());
+    let dirs = [paths.bare_dir.clone(), paths.src_dir.clone()];
+    let modified =
+        |paths: &LabPaths, lessons: &[Lesson]| -> Vec<(String, Option<std::time::SystemTime>)> {
+            lessons
+                .iter()
+                .filter_map(Lesson::evidence_file)
+                .map(|f| {
+                    let time = std::fs::metadata(paths.evidence(f))
+                        .and_then(|m| m.modified())
+                        .ok();
+                    (f.to_string(), time)
+                })
+                .collect()
+        };
+    let mut last = modified(&paths, &lessons);
+    let watched = fswatch::watch(&dirs, move || {
+        let now = modified(&paths, &lessons);
+        let changed: Vec<String> = now
+            .iter()
+            .filter(|(f, t)| t.is_some() && !last.iter().any(|(g, u)| g == f && u == t))
+            .map(|(f, _)| f.clone())
+            .collect();
+        last = now;
+        for msg in lab_files(&paths, &lessons) {
+            let _ = tx.send(msg);
+        }
+        if !changed.is_empty() {
+            let _ = tx.send(Msg::EvidenceChanged(changed));
+        }
+    });
+    match watched {
+        Ok(w) => Some(w),
+        Err(e) => {
+            tracing::warn!("{e}; the checklist ticks only after plans and checks");
+            None
+        }
+    }
+}
+
 /// What the panes show from the learner's files.
 pub struct FilesSnapshot {
     /// (evidence file, whether it exists).
@@ -331,14 +396,11 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
             }
         });
     }
-    let FilesSnapshot {
-        evidence: present,
-        chart_values: values,
-        commits,
-    } = files_snapshot(&session.paths, &state.lessons);
-    update(&mut state, Msg::Evidence(present));
-    update(&mut state, Msg::ChartValues(values));
-    update(&mut state, Msg::Commits(commits));
+    for msg in lab_files(&session.paths, &state.lessons) {
+        update(&mut state, msg);
+    }
+    // Kept alive until the tutor ends: pushes, commits and evidence files arrive as messages.
+    let _files_watch = watch_lab_files(&session.paths, &state.lessons, tx.clone());
     let mut executor = Executor::new(&session, state.lessons.clone(), tx.clone());
 
     let mut terminal = ratatui::init();

@@ -11,6 +11,7 @@ use super::theme::Theme;
 use crate::cluster::Application;
 use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
+use crate::lab::checklist::GitFacts;
 use crate::lab::fit::Fit;
 use crate::lab::snippets::{Snippet, snippets};
 use crate::lab::spec::ValuesSpec;
@@ -190,6 +191,12 @@ pub struct State {
     /// Lesson text and commands filled in for where the learner is.
     pub fit: Fit,
     pub shell: ShellView,
+    /// Each Application's `spec` as JSON, for checklist steps that ask about any field.
+    pub app_specs: BTreeMap<String, Value>,
+    /// What the bare repos and the working copy hold.
+    pub git: GitFacts,
+    /// Checklist steps done: lesson number → step index → when it was first seen done.
+    pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
     pub selected_snippet: Option<(usize, Section, usize)>,
     pub evidence_present: BTreeMap<String, bool>,
@@ -224,6 +231,9 @@ impl State {
             fit: Fit::lab_vm(),
             shell: ShellView::new(),
             selected_snippet: None,
+            app_specs: BTreeMap::new(),
+            git: GitFacts::default(),
+            ticks: BTreeMap::new(),
             evidence_present: BTreeMap::new(),
         }
     }

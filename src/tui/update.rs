@@ -1,6 +1,7 @@
 //! The one writer: `update` turns a message into changes of state and returns the effects the
 //! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
 
+mod checklist;
 mod shell;
 mod snippet;
 
@@ -15,6 +16,7 @@ use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepState, Watch
 use crate::cluster::Application;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
+use crate::lab::checklist::GitFacts;
 use crate::lab::engine::Progress;
 
 #[derive(Debug)]
@@ -43,6 +45,10 @@ pub enum Msg {
     Evidence(Vec<(String, bool)>),
     ChartValues(Vec<(String, Value)>),
     Commits(Vec<(String, String)>),
+    /// What the bare repos and the working copy hold now.
+    Git(GitFacts),
+    /// These evidence files were written or changed: grade them.
+    EvidenceChanged(Vec<String>),
     /// The mouse wheel turned over a pane.
     Wheel {
         column: u16,
@@ -79,7 +85,20 @@ pub enum Effect {
 }
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
+    let facts_changed = matches!(
+        msg,
+        Msg::App(_)
+            | Msg::AppGone(_)
+            | Msg::Object(..)
+            | Msg::ObjectGone(_)
+            | Msg::Git(_)
+            | Msg::Evidence(_)
+            | Msg::Graded(_)
+    );
     let mut effects = apply(s, msg);
+    if facts_changed {
+        checklist::refresh(s);
+    }
     effects.extend(shell::follow_size(s));
     effects
 }
@@ -104,20 +123,11 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::ShellOutput(bytes) => {
-            s.shell.screen.process(&bytes);
-            if !s.shell.seen_prompt && s.shell.screen.screen().contents().contains("(capa:") {
-                s.shell.seen_prompt = true;
-            }
+            shell::output(s, &bytes);
             snippet::deliver(s)
         }
-        Msg::ShellExited(code) => {
-            s.shell.status = ShellStatus::Exited(code);
-            Vec::new()
-        }
-        Msg::ShellFailed(why) => {
-            s.shell.status = ShellStatus::Failed(why);
-            Vec::new()
-        }
+        Msg::ShellExited(code) => shell::ended(s, ShellStatus::Exited(code)),
+        Msg::ShellFailed(why) => shell::ended(s, ShellStatus::Failed(why)),
         job @ (Msg::JobSteps { .. } | Msg::Job(_) | Msg::JobEnded(_)) => on_job(s, job),
         Msg::Resize(w, h) => {
             s.size = (w, h);
@@ -126,12 +136,28 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::App(json) => {
             if let Some(app) = Application::from_json(&json).filter(|a| !a.metadata.name.is_empty())
             {
+                s.app_specs
+                    .insert(app.metadata.name.clone(), json["spec"].clone());
                 s.apps.insert(app.metadata.name.clone(), app);
             }
             Vec::new()
         }
+        Msg::Git(facts) => {
+            s.git = facts;
+            Vec::new()
+        }
+        Msg::EvidenceChanged(files) => s
+            .lessons
+            .iter()
+            .filter(|l| {
+                l.evidence_file()
+                    .is_some_and(|f| files.iter().any(|c| c == f))
+            })
+            .map(|l| Effect::Check(l.spec.number))
+            .collect(),
         Msg::AppGone(name) => {
             s.apps.remove(&name);
+            s.app_specs.remove(&name);
             Vec::new()
         }
         Msg::Object(key, obj) => {
@@ -607,5 +633,39 @@ mod tests {
         assert!(
             matches!(key(&mut s, KeyCode::Char('Y'))[..], [Effect::CopyToClipboard(ref t)] if t.starts_with("git clone /srv/bare/src.git"))
         );
+    }
+
+    #[test]
+    fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
+        use crate::lab::checklist::GitFacts;
+        let mut s = state();
+        let app = serde_json::json!({
+            "metadata": {"name": "src-helm", "namespace": "argocd"},
+            "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git",
+                                "path": "charts/web", "helm": {"valueFiles": ["values-prod.yaml"]}}},
+            "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}
+        });
+        // The Application alone ticks nothing: the steps before it are not done.
+        update(&mut s, Msg::App(app.clone()));
+        assert!(!s.ticks.contains_key(&1));
+        let mut git = GitFacts::default();
+        git.repos.insert("src".into(), Some("abc".into()));
+        git.cloned.push("src".into());
+        update(&mut s, Msg::Git(git.clone()));
+        assert_eq!(
+            s.ticks[&1].len(),
+            2,
+            "bare repo and clone; nothing pushed yet"
+        );
+        git.files.insert(
+            ("src".into(), "charts/web/templates/deployment.yaml".into()),
+            "kind: Deployment".into(),
+        );
+        update(&mut s, Msg::Git(git.clone()));
+        assert_eq!(s.ticks[&1].len(), 5, "pushed, applied and synced at main");
+        // A new push moves main on: what was done stays done.
+        git.repos.insert("src".into(), Some("def".into()));
+        update(&mut s, Msg::Git(git));
+        assert_eq!(s.ticks[&1].len(), 5);
     }
 }

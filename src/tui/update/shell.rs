@@ -99,3 +99,17 @@ pub fn follow_size(s: &mut State) -> Vec<Effect> {
     s.shell.screen.screen_mut().set_size(rows, cols);
     vec![Effect::ShellResize { rows, cols }]
 }
+
+/// The shell wrote to its terminal.
+pub fn output(s: &mut State, bytes: &[u8]) {
+    s.shell.screen.process(bytes);
+    if !s.shell.seen_prompt && s.shell.screen.screen().contents().contains("(capa:") {
+        s.shell.seen_prompt = true;
+    }
+}
+
+/// The shell exited, or could not start.
+pub fn ended(s: &mut State, status: ShellStatus) -> Vec<Effect> {
+    s.shell.status = status;
+    Vec::new()
+}

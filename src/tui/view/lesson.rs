@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use super::markdown;
 use strum::EnumCount;
 
-use crate::lab::catalog::{Lesson, Section};
+use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::tui::state::{JobView, State, StepState};
 
 pub struct LessonView<'a>(pub &'a State);
@@ -32,6 +32,8 @@ impl Widget for &LessonView<'_> {
         let [top, bottom] =
             Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area);
         let mut lines = header(s, lesson);
+        // Small panes get the checklist as one line; the rest, step by step.
+        lines.extend(checklist(s, lesson, top.height < 18));
         // The self-check's verdict first (a long lesson must not push it out of sight), with
         // what failed and the hint that helps.
         lines.extend(verdict(s, lesson));
@@ -78,6 +80,65 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
         )),
         Line::raw(""),
     ]
+}
+
+/// The lesson's checklist: each step ticked with the time it was seen done, the next one
+/// pointed at; or, compact, how many are done and what is next.
+fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
+    let items = &lesson.spec.checklist;
+    if items.is_empty() {
+        return Vec::new();
+    }
+    let ticks = s.ticks.get(&lesson.spec.number);
+    let done_at = |i: usize| ticks.and_then(|t| t.get(&i));
+    let done = (0..items.len()).filter(|i| done_at(*i).is_some()).count();
+    let next = (0..items.len()).find(|i| done_at(*i).is_none());
+    let label = |i: usize| match s.lang {
+        Lang::En => items[i].step.en.clone(),
+        Lang::Zh => items[i].step.zh.clone(),
+    };
+    let title = if s.lang == Lang::Zh {
+        "检查清单"
+    } else {
+        "Checklist"
+    };
+    if compact {
+        let rest = next.map_or_else(
+            || {
+                if s.lang == Lang::Zh {
+                    " · 全部完成".into()
+                } else {
+                    " · all done".into()
+                }
+            },
+            |i| format!(" · next: {}", label(i)),
+        );
+        return vec![Line::from(Span::styled(
+            format!("{title} {done}/{}{rest}", items.len()),
+            s.theme.accent(),
+        ))];
+    }
+    let mut lines = vec![Line::from(Span::styled(
+        format!("{title} {done}/{}", items.len()),
+        s.theme.accent(),
+    ))];
+    for i in 0..items.len() {
+        let line = match done_at(i) {
+            Some(t) => Span::styled(format!(" ✓ {} {}", clock(*t), label(i)), s.theme.good()),
+            None if Some(i) == next => Span::styled(format!(" ▸ {}", label(i)), s.theme.title()),
+            None => Span::styled(format!(" · {}", label(i)), s.theme.dim()),
+        };
+        lines.push(Line::from(line));
+    }
+    lines.push(Line::raw(""));
+    lines
+}
+
+/// A moment as the learner's clock shows it.
+fn clock(t: jiff::Timestamp) -> String {
+    t.to_zoned(jiff::tz::TimeZone::system())
+        .strftime("%H:%M:%S")
+        .to_string()
 }
 
 /// The text of the part shown; hints only as far as the learner asked for them.

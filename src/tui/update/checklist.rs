@@ -1,0 +1,49 @@
+//! Ticking the lessons' checklists: after any message that changes what the tutor knows (an
+//! Application, an object, the bare repos, the evidence and its grades), each lesson's next
+//! undone step is checked against those facts. Steps tick in order and stay ticked, with the
+//! time they were first seen done.
+
+use std::collections::BTreeMap;
+
+use crate::lab::checklist::Facts;
+use crate::tui::state::State;
+
+pub fn refresh(s: &mut State) {
+    let passed: BTreeMap<String, bool> = s
+        .grades
+        .iter()
+        .map(|(file, g)| (file.clone(), g.passed()))
+        .collect();
+    let facts = Facts {
+        apps: &s.apps,
+        app_specs: &s.app_specs,
+        objects: &s.objects,
+        git: &s.git,
+        evidence_present: &s.evidence_present,
+        evidence_passed: &passed,
+    };
+    let mut newly = Vec::new();
+    for lesson in &s.lessons {
+        let n = lesson.spec.number;
+        let ticked = s.ticks.get(&n);
+        for (i, item) in lesson.spec.checklist.iter().enumerate() {
+            if ticked.is_some_and(|t| t.contains_key(&i)) {
+                continue;
+            }
+            if item.done_when.holds(&facts) {
+                newly.push((n, i));
+            }
+            // The next step only counts once this one is done.
+            break;
+        }
+    }
+    if newly.is_empty() {
+        return;
+    }
+    let now = jiff::Timestamp::now();
+    for (n, i) in newly {
+        s.ticks.entry(n).or_default().insert(i, now);
+    }
+    // A step that ticked may let the next one tick on the same facts.
+    refresh(s);
+}
