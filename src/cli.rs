@@ -45,6 +45,10 @@ pub struct Global {
     /// The bare git repos' root [default: $CAPA_BARE_DIR or /srv/bare].
     #[arg(long, global = true)]
     pub bare_dir: Option<PathBuf>,
+    /// With --sim: start a new lab, moving the old state dir aside under a timestamped name
+    /// (nothing is deleted).
+    #[arg(long, global = true)]
+    pub fresh: bool,
     /// Lesson language: en or zh [default: from the locale].
     #[arg(long, global = true)]
     pub lang: Option<String>,
@@ -148,6 +152,7 @@ impl Global {
             context: self.context.as_deref(),
             src_dir: self.src_dir.as_deref(),
             bare_dir: self.bare_dir.as_deref(),
+            fresh: self.fresh,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod fit;
 pub mod fswatch;
 pub mod paths;
 pub mod plan;
+pub mod progress;
 pub mod session;
 pub mod shell_env;
 pub mod snippets;

@@ -348,6 +348,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         context: None,
         src_dir: None,
         bare_dir: None,
+        fresh: false,
     };
     let session = capa_tui::lab::session::Session::open(options)
         .await

@@ -267,12 +267,17 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         .iter()
         .filter_map(|l| l.evidence_file().map(|f| json!({"lesson": l.spec.number, "file": f, "present": s.paths.evidence(f).exists()})))
         .collect();
+    let progress = crate::lab::progress::load(&s.paths.src_dir);
+    let checklists = checklist_summary(&lessons, &progress);
     if as_json {
         println!(
             "{}",
-            serde_json::to_string_pretty(
-                &json!({"target": s.target, "applications": apps, "evidence": evidence})
-            )
+            serde_json::to_string_pretty(&json!({
+                "target": s.target,
+                "applications": apps,
+                "evidence": evidence,
+                "progress": {"lesson": progress.lesson, "section": progress.section, "checklists": checklists},
+            }))
             .unwrap_or_default()
         );
     } else {
@@ -304,9 +309,44 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
                 e["file"].as_str().unwrap_or_default()
             );
         }
+        print_progress(&progress, &checklists, Lang::detect(g.lang.as_deref()));
     }
     s.close().await;
     0
+}
+
+/// Each lesson's checklist as kept with the lab: steps done (with when) of all.
+fn checklist_summary(lessons: &[Lesson], progress: &crate::lab::progress::Progress) -> Vec<Value> {
+    lessons
+        .iter()
+        .filter(|l| !l.spec.checklist.is_empty())
+        .map(|l| {
+            let ticks = progress.ticks.get(&l.spec.number);
+            let steps: Vec<Value> = l
+                .spec
+                .checklist
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    json!({"step": item.step.en, "done_at": ticks.and_then(|t| t.get(&i)).map(|t| t.to_string())})
+                })
+                .collect();
+            json!({"lesson": l.spec.number, "done": ticks.map_or(0, |t| t.len()), "of": l.spec.checklist.len(), "steps": steps})
+        })
+        .collect()
+}
+
+fn print_progress(progress: &crate::lab::progress::Progress, checklists: &[Value], lang: Lang) {
+    match progress.lesson {
+        Some(n) => println!("Progress: on lesson {n}, {}", progress.section.name(lang)),
+        None => println!("Progress: the tutor has not been opened on this lab yet"),
+    }
+    for c in checklists {
+        println!(
+            "  lesson {}: {}/{} steps done",
+            c["lesson"], c["done"], c["of"]
+        );
+    }
 }
 
 pub async fn doctor(g: &Global) -> i32 {
@@ -384,8 +424,21 @@ pub async fn doctor(g: &Global) -> i32 {
             }
         ),
     );
-    let kubectl = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("kubectl").is_file()));
+    let kubectl = which::which("kubectl").is_ok();
+    // Not a failure: the tutor's shell and `capa-tui shell` put it first on PATH.
+    println!(
+        "{} jq is {}",
+        if which::which("jq").is_ok() {
+            "✓"
+        } else {
+            "·"
+        },
+        if which::which("jq").is_ok() {
+            "on PATH (the lessons' by-hand commands write evidence with it)"
+        } else {
+            "not on PATH: the lessons' by-hand commands write evidence with it (apt-get install jq)"
+        }
+    );
     line(
         kubectl,
         if kubectl {

@@ -45,7 +45,20 @@ impl Lang {
 }
 
 /// The parts every lesson has, in the order a presenter steps through them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, EnumIter, EnumCount, FromRepr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    EnumIter,
+    EnumCount,
+    FromRepr,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Section {
     #[default]
     Goal,

@@ -2,7 +2,7 @@
 //! types first, then the values against the live cluster and the rules its `lesson.yaml`
 //! states — and says what is wrong and which hint helps.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::catalog;
@@ -10,7 +10,7 @@ use super::evidence::{self, Context};
 use super::spec::{CommitCheck, EvidenceSpec, JsonType, ObjectRef, Rule};
 use crate::cluster::argocd;
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Finding {
     pub ok: bool,
     pub what: String,
@@ -19,7 +19,7 @@ pub struct Finding {
     pub hint: Option<usize>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Grade {
     pub file: String,
     pub findings: Vec<Finding>,

@@ -15,6 +15,8 @@ pub struct Options<'a> {
     pub context: Option<&'a str>,
     pub src_dir: Option<&'a Path>,
     pub bare_dir: Option<&'a Path>,
+    /// With `sim`: start a new lab, moving the old state dir aside first (nothing is deleted).
+    pub fresh: bool,
 }
 
 /// Why a session could not start, in words that say what to do.
@@ -26,6 +28,40 @@ pub enum SessionError {
     Sim(#[from] capa_sim::SimError),
     #[error(transparent)]
     Cluster(#[from] cluster::ClusterError),
+    #[error(
+        "cannot move the old lab {from} aside to {to}: {source}. Move it yourself, or pick another --state-dir"
+    )]
+    MoveAside {
+        from: PathBuf,
+        to: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Moves a lab's state dir to `<dir>-<UTC time>` so a new lab can start there; returns where it
+/// went (`None` when there was nothing to move).
+pub fn move_aside(state: &Path) -> Result<Option<PathBuf>, SessionError> {
+    if !state.exists() {
+        return Ok(None);
+    }
+    let stamp = jiff::Timestamp::now()
+        .strftime("%Y%m%dT%H%M%SZ")
+        .to_string();
+    let name = state
+        .file_name()
+        .map_or_else(|| "lab".into(), |n| n.to_string_lossy().into_owned());
+    let mut to = state.with_file_name(format!("{name}-{stamp}"));
+    let mut n = 1;
+    while to.exists() {
+        n += 1;
+        to = state.with_file_name(format!("{name}-{stamp}-{n}"));
+    }
+    std::fs::rename(state, &to).map_err(|source| SessionError::MoveAside {
+        from: state.to_path_buf(),
+        to: to.clone(),
+        source,
+    })?;
+    Ok(Some(to))
 }
 
 /// Where a lab lives, before any cluster is started: with `--sim`, everything under the state
@@ -91,6 +127,14 @@ impl Session {
                 paths,
                 kubeconfig,
             } = o.place();
+            if o.fresh
+                && let Some(kept) = move_aside(&state)?
+            {
+                eprintln!(
+                    "capa-tui: starting a new lab; the previous one is kept in {}",
+                    kept.display()
+                );
+            }
             let config = capa_sim::Config {
                 state_dir: Some(state.clone()),
                 speed: o.speed,
@@ -151,5 +195,37 @@ impl Session {
         if let Some(h) = self.sim {
             h.shutdown().await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fresh_lab_moves_the_old_one_aside_and_deletes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("sim");
+        assert_eq!(move_aside(&state).unwrap(), None, "nothing to move");
+        std::fs::create_dir_all(state.join("capa-src")).unwrap();
+        std::fs::write(state.join("capa-src/precedence.json"), "{}").unwrap();
+        let kept = move_aside(&state).unwrap().unwrap();
+        assert!(!state.exists());
+        assert!(
+            kept.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("sim-")
+        );
+        assert_eq!(
+            std::fs::read_to_string(kept.join("capa-src/precedence.json")).unwrap(),
+            "{}"
+        );
+        std::fs::create_dir_all(&state).unwrap();
+        let again = move_aside(&state).unwrap().unwrap();
+        assert_ne!(
+            again, kept,
+            "a second move in the same second gets its own name"
+        );
     }
 }

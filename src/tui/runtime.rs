@@ -25,6 +25,7 @@ use crate::lab::engine::{self, Runner};
 use crate::lab::evidence;
 use crate::lab::fswatch::{self, FolderWatch};
 use crate::lab::paths::LabPaths;
+use crate::lab::progress;
 use crate::lab::session::Session;
 use crate::lab::shell_env::ShellEnv;
 
@@ -207,6 +208,22 @@ impl Executor {
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::Graded(vec![grade]));
         });
+    }
+}
+
+/// The progress last written to the lab, so it is written only when it changes.
+struct SavedProgress(progress::Progress);
+
+impl SavedProgress {
+    fn keep(&mut self, state: &State, src_dir: &Path) {
+        let now = state.progress();
+        if now == self.0 {
+            return;
+        }
+        match progress::save(src_dir, &now) {
+            Ok(()) => self.0 = now,
+            Err(e) => tracing::warn!("cannot keep progress in {}: {e}", src_dir.display()),
+        }
     }
 }
 
@@ -396,6 +413,7 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
             }
         });
     }
+    state.resume(progress::load(&session.paths.src_dir));
     for msg in lab_files(&session.paths, &state.lessons) {
         update(&mut state, msg);
     }
@@ -409,6 +427,16 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
         state.size = (size.width, size.height);
     }
     spawn_input_thread(tx.clone());
+    // Evidence already there is graded at once, so a passing file reads as passing.
+    for lesson in &state.lessons {
+        if lesson
+            .evidence_file()
+            .is_some_and(|f| state.evidence_present.get(f).copied().unwrap_or(false))
+        {
+            executor.run(Effect::Check(lesson.spec.number));
+        }
+    }
+    let mut saved = SavedProgress(state.progress());
     let mut code = 0;
     loop {
         if let Err(e) = terminal.draw(|f| f.render_widget(&Screen(&state), f.area())) {
@@ -424,6 +452,7 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
         for e in effects {
             executor.run(e);
         }
+        saved.keep(&state, &session.paths.src_dir);
         if state.quit {
             break;
         }

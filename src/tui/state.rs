@@ -13,6 +13,7 @@ use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
 use crate::lab::checklist::GitFacts;
 use crate::lab::fit::Fit;
+use crate::lab::progress::Progress;
 use crate::lab::snippets::{Snippet, snippets};
 use crate::lab::spec::ValuesSpec;
 
@@ -89,6 +90,8 @@ pub struct ShellView {
     pub about: String,
     /// A command waiting for the shell to be ready ("type it for me" on a shell just started).
     pub pending_input: Option<String>,
+    /// Keys pressed while that command waits: they follow it, in order.
+    pub pending_keys: Vec<u8>,
     /// The shell has drawn its prompt at least once.
     pub seen_prompt: bool,
 }
@@ -101,6 +104,7 @@ impl ShellView {
             typing: false,
             about: String::new(),
             pending_input: None,
+            pending_keys: Vec::new(),
             seen_prompt: false,
         }
     }
@@ -195,6 +199,8 @@ pub struct State {
     pub app_specs: BTreeMap<String, Value>,
     /// What the bare repos and the working copy hold.
     pub git: GitFacts,
+    /// Hints shown in other lessons, as progress kept them.
+    pub hints_by_lesson: BTreeMap<u8, usize>,
     /// Checklist steps done: lesson number → step index → when it was first seen done.
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
@@ -234,6 +240,7 @@ impl State {
             app_specs: BTreeMap::new(),
             git: GitFacts::default(),
             ticks: BTreeMap::new(),
+            hints_by_lesson: BTreeMap::new(),
             evidence_present: BTreeMap::new(),
         }
     }
@@ -269,6 +276,43 @@ impl State {
             return None;
         }
         self.snippets().into_iter().nth(i)
+    }
+
+    /// What is kept with the lab so reopening the tutor resumes here.
+    pub fn progress(&self) -> Progress {
+        let mut hints = self.hints_by_lesson.clone();
+        if let Some(l) = self.current() {
+            hints.insert(l.spec.number, self.hints_shown);
+        }
+        Progress {
+            lesson: self.current().map(|l| l.spec.number),
+            section: self.section,
+            hints,
+            ticks: self.ticks.clone(),
+            grades: self.grades.clone(),
+        }
+    }
+
+    /// Picks up where the learner was.
+    pub fn resume(&mut self, p: Progress) {
+        if let Some(i) = p
+            .lesson
+            .and_then(|n| self.lessons.iter().position(|l| l.spec.number == n))
+        {
+            self.lesson = i;
+            self.section = p.section;
+        }
+        self.hints_shown = self
+            .current()
+            .and_then(|l| p.hints.get(&l.spec.number).copied())
+            .unwrap_or(0);
+        self.hints_by_lesson = p.hints;
+        for (lesson, steps) in p.ticks {
+            self.ticks.entry(lesson).or_default().extend(steps);
+        }
+        for (file, grade) in p.grades {
+            self.grades.entry(file).or_insert(grade);
+        }
     }
 
     /// The Application the timeline shows.

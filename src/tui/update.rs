@@ -609,6 +609,8 @@ mod tests {
             "{typed:?}"
         );
         assert!(s.shell.pending_input.is_some());
+        // Enter pressed before the shell is ready follows the command, not precedes it.
+        assert!(key(&mut s, KeyCode::Enter).is_empty());
         // bash asks for bracketed paste and draws its prompt: the command arrives, no Enter.
         let sent = update(
             &mut s,
@@ -623,8 +625,8 @@ mod tests {
             "{text}"
         );
         assert!(
-            text.ends_with("\x1b[201~") && !text.contains('\r'),
-            "{text}"
+            text.ends_with("\x1b[201~\r"),
+            "the early Enter follows: {text:?}"
         );
         assert!(s.shell.pending_input.is_none());
         let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
@@ -667,5 +669,25 @@ mod tests {
         git.repos.insert("src".into(), Some("def".into()));
         update(&mut s, Msg::Git(git));
         assert_eq!(s.ticks[&1].len(), 5);
+    }
+
+    #[test]
+    fn progress_taken_from_the_tutor_resumes_the_same_place() {
+        let mut s = state();
+        key(&mut s, KeyCode::Char('n'));
+        key(&mut s, KeyCode::Char('h'));
+        s.ticks
+            .entry(1)
+            .or_default()
+            .insert(0, "2026-12-01T03:00:00Z".parse().unwrap());
+        let kept = s.progress();
+        assert_eq!(kept.lesson, Some(2));
+        let mut again = state();
+        again.resume(kept);
+        assert_eq!(
+            (again.lesson, again.section, again.hints_shown),
+            (1, Section::Hints, 1)
+        );
+        assert_eq!(again.ticks[&1].len(), 1);
     }
 }

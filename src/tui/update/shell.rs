@@ -52,6 +52,11 @@ pub fn on_key(s: &mut State, key: &KeyEvent) -> Vec<Effect> {
     // Typing shows the live screen again after scrolling back.
     s.shell.screen.screen_mut().set_scrollback(0);
     let bytes = key_bytes(key, s.shell.screen.screen().application_cursor());
+    // A command typed for the learner is still waiting for the prompt: keys follow it.
+    if s.shell.pending_input.is_some() {
+        s.shell.pending_keys.extend(bytes);
+        return Vec::new();
+    }
     if bytes.is_empty() {
         Vec::new()
     } else {

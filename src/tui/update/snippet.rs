@@ -74,10 +74,11 @@ pub fn deliver(s: &mut State) -> Vec<Effect> {
     let Some(text) = s.shell.pending_input.take() else {
         return Vec::new();
     };
-    let bytes = if screen.bracketed_paste() {
+    let mut bytes = if screen.bracketed_paste() {
         format!("\x1b[200~{text}\x1b[201~").into_bytes()
     } else {
         text.replace('\n', "\r").into_bytes()
     };
+    bytes.append(&mut s.shell.pending_keys);
     vec![Effect::ShellInput(bytes)]
 }

@@ -1,0 +1,200 @@
+//! The lab done by hand inside the tutor, as a learner does it: in tmux at 120×40 on the
+//! embedded cluster, lessons 1 and 2 typed into the shell pane with "type it for me" and Enter
+//! — only the commands the lesson shows — while the screen is read for the checklist ticking,
+//! src-helm turning Synced and Healthy, and `capa-tui check 2` passing. Ctrl-] hands the keys
+//! back, `q` in the shell types `q`, and quitting leaves no shell behind.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use capa_tui::lab::catalog::{self, Lang, Section};
+use capa_tui::lab::snippets::snippets;
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new("tmux")
+            .arg("-L")
+            .arg(&self.socket)
+            .args(args)
+            .output()
+            .expect("tmux is installed (scripts/test installs it)")
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for k in keys {
+            self.run(&["send-keys", "-t", "t", k]);
+            // Apart: an Esc-prefixed sequence right before another key reads as Alt+key.
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn screen(&self) -> String {
+        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
+    }
+
+    /// Waits (bounded) until the screen shows `want`.
+    fn wait_for(&self, want: &str, within: Duration) -> String {
+        let start = Instant::now();
+        loop {
+            let text = self.screen();
+            if text.contains(want) {
+                return text;
+            }
+            assert!(
+                start.elapsed() < within,
+                "the screen never showed {want:?} within {within:?}:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// Processes whose command line names `needle` (the test's own state dir).
+fn processes_naming(needle: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).ok()?;
+            let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            text.contains(needle).then_some(text)
+        })
+        .collect()
+}
+
+/// Types the commands of a lesson part after the first `done` with Ctrl-] `]` `y` Enter.
+fn type_rest(t: &Tmux, lesson: usize, section: Section, done: usize) {
+    let lessons = catalog::lessons().unwrap();
+    let count = snippets(&lessons[lesson].text(Lang::En).section(section)).len();
+    for _ in done..count {
+        t.keys(&["C-]", "]", "y"]);
+        // The command is typed, not run: the learner presses Enter.
+        std::thread::sleep(Duration::from_millis(500));
+        t.keys(&["Enter"]);
+        std::thread::sleep(Duration::from_millis(700));
+    }
+}
+
+#[test]
+fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let t = Tmux {
+        socket: format!("capa-hands-on-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{} --sim --speed 10 --state-dir {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        state.display()
+    );
+    let out = t.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    t.wait_for("✓ live", Duration::from_secs(30));
+
+    // Lesson 1: the first command selected and typed starts the shell; nothing runs yet.
+    t.keys(&["]", "y"]);
+    let typed = t.wait_for("git init --bare -b main", Duration::from_secs(20));
+    assert!(
+        typed.contains("typing · Ctrl-] back to the tutor"),
+        "{typed}"
+    );
+    assert!(
+        !Path::new(&state.join("bare/src.git")).exists(),
+        "typed, not run: the learner presses Enter"
+    );
+    t.keys(&["Enter"]);
+    std::thread::sleep(Duration::from_millis(700));
+    type_rest(&t, 0, Section::ByHand, 1);
+    let screen = t.wait_for("Checklist 5/5", Duration::from_secs(90));
+    assert!(
+        screen.contains("src-helm   ✓ Synced  ✓ Healthy"),
+        "{screen}"
+    );
+
+    // In the shell, q is just a letter.
+    t.keys(&["q"]);
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(
+        t.screen().contains("# q") || t.screen().contains("$ q"),
+        "{}",
+        t.screen()
+    );
+    t.keys(&["C-u"]);
+
+    // Lesson 2: Ctrl-] hands the keys back; n is then the tutor's "next lesson".
+    t.keys(&["C-]", "n"]);
+    t.wait_for("2 · The values file says 2", Duration::from_secs(10));
+    let lessons = catalog::lessons().unwrap();
+    let by_hand = snippets(&lessons[1].text(Lang::En).section(Section::ByHand));
+    // The first block applies the Application; the second reads the cluster once it synced.
+    let first_block = by_hand
+        .iter()
+        .take_while(|s| !s.text.starts_with("replicas="))
+        .count();
+    for i in 0..by_hand.len() {
+        if i == first_block {
+            t.wait_for("Checklist 3/5", Duration::from_secs(90));
+        }
+        t.keys(&["C-]", "]", "y"]);
+        std::thread::sleep(Duration::from_millis(500));
+        t.keys(&["Enter"]);
+        std::thread::sleep(Duration::from_millis(700));
+    }
+    let screen = t.wait_for("Checklist 5/5", Duration::from_secs(90));
+    assert!(
+        screen.contains("src-helm   ✓ Synced  ✓ Healthy"),
+        "{screen}"
+    );
+
+    // The self-check, run where the learner is: in the shell, against the same cluster.
+    t.run(&[
+        "send-keys",
+        "-t",
+        "t",
+        "-l",
+        "capa-tui check 2; echo CHECK=$?",
+    ]);
+    t.keys(&["Enter"]);
+    let screen = t.wait_for("CHECK=", Duration::from_secs(60));
+    assert!(screen.contains("CHECK=0"), "{screen}");
+    assert!(screen.contains("✓ PASS precedence.json"), "{screen}");
+
+    // Quit from the tutor: no shell of this lab is left running.
+    t.keys(&["C-]", "q"]);
+    let needle = state.display().to_string();
+    let start = Instant::now();
+    while !processes_naming(&needle).is_empty() && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(
+        processes_naming(&needle),
+        Vec::<String>::new(),
+        "processes left behind"
+    );
+}
