@@ -54,6 +54,44 @@ fn heredoc_end(line: &str) -> Option<String> {
     (!word.is_empty()).then_some(word)
 }
 
+/// Whether a command needs more lines: an open quote or `$(`, or a line ending in `\`, `|`,
+/// `&&` or `||` (a heredoc is tracked apart).
+fn incomplete(text: &str) -> bool {
+    let (mut single, mut double, mut parens) = (false, false, 0i32);
+    let mut chars = text.chars().peekable();
+    let mut prev = '\n';
+    while let Some(c) = chars.next() {
+        let word_start = prev.is_whitespace();
+        prev = c;
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '(' if !single && !double => parens += 1,
+            ')' if !single && !double => parens -= 1,
+            '#' if !single && !double && word_start => {
+                // A comment runs to the end of its line.
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        prev = c;
+                        break;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let end = text.trim_end();
+    single
+        || double
+        || parens > 0
+        || end.ends_with('\\')
+        || end.ends_with('|')
+        || end.ends_with("&&")
+}
+
 fn split_block(lines: &[(usize, String)]) -> Vec<Snippet> {
     let mut out = Vec::new();
     let mut i = 0;
@@ -67,8 +105,7 @@ fn split_block(lines: &[(usize, String)]) -> Vec<Snippet> {
         let mut text = vec![line.clone()];
         let mut last = *first;
         let mut heredoc = heredoc_end(line);
-        let mut continued = trimmed.ends_with('\\');
-        while (heredoc.is_some() || continued) && i + 1 < lines.len() {
+        while (heredoc.is_some() || incomplete(&text.join("\n"))) && i + 1 < lines.len() {
             i += 1;
             let (n, next) = &lines[i];
             text.push(next.clone());
@@ -79,7 +116,6 @@ fn split_block(lines: &[(usize, String)]) -> Vec<Snippet> {
                 }
                 continue;
             }
-            continued = next.trim_end().ends_with('\\');
             heredoc = heredoc_end(next);
         }
         out.push(Snippet {
@@ -112,6 +148,33 @@ mod tests {
         );
         assert_eq!(s[1].code_lines, (2, 4));
         assert_eq!(s[3].code_lines, (8, 8), "the yaml block's line counts too");
+    }
+
+    #[test]
+    fn a_quote_or_a_pipe_left_open_goes_on_to_the_next_line() {
+        let md = "```sh\nkubectl get cm -o json \\\n  | jq '{\n      a: .x\n    }' > f.json\nn=$(kubectl get secrets \\\n  | wc -l)\necho \"it's # not a comment\" # don't\necho done\n```\n";
+        let texts: Vec<String> = snippets(md).into_iter().map(|s| s.text).collect();
+        assert_eq!(texts.len(), 4, "{texts:#?}");
+        assert!(texts[0].ends_with("}' > f.json"), "{texts:#?}");
+        assert!(texts[1].ends_with("| wc -l)"), "{texts:#?}");
+        assert_eq!(texts[3], "echo done");
+    }
+
+    /// Every command of every lesson is whole: no quote, `$(` or heredoc left open.
+    #[test]
+    fn every_lesson_command_is_complete() {
+        for lesson in catalog::lessons().unwrap() {
+            for lang in [Lang::En, Lang::Zh] {
+                for snippet in snippets(&lesson.text(lang).section(Section::ByHand)) {
+                    assert!(
+                        !incomplete(&snippet.text),
+                        "lesson {} {lang:?}: {}",
+                        lesson.spec.number,
+                        snippet.text
+                    );
+                }
+            }
+        }
     }
 
     #[test]
