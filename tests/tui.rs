@@ -202,6 +202,61 @@ fn screenshots_in_assets_are_what_the_tutor_draws_today() {
 }
 
 #[test]
+fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
+    let mut s = state_with(0, |_| {});
+    s.section = capa_tui::lab::catalog::Section::ByHand;
+    s.size = (80, 24);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let limits = capa_tui::tui::view::scroll_limits(&s, area);
+    assert!(
+        limits[&capa_tui::tui::state::Pane::Lesson] > 20,
+        "{limits:?}"
+    );
+    // The focused lesson pane has the thick border: its bottom edge carries the marker.
+    let lesson_bottom = |screen: &str| {
+        screen
+            .lines()
+            .find(|l| l.contains('┗'))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let first = format!("{}", draw(&s, 80, 24));
+    assert!(
+        lesson_bottom(&first).contains("↓ more"),
+        "the cut is marked:\n{first}"
+    );
+    assert!(!first.contains("deploy,configmap"));
+    update(&mut s, Msg::ScrollLimits(limits));
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::End)));
+    let last = format!("{}", draw(&s, 80, 24));
+    // The last command of the part (wrapped at this width) is on screen.
+    assert!(last.contains("deploy,configmap"), "{last}");
+    // The marker reads "from–to/total" with to == total: the end of the part is in view.
+    let marker = lesson_bottom(&last);
+    let span = marker
+        .split_whitespace()
+        .find(|w| w.contains('–') && w.contains('/'))
+        .unwrap_or_default()
+        .to_string();
+    let (shown_to, total) = span
+        .split_once('–')
+        .and_then(|(_, rest)| rest.split_once('/'))
+        .unwrap_or_default();
+    assert!(!total.is_empty() && shown_to == total, "{marker}");
+    assert!(!lesson_bottom(&last).contains("↓ more"), "{last}");
+    // One line up and back: the arrows move a line at a time within the text.
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Up)));
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Down)));
+    assert_eq!(format!("{}", draw(&s, 80, 24)), last);
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Down)));
+    assert_eq!(
+        format!("{}", draw(&s, 80, 24)),
+        last,
+        "no scrolling past the end"
+    );
+}
+
+#[test]
 fn the_retry_trap_is_said_in_plain_words_with_its_key() {
     let s = state_with(5, retry_blocked);
     let screen = format!("{}", draw(&s, 200, 60));

@@ -439,10 +439,17 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     let mut saved = SavedProgress(state.progress());
     let mut code = 0;
     loop {
-        if let Err(e) = terminal.draw(|f| f.render_widget(&Screen(&state), f.area())) {
+        let mut limits = None;
+        if let Err(e) = terminal.draw(|f| {
+            f.render_widget(&Screen(&state), f.area());
+            limits = Some(super::view::scroll_limits(&state, f.area()));
+        }) {
             tracing::error!("drawing failed: {e}");
             code = 1;
             break;
+        }
+        if let Some(limits) = limits.filter(|l| *l != state.scroll_max) {
+            update(&mut state, Msg::ScrollLimits(limits));
         }
         let Some(first) = rx.recv().await else { break };
         let mut effects = update(&mut state, first);

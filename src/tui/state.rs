@@ -18,7 +18,7 @@ use crate::lab::snippets::{Snippet, snippets};
 use crate::lab::spec::ValuesSpec;
 
 /// The panes, in the order Tab visits them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, EnumIter, EnumCount, FromRepr)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, EnumIter, EnumCount, FromRepr)]
 pub enum Pane {
     Lesson,
     Shell,
@@ -203,6 +203,10 @@ pub struct State {
     pub hints_by_lesson: BTreeMap<u8, usize>,
     /// Checklist steps done: lesson number → step index → when it was first seen done.
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
+    /// How far each pane is scrolled down, in lines.
+    pub scroll: BTreeMap<Pane, u16>,
+    /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
+    pub scroll_max: BTreeMap<Pane, u16>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
     pub selected_snippet: Option<(usize, Section, usize)>,
     pub evidence_present: BTreeMap<String, bool>,
@@ -237,6 +241,8 @@ impl State {
             fit: Fit::lab_vm(),
             shell: ShellView::new(),
             selected_snippet: None,
+            scroll: BTreeMap::new(),
+            scroll_max: BTreeMap::new(),
             app_specs: BTreeMap::new(),
             git: GitFacts::default(),
             ticks: BTreeMap::new(),

@@ -49,6 +49,8 @@ pub enum Msg {
     Git(GitFacts),
     /// These evidence files were written or changed: grade them.
     EvidenceChanged(Vec<String>),
+    /// How far each pane on screen can scroll, as last drawn.
+    ScrollLimits(std::collections::BTreeMap<Pane, u16>),
     /// The mouse wheel turned over a pane.
     Wheel {
         column: u16,
@@ -117,9 +119,16 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             None => Vec::new(),
         },
         Msg::Wheel { column, row, up } => {
-            if layout::pane_at(s, column, row) == Some(Pane::Shell) {
-                shell::scroll(s, up, 3);
+            wheel(s, (column, row), up);
+            Vec::new()
+        }
+        Msg::ScrollLimits(limits) => {
+            for (pane, max) in &limits {
+                if let Some(at) = s.scroll.get_mut(pane) {
+                    *at = (*at).min(*max);
+                }
             }
+            s.scroll_max = limits;
             Vec::new()
         }
         Msg::ShellOutput(bytes) => {
@@ -274,6 +283,16 @@ fn apply_progress(job: &mut JobView, p: Progress) {
 }
 
 fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let shown = (s.lesson, s.section);
+    let effects = on_key_inner(s, key);
+    // Another part of the lesson starts at its top.
+    if (s.lesson, s.section) != shown {
+        s.scroll.remove(&Pane::Lesson);
+    }
+    effects
+}
+
+fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     // Presenter clickers and terminals may send releases and repeats: act on presses only.
     if key.kind != KeyEventKind::Press {
         return Vec::new();
@@ -310,35 +329,9 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             s.focus = s.focus.cycle(action == Action::NextPane);
         }
         Action::Zoom => s.zoom = !s.zoom,
-        Action::NextSection => match s.section.next() {
-            Some(next) => s.section = next,
-            None if s.lesson + 1 < s.lessons.len() => {
-                s.lesson += 1;
-                s.section = Section::Goal;
-                s.hints_shown = 0;
-            }
-            None => {}
-        },
-        Action::PrevSection => match s.section.prev() {
-            Some(prev) => s.section = prev,
-            None if s.lesson > 0 => {
-                s.lesson -= 1;
-                s.section = Section::LAST;
-                s.hints_shown = 0;
-            }
-            None => {}
-        },
-        Action::NextLesson if s.lesson + 1 < s.lessons.len() => {
-            s.lesson += 1;
-            s.section = Section::Goal;
-            s.hints_shown = 0;
+        Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
+            navigate(s, action);
         }
-        Action::PrevLesson if s.lesson > 0 => {
-            s.lesson -= 1;
-            s.section = Section::Goal;
-            s.hints_shown = 0;
-        }
-        Action::NextLesson | Action::PrevLesson => {}
         Action::Run if !running => return vec![Effect::RunLesson(lesson_no)],
         Action::Run => {}
         Action::Cancel if running => return vec![Effect::Cancel],
@@ -366,13 +359,70 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::PrevCommand => snippet::step(s, false),
         Action::TypeCommand => return snippet::type_it(s),
         Action::CopyCommand => return snippet::copy_it(s),
-        Action::ScrollUp if s.focus == Pane::Shell => shell::scroll(s, true, 1),
-        Action::ScrollDown if s.focus == Pane::Shell => shell::scroll(s, false, 1),
-        Action::ScrollUp | Action::ScrollDown => {}
+        Action::ScrollUp | Action::ScrollDown | Action::ScrollTop | Action::ScrollBottom => {
+            scroll_focused(s, action);
+        }
         // Shown in the help; the key itself is handled while typing into the shell.
         Action::LeaveShell => s.shell.typing = false,
     }
     Vec::new()
+}
+
+/// Through the lesson: parts, then the next or previous lesson.
+fn navigate(s: &mut State, action: Action) {
+    let (lesson, section) = match action {
+        Action::NextSection => match s.section.next() {
+            Some(next) => (s.lesson, next),
+            None if s.lesson + 1 < s.lessons.len() => (s.lesson + 1, Section::Goal),
+            None => return,
+        },
+        Action::PrevSection => match s.section.prev() {
+            Some(prev) => (s.lesson, prev),
+            None if s.lesson > 0 => (s.lesson - 1, Section::LAST),
+            None => return,
+        },
+        Action::NextLesson if s.lesson + 1 < s.lessons.len() => (s.lesson + 1, Section::Goal),
+        Action::PrevLesson if s.lesson > 0 => (s.lesson - 1, Section::Goal),
+        _ => return,
+    };
+    if lesson != s.lesson {
+        s.hints_shown = 0;
+    }
+    (s.lesson, s.section) = (lesson, section);
+}
+
+/// ↑/↓/Home/End on the focused pane (the shell scrolls back through its own output).
+fn scroll_focused(s: &mut State, action: Action) {
+    match (s.focus, action) {
+        (Pane::Shell, Action::ScrollUp) => shell::scroll(s, true, 1),
+        (Pane::Shell, Action::ScrollDown) => shell::scroll(s, false, 1),
+        (pane, Action::ScrollUp) => scroll_by(s, pane, -1),
+        (pane, Action::ScrollDown) => scroll_by(s, pane, 1),
+        (pane, Action::ScrollTop) => {
+            s.scroll.insert(pane, 0);
+        }
+        (pane, _) => {
+            let max = s.scroll_max.get(&pane).copied().unwrap_or(0);
+            s.scroll.insert(pane, max);
+        }
+    }
+}
+
+/// The mouse wheel scrolls the pane under it, three lines a notch.
+fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
+    match layout::pane_at(s, column, row) {
+        Some(Pane::Shell) => shell::scroll(s, up, 3),
+        Some(pane) => scroll_by(s, pane, if up { -3 } else { 3 }),
+        None => {}
+    }
+}
+
+/// Scrolls a pane by `lines` (up when negative), within what it holds.
+fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
+    let max = s.scroll_max.get(&pane).copied().unwrap_or(0);
+    let at = i32::from(s.scroll.get(&pane).copied().unwrap_or(0));
+    let to = (at + lines).clamp(0, i32::from(max));
+    s.scroll.insert(pane, u16::try_from(to).unwrap_or(0));
 }
 
 /// The item after `current` in `items`, wrapping around (the first when `current` is absent).

@@ -44,14 +44,28 @@ impl Widget for &Screen<'_> {
                 ));
             let inner = block.inner(*rect);
             block.render(*rect, buf);
-            match pane {
-                Pane::Lesson => (&lesson::LessonView(s)).render(inner, buf),
-                Pane::Shell => (&shell::ShellPane(s)).render(inner, buf),
-                Pane::Apps => (&panes::AppsView(s)).render(inner, buf),
-                Pane::Timeline => (&panes::TimelineView(s)).render(inner, buf),
-                Pane::Fields => (&panes::FieldsView(s)).render(inner, buf),
-                Pane::Values => (&panes::ValuesView(s)).render(inner, buf),
-                Pane::Evidence => (&panes::EvidenceView(s)).render(inner, buf),
+            let extent = match pane {
+                Pane::Lesson => {
+                    (&lesson::LessonView(s)).render(inner, buf);
+                    Some(lesson::extent(s, inner))
+                }
+                Pane::Shell => {
+                    (&shell::ShellPane(s)).render(inner, buf);
+                    None
+                }
+                other => {
+                    let text = pane_text(s, *other);
+                    let (total, max) = text_extent(&text, inner);
+                    let offset = s.scroll.get(other).copied().unwrap_or(0).min(max);
+                    text.scroll((offset, 0)).render(inner, buf);
+                    Some((total, inner.height, max))
+                }
+            };
+            if let Some((total, shown, max)) = extent
+                && max > 0
+            {
+                let offset = s.scroll.get(pane).copied().unwrap_or(0).min(max);
+                scroll_marker(s, *rect, (offset, shown, total), buf);
             }
         }
         footer(s, areas.footer, buf);
@@ -59,6 +73,55 @@ impl Widget for &Screen<'_> {
             help(s, area, buf);
         }
     }
+}
+
+/// A scrollable pane's lines, wrapped to its width.
+fn pane_text(s: &State, pane: Pane) -> Paragraph<'static> {
+    let lines = match pane {
+        Pane::Apps => panes::AppsView(s).lines(),
+        Pane::Timeline => panes::TimelineView(s).lines(),
+        Pane::Fields => panes::FieldsView(s).lines(),
+        Pane::Values => panes::ValuesView(s).lines(),
+        Pane::Evidence => panes::EvidenceView(s).lines(),
+        Pane::Lesson | Pane::Shell => Vec::new(),
+    };
+    Paragraph::new(lines).wrap(Wrap { trim: false })
+}
+
+/// (lines in all, how far it can scroll) of a paragraph drawn in `area`.
+fn text_extent(p: &Paragraph<'_>, area: Rect) -> (u16, u16) {
+    let total = u16::try_from(p.line_count(area.width)).unwrap_or(u16::MAX);
+    (total, total.saturating_sub(area.height))
+}
+
+/// Where a pane that does not fit is scrolled to, on its bottom border: a cut is never silent.
+fn scroll_marker(s: &State, rect: Rect, (offset, shown, total): (u16, u16, u16), buf: &mut Buffer) {
+    let last = (offset + shown).min(total);
+    let more = if last < total { " ↓ more" } else { "" };
+    let text = format!(" {}–{last}/{total}{more} ", offset + 1);
+    let width = u16::try_from(text.chars().count()).unwrap_or(0);
+    if rect.width < width + 4 || rect.height < 2 {
+        return;
+    }
+    let area = Rect::new(rect.right() - width - 2, rect.bottom() - 1, width, 1);
+    Paragraph::new(Span::styled(text, s.theme.accent())).render(area, buf);
+}
+
+/// How far each pane on screen can scroll at this size: what `update` needs to keep a scroll
+/// inside the content (reported by the runtime after each frame).
+pub fn scroll_limits(s: &State, area: Rect) -> std::collections::BTreeMap<Pane, u16> {
+    layout::areas(s, area)
+        .panes
+        .into_iter()
+        .filter_map(|(pane, rect)| {
+            let inner = Block::default().borders(Borders::ALL).inner(rect);
+            match pane {
+                Pane::Shell => None,
+                Pane::Lesson => Some((pane, lesson::extent(s, inner).2)),
+                other => Some((pane, text_extent(&pane_text(s, other), inner).1)),
+            }
+        })
+        .collect()
 }
 
 /// A pane's title; the shell's says what it is connected to and, while typing, how to leave.

@@ -11,7 +11,7 @@ use super::markdown;
 use strum::EnumCount;
 
 use crate::lab::catalog::{Lang, Lesson, Section};
-use crate::tui::state::{JobView, State, StepState};
+use crate::tui::state::{JobView, Pane, State, StepState};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -25,12 +25,47 @@ impl Widget for &LessonView<'_> {
             Paragraph::new("No lessons found.").render(area, buf);
             return;
         };
-        let plan_height = s
-            .job
-            .as_ref()
-            .map_or(0, |j| (j.steps.len() as u16 + 6).min(area.height / 2));
-        let [top, bottom] =
-            Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area);
+        let [top, bottom] = split(s, area);
+        let text = text_of(s, lesson, top);
+        let max = max_scroll(&text, top);
+        let offset = s.scroll.get(&Pane::Lesson).copied().unwrap_or(0).min(max);
+        text.scroll((offset, 0)).render(top, buf);
+        if let Some(job) = &s.job {
+            Paragraph::new(plan(s, job)).render(bottom, buf);
+        }
+    }
+}
+
+/// The lesson's text above, the running plan (if any) below.
+fn split(s: &State, area: Rect) -> [Rect; 2] {
+    let plan_height = s
+        .job
+        .as_ref()
+        .map_or(0, |j| (j.steps.len() as u16 + 6).min(area.height / 2));
+    Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
+}
+
+/// How far a paragraph drawn in `area` can scroll.
+fn max_scroll(p: &Paragraph<'_>, area: Rect) -> u16 {
+    u16::try_from(p.line_count(area.width))
+        .unwrap_or(u16::MAX)
+        .saturating_sub(area.height)
+}
+
+/// (lines in all, lines shown, how far it can scroll) of the lesson's text in `area`.
+pub fn extent(s: &State, area: Rect) -> (u16, u16, u16) {
+    let Some(lesson) = s.current() else {
+        return (0, area.height, 0);
+    };
+    let [top, _] = split(s, area);
+    let text = text_of(s, lesson, top);
+    let total = u16::try_from(text.line_count(top.width)).unwrap_or(u16::MAX);
+    (total, top.height, total.saturating_sub(top.height))
+}
+
+/// The lesson's text as it is drawn: header, checklist, verdict and the part shown.
+fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
+    {
         let mut lines = header(s, lesson);
         // Small panes get the checklist as one line; the rest, step by step.
         lines.extend(checklist(s, lesson, top.height < 18));
@@ -52,12 +87,7 @@ impl Widget for &LessonView<'_> {
             }
         }
         lines.extend(text);
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(top, buf);
-        if let Some(job) = &s.job {
-            Paragraph::new(plan(s, job)).render(bottom, buf);
-        }
+        Paragraph::new(lines).wrap(Wrap { trim: false })
     }
 }
 

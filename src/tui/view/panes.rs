@@ -1,11 +1,8 @@
 //! The cluster panes: Applications (with the step-6 trap said in plain words), the sync
 //! timeline, managedFields ownership, Helm value provenance, and the evidence files.
 
-use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
 use serde_json::Value;
 
 use crate::cluster::{Application, derive};
@@ -26,8 +23,9 @@ fn status(s: &State, word: &str) -> Span<'static> {
 
 pub struct AppsView<'a>(pub &'a State);
 
-impl Widget for &AppsView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl AppsView<'_> {
+    /// The pane's lines; the screen wraps, scrolls and marks them.
+    pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let mut lines = Vec::new();
         if s.apps.is_empty() {
@@ -38,9 +36,7 @@ impl Widget for &AppsView<'_> {
         for (name, app) in &s.apps {
             lines.extend(app_lines(s, name, app));
         }
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(area, buf);
+        lines
     }
 }
 
@@ -108,13 +104,13 @@ fn app_lines(s: &State, name: &str, app: &Application) -> Vec<Line<'static>> {
 
 pub struct TimelineView<'a>(pub &'a State);
 
-impl Widget for &TimelineView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl TimelineView<'_> {
+    /// The pane's lines; the screen wraps, scrolls and marks them.
+    pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let name = s.timeline_app();
         let Some(app) = s.apps.get(name) else {
-            Paragraph::new(format!("{name}: no operation yet")).render(area, buf);
-            return;
+            return vec![Line::raw(format!("{name}: no operation yet"))];
         };
         let op = app.status.operation_state.clone().unwrap_or_default();
         let mut lines = vec![Line::from(vec![
@@ -199,29 +195,26 @@ impl Widget for &TimelineView<'_> {
             }
             lines.push(Line::from(spans));
         }
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
-            .render(area, buf);
+        lines
     }
 }
 
 pub struct FieldsView<'a>(pub &'a State);
 
-impl Widget for &FieldsView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl FieldsView<'_> {
+    /// The pane's lines; the screen wraps, scrolls and marks them.
+    pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let key = s.fields_object();
         let Some(obj) = s.objects.get(&key) else {
-            Paragraph::new(format!("{key} does not exist yet. o: next object"))
-                .wrap(Wrap { trim: true })
-                .render(area, buf);
-            return;
+            return vec![Line::raw(format!(
+                "{key} does not exist yet. o: next object"
+            ))];
         };
         if s.raw {
             let raw =
                 serde_json::to_string_pretty(&obj["metadata"]["managedFields"]).unwrap_or_default();
-            Paragraph::new(raw).render(area, buf);
-            return;
+            return raw.lines().map(|l| Line::raw(l.to_string())).collect();
         }
         let mut lines = vec![Line::from(Span::styled(
             format!("{key}   (o: next object · v: raw)"),
@@ -266,28 +259,21 @@ impl Widget for &FieldsView<'_> {
                 lines.push(Line::from(Span::styled(format!("  {f}"), style)));
             }
         }
-        Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
-            .render(area, buf);
+        lines
     }
 }
 
 pub struct ValuesView<'a>(pub &'a State);
 
-impl Widget for &ValuesView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl ValuesView<'_> {
+    /// The pane's lines; the screen wraps, scrolls and marks them.
+    pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let Some(spec) = s.values_spec() else {
-            Paragraph::new("No lesson traces Helm values.")
-                .wrap(Wrap { trim: true })
-                .render(area, buf);
-            return;
+            return vec![Line::raw("No lesson traces Helm values.")];
         };
         let Some(app) = s.apps.get(&spec.app) else {
-            Paragraph::new(format!("{} does not exist yet.", spec.app))
-                .wrap(Wrap { trim: true })
-                .render(area, buf);
-            return;
+            return vec![Line::raw(format!("{} does not exist yet.", spec.app))];
         };
         let helm = app.helm().cloned().unwrap_or_default();
         let chart = s
@@ -345,14 +331,15 @@ impl Widget for &ValuesView<'_> {
                 )));
             }
         }
-        Paragraph::new(lines).render(area, buf);
+        lines
     }
 }
 
 pub struct EvidenceView<'a>(pub &'a State);
 
-impl Widget for &EvidenceView<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
+impl EvidenceView<'_> {
+    /// The pane's lines; the screen wraps, scrolls and marks them.
+    pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let mut lines = Vec::new();
         for lesson in &s.lessons {
@@ -371,6 +358,6 @@ impl Widget for &EvidenceView<'_> {
                 style,
             )));
         }
-        Paragraph::new(lines).render(area, buf);
+        lines
     }
 }
