@@ -198,3 +198,67 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
         "processes left behind"
     );
 }
+
+#[test]
+fn on_a_cluster_that_is_not_the_embedded_one_r_shows_the_plan_and_changes_nothing_until_y() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("served");
+    let kubeconfig = dir.path().join("kubeconfig");
+    let mut serve = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--speed", "10", "--state-dir"])
+        .arg(&state)
+        .arg("--kubeconfig-out")
+        .arg(&kubeconfig)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while !kubeconfig.exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let bare = dir.path().join("bare");
+    let t = Tmux {
+        socket: format!("capa-confirm-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{} --kubeconfig {} --src-dir {} --bare-dir {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        kubeconfig.display(),
+        dir.path().join("src").display(),
+        bare.display()
+    );
+    t.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    t.wait_for("✓ live", Duration::from_secs(30));
+    t.keys(&["r"]);
+    let screen = t.wait_for("Look before you change", Duration::from_secs(10));
+    assert!(
+        screen.contains("is about to change the cluster of context"),
+        "{screen}"
+    );
+    assert!(screen.contains("git init --bare -b main"), "{screen}");
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!bare.join("src.git").exists(), "nothing changes before y");
+    t.keys(&["n"]);
+    std::thread::sleep(Duration::from_secs(1));
+    assert!(!t.screen().contains("Look before you change"));
+    assert!(!bare.join("src.git").exists(), "n changes nothing");
+    t.keys(&["r", "y"]);
+    let start = Instant::now();
+    while !bare.join("src.git").exists() && start.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert!(bare.join("src.git").exists(), "y goes ahead");
+    t.keys(&["x", "q"]);
+    let _ = serve.kill();
+    let _ = serve.wait();
+}

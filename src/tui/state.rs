@@ -203,6 +203,9 @@ pub struct State {
     pub hints_by_lesson: BTreeMap<u8, usize>,
     /// Checklist steps done: lesson number → step index → when it was first seen done.
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
+    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
+    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
+    pub confirm: Option<u8>,
     /// How far each pane is scrolled down, in lines.
     pub scroll: BTreeMap<Pane, u16>,
     /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
@@ -241,6 +244,7 @@ impl State {
             fit: Fit::lab_vm(),
             shell: ShellView::new(),
             selected_snippet: None,
+            confirm: None,
             scroll: BTreeMap::new(),
             scroll_max: BTreeMap::new(),
             app_specs: BTreeMap::new(),

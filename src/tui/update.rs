@@ -301,6 +301,9 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if s.focus == Pane::Shell && s.shell.typing && !s.help {
         return shell::on_key(s, &key);
     }
+    if let Some(lesson) = s.confirm {
+        return confirm_key(s, lesson, &key);
+    }
     let Some(action) = action_for(&key) else {
         return Vec::new();
     };
@@ -332,6 +335,8 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
             navigate(s, action);
         }
+        // On a cluster that is not the embedded one, look before changing anything.
+        Action::Run if !running && !s.sim => s.confirm = Some(lesson_no),
         Action::Run if !running => return vec![Effect::RunLesson(lesson_no)],
         Action::Run => {}
         Action::Cancel if running => return vec![Effect::Cancel],
@@ -366,6 +371,21 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::LeaveShell => s.shell.typing = false,
     }
     Vec::new()
+}
+
+/// A key while the plan and the cluster it would change are shown: only y/Enter goes ahead.
+fn confirm_key(s: &mut State, lesson: u8, key: &KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Char('y') | KeyCode::Enter => {
+            s.confirm = None;
+            vec![Effect::RunLesson(lesson)]
+        }
+        KeyCode::Char('n') | KeyCode::Esc | KeyCode::Char('q') => {
+            s.confirm = None;
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Through the lesson: parts, then the next or previous lesson.
@@ -739,5 +759,26 @@ mod tests {
             (1, Section::Hints, 1)
         );
         assert_eq!(again.ticks[&1].len(), 1);
+    }
+
+    #[test]
+    fn on_a_real_cluster_r_asks_first_and_only_y_goes_ahead() {
+        let mut s = state();
+        s.sim = false;
+        assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+        assert_eq!(s.confirm, Some(1));
+        assert!(
+            key(&mut s, KeyCode::Char('q')).is_empty(),
+            "q leaves the question"
+        );
+        assert!(!s.quit && s.confirm.is_none());
+        key(&mut s, KeyCode::Char('r'));
+        assert!(
+            key(&mut s, KeyCode::Char('x')).is_empty(),
+            "other keys wait"
+        );
+        assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(1)]);
+        let mut sim = state();
+        assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(1)]);
     }
 }

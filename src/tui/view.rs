@@ -72,6 +72,9 @@ impl Widget for &Screen<'_> {
         if s.help {
             help(s, area, buf);
         }
+        if let Some(lesson) = s.confirm {
+            confirm(s, lesson, area, buf);
+        }
     }
 }
 
@@ -224,6 +227,72 @@ fn footer(s: &State, area: Rect, buf: &mut Buffer) {
         spans.push(Span::raw(words));
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// Before a plan changes a cluster other than the embedded one: which cluster, then every
+/// step with its command, and the keys that go ahead or leave it.
+fn confirm(s: &State, lesson: u8, area: Rect, buf: &mut Buffer) {
+    let Some(l) = s.lessons.iter().find(|l| l.spec.number == lesson) else {
+        return;
+    };
+    let mut lines = vec![
+        Line::from(Span::styled(
+            format!("Lesson {lesson} is about to change {}", s.target),
+            s.theme.warn().add_modifier(Modifier::BOLD),
+        )),
+        Line::raw(format!(
+            "Source dir {} · bare repos {}",
+            s.fit.src_dir, s.fit.bare_dir
+        )),
+        Line::raw(""),
+    ];
+    for (i, step) in l.spec.actions.iter().enumerate() {
+        lines.push(Line::from(Span::styled(
+            format!("{:>2}. {}", i + 1, step.title()),
+            s.theme.title(),
+        )));
+        lines.push(Line::from(Span::styled(
+            format!("    $ {}", step.command(&s.fit)),
+            s.theme.dim(),
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(" y ", s.theme.accent().add_modifier(Modifier::BOLD)),
+        Span::raw("go ahead   "),
+        Span::styled(" n ", s.theme.accent().add_modifier(Modifier::BOLD)),
+        Span::raw("change nothing"),
+    ]));
+    let width = area.width.saturating_sub(4).min(110);
+    let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
+    let rect = centered(area, width, height);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_type(BorderType::Double)
+                .title(" Look before you change "),
+        )
+        .render(rect, buf);
+}
+
+/// A `width`×`height` rectangle in the middle of `area`.
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [_, mid, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let [_, rect, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height),
+        Constraint::Fill(1),
+    ])
+    .areas(mid);
+    rect
 }
 
 /// The help overlay, generated from the keymap.
