@@ -5,6 +5,7 @@ mod lesson;
 mod markdown;
 mod panes;
 mod shell;
+mod timeline;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -54,7 +55,7 @@ impl Widget for &Screen<'_> {
                     None
                 }
                 other => {
-                    let text = pane_text(s, *other);
+                    let text = pane_text(s, *other, inner.width);
                     let (total, max) = text_extent(&text, inner);
                     let offset = s.scroll.get(other).copied().unwrap_or(0).min(max);
                     text.scroll((offset, 0)).render(inner, buf);
@@ -79,10 +80,10 @@ impl Widget for &Screen<'_> {
 }
 
 /// A scrollable pane's lines, wrapped to its width.
-fn pane_text(s: &State, pane: Pane) -> Paragraph<'static> {
+fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
     let lines = match pane {
         Pane::Apps => panes::AppsView(s).lines(),
-        Pane::Timeline => panes::TimelineView(s).lines(),
+        Pane::Timeline => panes::TimelineView(s).lines(width),
         Pane::Fields => panes::FieldsView(s).lines(),
         Pane::Values => panes::ValuesView(s).lines(),
         Pane::Evidence => panes::EvidenceView(s).lines(),
@@ -121,7 +122,10 @@ pub fn scroll_limits(s: &State, area: Rect) -> std::collections::BTreeMap<Pane, 
             match pane {
                 Pane::Shell => None,
                 Pane::Lesson => Some((pane, lesson::extent(s, inner).2)),
-                other => Some((pane, text_extent(&pane_text(s, other), inner).1)),
+                other => Some((
+                    pane,
+                    text_extent(&pane_text(s, other, inner.width), inner).1,
+                )),
             }
         })
         .collect()
