@@ -165,6 +165,14 @@ snapshots! {
     screen_mid_wave: 4, mid_wave;
     screen_failed_hook: 5, failed_hook;
     screen_retry_blocked: 5, retry_blocked;
+    lesson_1_layout: 0, |_| {};
+    lesson_2_layout: 1, |_| {};
+    lesson_3_layout: 2, |_| {};
+    lesson_4_layout: 3, |_| {};
+    lesson_5_layout: 4, |_| {};
+    lesson_6_layout: 5, retry_blocked;
+    lesson_7_layout: 6, |_| {};
+    lesson_8_layout: 7, |_| {};
 }
 
 /// The README's pictures of the tutor, drawn by its own code from recorded objects. They must
@@ -186,7 +194,7 @@ fn screenshots_in_assets_are_what_the_tutor_draws_today() {
         let s = state_with(lesson, edit);
         let backend = draw(&s, w, h);
         let picture = svg::render(backend.buffer(), &format!("capa-tui: {name}"));
-        assert!(picture.contains("<svg") && picture.contains("Applications"));
+        assert!(picture.contains("<svg") && picture.contains("capa-tui"));
         let path = dir.join(format!("{name}.svg"));
         if update_wanted {
             std::fs::create_dir_all(&dir).unwrap();
@@ -254,6 +262,51 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
         last,
         "no scrolling past the end"
     );
+}
+
+/// What each lesson is about is on screen at 80×24, 120×40 and 200×60 without zooming: its
+/// Application, lesson 6's retry banner, every resource of lesson 5's sync.
+#[test]
+fn every_lessons_point_is_on_screen_at_every_size() {
+    // Each lesson's Application; lesson 8's point is the report itself.
+    let apps = [
+        "src-helm",
+        "src-helm",
+        "src-helm",
+        "src-kust",
+        "src-waves",
+        "src-waves",
+        "src-kust",
+        "report.json",
+    ];
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        for (lesson, app) in apps.iter().enumerate() {
+            let edit: fn(&mut Value) = if lesson == 5 { retry_blocked } else { |_| {} };
+            let screen = format!("{}", draw(&state_with(lesson, edit), w, h));
+            assert!(
+                screen.contains(app),
+                "lesson {} at {w}x{h}:\n{screen}",
+                lesson + 1
+            );
+        }
+        let six = format!("{}", draw(&state_with(5, retry_blocked), w, h));
+        assert!(
+            six.contains("An operation is still retrying") && six.contains("terminate-op"),
+            "lesson 6's banner at {w}x{h}:\n{six}"
+        );
+        let five = format!("{}", draw(&state_with(4, |_| {}), w, h));
+        for resource in [
+            "Job/migrate-",
+            "ConfigMap/settings",
+            "Deployment/app",
+            "Job/smoke",
+        ] {
+            assert!(
+                five.contains(resource),
+                "lesson 5's {resource} at {w}x{h}:\n{five}"
+            );
+        }
+    }
 }
 
 #[test]

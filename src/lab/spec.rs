@@ -28,6 +28,10 @@ pub struct LessonSpec {
     pub title: Localized,
     /// The Application this lesson is about: listed first, and the timeline's default.
     pub app: String,
+    /// The live panes that matter most in this lesson, most important first: they get the
+    /// room, the others one line each.
+    #[serde(default)]
+    pub panes: Vec<PaneName>,
     /// The object whose managedFields matter in this lesson.
     #[serde(default)]
     pub focus: Option<ObjectRef>,
@@ -63,6 +67,17 @@ pub struct ValueKey {
     pub key: String,
     pub live: ObjectRef,
     pub path: FieldPath,
+}
+
+/// The tutor's live panes, as lessons name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PaneName {
+    Apps,
+    Timeline,
+    Fields,
+    Values,
+    Evidence,
 }
 
 /// A lesson's evidence file: its fields, how each is read, and how it is graded.

@@ -1,15 +1,29 @@
-//! Where each pane goes, as a pure function of the screen size, focus and zoom — shared by
-//! drawing and by mouse clicks, so a click lands on what was drawn.
+//! Where each pane goes, as a pure function of the screen size, the lesson, focus and zoom —
+//! shared by drawing and by mouse clicks, so a click lands on what was drawn.
+//!
+//! The lesson says which live panes matter most (`panes:` in its `lesson.yaml`): those get the
+//! room, the others one line each. A wide screen has the lesson (and the shell) on the left and
+//! the lesson's panes on the right; a narrow or short one stacks the lesson over one live pane,
+//! with a strip naming every pane between them. The focused pane is always one of those shown.
 
-use ratatui::layout::{Constraint, Direction, Layout, Rect};
+use ratatui::layout::{Constraint, Layout, Position, Rect};
 
 use super::state::{Pane, ShellStatus, State};
 
 pub struct Areas {
     pub header: Rect,
     pub footer: Rect,
+    /// Panes drawn whole.
     pub panes: Vec<(Pane, Rect)>,
+    /// Panes shown as one line each (a click or Tab brings one up).
+    pub summaries: Vec<(Pane, Rect)>,
+    /// The strip naming every pane, on a small screen.
+    pub tabs: Option<Rect>,
 }
+
+/// The screen size from which the lesson and two live panes sit side by side.
+const WIDE_COLUMNS: u16 = 110;
+const TALL_ROWS: u16 = 30;
 
 pub fn areas(s: &State, area: Rect) -> Areas {
     let [header, body, footer] = Layout::vertical([
@@ -18,80 +32,157 @@ pub fn areas(s: &State, area: Rect) -> Areas {
         Constraint::Length(1),
     ])
     .areas(area);
-    let panes = if s.zoom {
-        vec![(s.focus, body)]
-    } else {
-        split(s, body)
-    };
-    Areas {
+    let mut out = Areas {
         header,
         footer,
-        panes,
+        panes: Vec::new(),
+        summaries: Vec::new(),
+        tabs: None,
+    };
+    if s.zoom {
+        out.panes.push((s.focus, body));
+    } else if body.width >= WIDE_COLUMNS && area.height >= TALL_ROWS {
+        wide(s, body, &mut out);
+    } else {
+        small(s, body, &mut out);
     }
+    out
 }
 
-fn split(s: &State, body: Rect) -> Vec<(Pane, Rect)> {
-    let wide = body.width >= 110;
-    let shell_shown = s.shell.status != ShellStatus::NotStarted || s.focus == Pane::Shell;
-    // A shell needs width for its commands: the left column grows when it is open.
-    let left_pct = match (wide, shell_shown) {
-        (true, false) => 42,
-        (true, true) => 55,
-        (false, _) => 50,
-    };
+fn shell_shown(s: &State) -> bool {
+    s.shell.status != ShellStatus::NotStarted || s.focus == Pane::Shell
+}
+
+/// The live panes in the order they get room: the lesson's first, a focused other one next.
+fn live_order(s: &State) -> Vec<Pane> {
+    let mut order = s.lesson_panes();
+    if !matches!(s.focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.focus) {
+        order.insert(1.min(order.len()), s.focus);
+    }
+    for p in [
+        Pane::Apps,
+        Pane::Timeline,
+        Pane::Fields,
+        Pane::Values,
+        Pane::Evidence,
+    ] {
+        if !order.contains(&p) {
+            order.push(p);
+        }
+    }
+    order
+}
+
+/// Lesson (and shell) on the left; the lesson's two panes on the right, the rest one line each.
+fn wide(s: &State, body: Rect, out: &mut Areas) {
+    let left_pct = if shell_shown(s) { 50 } else { 42 };
     let [left, right] = Layout::horizontal([
         Constraint::Percentage(left_pct),
         Constraint::Percentage(100 - left_pct),
     ])
     .areas(body);
-    let [apps, timeline, bottom] = Layout::vertical([
-        Constraint::Percentage(30),
-        Constraint::Percentage(35),
-        Constraint::Percentage(35),
-    ])
-    .areas(right);
-    let mut panes = Vec::new();
-    // The shell sits under the lesson once it is open (or focused): read a step, type it.
-    if shell_shown {
+    if shell_shown(s) {
         let [lesson, shell] =
             Layout::vertical([Constraint::Percentage(50), Constraint::Percentage(50)]).areas(left);
-        panes.extend([(Pane::Lesson, lesson), (Pane::Shell, shell)]);
+        out.panes
+            .extend([(Pane::Lesson, lesson), (Pane::Shell, shell)]);
     } else {
-        panes.push((Pane::Lesson, left));
+        out.panes.push((Pane::Lesson, left));
     }
-    panes.extend([(Pane::Apps, apps), (Pane::Timeline, timeline)]);
-    if wide {
-        let cols = Layout::default()
-            .direction(Direction::Horizontal)
-            .constraints([
-                Constraint::Percentage(36),
-                Constraint::Percentage(36),
-                Constraint::Percentage(28),
-            ])
-            .split(bottom);
-        panes.extend([
-            (Pane::Fields, cols[0]),
-            (Pane::Values, cols[1]),
-            (Pane::Evidence, cols[2]),
-        ]);
-    } else {
-        // A narrow screen shows one of the bottom panes: the focused one, else Evidence.
-        let shown = if matches!(s.focus, Pane::Fields | Pane::Values) {
-            s.focus
-        } else {
-            Pane::Evidence
-        };
-        panes.push((shown, bottom));
+    let order = live_order(s);
+    let rest = u16::try_from(order.len().saturating_sub(2)).unwrap_or(0);
+    let [first, second, lines] = Layout::vertical([
+        Constraint::Percentage(58),
+        Constraint::Fill(1),
+        Constraint::Length(rest),
+    ])
+    .areas(right);
+    out.panes.extend([(order[0], first), (order[1], second)]);
+    for (i, pane) in order.iter().skip(2).enumerate() {
+        let row = lines.y + u16::try_from(i).unwrap_or(0);
+        out.summaries
+            .push((*pane, Rect::new(lines.x, row, lines.width, 1)));
     }
-    panes
 }
 
-/// The pane under a mouse click, if any.
+/// The lesson (or the shell) over one live pane, with the strip of every pane between them.
+fn small(s: &State, body: Rect, out: &mut Areas) {
+    let [top, strip, bottom] = Layout::vertical([
+        Constraint::Percentage(45),
+        Constraint::Length(1),
+        Constraint::Fill(1),
+    ])
+    .areas(body);
+    let upper = if s.focus == Pane::Shell || (shell_shown(s) && s.shell.typing) {
+        Pane::Shell
+    } else {
+        Pane::Lesson
+    };
+    out.panes.push((upper, top));
+    let lower = if matches!(s.focus, Pane::Lesson | Pane::Shell) {
+        live_order(s)[0]
+    } else {
+        s.focus
+    };
+    out.panes.push((lower, bottom));
+    out.tabs = Some(strip);
+}
+
+/// The pane under a mouse click, if any (a one-line summary counts as its pane).
 pub fn pane_at(s: &State, column: u16, row: u16) -> Option<Pane> {
     let area = Rect::new(0, 0, s.size.0, s.size.1);
-    areas(s, area)
+    let areas = areas(s, area);
+    areas
         .panes
         .into_iter()
-        .find(|(_, r)| r.contains(ratatui::layout::Position { x: column, y: row }))
+        .chain(areas.summaries)
+        .find(|(_, r)| r.contains(Position { x: column, y: row }))
         .map(|(p, _)| p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::catalog::{self, Lang};
+
+    fn state(lesson: usize) -> State {
+        let mut s = State::new(catalog::lessons().unwrap(), Lang::En, "t".into(), true);
+        s.lesson = lesson;
+        s
+    }
+
+    #[test]
+    fn the_lessons_panes_get_the_room_and_the_others_a_line_each() {
+        let s = state(4);
+        let a = areas(&s, Rect::new(0, 0, 120, 40));
+        let drawn: Vec<Pane> = a.panes.iter().map(|(p, _)| *p).collect();
+        assert_eq!(
+            drawn,
+            [Pane::Lesson, Pane::Timeline, Pane::Apps],
+            "lesson 5"
+        );
+        let lines: Vec<Pane> = a.summaries.iter().map(|(p, _)| *p).collect();
+        assert_eq!(lines, [Pane::Fields, Pane::Values, Pane::Evidence]);
+        assert!(a.summaries.iter().all(|(_, r)| r.height == 1));
+    }
+
+    #[test]
+    fn a_small_screen_stacks_the_lesson_over_its_first_pane_with_a_strip() {
+        let mut s = state(5);
+        let a = areas(&s, Rect::new(0, 0, 80, 24));
+        let drawn: Vec<Pane> = a.panes.iter().map(|(p, _)| *p).collect();
+        assert_eq!(drawn, [Pane::Lesson, Pane::Apps], "lesson 6");
+        assert!(a.tabs.is_some());
+        s.focus = Pane::Fields;
+        let drawn: Vec<Pane> = areas(&s, Rect::new(0, 0, 80, 24))
+            .panes
+            .iter()
+            .map(|(p, _)| *p)
+            .collect();
+        assert_eq!(
+            drawn,
+            [Pane::Lesson, Pane::Fields],
+            "the focused pane comes up"
+        );
+    }
 }

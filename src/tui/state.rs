@@ -30,6 +30,26 @@ pub enum Pane {
 }
 
 impl Pane {
+    /// The pane's name in a strip of every pane.
+    pub fn short_title(self, lang: Lang) -> &'static str {
+        match (lang, self) {
+            (Lang::Zh, Pane::Lesson) => "课程",
+            (Lang::Zh, Pane::Shell) => "终端",
+            (Lang::Zh, Pane::Apps) => "应用",
+            (Lang::Zh, Pane::Timeline) => "时间线",
+            (Lang::Zh, Pane::Fields) => "字段归属",
+            (Lang::Zh, Pane::Values) => "取值",
+            (Lang::Zh, Pane::Evidence) => "证据",
+            (Lang::En, Pane::Lesson) => "Lesson",
+            (Lang::En, Pane::Shell) => "Shell",
+            (Lang::En, Pane::Apps) => "Apps",
+            (Lang::En, Pane::Timeline) => "Timeline",
+            (Lang::En, Pane::Fields) => "Fields",
+            (Lang::En, Pane::Values) => "Values",
+            (Lang::En, Pane::Evidence) => "Evidence",
+        }
+    }
+
     /// The pane Tab (`forward`) or Shift-Tab goes to from this one.
     pub fn cycle(self, forward: bool) -> Pane {
         let n = Pane::COUNT;
@@ -262,6 +282,33 @@ impl State {
     /// The Application the current lesson is about (its `lesson.yaml` says).
     pub fn lesson_app(&self) -> &str {
         self.current().map_or("", |l| l.spec.app.as_str())
+    }
+
+    /// The live panes that matter most in this lesson, most important first (Applications and
+    /// the timeline when the lesson does not say).
+    pub fn lesson_panes(&self) -> Vec<Pane> {
+        use crate::lab::spec::PaneName;
+        let named: Vec<Pane> = self
+            .current()
+            .map(|l| {
+                l.spec
+                    .panes
+                    .iter()
+                    .map(|p| match p {
+                        PaneName::Apps => Pane::Apps,
+                        PaneName::Timeline => Pane::Timeline,
+                        PaneName::Fields => Pane::Fields,
+                        PaneName::Values => Pane::Values,
+                        PaneName::Evidence => Pane::Evidence,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        if named.is_empty() {
+            vec![Pane::Apps, Pane::Timeline]
+        } else {
+            named
+        }
     }
 
     /// The Helm values the values pane traces: the current lesson's, else the first lesson's

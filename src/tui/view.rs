@@ -5,6 +5,7 @@ mod lesson;
 mod markdown;
 mod panes;
 mod shell;
+mod summary;
 mod timeline;
 
 use ratatui::buffer::Buffer;
@@ -68,6 +69,13 @@ impl Widget for &Screen<'_> {
                 let offset = s.scroll.get(pane).copied().unwrap_or(0).min(max);
                 scroll_marker(s, *rect, (offset, shown, total), buf);
             }
+        }
+        for (pane, rect) in &areas.summaries {
+            Paragraph::new(summary::line(s, *pane, rect.width)).render(*rect, buf);
+        }
+        if let Some(strip) = areas.tabs {
+            let shown: Vec<Pane> = areas.panes.iter().map(|(p, _)| *p).collect();
+            Paragraph::new(summary::strip(s, &shown)).render(strip, buf);
         }
         footer(s, areas.footer, buf);
         if s.help {

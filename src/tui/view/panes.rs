@@ -33,7 +33,8 @@ impl AppsView<'_> {
                 "No Applications in argocd yet. r runs this lesson's plan, which creates what it needs.",
             ));
         }
-        for (name, app) in &s.apps {
+        // The lesson's own Application first: its operation and banner are what matter.
+        for (name, app) in super::summary::ordered_apps(s) {
             lines.extend(app_lines(s, name, app));
         }
         lines

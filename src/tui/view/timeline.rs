@@ -124,11 +124,8 @@ fn gap_line(s: &State, before: &Lane, lane: &Lane) -> Line<'static> {
 /// One resource: phase and wave, its bar, and its outcome in words.
 fn item_row(s: &State, lane: &Lane, item: &LaneItem, (max, cols): (i64, usize)) -> Line<'static> {
     let (phase, times) = outcome(item);
-    let hook = item
-        .hook
-        .as_ref()
-        .map(|h| format!(" ({h} hook)"))
-        .unwrap_or_default();
+    // The phase column already says which hook it is.
+    let hook = if item.hook.is_some() { " hook" } else { "" };
     let style = status_style(s.theme, &phase);
     Line::from(vec![
         Span::styled(
@@ -186,8 +183,10 @@ impl TimelineView<'_> {
         let lanes = derive::timeline(app, &live);
         let (max, cols) = (axis_seconds(&op, &lanes), axis_width(width));
         lines.push(axis_line(s, cols, max));
+        // A narrow pane keeps one row per resource: the pauses are left to the wide one.
+        let roomy = width >= 100;
         for (i, lane) in lanes.iter().enumerate() {
-            if i > 0 {
+            if i > 0 && roomy {
                 lines.push(gap_line(s, &lanes[i - 1], lane));
             }
             for item in &lane.items {
