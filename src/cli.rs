@@ -45,6 +45,10 @@ pub struct Global {
     /// The bare git repos' root [default: $CAPA_BARE_DIR or /srv/bare].
     #[arg(long, global = true)]
     pub bare_dir: Option<PathBuf>,
+    /// Present to a room: the projector theme, fewer and larger panes, the last key pressed
+    /// shown, and PgDn/space running the next action in step mode (g).
+    #[arg(long, global = true)]
+    pub present: bool,
     /// With --sim: start a new lab, moving the old state dir aside under a timestamped name
     /// (nothing is deleted).
     #[arg(long, global = true)]
@@ -208,7 +212,10 @@ async fn tutor(g: &Global) -> i32 {
         .unwrap_or_else(|| std::env::temp_dir().join("capa-tui.log"));
     crate::tui::run(
         session,
-        crate::lab::catalog::Lang::detect(g.lang.as_deref()),
+        crate::tui::Options {
+            lang: crate::lab::catalog::Lang::detect(g.lang.as_deref()),
+            present: g.present,
+        },
         &log,
     )
     .await

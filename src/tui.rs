@@ -11,4 +11,4 @@ pub mod theme;
 pub mod update;
 pub mod view;
 
-pub use runtime::{Executor, FilesSnapshot, files_snapshot, run};
+pub use runtime::{Executor, FilesSnapshot, Options, files_snapshot, run};

@@ -262,3 +262,91 @@ fn on_a_cluster_that_is_not_the_embedded_one_r_shows_the_plan_and_changes_nothin
     let _ = serve.kill();
     let _ = serve.wait();
 }
+
+/// Presenting lesson 6 one action at a time, as an instructor would: after lessons 1–5 are done
+/// headless, `--present` at 120×40, `g` and then the clicker's PgDn. The screen shows the hook
+/// failing, then the banner with the fix waiting behind the retrying operation — before the
+/// action that ends it — and then the fix synced; the evidence passes `check 6`.
+#[test]
+fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let capa = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(args)
+            .args(["--sim", "--speed", "5", "--state-dir"])
+            .arg(&state)
+            .output()
+            .unwrap()
+    };
+    for n in ["1", "2", "3", "4", "5"] {
+        let out = capa(&["do", n, "--yes"]);
+        assert!(
+            out.status.success(),
+            "do {n}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let t = Tmux {
+        socket: format!("capa-step-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{} --sim --speed 5 --present --state-dir {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        state.display()
+    );
+    t.run(&[
+        "new-session",
+        "-d",
+        "-s",
+        "t",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &cmd,
+    ]);
+    t.wait_for("✓ live", Duration::from_secs(30));
+    t.keys(&["n", "n", "n", "n", "n"]);
+    t.wait_for("6 · After a hook failure", Duration::from_secs(10));
+    t.keys(&["g"]);
+    t.wait_for("Step mode · 0/9", Duration::from_secs(10));
+    let step = |done: usize| {
+        t.keys(&["PageDown"]);
+        t.wait_for(&format!("Step mode · {done}/9"), Duration::from_secs(120))
+    };
+    for done in 1..=3 {
+        step(done);
+    }
+    let failing = step(4);
+    assert!(
+        failing.contains("The hook failed and the sync retries"),
+        "{failing}"
+    );
+    assert!(
+        failing.contains("⌨ PgDn"),
+        "the room sees the key: {failing}"
+    );
+    step(5);
+    step(6);
+    let trap = step(7);
+    assert!(
+        trap.contains("An operation is still retrying"),
+        "the banner is on screen before the operation is ended:\n{trap}"
+    );
+    assert!(trap.contains("▶ End the operation"), "{trap}");
+    step(8);
+    let synced = step(9);
+    assert!(
+        synced.contains("Synced, Healthy and Succeeded on the fix"),
+        "{synced}"
+    );
+    t.keys(&["q"]);
+    std::thread::sleep(Duration::from_secs(2));
+    let out = capa(&["check", "6"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

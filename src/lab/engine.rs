@@ -111,7 +111,7 @@ pub fn plan(lesson: &Lesson) -> Result<Vec<Step>, RunError> {
             lesson.folder
         )));
     }
-    Ok(lesson.spec.actions.clone())
+    Ok(lesson.spec.actions.iter().map(|a| a.step.clone()).collect())
 }
 
 impl Runner {
@@ -134,10 +134,25 @@ impl Runner {
         lesson: u8,
         steps: &[Step],
         progress: mpsc::UnboundedSender<Progress>,
+        cancel: watch::Receiver<bool>,
+    ) -> Result<(), RunError> {
+        self.run_through(lesson, steps, steps.len(), progress, cancel)
+            .await
+    }
+
+    /// Runs the plan's steps up to (not including) `end`, after those an earlier run did: one
+    /// at a time in step mode. The plan counts as finished once its last step is done.
+    pub async fn run_through(
+        &self,
+        lesson: u8,
+        steps: &[Step],
+        end: usize,
+        progress: mpsc::UnboundedSender<Progress>,
         mut cancel: watch::Receiver<bool>,
     ) -> Result<(), RunError> {
+        let end = end.min(steps.len());
         let resume = read_checkpoint(&self.paths.src_dir, lesson).min(steps.len());
-        for (i, step) in steps.iter().enumerate() {
+        for (i, step) in steps.iter().enumerate().take(end) {
             let n = i + 1;
             if i < resume {
                 let _ = progress.send(Progress::Started {
@@ -191,7 +206,9 @@ impl Runner {
                 }
             }
         }
-        write_checkpoint(&self.paths.src_dir, lesson, None);
+        if end == steps.len() {
+            write_checkpoint(&self.paths.src_dir, lesson, None);
+        }
         Ok(())
     }
 }

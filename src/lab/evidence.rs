@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::catalog;
 use super::derived;
-use super::spec::{EvidenceSpec, Source};
+use super::spec::{EvidenceRef, EvidenceSpec, FieldPath, Source};
 use crate::cluster::{self, argocd};
 
 #[derive(Debug, thiserror::Error)]
@@ -45,12 +45,35 @@ fn missing(what: impl Into<String>, hint: impl Into<String>) -> EvidenceError {
 /// Reads a lesson's evidence from the cluster (and Git, and earlier evidence) as its
 /// `lesson.yaml` says, field by field: a later field may name an object after an earlier one.
 pub async fn capture(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value> {
+    capture_as_of(spec, ctx, &Known::new()).await
+}
+
+/// Objects already read, by API path: a capture uses them as they were then instead of
+/// reading them again (an operation recorded at the moment it ended, not a moment later).
+pub type Known = std::collections::BTreeMap<String, Value>;
+
+/// As [`capture`], with some objects as they were when `known` was read.
+pub async fn capture_as_of(spec: &EvidenceSpec, ctx: &Context<'_>, known: &Known) -> Result<Value> {
     let mut values = Map::new();
     for field in &spec.fields {
-        let v = read(&field.from, &values, ctx).await?;
+        let v = read(&field.from, &values, ctx, known).await?;
         values.insert(field.name.clone(), v);
     }
     Ok(Value::Object(values))
+}
+
+/// The API paths of the live objects a spec's fields read (without names taken from other
+/// fields), for reading them ahead.
+pub fn object_paths(spec: &EvidenceSpec) -> Vec<String> {
+    spec.fields
+        .iter()
+        .filter_map(|f| match &f.from {
+            Source::Field { object, .. } if !object.name.contains('{') => {
+                Some(object.path(&Map::new()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Captures the evidence file `file` of whichever lesson writes it.
@@ -65,7 +88,12 @@ pub async fn capture_file(file: &str, ctx: &Context<'_>) -> Result<Value> {
     capture(spec, ctx).await
 }
 
-async fn read(source: &Source, values: &Map<String, Value>, ctx: &Context<'_>) -> Result<Value> {
+async fn read(
+    source: &Source,
+    values: &Map<String, Value>,
+    ctx: &Context<'_>,
+    known: &Known,
+) -> Result<Value> {
     let client = ctx.client;
     match source {
         Source::Field {
@@ -74,7 +102,11 @@ async fn read(source: &Source, values: &Map<String, Value>, ctx: &Context<'_>) -
             optional,
             missing: hint,
         } => {
-            let obj = argocd::raw_get(client.clone(), &object.path(values)).await?;
+            let url = object.path(values);
+            let obj = match known.get(&url) {
+                Some(o) => o.clone(),
+                None => argocd::raw_get(client.clone(), &url).await?,
+            };
             match path.get(&obj) {
                 Some(v) => Ok(v.clone()),
                 None if *optional => Ok(Value::Null),
@@ -145,22 +177,31 @@ async fn read(source: &Source, values: &Map<String, Value>, ctx: &Context<'_>) -
             live,
             file,
             path,
-        } => {
-            let sha = derived::evidence_field(ctx, commit)?;
-            let sha = sha.as_str().ok_or_else(|| {
-                EvidenceError::Derived(format!(
-                    "{} has no {}: {}",
-                    commit.file,
-                    commit.field,
-                    derived::redo(&commit.file)
-                ))
-            })?;
-            let recorded_live = derived::evidence_field(ctx, live)?;
-            let committed = derived::yaml_at(ctx, sha, file);
-            let committed = path.get(&committed).cloned().unwrap_or(Value::Null);
-            Ok(json!(!committed.is_null() && recorded_live != committed))
-        }
+        } => commit_not_applied(ctx, (commit, live), file, path),
     }
+}
+
+/// Whether the commit an evidence file recorded changed `path` of `file` in Git to something
+/// the live value recorded beside it does not show.
+fn commit_not_applied(
+    ctx: &Context<'_>,
+    (commit, live): (&EvidenceRef, &EvidenceRef),
+    file: &str,
+    path: &FieldPath,
+) -> Result<Value> {
+    let sha = derived::evidence_field(ctx, commit)?;
+    let sha = sha.as_str().ok_or_else(|| {
+        EvidenceError::Derived(format!(
+            "{} has no {}: {}",
+            commit.file,
+            commit.field,
+            derived::redo(&commit.file)
+        ))
+    })?;
+    let recorded_live = derived::evidence_field(ctx, live)?;
+    let committed = derived::yaml_at(ctx, sha, file);
+    let committed = path.get(&committed).cloned().unwrap_or(Value::Null);
+    Ok(json!(!committed.is_null() && recorded_live != committed))
 }
 
 /// When `kubectl scale` last wrote prod-api's replicas (its managedFields entry's time).

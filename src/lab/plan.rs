@@ -57,6 +57,13 @@ pub enum Step {
     EndOperation {
         app: String,
     },
+    /// End the app's running operation and write the evidence file as of that moment: the
+    /// Application as it read Failed, the other objects as they were while it still ran (a
+    /// newer commit waiting behind it syncs right after, and must not leak into the record).
+    EndOperationAndRecord {
+        app: String,
+        file: String,
+    },
     /// `kubectl scale` (the real kubectl when on PATH).
     Scale {
         namespace: String,
@@ -97,6 +104,9 @@ impl Step {
                 format!("end an operation of {app} that blocks the new commit")
             }
             Step::EndOperation { app } => format!("end {app}'s failing operation"),
+            Step::EndOperationAndRecord { app, file } => {
+                format!("end {app}'s failing operation and record {file}")
+            }
             Step::Scale {
                 deployment,
                 replicas,
@@ -119,6 +129,7 @@ impl Step {
             Step::Wait { .. }
                 | Step::EndBlockingOperation { .. }
                 | Step::EndOperation { .. }
+                | Step::EndOperationAndRecord { .. }
                 | Step::HoldAfterScale { .. }
         )
     }
@@ -151,9 +162,9 @@ impl Step {
                     "kubectl -n argocd wait app/{app} --for=jsonpath='{{.status.health.status}}'=Healthy --timeout=5m"
                 ),
             },
-            Step::EndBlockingOperation { app } | Step::EndOperation { app } => {
-                fit.terminate_op(app)
-            }
+            Step::EndBlockingOperation { app }
+            | Step::EndOperation { app }
+            | Step::EndOperationAndRecord { app, .. } => fit.terminate_op(app),
             Step::Scale {
                 namespace,
                 deployment,

@@ -45,9 +45,9 @@ pub struct LessonSpec {
     /// The steps a learner does by hand, each with what shows it is done.
     #[serde(default)]
     pub checklist: Vec<super::checklist::ChecklistItem>,
-    /// "Do it for me", one typed step at a time.
+    /// "Do it for me", one typed step at a time, with what a presenter says around each.
     #[serde(default)]
-    pub actions: Vec<Step>,
+    pub actions: Vec<PlanAction>,
 }
 
 /// Which Helm values of which Application the values pane traces through the layers, and where
@@ -67,6 +67,18 @@ pub struct ValueKey {
     pub key: String,
     pub live: ObjectRef,
     pub path: FieldPath,
+}
+
+/// One action of a lesson's plan, and its narration for step mode: what is about to happen and
+/// what to watch (`say`), and what changed once it ran (`then`).
+#[derive(Debug, Clone, Deserialize)]
+pub struct PlanAction {
+    #[serde(flatten)]
+    pub step: Step,
+    #[serde(default)]
+    pub say: Option<Localized>,
+    #[serde(default)]
+    pub then: Option<Localized>,
 }
 
 /// The tutor's live panes, as lessons name them.

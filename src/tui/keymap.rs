@@ -27,6 +27,7 @@ pub enum Action {
     LeaveShell,
     ScrollUp,
     ScrollDown,
+    Step,
     ScrollTop,
     ScrollBottom,
     NextCommand,
@@ -192,6 +193,13 @@ pub const BINDINGS: &[Binding] = &[
         label: "r",
         help: "do it for me (run the lesson's plan)",
         help_zh: "替我做（执行本课计划）",
+    },
+    Binding {
+        keys: &[KeyCode::Char('g')],
+        action: Action::Step,
+        label: "g",
+        help: "step mode: show the next action of the lesson's plan, then run it",
+        help_zh: "分步模式：先展示本课计划的下一步，再执行",
     },
     Binding {
         keys: &[KeyCode::Char('x')],

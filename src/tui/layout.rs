@@ -90,6 +90,19 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
         out.panes.push((Pane::Lesson, left));
     }
     let order = live_order(s);
+    // Presenting: one large live pane, the others a line each.
+    if s.present {
+        let rest = u16::try_from(order.len().saturating_sub(1)).unwrap_or(0);
+        let [main, lines] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(rest)]).areas(right);
+        out.panes.push((order[0], main));
+        for (i, pane) in order.iter().skip(1).enumerate() {
+            let row = lines.y + u16::try_from(i).unwrap_or(0);
+            out.summaries
+                .push((*pane, Rect::new(lines.x, row, lines.width, 1)));
+        }
+        return;
+    }
     let rest = u16::try_from(order.len().saturating_sub(2)).unwrap_or(0);
     let [first, second, lines] = Layout::vertical([
         Constraint::Percentage(58),

@@ -87,7 +87,8 @@ impl Executor {
                     let _ = c.send(true);
                 }
             }
-            Effect::RunLesson(n) => self.run_lesson(n),
+            Effect::RunLesson(n) => self.run_lesson(n, None),
+            Effect::RunStep { lesson, end } => self.run_lesson(lesson, Some(end)),
             Effect::Check(n) => self.check(n),
         }
     }
@@ -110,7 +111,8 @@ impl Executor {
         }
     }
 
-    fn run_lesson(&mut self, n: u8) {
+    /// Runs lesson `n`'s plan, or (step mode) its actions up to `end`.
+    fn run_lesson(&mut self, n: u8, end: Option<usize>) {
         let Some(lesson) = self.lessons.iter().find(|l| l.spec.number == n) else {
             return;
         };
@@ -163,8 +165,9 @@ impl Executor {
                 ))));
                 return;
             }
+            let end = end.unwrap_or(steps.len());
             let result = runner
-                .run(n, &steps, ptx, cancel_rx)
+                .run_through(n, &steps, end, ptx, cancel_rx)
                 .await
                 .map_err(|e| e.to_string());
             ticker.abort();
@@ -374,8 +377,16 @@ fn watch_message(e: WatchEvent) -> Msg {
     }
 }
 
+/// How the tutor opens.
+pub struct Options {
+    pub lang: Lang,
+    /// `--present`: for a room (projector theme, fewer panes, keys shown).
+    pub present: bool,
+}
+
 /// Opens the tutor on `session` until the learner quits; returns the exit code.
-pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
+pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
+    let Options { lang, present } = options;
     init_logging(log_file);
     let lessons = match catalog::lessons() {
         Ok(l) => l,
@@ -386,6 +397,10 @@ pub async fn run(session: Session, lang: Lang, log_file: &Path) -> i32 {
     };
     let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
     state.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    if present {
+        state.present = true;
+        state.theme = super::theme::Theme::Projector;
+    }
     let env = session.shell_env();
     state.shell.about = format!(
         "{}· in {} · KUBECONFIG {}, kubectl and helm on PATH",

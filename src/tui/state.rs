@@ -86,6 +86,17 @@ impl Pane {
     }
 }
 
+/// A presenter running a lesson's plan one action at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepMode {
+    pub lesson: u8,
+    /// The action shown next (0-based); the plan's length when all are done.
+    pub next: usize,
+    pub total: usize,
+    /// An action is running now.
+    pub running: bool,
+}
+
 /// Lines of shell output kept above the screen, to scroll back through.
 pub const SHELL_SCROLLBACK_LINES: usize = 5_000;
 
@@ -223,6 +234,13 @@ pub struct State {
     pub hints_by_lesson: BTreeMap<u8, usize>,
     /// Checklist steps done: lesson number → step index → when it was first seen done.
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
+    /// Step mode, while a presenter steps through a lesson's plan.
+    pub step_mode: Option<StepMode>,
+    /// Presenting to a room: the projector theme, fewer and larger panes, and the last key
+    /// pressed shown in the footer.
+    pub present: bool,
+    /// The last key pressed, for the room to see (`--present`).
+    pub last_key: String,
     /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
     /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
     pub confirm: Option<u8>,
@@ -265,6 +283,9 @@ impl State {
             shell: ShellView::new(),
             selected_snippet: None,
             confirm: None,
+            step_mode: None,
+            present: false,
+            last_key: String::new(),
             scroll: BTreeMap::new(),
             scroll_max: BTreeMap::new(),
             app_specs: BTreeMap::new(),

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepState, WatchHealth};
+use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState, WatchHealth};
 use crate::cluster::Application;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
@@ -81,6 +81,11 @@ pub enum Effect {
         cols: u16,
     },
     RunLesson(u8),
+    /// Run a lesson's plan up to (not including) action `end`: one action in step mode.
+    RunStep {
+        lesson: u8,
+        end: usize,
+    },
     Cancel,
     Check(u8),
     Quit,
@@ -237,6 +242,16 @@ fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
                 job.took = Some(job.started.elapsed());
                 job.finished = Some(result.clone());
             }
+            if let Some(step) = &mut s.step_mode {
+                step.running = false;
+                if result.is_ok() {
+                    step.next = (step.next + 1).min(step.total);
+                }
+                // In step mode the evidence is graded once the last action is done.
+                if step.next < step.total {
+                    return Vec::new();
+                }
+            }
             // A finished plan is graded at once, so the evidence pane says where it stands.
             match (result, lesson) {
                 (Ok(()), Some(n)) => vec![Effect::Check(n)],
@@ -289,6 +304,10 @@ fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if (s.lesson, s.section) != shown {
         s.scroll.remove(&Pane::Lesson);
     }
+    // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
+    if s.lesson != shown.0 && s.step_mode.as_ref().is_some_and(|m| !m.running) {
+        s.step_mode = None;
+    }
     effects
 }
 
@@ -301,17 +320,26 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if s.focus == Pane::Shell && s.shell.typing && !s.help {
         return shell::on_key(s, &key);
     }
+    if s.present {
+        s.last_key = key_label(&key);
+    }
     if let Some(lesson) = s.confirm {
         return confirm_key(s, lesson, &key);
     }
-    let Some(action) = action_for(&key) else {
+    let Some(mut action) = action_for(&key) else {
         return Vec::new();
     };
+    // A presenter's clicker steps through the plan while step mode is on.
+    if s.present && s.step_mode.is_some() && action == Action::NextSection {
+        action = Action::Step;
+    }
     if s.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
         return Vec::new();
     }
     let lesson_no = s.current().map_or(1, |l| l.spec.number);
-    let running = s.job.as_ref().is_some_and(|j| j.finished.is_none());
+    // A plan shown in step mode between two actions is not running.
+    let stepping_idle = s.step_mode.as_ref().is_some_and(|m| !m.running);
+    let running = s.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle;
     match action {
         Action::Quit => {
             s.quit = true;
@@ -357,6 +385,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             s.selected_object = next_after(&keys, &s.fields_object());
         }
         Action::Raw => s.raw = !s.raw,
+        Action::Step => return step(s, lesson_no, running),
         // Enter starts typing only where the shell is.
         Action::Shell if key.code == KeyCode::Enter && s.focus != Pane::Shell => {}
         Action::Shell => return shell::enter(s),
@@ -371,6 +400,75 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::LeaveShell => s.shell.typing = false,
     }
     Vec::new()
+}
+
+/// Step mode: the first press shows the plan and what comes first; each next press runs the
+/// action shown, after which the pane says what changed and what comes next.
+fn step(s: &mut State, lesson_no: u8, running: bool) -> Vec<Effect> {
+    let total = s.current().map_or(0, |l| l.spec.actions.len());
+    match &mut s.step_mode {
+        Some(m) if m.lesson == lesson_no && !running && m.next < m.total => {
+            m.running = true;
+            vec![Effect::RunStep {
+                lesson: lesson_no,
+                end: m.next + 1,
+            }]
+        }
+        Some(m) if m.lesson == lesson_no => {
+            if m.next >= m.total && !running {
+                s.step_mode = None;
+            }
+            Vec::new()
+        }
+        _ if running || total == 0 => Vec::new(),
+        _ => {
+            s.step_mode = Some(StepMode {
+                lesson: lesson_no,
+                next: 0,
+                total,
+                running: false,
+            });
+            let steps = s
+                .current()
+                .map(|l| {
+                    l.spec
+                        .actions
+                        .iter()
+                        .map(|a| PlanStep::todo(&a.step.title(), &a.step.command(&s.fit)))
+                        .collect()
+                })
+                .unwrap_or_default();
+            on_job(
+                s,
+                Msg::JobSteps {
+                    lesson: lesson_no,
+                    steps,
+                },
+            )
+        }
+    }
+}
+
+/// How a key reads for the room: `PgDn`, `space`, `g`, `Ctrl-c`.
+fn key_label(key: &KeyEvent) -> String {
+    let name = match key.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        other => format!("{other:?}"),
+    };
+    if key
+        .modifiers
+        .contains(ratatui::crossterm::event::KeyModifiers::CONTROL)
+    {
+        format!("Ctrl-{name}")
+    } else {
+        name
+    }
 }
 
 /// A key while the plan and the cluster it would change are shown: only y/Enter goes ahead.
@@ -780,5 +878,37 @@ mod tests {
         assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(1)]);
         let mut sim = state();
         assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+    }
+
+    #[test]
+    fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
+        let mut s = state();
+        s.lesson = 5;
+        assert!(
+            key(&mut s, KeyCode::Char('g')).is_empty(),
+            "the first g only shows the plan"
+        );
+        let m = s.step_mode.clone().unwrap();
+        assert_eq!((m.lesson, m.next, m.total), (6, 0, 9));
+        assert_eq!(
+            key(&mut s, KeyCode::Char('g')),
+            [Effect::RunStep { lesson: 6, end: 1 }]
+        );
+        assert!(
+            key(&mut s, KeyCode::Char('g')).is_empty(),
+            "one action at a time"
+        );
+        update(&mut s, Msg::JobEnded(Ok(())));
+        assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+        // Presenting, the clicker's next key runs the next action.
+        s.present = true;
+        assert_eq!(
+            key(&mut s, KeyCode::PageDown),
+            [Effect::RunStep { lesson: 6, end: 2 }]
+        );
+        assert_eq!(s.last_key, "PgDn");
+        // A failed action stays next, to be run again.
+        update(&mut s, Msg::JobEnded(Err("boom".into())));
+        assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
     }
 }

@@ -214,6 +214,7 @@ fn footer(s: &State, area: Rect, buf: &mut Buffer) {
         ("PgDn/PgUp", if zh { "翻页" } else { "step" }),
         ("s", if zh { "终端" } else { "shell" }),
         ("r", if zh { "替我做" } else { "do it for me" }),
+        ("g", if zh { "分步" } else { "step" }),
         ("x", if zh { "取消" } else { "cancel" }),
         ("c", if zh { "自检" } else { "check" }),
         ("h", if zh { "提示" } else { "hint" }),
@@ -223,6 +224,15 @@ fn footer(s: &State, area: Rect, buf: &mut Buffer) {
     ];
     let mut spans = Vec::new();
     let mut used = 0;
+    // For the room: the key just pressed, at the start where everyone looks.
+    if s.present && !s.last_key.is_empty() {
+        let echo = format!(" ⌨ {} ", s.last_key);
+        used += echo.chars().count();
+        spans.push(Span::styled(
+            echo,
+            s.theme.warn().add_modifier(Modifier::REVERSED),
+        ));
+    }
     for (k, what) in keys {
         let (key, words) = (format!(" {k} "), format!("{what} "));
         let width = key.chars().count() + words.chars().count();
@@ -258,7 +268,7 @@ fn confirm(s: &State, lesson: u8, area: Rect, buf: &mut Buffer) {
         )),
         Line::raw(""),
     ];
-    for (i, step) in l.spec.actions.iter().enumerate() {
+    for (i, step) in l.spec.actions.iter().map(|a| &a.step).enumerate() {
         lines.push(Line::from(Span::styled(
             format!("{:>2}. {}", i + 1, step.title()),
             s.theme.title(),

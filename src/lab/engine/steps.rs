@@ -65,6 +65,9 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::Wait { app, until } => wait(r, app, *until, blocker).await,
         Step::EndBlockingOperation { app } => end_blocking(r, app, blocker).await,
         Step::EndOperation { app } => end_operation(r, app, blocker).await,
+        Step::EndOperationAndRecord { app, file } => {
+            end_operation_and_record(r, app, file, blocker).await
+        }
         Step::Scale {
             namespace,
             deployment,
@@ -455,6 +458,78 @@ async fn end_operation(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)
         blocker(format!("waiting: the operation to end (phase {phase})"));
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
+}
+
+/// Ends the running operation and records `file` as of the moment it reads Failed.
+async fn end_operation_and_record(
+    r: &Runner,
+    name: &str,
+    file: &str,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let spec = catalog::lesson_for_evidence(file)
+        .and_then(|l| l.spec.evidence)
+        .ok_or_else(|| StepError::Lab(format!("no lesson writes {file}")))?;
+    let app_path = format!(
+        "{}/{name}",
+        crate::cluster::Kind::Application.collection_path(argocd::NAMESPACE)
+    );
+    // The other objects as they are while the operation still runs.
+    let mut known = evidence::Known::new();
+    for path in evidence::object_paths(&spec)
+        .into_iter()
+        .filter(|p| *p != app_path)
+    {
+        if let Ok(obj) = argocd::raw_get(r.client.clone(), &path).await {
+            known.insert(path, obj);
+        }
+    }
+    // Only a failing operation is ended: a sync of the fix that already started is left alone.
+    let running = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+    let failing = running
+        .status
+        .operation_state
+        .as_ref()
+        .is_some_and(|o| o.failed() || o.message.contains("Retrying attempt"));
+    let ended_revision = running.operation_revision().map(String::from);
+    // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
+    // starts syncing right after (a poll would miss it).
+    let mut stream = kube::runtime::watcher::watch_object(applications(r), name).boxed();
+    if running.operation.is_some() && failing {
+        argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
+    }
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    let ended = loop {
+        let event = tokio::time::timeout_at(deadline, stream.next())
+            .await
+            .map_err(|_| StepError::Lab(format!("the operation of {name} did not end in time")))?;
+        let Some(Ok(Some(obj))) = event else {
+            blocker("waiting: the watch on the Application reconnects".into());
+            continue;
+        };
+        let raw = serde_json::to_value(&obj).unwrap_or(Value::Null);
+        let app = Application::from_json(&raw).unwrap_or_default();
+        let state = app.status.operation_state.clone().unwrap_or_default();
+        if state.failed() && app.operation_revision().map(String::from) == ended_revision {
+            break raw;
+        }
+        blocker(format!(
+            "waiting: the operation to end (phase {})",
+            state.phase
+        ));
+    };
+    known.insert(app_path, ended);
+    let ctx = evidence::Context {
+        client: &r.client,
+        src_dir: &r.paths.src_dir,
+    };
+    let value = evidence::capture_as_of(&spec, &ctx, &known).await?;
+    let path = r.paths.evidence(file);
+    evidence::write(&path, &value)?;
+    Ok(format!(
+        "ended the operation; wrote {}: {value}",
+        path.display()
+    ))
 }
 
 async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> StepResult {

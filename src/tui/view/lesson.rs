@@ -4,6 +4,7 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
@@ -31,17 +32,19 @@ impl Widget for &LessonView<'_> {
         let offset = s.scroll.get(&Pane::Lesson).copied().unwrap_or(0).min(max);
         text.scroll((offset, 0)).render(top, buf);
         if let Some(job) = &s.job {
-            Paragraph::new(plan(s, job)).render(bottom, buf);
+            Paragraph::new(plan(s, job))
+                .wrap(Wrap { trim: false })
+                .render(bottom, buf);
         }
     }
 }
 
 /// The lesson's text above, the running plan (if any) below.
 fn split(s: &State, area: Rect) -> [Rect; 2] {
-    let plan_height = s
-        .job
-        .as_ref()
-        .map_or(0, |j| (j.steps.len() as u16 + 6).min(area.height / 2));
+    let plan_height = s.job.as_ref().map_or(0, |j| {
+        let narration = if s.step_mode.is_some() { 6 } else { 0 };
+        (j.steps.len() as u16 + 6 + narration).min(area.height * 3 / 5)
+    });
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
 }
 
@@ -164,6 +167,66 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
     lines
 }
 
+/// Step mode's words: what the last action changed, and what the next one will do and what to
+/// watch — from the plan's `say` and `then` in `lesson.yaml` (the step's title when it has none).
+fn narration(s: &State) -> Vec<Line<'static>> {
+    let Some(m) = &s.step_mode else {
+        return Vec::new();
+    };
+    let Some(lesson) = s.lessons.iter().find(|l| l.spec.number == m.lesson) else {
+        return Vec::new();
+    };
+    let words = |l: &crate::lab::spec::Localized| match s.lang {
+        Lang::En => l.en.clone(),
+        Lang::Zh => l.zh.clone(),
+    };
+    let (en, zh) = if m.next >= m.total {
+        ("all done · g leaves step mode", "全部完成 · g 退出分步模式")
+    } else if m.running {
+        ("running…", "执行中…")
+    } else {
+        ("g runs it", "g 执行")
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            "{} · {}/{} · {}",
+            if s.lang == Lang::Zh {
+                "分步模式"
+            } else {
+                "Step mode"
+            },
+            m.next.min(m.total),
+            m.total,
+            if s.lang == Lang::Zh { zh } else { en }
+        ),
+        s.theme.title(),
+    ))];
+    if let Some(then) = m
+        .next
+        .checked_sub(1)
+        .and_then(|i| lesson.spec.actions.get(i))
+        .filter(|_| !m.running)
+        .and_then(|a| a.then.as_ref())
+    {
+        lines.push(Line::from(Span::styled(
+            format!("✓ {}", words(then)),
+            s.theme.good().add_modifier(Modifier::BOLD),
+        )));
+    }
+    if let Some(action) = lesson.spec.actions.get(m.next) {
+        let say = action
+            .say
+            .as_ref()
+            .map_or_else(|| action.step.title(), words);
+        lines.push(Line::from(Span::styled(
+            format!("▶ {say}"),
+            s.theme.warn().add_modifier(Modifier::BOLD),
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines
+}
+
 /// A moment as the learner's clock shows it.
 fn clock(t: jiff::Timestamp) -> String {
     t.to_zoned(jiff::tz::TimeZone::system())
@@ -227,9 +290,11 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
 
 /// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's tail.
 fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
-    let mut plan = Vec::new();
+    let mut plan = narration(s);
     let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
+    let stepping_idle = s.step_mode.as_ref().is_some_and(|m| !m.running);
     let state = match &job.finished {
+        None if stepping_idle => Span::styled("· waiting for g", s.theme.dim()),
         None => Span::styled(format!("… running · {elapsed}s"), s.theme.warn()),
         Some(Ok(())) => Span::styled(format!("✓ done in {elapsed}s"), s.theme.good()),
         Some(Err(e)) => Span::styled(format!("✗ {e}"), s.theme.bad()),
