@@ -404,6 +404,22 @@ mod tests {
     }
 
     #[test]
+    fn every_action_of_every_lesson_is_narrated_in_both_languages() {
+        for lesson in lessons().unwrap() {
+            for (i, a) in lesson.spec.actions.iter().enumerate() {
+                let say = a.say.as_ref().unwrap_or_else(|| {
+                    panic!(
+                        "lesson {} action {} has no narration",
+                        lesson.spec.number,
+                        i + 1
+                    )
+                });
+                assert!(!say.en.is_empty() && !say.zh.is_empty());
+            }
+        }
+    }
+
+    #[test]
     fn languages_come_from_the_flag_then_the_locale() {
         assert_eq!(Lang::detect(Some("zh_CN.UTF-8")), Lang::Zh);
         assert_eq!(Lang::detect(Some("en")), Lang::En);

@@ -152,10 +152,12 @@ fn pane_title(s: &State, pane: Pane) -> String {
         .unwrap_or_default()
         .to_string();
     if s.shell.typing && s.focus == Pane::Shell {
-        format!(
-            "{} {label} · typing · Ctrl-] back to the tutor",
-            pane.title(s.lang)
-        )
+        let typing = if s.lang == crate::lab::catalog::Lang::Zh {
+            "输入中 · Ctrl-] 回到导师"
+        } else {
+            "typing · Ctrl-] back to the tutor"
+        };
+        format!("{} {label} · {typing}", pane.title(s.lang))
     } else {
         format!("{} {label}", pane.title(s.lang))
     }

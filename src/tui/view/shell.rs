@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use tui_term::widget::{Cursor, PseudoTerminal};
 
+use crate::lab::catalog::Lang;
 use crate::tui::state::{ShellStatus, State};
 
 pub struct ShellPane<'a>(pub &'a State);
@@ -23,19 +24,29 @@ impl Widget for &ShellPane<'_> {
         };
         match &shell.status {
             ShellStatus::NotStarted => {
+                let zh = s.lang == Lang::Zh;
                 let lines = vec![
                     Line::from(Span::styled(
-                        "Press s (or Enter here) to open a shell for the lab.",
+                        if zh {
+                            "按 s（或在此按回车）打开实验用的终端。"
+                        } else {
+                            "Press s (or Enter here) to open a shell for the lab."
+                        },
                         s.theme.title(),
                     )),
                     Line::raw(shell.about.clone()),
-                    Line::raw(
-                        "Every key then goes to the shell; Ctrl-] hands the keys back to the tutor.",
-                    ),
+                    Line::raw(if zh {
+                        "之后每个按键都交给终端；Ctrl-] 把按键交回导师。"
+                    } else {
+                        "Every key then goes to the shell; Ctrl-] hands the keys back to the tutor."
+                    }),
                 ];
                 Paragraph::new(lines)
                     .wrap(Wrap { trim: true })
                     .render(area, buf);
+            }
+            ShellStatus::Failed(why) if s.lang == Lang::Zh => {
+                note(format!("✗ 终端无法启动：{why}。导师仍可使用；按 s 重试。")).render(area, buf);
             }
             ShellStatus::Failed(why) => note(format!(
                 "✗ The shell could not start: {why}. The tutor keeps working; press s to try again."
@@ -52,10 +63,17 @@ impl Widget for &ShellPane<'_> {
                 let bottom = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
                 let status = match &shell.status {
                     ShellStatus::Exited(code) => Some(Span::styled(
-                        format!(
-                            " the shell exited{} · Enter starts another ",
-                            code.map(|c| format!(" (code {c})")).unwrap_or_default()
-                        ),
+                        if s.lang == Lang::Zh {
+                            format!(
+                                " 终端已退出{} · 回车启动新的 ",
+                                code.map(|c| format!("（代码 {c}）")).unwrap_or_default()
+                            )
+                        } else {
+                            format!(
+                                " the shell exited{} · Enter starts another ",
+                                code.map(|c| format!(" (code {c})")).unwrap_or_default()
+                            )
+                        },
                         s.theme.warn().add_modifier(Modifier::REVERSED),
                     )),
                     _ if shell.screen.screen().scrollback() > 0 => Some(Span::styled(
