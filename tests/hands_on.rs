@@ -315,12 +315,30 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
         t.keys(&["PageDown"]);
         t.wait_for(&format!("Step mode · {done}/9"), Duration::from_secs(120))
     };
-    for done in 1..=3 {
-        step(done);
-    }
+    step(1);
+    step(2);
+    // After the third action, the room is asked to predict before the hook runs (the
+    // question covers the narration, so it is what the screen is read for).
+    t.keys(&["PageDown"]);
+    let asked = t.wait_for("Predict, then watch", Duration::from_secs(60));
+    assert!(
+        asked.contains("What does the live settings ConfigMap say now?"),
+        "{asked}"
+    );
+    t.keys(&["PageDown"]);
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        t.screen().contains("Predict, then watch"),
+        "the action waits for the vote"
+    );
+    t.keys(&["2"]);
     let failing = step(4);
     assert!(
         failing.contains("The hook failed and the sync retries"),
+        "{failing}"
+    );
+    assert!(
+        failing.contains("you said: mode: blue · live: blue"),
         "{failing}"
     );
     assert!(

@@ -276,7 +276,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
                 "target": s.target,
                 "applications": apps,
                 "evidence": evidence,
-                "progress": {"lesson": progress.lesson, "section": progress.section, "checklists": checklists},
+                "progress": {"lesson": progress.lesson, "section": progress.section, "checklists": checklists, "answers": progress.answers},
             }))
             .unwrap_or_default()
         );
@@ -346,6 +346,9 @@ fn print_progress(progress: &crate::lab::progress::Progress, checklists: &[Value
             "  lesson {}: {}/{} steps done",
             c["lesson"], c["done"], c["of"]
         );
+    }
+    for (question, answer) in &progress.answers {
+        println!("  prediction {question}: {answer}");
     }
 }
 

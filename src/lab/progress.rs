@@ -24,6 +24,8 @@ pub struct Progress {
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
     /// The last self-check of each evidence file.
     pub grades: BTreeMap<String, Grade>,
+    /// Predictions: `lesson:action` (1-based action) → the choice made.
+    pub answers: BTreeMap<String, String>,
 }
 
 /// Where progress is kept for a lab whose source dir is `src_dir`.

@@ -79,6 +79,43 @@ pub struct PlanAction {
     pub say: Option<Localized>,
     #[serde(default)]
     pub then: Option<Localized>,
+    /// Predict, then watch: asked before the action runs, answered from the cluster after.
+    #[serde(default)]
+    pub ask: Option<Question>,
+}
+
+/// A multiple-choice question whose answer the action reveals.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub question: Localized,
+    pub choices: Vec<String>,
+    pub reveal: Reveal,
+}
+
+/// Where the answer shows once the action has run.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Reveal {
+    /// A live object's field.
+    Field { object: ObjectRef, path: FieldPath },
+    /// The manager that owns a live object's field.
+    Owner { object: ObjectRef, path: FieldPath },
+}
+
+impl Reveal {
+    /// The answer as the live objects show it (by `namespace/Kind/name`).
+    pub fn live(&self, objects: &BTreeMap<String, Value>) -> Option<String> {
+        match self {
+            Reveal::Field { object, path } => objects
+                .get(&object.key())
+                .and_then(|o| path.get(o))
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)),
+            Reveal::Owner { object, path } => objects
+                .get(&object.key())
+                .and_then(|o| super::derived::field_owner(o, path)),
+        }
+    }
 }
 
 /// The tutor's live panes, as lessons name them.

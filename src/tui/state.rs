@@ -234,6 +234,8 @@ pub struct State {
     pub hints_by_lesson: BTreeMap<u8, usize>,
     /// Checklist steps done: lesson number → step index → when it was first seen done.
     pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
+    /// Predictions made in step mode: `lesson:action` (1-based) → the choice.
+    pub answers: BTreeMap<String, String>,
     /// Step mode, while a presenter steps through a lesson's plan.
     pub step_mode: Option<StepMode>,
     /// Presenting to a room: the projector theme, fewer and larger panes, and the last key
@@ -284,6 +286,7 @@ impl State {
             selected_snippet: None,
             confirm: None,
             step_mode: None,
+            answers: BTreeMap::new(),
             present: false,
             last_key: String::new(),
             scroll: BTreeMap::new(),
@@ -368,6 +371,7 @@ impl State {
             hints,
             ticks: self.ticks.clone(),
             grades: self.grades.clone(),
+            answers: self.answers.clone(),
         }
     }
 
@@ -391,6 +395,16 @@ impl State {
         for (file, grade) in p.grades {
             self.grades.entry(file).or_insert(grade);
         }
+        self.answers.extend(p.answers);
+    }
+
+    /// The question the next action of step mode asks and no one has answered yet.
+    pub fn pending_question(&self) -> Option<(String, &crate::lab::spec::Question)> {
+        let m = self.step_mode.as_ref().filter(|m| !m.running)?;
+        let lesson = self.lessons.iter().find(|l| l.spec.number == m.lesson)?;
+        let ask = lesson.spec.actions.get(m.next)?.ask.as_ref()?;
+        let key = answer_key(m.lesson, m.next);
+        (!self.answers.contains_key(&key)).then_some((key, ask))
     }
 
     /// The Application the timeline shows.
@@ -414,4 +428,9 @@ impl State {
     pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
         self.objects.get(&format!("{ns}/{kind}/{name}"))
     }
+}
+
+/// How a prediction is kept: `lesson:action`, the action counted from 1.
+pub fn answer_key(lesson: u8, action: usize) -> String {
+    format!("{lesson}:{}", action + 1)
 }

@@ -326,6 +326,15 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(lesson) = s.confirm {
         return confirm_key(s, lesson, &key);
     }
+    // A prediction is asked: a digit answers it.
+    if let (Some((answer, ask)), KeyCode::Char(c)) = (s.pending_question(), key.code)
+        && let Some(choice) = c
+            .to_digit(10)
+            .and_then(|d| ask.choices.get((d as usize).checked_sub(1)?))
+    {
+        s.answers.insert(answer, choice.clone());
+        return Vec::new();
+    }
     let Some(mut action) = action_for(&key) else {
         return Vec::new();
     };
@@ -407,7 +416,14 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn step(s: &mut State, lesson_no: u8, running: bool) -> Vec<Effect> {
     let total = s.current().map_or(0, |l| l.spec.actions.len());
     match &mut s.step_mode {
+        // The action waits for the room's prediction first.
         Some(m) if m.lesson == lesson_no && !running && m.next < m.total => {
+            if s.pending_question().is_some() {
+                return Vec::new();
+            }
+            let Some(m) = &mut s.step_mode else {
+                return Vec::new();
+            };
             m.running = true;
             vec![Effect::RunStep {
                 lesson: lesson_no,
@@ -910,5 +926,41 @@ mod tests {
         // A failed action stays next, to be run again.
         update(&mut s, Msg::JobEnded(Err("boom".into())));
         assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+    }
+
+    #[test]
+    fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
+        let mut s = state();
+        s.lesson = 1;
+        key(&mut s, KeyCode::Char('g'));
+        let (answer_key, ask) = s.pending_question().map(|(k, a)| (k, a.clone())).unwrap();
+        assert_eq!(answer_key, "2:1");
+        assert!(ask.question.en.contains("replicas"));
+        assert!(
+            key(&mut s, KeyCode::Char('g')).is_empty(),
+            "not before the room answers"
+        );
+        assert!(key(&mut s, KeyCode::Char('9')).is_empty(), "no 9th choice");
+        assert!(s.pending_question().is_some());
+        key(&mut s, KeyCode::Char('3'));
+        assert_eq!(s.answers["2:1"], "3");
+        assert_eq!(
+            key(&mut s, KeyCode::Char('g')),
+            [Effect::RunStep { lesson: 2, end: 1 }]
+        );
+        assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
+        // After the action, the live value is shown beside the prediction.
+        update(&mut s, Msg::JobEnded(Ok(())));
+        update(
+            &mut s,
+            Msg::Object(
+                "src-helm/Deployment/src-helm-web".into(),
+                serde_json::json!({"spec": {"replicas": 3}}),
+            ),
+        );
+        let lesson = s.lessons[1].clone();
+        let m = s.step_mode.clone().unwrap();
+        let shown = crate::tui::view::predictions_text(&s, &lesson, &m);
+        assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
     }
 }

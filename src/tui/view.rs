@@ -84,6 +84,25 @@ impl Widget for &Screen<'_> {
         if let Some(lesson) = s.confirm {
             confirm(s, lesson, area, buf);
         }
+        // Presenting, the question is shown large for the room to vote.
+        if s.present
+            && s.pending_question().is_some()
+            && let Some(m) = &s.step_mode
+            && let Some(l) = s.lessons.iter().find(|l| l.spec.number == m.lesson)
+        {
+            let lines = lesson::predictions(s, l, m);
+            let rect = centered(area, area.width.saturating_sub(8).min(90), 6);
+            Clear.render(rect, buf);
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: false })
+                .block(
+                    Block::default()
+                        .borders(Borders::ALL)
+                        .border_type(BorderType::Double)
+                        .title(" Predict, then watch "),
+                )
+                .render(rect, buf);
+        }
     }
 }
 
@@ -361,4 +380,22 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
                 .title(" Keys · Esc closes "),
         )
         .render(rect, buf);
+}
+
+/// The prediction lines of step mode as plain text (for tests and logs).
+pub fn predictions_text(
+    s: &State,
+    lesson: &crate::lab::catalog::Lesson,
+    m: &super::state::StepMode,
+) -> String {
+    lesson::predictions(s, lesson, m)
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|sp| sp.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

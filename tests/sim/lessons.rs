@@ -314,3 +314,25 @@ async fn changed_values_change_the_evidence_and_the_report() {
     let out = capa(&state, &["check", "all", "--templates", t]).await;
     assert!(out.status.success(), "check all failed:\n{}", text(&out));
 }
+
+/// Predictions made in the tutor are kept with the lab and listed by `capa-tui status`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn status_lists_the_predictions_kept_with_the_lab() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let kept = state.join("capa-src/.capa-tui");
+    std::fs::create_dir_all(&kept).unwrap();
+    std::fs::write(
+        kept.join("tutor.json"),
+        r#"{"lesson": 6, "section": "steps", "answers": {"6:4": "mode: blue"}}"#,
+    )
+    .unwrap();
+    let out = capa(&state, &["status"]).await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("Progress: on lesson 6, Steps"), "{said}");
+    assert!(said.contains("prediction 6:4: mode: blue"), "{said}");
+    let out = capa(&state, &["status", "--json"]).await;
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["progress"]["answers"]["6:4"], "mode: blue");
+}

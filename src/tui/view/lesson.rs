@@ -213,6 +213,7 @@ fn narration(s: &State) -> Vec<Line<'static>> {
             s.theme.good().add_modifier(Modifier::BOLD),
         )));
     }
+    lines.extend(predictions(s, lesson, m));
     if let Some(action) = lesson.spec.actions.get(m.next) {
         let say = action
             .say
@@ -224,6 +225,73 @@ fn narration(s: &State) -> Vec<Line<'static>> {
         )));
     }
     lines.push(Line::raw(""));
+    lines
+}
+
+/// Predict, then watch: the question the next action asks (with its choices), or — after the
+/// action that answers it ran — the prediction beside the live value.
+pub fn predictions(
+    s: &State,
+    lesson: &Lesson,
+    m: &crate::tui::state::StepMode,
+) -> Vec<Line<'static>> {
+    let words = |l: &crate::lab::spec::Localized| match s.lang {
+        Lang::En => l.en.clone(),
+        Lang::Zh => l.zh.clone(),
+    };
+    let mut lines = Vec::new();
+    if let Some((_, ask)) = s.pending_question() {
+        lines.push(Line::from(Span::styled(
+            format!(
+                "? {} {}",
+                if s.lang == Lang::Zh {
+                    "先猜："
+                } else {
+                    "Predict:"
+                },
+                words(&ask.question)
+            ),
+            s.theme.accent().add_modifier(Modifier::BOLD),
+        )));
+        let choices: Vec<String> = ask
+            .choices
+            .iter()
+            .enumerate()
+            .map(|(i, c)| format!("{}) {c}", i + 1))
+            .collect();
+        lines.push(Line::raw(format!(
+            "  {}   ← 1–{}",
+            choices.join("   "),
+            ask.choices.len()
+        )));
+    }
+    let answered = m
+        .next
+        .checked_sub(1)
+        .filter(|_| !m.running)
+        .and_then(|i| Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?)));
+    if let Some((i, ask)) = answered {
+        let said = s
+            .answers
+            .get(&crate::tui::state::answer_key(m.lesson, i))
+            .cloned()
+            .unwrap_or_else(|| "-".into());
+        let live = ask.reveal.live(&s.objects).unwrap_or_else(|| "?".into());
+        let right = said == live || said.ends_with(&format!(" {live}"));
+        lines.push(Line::from(Span::styled(
+            format!(
+                "{} {}: {said} · {}: {live}",
+                if right { "✓" } else { "✗" },
+                if s.lang == Lang::Zh {
+                    "你猜"
+                } else {
+                    "you said"
+                },
+                if s.lang == Lang::Zh { "实际" } else { "live" }
+            ),
+            if right { s.theme.good() } else { s.theme.bad() },
+        )));
+    }
     lines
 }
 
