@@ -183,9 +183,21 @@ fn pane_title(s: &State, pane: Pane) -> String {
 }
 
 fn header(s: &State, area: Rect, buf: &mut Buffer) {
+    let zh = s.lang == crate::lab::catalog::Lang::Zh;
     let watch = match &s.watch {
-        WatchHealth::Connecting => Span::styled("… connecting", s.theme.warn()),
-        WatchHealth::Live => Span::styled("✓ live", s.theme.good()),
+        WatchHealth::Connecting => Span::styled(
+            if zh {
+                "… 连接中"
+            } else {
+                "… connecting"
+            },
+            s.theme.warn(),
+        ),
+        WatchHealth::Live => Span::styled(if zh { "✓ 实时" } else { "✓ live" }, s.theme.good()),
+        WatchHealth::Reconnecting(why, since) if zh => Span::styled(
+            format!("✗ 已过期 {}s，正在重连（{why}）", since.elapsed().as_secs()),
+            s.theme.bad(),
+        ),
         WatchHealth::Reconnecting(why, since) => Span::styled(
             format!(
                 "✗ stale for {}s, reconnecting ({why})",
@@ -377,7 +389,11 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
             Block::default()
                 .borders(Borders::ALL)
                 .border_type(BorderType::Double)
-                .title(" Keys · Esc closes "),
+                .title(if s.lang == crate::lab::catalog::Lang::Zh {
+                    " 按键 · Esc 关闭 "
+                } else {
+                    " Keys · Esc closes "
+                }),
         )
         .render(rect, buf);
 }

@@ -306,6 +306,9 @@ fn clock(t: jiff::Timestamp) -> String {
 fn body(s: &State, lesson: &Lesson) -> String {
     let text = lesson.text(s.lang);
     match s.section {
+        Section::Hints if s.hints_shown == 0 && s.lang == Lang::Zh => {
+            "按 h 查看第一个提示。".to_string()
+        }
         Section::Hints if s.hints_shown == 0 => "Press h for a first hint.".to_string(),
         Section::Hints => text
             .hints

@@ -49,8 +49,16 @@ pub fn render_marked(
         }
         code_seen += lines.len();
     };
+    // A paragraph's lines are one line of prose (Markdown's soft breaks), wrapped by the pane.
+    let mut paragraph: Option<String> = None;
+    let end_paragraph = |out: &mut Vec<Line<'static>>, p: &mut Option<String>| {
+        if let Some(text) = p.take() {
+            out.push(prose(&text, theme));
+        }
+    };
     for line in text.lines() {
         if let Some(rest) = line.trim_start().strip_prefix("```") {
+            end_paragraph(&mut out, &mut paragraph);
             match code.take() {
                 Some((lang, lines)) => flush(&mut out, &lang, &lines),
                 None => code = Some((rest.trim().to_string(), Vec::new())),
@@ -61,12 +69,38 @@ pub fn render_marked(
             lines.push(line.to_string());
             continue;
         }
-        out.push(prose(line, theme));
+        let starts_block = line.trim().is_empty() || starts_own_line(line);
+        match (&mut paragraph, starts_block) {
+            (Some(p), false) => {
+                p.push(' ');
+                p.push_str(line.trim());
+            }
+            (_, true) => {
+                end_paragraph(&mut out, &mut paragraph);
+                if line.trim().is_empty() {
+                    out.push(Line::raw(""));
+                } else {
+                    paragraph = Some(line.to_string());
+                }
+            }
+            (None, false) => paragraph = Some(line.to_string()),
+        }
     }
+    end_paragraph(&mut out, &mut paragraph);
     if let Some((lang, lines)) = code {
         flush(&mut out, &lang, &lines);
     }
     (out, first_marked)
+}
+
+/// Whether a line starts a block of its own: a heading or a list item.
+fn starts_own_line(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    t.starts_with('#')
+        || t.starts_with("- ")
+        || t.starts_with("* ")
+        || (digits > 0 && t[digits..].starts_with(". "))
 }
 
 fn prose(line: &str, theme: Theme) -> Line<'static> {
@@ -152,5 +186,27 @@ mod tests {
         assert_eq!(first, Some(2));
         let text: String = lines[2].spans.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(text, "▌ kubectl get app");
+    }
+
+    #[test]
+    fn soft_line_breaks_join_and_list_items_stay_apart() {
+        let lines = render(
+            "You push a commit\nand watch the sync fail.\n\n- one\n- two\n1. first\n   more of first",
+            Theme::Default,
+        );
+        let text: Vec<String> = lines
+            .iter()
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .collect();
+        assert_eq!(
+            text,
+            [
+                "You push a commit and watch the sync fail.",
+                "",
+                "- one",
+                "- two",
+                "1. first more of first"
+            ]
+        );
     }
 }

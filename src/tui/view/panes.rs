@@ -29,9 +29,11 @@ impl AppsView<'_> {
         let s = self.0;
         let mut lines = Vec::new();
         if s.apps.is_empty() {
-            lines.push(Line::raw(
-                "No Applications in argocd yet. r runs this lesson's plan, which creates what it needs.",
-            ));
+            lines.push(Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
+                "argocd 中还没有 Application。r 执行本课计划，会创建所需的一切。"
+            } else {
+                "No Applications in argocd yet. r runs this lesson's plan, which creates what it needs."
+            }));
         }
         // The lesson's own Application first: its operation and banner are what matter.
         for (name, app) in super::summary::ordered_apps(s) {

@@ -153,7 +153,11 @@ impl TimelineView<'_> {
         let s = self.0;
         let name = s.timeline_app().to_string();
         let Some(app) = s.apps.get(&name) else {
-            return vec![Line::raw(format!("{name}: no operation yet"))];
+            return vec![Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
+                format!("{name}：还没有操作")
+            } else {
+                format!("{name}: no operation yet")
+            })];
         };
         let op = app.status.operation_state.clone().unwrap_or_default();
         let retry = op
