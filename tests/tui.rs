@@ -397,9 +397,13 @@ fn chinese_lessons_are_shown_with_chinese_section_names() {
         screen.contains(" 课程 ") && screen.contains("替我做"),
         "pane titles and keys follow the language: {screen}"
     );
+    // Argo CD's own words stay, with their meaning beside them; the chrome is Chinese too.
+    assert!(screen.contains("✓ Synced 已同步"), "{screen}");
+    assert!(screen.contains("✓ 实时"), "{screen}");
     s.help = true;
     let help = format!("{}", draw(&s, 120, 40));
     assert!(help.contains("自检本课的证据文件"), "{help}");
+    assert!(help.contains("按键 · Esc 关闭"), "{help}");
     assert!(screen.contains("Argo CD"), "{screen}");
 }
 

@@ -146,6 +146,27 @@ impl StyleSpec {
     }
 }
 
+/// What an Argo CD status word means, in Chinese: the word itself stays as Argo CD prints it
+/// (learners meet it in the CLI and the UI), with this beside it.
+pub fn gloss_zh(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "Synced" => "已同步",
+        "OutOfSync" => "未同步",
+        "Healthy" => "健康",
+        "Progressing" => "进行中",
+        "Degraded" => "降级",
+        "Missing" => "缺失",
+        "Suspended" => "已暂停",
+        "Succeeded" => "成功",
+        "Failed" => "失败",
+        "Error" => "出错",
+        "Running" => "运行中",
+        "Terminating" => "终止中",
+        "Unknown" => "未知",
+        _ => return None,
+    })
+}
+
 /// A status word with its glyph, as every pane shows it: `✓ Synced`, `… Progressing`, `✗ Degraded`.
 pub fn status_glyph(word: &str) -> &'static str {
     match word {

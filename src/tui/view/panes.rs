@@ -7,16 +7,21 @@ use serde_json::Value;
 
 use crate::cluster::{Application, derive};
 use crate::tui::state::State;
-use crate::tui::theme::{status_glyph, status_style};
+use crate::tui::theme::{gloss_zh, status_glyph, status_style};
 
 fn short(rev: Option<&str>) -> String {
     rev.map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
 }
 
+/// A status word with its glyph; in Chinese with its meaning beside it (`✓ Synced 已同步`).
 fn status(s: &State, word: &str) -> Span<'static> {
     let word = if word.is_empty() { "Unknown" } else { word };
+    let gloss = match (s.lang, gloss_zh(word)) {
+        (crate::lab::catalog::Lang::Zh, Some(g)) => format!(" {g}"),
+        _ => String::new(),
+    };
     Span::styled(
-        format!("{} {word}", status_glyph(word)),
+        format!("{} {word}{gloss}", status_glyph(word)),
         status_style(s.theme, word),
     )
 }
