@@ -178,11 +178,12 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
         "-t",
         "t",
         "-l",
-        "capa-tui check 2; echo CHECK=$?",
+        "capa-tui check 2; echo CHECK=$((100 + $?))",
     ]);
     t.keys(&["Enter"]);
-    let screen = t.wait_for("CHECK=", Duration::from_secs(60));
-    assert!(screen.contains("CHECK=0"), "{screen}");
+    // The typed line shows "CHECK=$((…", the output "CHECK=100" on success: wait for the output.
+    let screen = t.wait_for("CHECK=1", Duration::from_secs(60));
+    assert!(screen.contains("CHECK=100"), "{screen}");
     assert!(screen.contains("✓ PASS precedence.json"), "{screen}");
 
     // Quit from the tutor: no shell of this lab is left running.

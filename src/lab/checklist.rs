@@ -194,7 +194,7 @@ impl DoneWhen {
 /// the `main` of every bare repo in the bare dir (Applications point at them).
 pub fn read_git_facts<'a>(
     paths: &LabPaths,
-    items: impl IntoIterator<Item = &'a ChecklistItem>,
+    conditions: impl IntoIterator<Item = &'a DoneWhen>,
 ) -> GitFacts {
     let mut facts = GitFacts::default();
     let mut wanted_files: Vec<(String, String)> = Vec::new();
@@ -207,8 +207,8 @@ pub fn read_git_facts<'a>(
             name.strip_suffix(".git").map(String::from)
         })
         .collect();
-    for item in items {
-        let (repo, path) = item.done_when.git_needs();
+    for condition in conditions {
+        let (repo, path) = condition.git_needs();
         if let Some(r) = repo {
             names.push(r.to_string());
             if let Some(p) = path {
@@ -351,9 +351,9 @@ mod tests {
             "{step: {en: push, zh: push}, done_when: {pushed: {repo: src, path: charts/web/Chart.yaml, contains: 'name: web'}}}",
         )
         .unwrap();
-        assert!(read_git_facts(&paths, [&item]).repos.is_empty());
+        assert!(read_git_facts(&paths, [&item.done_when]).repos.is_empty());
         crate::git::init_bare(&paths.bare_repo("src")).unwrap();
-        let facts = read_git_facts(&paths, [&item]);
+        let facts = read_git_facts(&paths, [&item.done_when]);
         assert_eq!(facts.repos.get("src"), Some(&None), "exists, no commit yet");
         let repo = crate::git::clone(&paths.bare_repo("src").display().to_string(), &paths.repo())
             .unwrap();
@@ -362,7 +362,7 @@ mod tests {
         let sig = git2::Signature::now("t", "t@t").unwrap();
         crate::git::commit_all(&repo, "chart", &sig).unwrap();
         crate::git::push(&repo, "main", |_| {}).unwrap();
-        let facts = read_git_facts(&paths, [&item]);
+        let facts = read_git_facts(&paths, [&item.done_when]);
         assert!(facts.repos["src"].is_some());
         assert_eq!(facts.cloned, ["src"]);
         let (apps, specs, objects, present, passed) = Default::default();

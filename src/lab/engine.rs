@@ -3,6 +3,7 @@
 //! done is recognised and skipped, so a re-run after a cancel or failure makes no duplicate
 //! commits or objects. The learner's work is never overwritten.
 
+mod by_hand;
 mod guard;
 mod steps;
 
@@ -152,18 +153,28 @@ impl Runner {
     ) -> Result<(), RunError> {
         let end = end.min(steps.len());
         let resume = read_checkpoint(&self.paths.src_dir, lesson).min(steps.len());
+        // What the learner did by hand, as the lesson's conditions see it, is not done again.
+        let by_hand = resume + by_hand::done(self, lesson, resume, end).await;
         for (i, step) in steps.iter().enumerate().take(end) {
             let n = i + 1;
-            if i < resume {
+            if i < by_hand {
                 let _ = progress.send(Progress::Started {
                     step: n,
                     title: step.title(),
                     command: step.command(&self.fit),
                 });
+                let summary = if i < resume {
+                    "already done by an earlier run"
+                } else {
+                    "already done by you: skipped"
+                };
                 let _ = progress.send(Progress::Done {
                     step: n,
-                    summary: "already done by an earlier run".into(),
+                    summary: summary.into(),
                 });
+                if i >= resume {
+                    write_checkpoint(&self.paths.src_dir, lesson, Some(n));
+                }
                 continue;
             }
             if *cancel.borrow() {

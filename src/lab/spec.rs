@@ -79,6 +79,9 @@ pub struct PlanAction {
     pub say: Option<Localized>,
     #[serde(default)]
     pub then: Option<Localized>,
+    /// What shows the learner already did this by hand: "do it for me" then skips it.
+    #[serde(default)]
+    pub done_when: Option<super::checklist::DoneWhen>,
     /// Predict, then watch: asked before the action runs, answered from the cluster after.
     #[serde(default)]
     pub ask: Option<Question>,

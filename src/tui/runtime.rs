@@ -237,7 +237,10 @@ fn lab_files(paths: &LabPaths, lessons: &[Lesson]) -> Vec<Msg> {
         chart_values,
         commits,
     } = files_snapshot(paths, lessons);
-    let items = lessons.iter().flat_map(|l| &l.spec.checklist);
+    let items = lessons
+        .iter()
+        .flat_map(|l| &l.spec.checklist)
+        .map(|i| &i.done_when);
     vec![
         Msg::Evidence(evidence),
         Msg::ChartValues(chart_values),

@@ -336,3 +336,47 @@ async fn status_lists_the_predictions_kept_with_the_lab() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["progress"]["answers"]["6:4"], "mode: blue");
 }
+
+/// A learner who did lesson 1's first steps by hand presses "do it for me": the plan reads the
+/// same conditions as the checklist and skips what is already there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn do_it_for_me_skips_what_the_learner_already_did_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let bare = state.join("bare/src.git");
+    std::fs::create_dir_all(state.join("capa-src")).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    git(&[
+        "init",
+        "-q",
+        "--bare",
+        "-b",
+        "main",
+        &bare.display().to_string(),
+    ]);
+    git(&[
+        "clone",
+        "-q",
+        &bare.display().to_string(),
+        &state.join("capa-src/repo").display().to_string(),
+    ]);
+    let out = capa(&state, &["do", "1", "--yes"]).await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert_eq!(
+        said.matches("already done by you: skipped").count(),
+        2,
+        "the bare repo and the clone: {said}"
+    );
+    assert!(said.contains("committed"), "the rest still runs: {said}");
+}
