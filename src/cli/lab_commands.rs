@@ -195,6 +195,8 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         client: &s.client,
         src_dir: &s.paths.src_dir,
     };
+    // Hints are shown with this lab's paths and commands.
+    let fit = Fit::for_paths(&s.paths);
     let mut grades = Vec::new();
     for lesson in &lessons {
         if let Some(file) = lesson.evidence_file() {
@@ -232,7 +234,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                         .and_then(|h| lesson.text(lang).hints.get(h - 1).map(|t| (h, t)));
                     println!("    ✗ {}", f.what);
                     if let Some((n, text)) = hint {
-                        println!("      hint {n}: {}", Fit::for_paths(&s.paths).render(text));
+                        println!("      hint {n}: {}", fit.render(text));
                     }
                 }
             }

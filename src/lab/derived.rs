@@ -10,9 +10,6 @@ use super::spec::{EvidenceRef, FieldPath};
 use crate::cluster::Application;
 use crate::cluster::derive::provenance;
 
-/// The Helm layers, lowest precedence first (docs/sim-behaviour.md §1.4).
-pub use crate::cluster::derive::HELM_LAYERS as LAYERS;
-
 /// A field of an earlier evidence file, or what to do when it is not there.
 pub fn evidence_field(ctx: &Context<'_>, r: &EvidenceRef) -> Result<Value, EvidenceError> {
     let path = ctx.src_dir.join(&r.file);

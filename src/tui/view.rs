@@ -352,20 +352,8 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
 
 /// The help overlay, generated from the keymap.
 fn help(s: &State, area: Rect, buf: &mut Buffer) {
-    let width = area.width.min(64);
     let height = (BINDINGS.len() as u16 + 4).min(area.height);
-    let [_, mid, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width),
-        Constraint::Fill(1),
-    ])
-    .areas(area);
-    let [_, rect, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height),
-        Constraint::Fill(1),
-    ])
-    .areas(mid);
+    let rect = centered(area, area.width.min(64), height);
     Clear.render(rect, buf);
     let lines: Vec<Line> = BINDINGS
         .iter()

@@ -1,0 +1,392 @@
+//! How `update` turns keys and messages into state and effects, without a terminal.
+use super::*;
+use crate::lab::catalog::{self, Lang};
+use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
+use strum::EnumCount;
+
+fn state() -> State {
+    State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true)
+}
+
+fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
+    update(s, Msg::Key(KeyEvent::from(code)))
+}
+
+#[test]
+fn presenter_keys_walk_sections_then_lessons() {
+    let mut s = state();
+    for _ in 0..Section::COUNT {
+        key(&mut s, KeyCode::PageDown);
+    }
+    assert_eq!((s.lesson, s.section), (1, Section::Goal));
+    key(&mut s, KeyCode::PageUp);
+    assert_eq!((s.lesson, s.section), (0, Section::LAST));
+}
+
+#[test]
+fn releases_are_ignored_and_help_swallows_other_keys() {
+    let mut s = state();
+    let release = KeyEvent {
+        code: KeyCode::Char('r'),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    };
+    assert!(update(&mut s, Msg::Key(release)).is_empty());
+    key(&mut s, KeyCode::Char('?'));
+    assert!(s.help);
+    assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+    key(&mut s, KeyCode::Esc);
+    assert!(!s.help);
+    assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+}
+
+#[test]
+fn quitting_cancels_a_running_plan_first() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: 1,
+            steps: vec![PlanStep::todo("a", "b")],
+        },
+    );
+    assert_eq!(
+        key(&mut s, KeyCode::Char('q')),
+        [Effect::Cancel, Effect::Quit]
+    );
+    assert!(s.quit);
+}
+
+#[test]
+fn a_finished_plan_is_graded_and_its_steps_tick_off() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: 2,
+            steps: vec![PlanStep::todo("a", "$ a"), PlanStep::todo("b", "$ b")],
+        },
+    );
+    update(
+        &mut s,
+        Msg::Job(Progress::Started {
+            step: 1,
+            title: "a".into(),
+            command: "$ a".into(),
+        }),
+    );
+    update(
+        &mut s,
+        Msg::Job(Progress::Blocker {
+            step: 1,
+            line: "waiting: wave 0".into(),
+        }),
+    );
+    assert_eq!(s.job.as_ref().unwrap().blocker, "waiting: wave 0");
+    update(
+        &mut s,
+        Msg::Job(Progress::Done {
+            step: 1,
+            summary: "ok".into(),
+        }),
+    );
+    assert_eq!(s.job.as_ref().unwrap().steps[0].state, StepState::Done);
+    assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(2)]);
+}
+
+#[test]
+fn a_and_o_cycle_the_timelines_app_and_the_fields_object() {
+    let mut s = state();
+    for name in ["src-helm", "src-kust", "src-waves"] {
+        update(
+            &mut s,
+            Msg::App(serde_json::json!({"metadata": {"name": name}})),
+        );
+    }
+    assert_eq!(s.timeline_app(), "src-helm");
+    key(&mut s, KeyCode::Char('a'));
+    assert_eq!(s.timeline_app(), "src-kust");
+    update(
+        &mut s,
+        Msg::Object(
+            "src-helm/ConfigMap/src-helm-greeting".into(),
+            serde_json::json!({}),
+        ),
+    );
+    update(
+        &mut s,
+        Msg::Object("src-kust/Deployment/prod-api".into(), serde_json::json!({})),
+    );
+    key(&mut s, KeyCode::Char('o'));
+    assert_eq!(
+        s.fields_object(),
+        "src-helm/ConfigMap/src-helm-greeting",
+        "wraps around after prod-api"
+    );
+}
+
+#[test]
+fn hints_come_one_at_a_time() {
+    let mut s = state();
+    key(&mut s, KeyCode::Char('h'));
+    key(&mut s, KeyCode::Char('h'));
+    assert_eq!(s.hints_shown, 2);
+    assert_eq!(s.section, Section::Hints);
+}
+
+#[test]
+fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
+    let mut s = state();
+    s.size = (120, 40);
+    let started = key(&mut s, KeyCode::Char('s'));
+    assert!(matches!(started[..], [Effect::StartShell { rows, cols }] if rows > 5 && cols > 40));
+    assert_eq!((s.focus, s.shell.typing), (Pane::Shell, true));
+    assert_eq!(
+        key(&mut s, KeyCode::Char('q')),
+        [Effect::ShellInput(b"q".to_vec())]
+    );
+    assert!(!s.quit, "q in the shell types q");
+    let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+    assert!(update(&mut s, Msg::Key(leave)).is_empty());
+    assert!(!s.shell.typing);
+    assert_eq!(key(&mut s, KeyCode::Char('q')), [Effect::Quit]);
+}
+
+#[test]
+fn a_shell_that_exited_says_so_and_enter_starts_another() {
+    let mut s = state();
+    s.size = (120, 40);
+    key(&mut s, KeyCode::Char('s'));
+    update(&mut s, Msg::ShellOutput(b"hello\r\n".to_vec()));
+    assert!(s.shell.screen.screen().contents().contains("hello"));
+    update(&mut s, Msg::ShellExited(Some(0)));
+    assert_eq!(s.shell.status, ShellStatus::Exited(Some(0)));
+    assert!(key(&mut s, KeyCode::Char('x')).is_empty());
+    assert!(matches!(
+        key(&mut s, KeyCode::Enter)[..],
+        [Effect::StartShell { .. }]
+    ));
+    assert!(s.shell.running());
+}
+
+#[test]
+fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
+    let mut s = state();
+    s.size = (120, 40);
+    key(&mut s, KeyCode::Char('s'));
+    let before = s.shell.screen.screen().size();
+    let resized = update(&mut s, Msg::Resize(200, 60));
+    let after = s.shell.screen.screen().size();
+    assert!(
+        after.0 > before.0 && after.1 > before.1,
+        "{before:?} → {after:?}"
+    );
+    assert_eq!(
+        resized,
+        [Effect::ShellResize {
+            rows: after.0,
+            cols: after.1
+        }]
+    );
+    let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+    update(&mut s, Msg::Key(leave));
+    let zoomed = key(&mut s, KeyCode::Char('z'));
+    assert!(
+        matches!(
+            zoomed[..],
+            [Effect::ShellResize {
+                rows: 56,
+                cols: 198
+            }]
+        ),
+        "{zoomed:?}"
+    );
+}
+
+#[test]
+fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
+    let mut s = state();
+    s.size = (120, 40);
+    assert!(key(&mut s, KeyCode::Char(']')).is_empty());
+    assert_eq!(
+        s.section,
+        Section::ByHand,
+        "a part without commands moves to By hand"
+    );
+    let typed = key(&mut s, KeyCode::Char('y'));
+    assert!(
+        matches!(typed[..], [Effect::StartShell { .. }]),
+        "{typed:?}"
+    );
+    assert!(s.shell.pending_input.is_some());
+    // Enter pressed before the shell is ready follows the command, not precedes it.
+    assert!(key(&mut s, KeyCode::Enter).is_empty());
+    // bash asks for bracketed paste and draws its prompt: the command arrives, no Enter.
+    let sent = update(
+        &mut s,
+        Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+    );
+    let [Effect::ShellInput(bytes)] = &sent[..] else {
+        panic!("{sent:?}")
+    };
+    let text = String::from_utf8_lossy(bytes);
+    assert!(
+        text.starts_with("\x1b[200~git init --bare -b main /srv/bare/src.git"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\x1b[201~\r"),
+        "the early Enter follows: {text:?}"
+    );
+    assert!(s.shell.pending_input.is_none());
+    let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+    update(&mut s, Msg::Key(leave));
+    key(&mut s, KeyCode::Char(']'));
+    assert!(
+        matches!(key(&mut s, KeyCode::Char('Y'))[..], [Effect::CopyToClipboard(ref t)] if t.starts_with("git clone /srv/bare/src.git"))
+    );
+}
+
+#[test]
+fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
+    use crate::lab::checklist::GitFacts;
+    let mut s = state();
+    let app = serde_json::json!({
+        "metadata": {"name": "src-helm", "namespace": "argocd"},
+        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git",
+                            "path": "charts/web", "helm": {"valueFiles": ["values-prod.yaml"]}}},
+        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}
+    });
+    // The Application alone ticks nothing: the steps before it are not done.
+    update(&mut s, Msg::App(app.clone()));
+    assert!(!s.ticks.contains_key(&1));
+    let mut git = GitFacts::default();
+    git.repos.insert("src".into(), Some("abc".into()));
+    git.cloned.push("src".into());
+    update(&mut s, Msg::Git(git.clone()));
+    assert_eq!(
+        s.ticks[&1].len(),
+        2,
+        "bare repo and clone; nothing pushed yet"
+    );
+    git.files.insert(
+        ("src".into(), "charts/web/templates/deployment.yaml".into()),
+        "kind: Deployment".into(),
+    );
+    update(&mut s, Msg::Git(git.clone()));
+    assert_eq!(s.ticks[&1].len(), 5, "pushed, applied and synced at main");
+    // A new push moves main on: what was done stays done.
+    git.repos.insert("src".into(), Some("def".into()));
+    update(&mut s, Msg::Git(git));
+    assert_eq!(s.ticks[&1].len(), 5);
+}
+
+#[test]
+fn progress_taken_from_the_tutor_resumes_the_same_place() {
+    let mut s = state();
+    key(&mut s, KeyCode::Char('n'));
+    key(&mut s, KeyCode::Char('h'));
+    s.ticks
+        .entry(1)
+        .or_default()
+        .insert(0, "2026-12-01T03:00:00Z".parse().unwrap());
+    let kept = s.progress();
+    assert_eq!(kept.lesson, Some(2));
+    let mut again = state();
+    again.resume(kept);
+    assert_eq!(
+        (again.lesson, again.section, again.hints_shown),
+        (1, Section::Hints, 1)
+    );
+    assert_eq!(again.ticks[&1].len(), 1);
+}
+
+#[test]
+fn on_a_real_cluster_r_asks_first_and_only_y_goes_ahead() {
+    let mut s = state();
+    s.sim = false;
+    assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+    assert_eq!(s.confirm, Some(1));
+    assert!(
+        key(&mut s, KeyCode::Char('q')).is_empty(),
+        "q leaves the question"
+    );
+    assert!(!s.quit && s.confirm.is_none());
+    key(&mut s, KeyCode::Char('r'));
+    assert!(
+        key(&mut s, KeyCode::Char('x')).is_empty(),
+        "other keys wait"
+    );
+    assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(1)]);
+    let mut sim = state();
+    assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+}
+
+#[test]
+fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
+    let mut s = state();
+    s.lesson = 5;
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "the first g only shows the plan"
+    );
+    let m = s.step_mode.clone().unwrap();
+    assert_eq!((m.lesson, m.next, m.total), (6, 0, 9));
+    assert_eq!(
+        key(&mut s, KeyCode::Char('g')),
+        [Effect::RunStep { lesson: 6, end: 1 }]
+    );
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "one action at a time"
+    );
+    update(&mut s, Msg::JobEnded(Ok(())));
+    assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+    // Presenting, the clicker's next key runs the next action.
+    s.present = true;
+    assert_eq!(
+        key(&mut s, KeyCode::PageDown),
+        [Effect::RunStep { lesson: 6, end: 2 }]
+    );
+    assert_eq!(s.last_key, "PgDn");
+    // A failed action stays next, to be run again.
+    update(&mut s, Msg::JobEnded(Err("boom".into())));
+    assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+}
+
+#[test]
+fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
+    let mut s = state();
+    s.lesson = 1;
+    key(&mut s, KeyCode::Char('g'));
+    let (answer_key, ask) = s.pending_question().map(|(k, a)| (k, a.clone())).unwrap();
+    assert_eq!(answer_key, "2:1");
+    assert!(ask.question.en.contains("replicas"));
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "not before the room answers"
+    );
+    assert!(key(&mut s, KeyCode::Char('9')).is_empty(), "no 9th choice");
+    assert!(s.pending_question().is_some());
+    key(&mut s, KeyCode::Char('3'));
+    assert_eq!(s.answers["2:1"], "3");
+    assert_eq!(
+        key(&mut s, KeyCode::Char('g')),
+        [Effect::RunStep { lesson: 2, end: 1 }]
+    );
+    assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
+    // After the action, the live value is shown beside the prediction.
+    update(&mut s, Msg::JobEnded(Ok(())));
+    update(
+        &mut s,
+        Msg::Object(
+            "src-helm/Deployment/src-helm-web".into(),
+            serde_json::json!({"spec": {"replicas": 3}}),
+        ),
+    );
+    let lesson = s.lessons[1].clone();
+    let m = s.step_mode.clone().unwrap();
+    let shown = crate::tui::view::predictions_text(&s, &lesson, &m);
+    assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
+}
