@@ -5,60 +5,15 @@
 //! back, `q` in the shell types `q`, and quitting leaves no shell behind.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use capa_tui::lab::catalog::{self, Lang, Section};
 use capa_tui::lab::snippets::snippets;
 
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(&self.socket)
-            .args(args)
-            .output()
-            .expect("tmux is installed (scripts/test installs it)")
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        for k in keys {
-            self.run(&["send-keys", "-t", "t", k]);
-            // Apart: an Esc-prefixed sequence right before another key reads as Alt+key.
-            std::thread::sleep(Duration::from_millis(150));
-        }
-    }
-
-    fn screen(&self) -> String {
-        String::from_utf8_lossy(&self.run(&["capture-pane", "-p", "-t", "t"]).stdout).into_owned()
-    }
-
-    /// Waits (bounded) until the screen shows `want`.
-    fn wait_for(&self, want: &str, within: Duration) -> String {
-        let start = Instant::now();
-        loop {
-            let text = self.screen();
-            if text.contains(want) {
-                return text;
-            }
-            assert!(
-                start.elapsed() < within,
-                "the screen never showed {want:?} within {within:?}:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        }
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.run(&["kill-server"]);
-    }
-}
+#[path = "support/tmux.rs"]
+mod tmux;
+use tmux::Tmux;
 
 /// Processes whose command line names `needle` (the test's own state dir).
 fn processes_naming(needle: &str) -> Vec<String> {

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 #[path = "support/svg.rs"]
 mod svg;
+#[path = "support/tmux.rs"]
+mod tmux;
 
 use capa_tui::lab::catalog::{self, Lang};
 use capa_tui::tui::state::State;
@@ -526,14 +528,8 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
 /// A real terminal: tmux runs `capa-tui --sim`, keys are sent, the screen read back.
 #[test]
 fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
-    use std::process::Command;
-    let tmux = |args: &[&str]| {
-        Command::new("tmux")
-            .arg("-L")
-            .arg(format!("capa-test-{}", std::process::id()))
-            .args(args)
-            .output()
-            .expect("tmux is installed (scripts/test installs it)")
+    let t = tmux::Tmux {
+        socket: format!("capa-test-{}", std::process::id()),
     };
     let dir = tempfile::tempdir().unwrap();
     let exit_file = dir.path().join("exit");
@@ -543,7 +539,7 @@ fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
         dir.path().join("state").display(),
         exit_file.display()
     );
-    let out = tmux(&[
+    let out = t.run(&[
         "new-session",
         "-d",
         "-s",
@@ -559,34 +555,22 @@ fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let screen = |want: &str| {
-        for _ in 0..100 {
-            let text = String::from_utf8_lossy(&tmux(&["capture-pane", "-p", "-t", "t"]).stdout)
-                .into_owned();
-            if text.contains(want) {
-                return text;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        panic!("the screen never showed {want:?}");
-    };
+    let screen = |want: &str| t.wait_for(want, Duration::from_secs(10));
     screen("SIM");
     screen("✓ live");
-    tmux(&["send-keys", "-t", "t", "?"]);
+    t.keys(&["?"]);
     screen("Keys · Esc closes");
-    // Sent apart: an Esc right before another key's sequence reads as Alt+key.
-    tmux(&["send-keys", "-t", "t", "Escape"]);
-    std::thread::sleep(Duration::from_millis(300));
-    tmux(&["send-keys", "-t", "t", "PageDown"]);
+    // Sent apart (the helper waits between keys): an Esc right before another key's sequence
+    // reads as Alt+key.
+    t.keys(&["Escape", "PageDown"]);
     screen("Why it matters (2/6)");
-    tmux(&["send-keys", "-t", "t", "q"]);
+    t.keys(&["q"]);
     for _ in 0..100 {
         if exit_file.exists() {
             break;
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let _ = tmux(&["kill-server"]);
     assert_eq!(
         std::fs::read_to_string(&exit_file).unwrap().trim(),
         "0",
