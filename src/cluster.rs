@@ -30,6 +30,9 @@ pub enum ClusterError {
     },
     #[error("{0}")]
     Api(String),
+    /// The API answered that the object does not exist.
+    #[error("{0}")]
+    NotFound(String),
     #[error(
         "cannot reach the cluster: {0}. Is it running, and is this the right kubeconfig/context?"
     )]
@@ -77,6 +80,7 @@ pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result
 /// Plain words for a kube error: the API's own message when it answered, else why it could not.
 pub fn explain(e: kube::Error) -> ClusterError {
     match e {
+        kube::Error::Api(s) if s.code == 404 => ClusterError::NotFound(s.message),
         kube::Error::Api(s) => ClusterError::Api(s.message),
         other => ClusterError::Unreachable(other.to_string()),
     }

@@ -422,6 +422,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
         &mut s,
         Msg::Graded(vec![Grade {
             file: "precedence.json".into(),
+            lesson: 2,
             findings: vec![bad],
         }]),
     );

@@ -194,19 +194,18 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
     let ctx = evidence::Context {
         client: &s.client,
         src_dir: &s.paths.src_dir,
+        bare_dir: &s.paths.bare_dir,
     };
     // Hints are shown with this lab's paths and commands.
     let fit = Fit::for_paths(&s.paths);
     let mut grades = Vec::new();
     for lesson in &lessons {
-        if let Some(file) = lesson.evidence_file() {
-            grades.push((lesson, grading::grade(file, &ctx).await));
-        }
+        grades.push((lesson, grading::grade_lesson(lesson, &ctx).await));
     }
     let lang = Lang::detect(g.lang.as_deref());
     let passed = grades.iter().all(|(_, g)| g.passed());
     if as_json {
-        let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.spec.number, "file": g.file, "passed": g.passed(), "findings": g.findings})).collect();
+        let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.spec.number, "file": (!g.file.is_empty()).then_some(&g.file), "passed": g.passed(), "findings": g.findings})).collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({"passed": passed, "files": out}))
@@ -221,7 +220,11 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                 } else {
                     "✗ FAIL"
                 },
-                grade.file,
+                if grade.file.is_empty() {
+                    "steps"
+                } else {
+                    &grade.file
+                },
                 lesson.spec.number,
                 lesson.title(lang)
             );
@@ -449,7 +452,7 @@ pub async fn doctor(g: &Global) -> i32 {
         if kubectl {
             "kubectl is on PATH".into()
         } else {
-            "kubectl is not on PATH: lesson 7 will scale through the API instead (run scripts/install-tools and add .tools/bin to PATH)".into()
+            "kubectl is not on PATH: lesson 7 stops at its kubectl scale step (run scripts/install-tools and add .tools/bin to PATH)".into()
         },
     );
     s.close().await;

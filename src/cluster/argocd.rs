@@ -36,6 +36,15 @@ pub async fn raw_get(client: kube::Client, path: &str) -> Result<serde_json::Val
         .map_err(explain)
 }
 
+/// As [`raw_get`], with `None` when the object does not exist.
+pub async fn raw_get_if_any(client: kube::Client, path: &str) -> Result<Option<serde_json::Value>> {
+    match raw_get(client, path).await {
+        Ok(v) => Ok(Some(v)),
+        Err(ClusterError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Asks Argo CD to compare again now (`hard` also regenerates manifests).
 pub async fn refresh(client: kube::Client, namespace: &str, name: &str, hard: bool) -> Result<()> {
     let patch = json!({"metadata": {"annotations": {"argocd.argoproj.io/refresh": if hard { "hard" } else { "normal" }}}});

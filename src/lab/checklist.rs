@@ -9,10 +9,12 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::derived::field_owner;
 use super::paths::LabPaths;
 use super::spec::{FieldPath, Localized, ObjectRef};
 use crate::cluster::Application;
+
+mod unmet;
+pub use unmet::{holds, shown};
 
 /// One step of a lesson's checklist.
 #[derive(Debug, Clone, Deserialize)]
@@ -20,6 +22,13 @@ use crate::cluster::Application;
 pub struct ChecklistItem {
     pub step: Localized,
     pub done_when: DoneWhen,
+    /// A step that happens and passes (a failure seen once, a file pushed and later changed):
+    /// the self-check does not ask for it to hold still; the evidence proves it instead.
+    #[serde(default)]
+    pub moment: bool,
+    /// The lesson hint (1-based) that helps when the self-check finds it undone.
+    #[serde(default)]
+    pub hint: Option<usize>,
 }
 
 /// What shows a step is done.
@@ -57,6 +66,19 @@ pub enum DoneWhen {
         path: FieldPath,
         equals: Value,
     },
+    /// `main` of the bare repo has the YAML `file` with `path` equal to `equals` (`null`: the
+    /// file does not set it).
+    GitValue {
+        repo: String,
+        file: String,
+        path: FieldPath,
+        equals: Value,
+    },
+    /// The Deployment has rolled out: as many ready, updated replicas as it asks for, and
+    /// every container of its Pod template on `image`.
+    RolledOut { object: ObjectRef, image: String },
+    /// Every one of these conditions holds.
+    All(Vec<DoneWhen>),
     /// The evidence file exists.
     EvidenceExists(String),
     /// The evidence file passes its self-check.
@@ -72,6 +94,62 @@ pub struct GitFacts {
     pub files: BTreeMap<(String, String), String>,
     /// Repo names the working copy is a clone of.
     pub cloned: Vec<String>,
+    /// Repo → each commit of `main`'s history → its top-level folders' tree ids: whether an
+    /// Application at an older commit still renders what `main` holds.
+    pub folders: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
+}
+
+/// Commits of `main` looked at for [`GitFacts::folders`]; a lab repo has a few dozen.
+const HISTORY_LIMIT: usize = 500;
+
+impl GitFacts {
+    /// Whether an Application whose source is `path` of `repo`, at `revision`, is at `main`:
+    /// the same commit, or an older commit of `main` whose top-level folder holding `path` is
+    /// unchanged since (Argo CD moves an untouched app's revision on at its next refresh).
+    pub fn current(&self, repo: &str, revision: Option<&str>, path: &str) -> bool {
+        let (Some(Some(main)), Some(rev)) = (self.repos.get(repo), revision) else {
+            return false;
+        };
+        if main == rev {
+            return true;
+        }
+        let top = path.trim_matches('/').split('/').next().unwrap_or_default();
+        let tree = |commit: &str| {
+            self.folders
+                .get(repo)
+                .and_then(|h| h.get(commit))
+                .and_then(|f| f.get(top))
+        };
+        !top.is_empty() && tree(rev).is_some() && tree(rev) == tree(main)
+    }
+}
+
+/// `main`'s commits and the tree id of each top-level folder at each.
+fn folders_of(repo: &git2::Repository) -> BTreeMap<String, BTreeMap<String, String>> {
+    let mut out = BTreeMap::new();
+    let Ok(mut walk) = repo.revwalk() else {
+        return out;
+    };
+    if walk.push_ref("refs/heads/main").is_err() {
+        return out;
+    }
+    for oid in walk.flatten().take(HISTORY_LIMIT) {
+        let Ok(tree) = repo.find_commit(oid).and_then(|c| c.tree()) else {
+            continue;
+        };
+        let dirs = tree
+            .iter()
+            .filter(|e| e.kind() == Some(git2::ObjectType::Tree))
+            .map(|e| {
+                (
+                    String::from_utf8_lossy(e.name_bytes()).into_owned(),
+                    e.id().to_string(),
+                )
+            })
+            .collect();
+        out.insert(oid.to_string(), dirs);
+    }
+    out
 }
 
 /// Everything a checklist is evaluated against, borrowed from the tutor's state.
@@ -87,105 +165,31 @@ pub struct Facts<'a> {
     pub evidence_passed: &'a BTreeMap<String, bool>,
 }
 
-/// The bare repo an Application's source is (the URL's last part without `.git`).
-fn repo_of(app: &Application) -> Option<String> {
-    let url = &app.spec.source.as_ref()?.repo_url;
-    let last = url.trim_end_matches('/').rsplit('/').next()?;
-    Some(last.trim_end_matches(".git").to_string())
-}
-
-/// Whether `value` holds every key and value of `subset` (lists: each given item is found).
-fn holds(value: &Value, subset: &Value) -> bool {
-    match (value, subset) {
-        (Value::Object(v), Value::Object(s)) => s
-            .iter()
-            .all(|(k, want)| v.get(k).is_some_and(|have| holds(have, want))),
-        (Value::Array(v), Value::Array(s)) => {
-            s.iter().all(|want| v.iter().any(|have| holds(have, want)))
-        }
-        // A number written as a string in YAML ("3") matches the number the API returns.
-        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
-            n.to_string() == *s
-        }
-        (v, s) => v == s,
-    }
-}
-
 impl DoneWhen {
+    /// Whether the condition holds on these facts.
     pub fn holds(&self, f: &Facts<'_>) -> bool {
-        let main_of =
-            |app: &Application| repo_of(app).and_then(|r| f.git.repos.get(&r).cloned().flatten());
-        let at_main = |app: &Application, rev: Option<&str>| {
-            main_of(app).is_some_and(|m| rev == Some(m.as_str()))
-        };
-        let settled = |app: &Application| {
-            app.operation.is_none()
-                && app.status.sync.status == "Synced"
-                && app.status.health.status == "Healthy"
-                && at_main(app, app.git_revision())
-        };
-        match self {
-            DoneWhen::BareRepo(repo) => f.git.repos.contains_key(repo),
-            DoneWhen::Cloned(repo) => f.git.cloned.contains(repo),
-            DoneWhen::Pushed {
-                repo,
-                path,
-                contains,
-            } => f
-                .git
-                .files
-                .get(&(repo.clone(), path.clone()))
-                .is_some_and(|text| contains.as_ref().is_none_or(|c| text.contains(c.as_str()))),
-            DoneWhen::AppSpec { app, has } => {
-                f.app_specs.get(app).is_some_and(|spec| holds(spec, has))
-            }
-            DoneWhen::Synced { app } => f.apps.get(app).is_some_and(settled),
-            DoneWhen::Succeeded { app } => f.apps.get(app).is_some_and(|a| {
-                settled(a)
-                    && a.status
-                        .operation_state
-                        .as_ref()
-                        .is_some_and(|o| o.phase == "Succeeded")
-                    && at_main(a, a.synced_revision())
-            }),
-            DoneWhen::OperationFailed { app } => f.apps.get(app).is_some_and(|a| {
-                a.status
-                    .operation_state
-                    .as_ref()
-                    .is_some_and(|o| o.failed() || o.message.contains("Retrying attempt"))
-                    && at_main(a, a.operation_revision())
-            }),
-            DoneWhen::FieldOwner {
-                object,
-                path,
-                manager,
-            } => f
-                .objects
-                .get(&object.key())
-                .and_then(|o| field_owner(o, path))
-                .is_some_and(|m| m == *manager),
-            DoneWhen::ObjectField {
-                object,
-                path,
-                equals,
-            } => f
-                .objects
-                .get(&object.key())
-                .and_then(|o| path.get(o))
-                .is_some_and(|v| holds(v, equals)),
-            DoneWhen::EvidenceExists(file) => {
-                f.evidence_present.get(file).copied().unwrap_or(false)
-            }
-            DoneWhen::EvidencePasses(file) => f.evidence_passed.get(file).copied().unwrap_or(false),
-        }
+        self.unmet(f).is_none()
     }
 
     /// The bare repo and the file at `main` this condition reads, if any.
-    fn git_needs(&self) -> (Option<&str>, Option<&str>) {
+    fn git_needs(&self) -> Vec<(&str, Option<&str>)> {
         match self {
-            DoneWhen::BareRepo(r) | DoneWhen::Cloned(r) => (Some(r), None),
-            DoneWhen::Pushed { repo, path, .. } => (Some(repo), Some(path)),
-            _ => (None, None),
+            DoneWhen::BareRepo(r) | DoneWhen::Cloned(r) => vec![(r, None)],
+            DoneWhen::Pushed { repo, path, .. } => vec![(repo, Some(path))],
+            DoneWhen::GitValue { repo, file, .. } => vec![(repo, Some(file))],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::git_needs).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The live objects this condition reads.
+    pub fn objects(&self) -> Vec<&ObjectRef> {
+        match self {
+            DoneWhen::FieldOwner { object, .. }
+            | DoneWhen::ObjectField { object, .. }
+            | DoneWhen::RolledOut { object, .. } => vec![object],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::objects).collect(),
+            _ => Vec::new(),
         }
     }
 }
@@ -208,11 +212,10 @@ pub fn read_git_facts<'a>(
         })
         .collect();
     for condition in conditions {
-        let (repo, path) = condition.git_needs();
-        if let Some(r) = repo {
-            names.push(r.to_string());
+        for (repo, path) in condition.git_needs() {
+            names.push(repo.to_string());
             if let Some(p) = path {
-                wanted_files.push((r.to_string(), p.to_string()));
+                wanted_files.push((repo.to_string(), p.to_string()));
             }
         }
     }
@@ -233,6 +236,7 @@ pub fn read_git_facts<'a>(
                 facts.files.insert((r.clone(), p.clone()), text);
             }
         }
+        facts.folders.insert(name.clone(), folders_of(&repo));
         if is_clone_of(&paths.repo(), &paths.bare_repo(&name)) {
             facts.cloned.push(name.clone());
         }

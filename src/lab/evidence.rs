@@ -33,6 +33,8 @@ pub type Result<T> = std::result::Result<T, EvidenceError>;
 pub struct Context<'a> {
     pub client: &'a kube::Client,
     pub src_dir: &'a Path,
+    /// Where the bare repos are (`<bare_dir>/src.git`): what was pushed.
+    pub bare_dir: &'a Path,
 }
 
 fn missing(what: impl Into<String>, hint: impl Into<String>) -> EvidenceError {
@@ -120,17 +122,16 @@ async fn read(
             kind,
             namespace,
             field_selector,
-        } => {
-            let mut url = kind.collection_path(namespace);
-            if let Some(sel) = field_selector {
-                url = format!(
-                    "{url}?fieldSelector={}",
-                    sel.replace('=', "%3D").replace('/', "%2F")
-                );
-            }
-            let list = argocd::raw_get(client.clone(), &url).await?;
-            Ok(json!(list["items"].as_array().map_or(0, Vec::len)))
-        }
+        } => Ok(json!(
+            count(client, kind, namespace, field_selector.as_deref()).await?
+        )),
+        Source::Exists {
+            kind,
+            namespace,
+            field_selector,
+        } => Ok(json!(
+            count(client, kind, namespace, field_selector.as_deref()).await? > 0
+        )),
         Source::ClusterTime => Ok(json!(cluster::now(client).await?.as_second())),
         Source::ScaleTime { object } => Ok(json!(
             scaled_at(client, &object.namespace, &object.name)
@@ -168,10 +169,6 @@ async fn read(
             let live = argocd::raw_get(client.clone(), &object.path(values)).await?;
             Ok(json!(derived::image_source(&app, &live)))
         }
-        Source::Positive { evidence } => {
-            let v = derived::evidence_field(ctx, evidence)?;
-            Ok(json!(v.as_f64().unwrap_or(0.0) > 0.0))
-        }
         Source::CommitNotApplied {
             commit,
             live,
@@ -179,6 +176,24 @@ async fn read(
             path,
         } => commit_not_applied(ctx, (commit, live), file, path),
     }
+}
+
+/// How many objects of `kind` the namespace holds (with a field selector).
+async fn count(
+    client: &kube::Client,
+    kind: &cluster::Kind,
+    namespace: &str,
+    field_selector: Option<&str>,
+) -> Result<usize> {
+    let mut url = kind.collection_path(namespace);
+    if let Some(sel) = field_selector {
+        url = format!(
+            "{url}?fieldSelector={}",
+            sel.replace('=', "%3D").replace('/', "%2F")
+        );
+    }
+    let list = argocd::raw_get(client.clone(), &url).await?;
+    Ok(list["items"].as_array().map_or(0, Vec::len))
 }
 
 /// Whether the commit an evidence file recorded changed `path` of `file` in Git to something

@@ -219,6 +219,13 @@ pub enum Source {
         #[serde(default)]
         field_selector: Option<String>,
     },
+    /// Whether a namespace holds any object of a kind (with a field selector).
+    Exists {
+        kind: Kind,
+        namespace: String,
+        #[serde(default)]
+        field_selector: Option<String>,
+    },
     /// The cluster's clock now, in Unix seconds.
     ClusterTime,
     /// When `kubectl scale` last wrote the object's replicas, in Unix seconds.
@@ -240,8 +247,6 @@ pub enum Source {
     /// `application` when the Application's kustomize image override made the live image,
     /// else `git`.
     ImageSource { app: String, object: ObjectRef },
-    /// True when an earlier evidence file's number is above zero.
-    Positive { evidence: EvidenceRef },
     /// True when the commit an evidence file recorded changed a value in Git that the live
     /// value (recorded beside it) does not show: the change was not applied.
     CommitNotApplied {
@@ -467,17 +472,67 @@ pub enum Rule {
     },
     /// A recorded commit changed a value in Git that the recorded live value does not show.
     CommitNotApplied(CommitCheck),
+    /// A field holds a whole commit SHA (40 hex digits), not a branch, `HEAD` or a short SHA.
+    FullSha { field: String, hint: usize },
+    /// Fields hold Unix times in seconds (not milliseconds), none in the cluster's future.
+    UnixSeconds { fields: Vec<String>, hint: usize },
+    /// A Unix-seconds field recorded right after `manager` last wrote `path` of the object:
+    /// no earlier than that managedFields time, at most `within` seconds after it.
+    RightAfterWrite {
+        field: String,
+        object: ObjectRef,
+        path: FieldPath,
+        manager: String,
+        within: i64,
+        hint: usize,
+    },
+    /// A hook Job named by Argo CD from `generate_name` (`<prefix><rev7>-<phase>-<startedAt>`):
+    /// the name has that shape, the revision is a commit of `repo`, and while the Job exists it
+    /// is that phase's hook, it succeeded, and `created` is its creationTimestamp.
+    HookJob {
+        name: String,
+        created: String,
+        namespace: String,
+        generate_name: String,
+        phase: String,
+        repo: String,
+        hint: usize,
+    },
+    /// The live object was created at or after the moment another object's condition turned
+    /// True (the smoke Job waits for the app to be Available).
+    CreatedAfterCondition {
+        object: ObjectRef,
+        after: ObjectRef,
+        condition: String,
+        hint: usize,
+    },
+    /// Earlier evidence files pass their own lessons' self-checks.
+    Passes { files: Vec<String>, hint: usize },
 }
 
-/// A commit recorded in `commit` sets `path` of `file` to `value` in Git, and `live` (the value
-/// recorded from the cluster) still differs from it.
+/// A file the broken commit also changed, and what it then contained.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Breaks {
+    pub file: String,
+    pub contains: String,
+}
+
+/// A commit recorded in `commit` is in the history of `repo`'s `main` and is the one that set
+/// `path` of `file` to `value` (its parent did not), breaking `breaks` in the same commit; and
+/// `live` (the value recorded from the cluster) is still the parent's value: not applied.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommitCheck {
     pub commit: String,
+    /// The bare repo the commit must be in the history of `main` of.
+    pub repo: String,
     pub file: String,
     pub path: FieldPath,
     pub value: Value,
+    /// The same commit broke this file too (one commit, as the lab asks).
+    #[serde(default)]
+    pub breaks: Option<Breaks>,
     pub live: String,
     pub hint: usize,
     pub live_hint: usize,

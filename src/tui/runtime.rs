@@ -185,12 +185,7 @@ impl Executor {
     }
 
     fn check(&self, n: u8) {
-        let Some(file) = self
-            .lessons
-            .iter()
-            .find(|l| l.spec.number == n)
-            .and_then(|l| l.evidence_file().map(String::from))
-        else {
+        let Some(lesson) = self.lessons.iter().find(|l| l.spec.number == n).cloned() else {
             return;
         };
         let (client, paths, tx) = (
@@ -203,8 +198,9 @@ impl Executor {
             let ctx = evidence::Context {
                 client: &client,
                 src_dir: &paths.src_dir,
+                bare_dir: &paths.bare_dir,
             };
-            let grade = crate::lab::check::grade(&file, &ctx).await;
+            let grade = crate::lab::check::grade_lesson(&lesson, &ctx).await;
             let FilesSnapshot {
                 evidence: present, ..
             } = files_snapshot(&paths, &lessons);

@@ -195,7 +195,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Tick => Vec::new(),
         Msg::Graded(grades) => {
             for g in grades {
-                s.grades.insert(g.file.clone(), g);
+                s.grades.insert(g.key(), g);
             }
             Vec::new()
         }

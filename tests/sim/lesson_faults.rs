@@ -84,6 +84,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
     let ctx = capa_tui::lab::evidence::Context {
         client: &runner.client,
         src_dir: &paths.src_dir,
+        bare_dir: &paths.bare_dir,
     };
     for file in [
         "precedence.json",

@@ -82,6 +82,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
             let ctx = evidence::Context {
                 client: &r.client,
                 src_dir: &r.paths.src_dir,
+                bare_dir: &r.paths.bare_dir,
             };
             let value = evidence::capture_file(file, &ctx).await?;
             let path = r.paths.evidence(file);
@@ -522,6 +523,7 @@ async fn end_operation_and_record(
     let ctx = evidence::Context {
         client: &r.client,
         src_dir: &r.paths.src_dir,
+        bare_dir: &r.paths.bare_dir,
     };
     let value = evidence::capture_as_of(&spec, &ctx, &known).await?;
     let path = r.paths.evidence(file);
@@ -532,44 +534,40 @@ async fn end_operation_and_record(
     ))
 }
 
+/// `kubectl scale`, as the lab says: the managedFields entry it leaves names `kubectl`, which
+/// lesson 8 asks about, so there is no fallback through the API.
 async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> StepResult {
-    if let Some(kubectl) = which("kubectl") {
-        let mut cmd = tokio::process::Command::new(kubectl);
-        if let Some(k) = &r.kubeconfig {
-            cmd.arg("--kubeconfig").arg(k);
-        }
-        if let Some(c) = &r.context {
-            cmd.args(["--context", c]);
-        }
-        let out = cmd
-            .args([
-                "-n",
-                namespace,
-                "scale",
-                &format!("deploy/{deployment}"),
-                &format!("--replicas={replicas}"),
-            ])
-            .output()
-            .await
-            .map_err(|e| StepError::Lab(format!("cannot run kubectl: {e}")))?;
-        if !out.status.success() {
-            return Err(format!(
-                "kubectl scale failed: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            )
-            .into());
-        }
-        return Ok(String::from_utf8_lossy(&out.stdout).trim().to_string());
+    let kubectl = which("kubectl").ok_or_else(|| {
+        StepError::Lab(
+            "kubectl is not on PATH. This step must run `kubectl scale` (the lab asks for it, and lesson 8 asks which manager owns spec.replicas): install kubectl or put it on PATH (scripts/install-tools puts one in .tools/bin: export PATH=\"$PWD/.tools/bin:$PATH\"), then run this step again".into(),
+        )
+    })?;
+    let mut cmd = tokio::process::Command::new(kubectl);
+    if let Some(k) = &r.kubeconfig {
+        cmd.arg("--kubeconfig").arg(k);
     }
-    let api: Api<k8s_openapi::api::apps::v1::Deployment> =
-        Api::namespaced(r.client.clone(), namespace);
-    let patch = serde_json::json!({"spec": {"replicas": replicas}});
-    api.patch_scale(deployment, &PatchParams::default(), &Patch::Merge(&patch))
+    if let Some(c) = &r.context {
+        cmd.args(["--context", c]);
+    }
+    let out = cmd
+        .args([
+            "-n",
+            namespace,
+            "scale",
+            &format!("deploy/{deployment}"),
+            &format!("--replicas={replicas}"),
+        ])
+        .output()
         .await
-        .map_err(cluster::explain)?;
-    Ok(format!(
-        "scaled {deployment} to {replicas} through the API (kubectl is not on PATH, so managedFields name capa-tui's client instead of kubectl)"
-    ))
+        .map_err(|e| StepError::Lab(format!("cannot run kubectl: {e}")))?;
+    if !out.status.success() {
+        return Err(format!(
+            "kubectl scale failed: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        )
+        .into());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
 async fn hold(

@@ -252,12 +252,15 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
 fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
     use crate::lab::checklist::GitFacts;
     let mut s = state();
-    let app = serde_json::json!({
-        "metadata": {"name": "src-helm", "namespace": "argocd"},
-        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git",
-                            "path": "charts/web", "helm": {"valueFiles": ["values-prod.yaml"]}}},
-        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}
-    });
+    // The Application and the chart exactly as lesson 1 writes them.
+    let files = crate::lab::catalog::template_files("lesson1");
+    let manifest = &files
+        .iter()
+        .find(|(p, _)| p == "app-src-helm.yaml")
+        .unwrap()
+        .1;
+    let mut app: serde_json::Value = serde_saphyr::from_str(manifest).unwrap();
+    app["status"] = serde_json::json!({"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}});
     // The Application alone ticks nothing: the steps before it are not done.
     update(&mut s, Msg::App(app.clone()));
     assert!(!s.ticks.contains_key(&1));
@@ -270,10 +273,12 @@ fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
         2,
         "bare repo and clone; nothing pushed yet"
     );
-    git.files.insert(
-        ("src".into(), "charts/web/templates/deployment.yaml".into()),
-        "kind: Deployment".into(),
-    );
+    for (path, text) in &files {
+        if let Some(in_repo) = path.strip_prefix("repo/") {
+            git.files
+                .insert(("src".into(), in_repo.to_string()), text.clone());
+        }
+    }
     update(&mut s, Msg::Git(git.clone()));
     assert_eq!(s.ticks[&1].len(), 5, "pushed, applied and synced at main");
     // A new push moves main on: what was done stays done.
