@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use capa_sim as sim;
+use serde_json::Value;
 
 pub struct Lab {
     pub handle: sim::Handle,
@@ -101,6 +102,58 @@ impl Lab {
 
     pub async fn client(&self) -> kube::Client {
         client_for(&self.kubeconfig()).await
+    }
+}
+
+/// Serves the state dir with `sim serve` and reads the cluster with kubectl, independently of
+/// the commands under test.
+pub struct Independent {
+    /// Kept so the server runs as long as this value lives (killed on drop).
+    _server: tokio::process::Child,
+    pub kubeconfig: PathBuf,
+    cache: PathBuf,
+}
+
+impl Independent {
+    pub async fn start(state: &Path, dir: &Path) -> Independent {
+        let kubeconfig = dir.join("independent.kubeconfig");
+        let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(["sim", "serve", "--speed", "10", "--state-dir"])
+            .arg(state)
+            .arg("--kubeconfig-out")
+            .arg(&kubeconfig)
+            .stdout(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        for _ in 0..200 {
+            if kubeconfig.exists() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        Independent {
+            _server: child,
+            kubeconfig,
+            cache: dir.join("independent-cache"),
+        }
+    }
+
+    pub async fn json(&self, args: &[&str]) -> Value {
+        let out = tokio::process::Command::new(kubectl_path())
+            .args(args)
+            .args(["-o", "json"])
+            .env("KUBECONFIG", &self.kubeconfig)
+            .env("KUBECACHEDIR", &self.cache)
+            .output()
+            .await
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "kubectl {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
     }
 }
 

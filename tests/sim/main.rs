@@ -13,4 +13,5 @@ mod lesson_faults;
 mod lessons;
 mod managed_fields;
 mod ninth_lesson;
+mod self_check;
 mod serve;
