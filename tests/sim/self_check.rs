@@ -458,3 +458,42 @@ async fn the_steps_each_lesson_left_in_the_cluster_are_checked_and_a_check_that_
         );
     }
 }
+
+/// Lesson 7's plan scales with `kubectl scale`, as the lab says; without kubectl it stops and
+/// says what to do, instead of scaling some other way that leaves another manager as owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lesson_7_without_kubectl_stops_and_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    for lesson in ["1", "4"] {
+        let out = capa(&state, &["do", lesson, "--yes"]).await;
+        assert!(out.status.success(), "do {lesson}:\n{}", text(&out));
+    }
+    // A PATH with git and nothing else.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(which::which("git").unwrap(), bin.join("git")).unwrap();
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["do", "7", "--yes", "--sim", "--speed", "10", "--state-dir"])
+        .arg(&state)
+        .env("PATH", &bin)
+        .kill_on_drop(true)
+        .output()
+        .await
+        .unwrap();
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains("kubectl is not on PATH") && said.contains("scripts/install-tools"),
+        "{said}"
+    );
+    assert!(!state.join("capa-src/ignore.json").exists(), "{said}");
+    let cluster = Independent::start(&state, dir.path()).await;
+    let api = cluster
+        .json(&["-n", "src-kust", "get", "deploy", "prod-api"])
+        .await;
+    assert_eq!(
+        api["spec"]["replicas"], 2,
+        "prod-api was not scaled some other way"
+    );
+}

@@ -73,7 +73,12 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
         .iter()
         .map(|item| match item.done_when.unmet(&facts) {
             None => pass(item.step.en.clone()),
-            Some(why) => fail(format!("{} — {why}", item.step.en), item.hint.unwrap_or(1)),
+            // The reason already says what to do; a hint only where the lesson names one.
+            Some(why) => Finding {
+                ok: false,
+                what: format!("{} — {why}", item.step.en),
+                hint: item.hint,
+            },
         })
         .collect()
 }
