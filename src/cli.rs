@@ -46,14 +46,22 @@ pub struct Global {
     #[arg(long, global = true)]
     pub bare_dir: Option<PathBuf>,
     /// Present to a room: the projector theme, fewer and larger panes, the last key pressed
-    /// shown, and PgDn/space running the next action in step mode (g).
-    #[arg(long, global = true)]
+    /// shown, and PgDn/space running the next action in step mode (g) [default: $CAPA_PRESENT,
+    /// then the config file].
+    #[arg(long, global = true, overrides_with = "no_present")]
     pub present: bool,
+    /// Do not present, whatever $CAPA_PRESENT or the config file say.
+    #[arg(long, global = true)]
+    pub no_present: bool,
+    /// The colour theme [default: $CAPA_THEME, then the config file, then monochrome when
+    /// NO_COLOR is set, projector when presenting].
+    #[arg(long, global = true, value_enum)]
+    pub theme: Option<crate::config::ThemeName>,
     /// With --sim: start a new lab, moving the old state dir aside under a timestamped name
     /// (nothing is deleted).
     #[arg(long, global = true)]
     pub fresh: bool,
-    /// Lesson language: en or zh [default: from the locale].
+    /// Lesson language: en or zh [default: $CAPA_LANG, then the config file, then the locale].
     #[arg(long, global = true)]
     pub lang: Option<String>,
     /// Take the lesson files from this folder (laid out like repo-template/) instead of the
@@ -102,6 +110,16 @@ pub enum Command {
     /// A shell with the lab's environment (KUBECONFIG, kubectl and helm on PATH, CAPA_SRC_DIR,
     /// CAPA_BARE_DIR), in the working copy; with --sim the embedded cluster runs until you exit.
     Shell,
+    /// Show the settings in effect (theme, language, presenting), where each came from, and the
+    /// config file's path ($CAPA_CONFIG, else capa-tui/config.toml in the XDG config dir).
+    Config,
+    /// Print a shell completion script: capa-tui completions bash > /etc/bash_completion.d/capa-tui
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): capa-tui man | man -l -
+    Man,
     /// Print the lab's environment as export lines: eval "$(capa-tui env --sim)". With --sim it
     /// works while a `capa-tui --sim` tutor or `capa-tui sim serve` runs on the same state dir.
     Env,
@@ -146,6 +164,24 @@ pub enum AppCommand {
 }
 
 impl Global {
+    /// The theme, language and presenting in effect: flags, environment, config file.
+    pub fn settings(&self) -> Result<crate::config::Settings, crate::config::ConfigError> {
+        let flags = crate::config::Flags {
+            theme: self.theme,
+            lang: self.lang.as_deref(),
+            present: if self.no_present {
+                Some(false)
+            } else {
+                self.present.then_some(true)
+            },
+        };
+        crate::config::resolve(
+            flags,
+            &|k| std::env::var(k).ok(),
+            crate::config::path().as_deref(),
+        )
+    }
+
     /// Which cluster and folders a lab command works on.
     pub fn session_options(&self) -> crate::lab::session::Options<'_> {
         crate::lab::session::Options {
@@ -183,6 +219,22 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
         Some(Command::Shell) => lab_commands::shell(&g).await,
         Some(Command::Env) => lab_commands::env(&g),
+        Some(Command::Config) => show_config(&g),
+        Some(Command::Completions { shell }) => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "capa-tui", &mut std::io::stdout());
+            0
+        }
+        Some(Command::Man) => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            match clap_mangen::Man::new(cmd).render(&mut std::io::stdout()) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("capa-tui man: {e}");
+                    1
+                }
+            }
+        }
         None => tutor(&g).await,
     }
 }
@@ -196,6 +248,13 @@ async fn tutor(g: &Global) -> i32 {
         );
         return 2;
     }
+    let settings = match g.settings() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("capa-tui: {e}");
+            return 2;
+        }
+    };
     let options = g.session_options();
     let session = match crate::lab::session::Session::open(options).await {
         Ok(s) => s,
@@ -213,12 +272,42 @@ async fn tutor(g: &Global) -> i32 {
     crate::tui::run(
         session,
         crate::tui::Options {
-            lang: crate::lab::catalog::Lang::detect(g.lang.as_deref()),
-            present: g.present,
+            lang: settings.lang.value,
+            present: settings.present.value,
+            theme: settings.theme.value,
         },
         &log,
     )
     .await
+}
+
+/// `capa-tui config`: each setting, its value and where it came from.
+fn show_config(g: &Global) -> i32 {
+    let file = crate::config::path();
+    match &file {
+        Some(p) if p.exists() => println!("config file: {}", p.display()),
+        Some(p) => println!(
+            "config file: {} (not there; see capa-tui config --help)",
+            p.display()
+        ),
+        None => println!("config file: none (no home directory)"),
+    }
+    match g.settings() {
+        Ok(s) => {
+            println!(
+                "theme   = {:<10} # {}",
+                s.theme.value.name(),
+                s.theme.origin
+            );
+            println!("lang    = {:<10} # {}", s.lang.value.code(), s.lang.origin);
+            println!("present = {:<10} # {}", s.present.value, s.present.origin);
+            0
+        }
+        Err(e) => {
+            eprintln!("capa-tui config: {e}");
+            2
+        }
+    }
 }
 
 async fn app(g: &Global, args: AppArgs) -> i32 {

@@ -13,6 +13,7 @@
 //!   the lab needs (refresh, terminate-op). Never imports ratatui.
 pub mod cli;
 pub mod cluster;
+pub mod config;
 pub mod git;
 pub mod lab;
 pub mod tui;

@@ -54,7 +54,9 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let lang = Lang::detect(g.lang.as_deref());
+    let lang = g
+        .settings()
+        .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value);
     let mut plans = Vec::new();
     for lesson in &lessons {
         match engine::plan(lesson) {
@@ -202,7 +204,9 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
     for lesson in &lessons {
         grades.push((lesson, grading::grade_lesson(lesson, &ctx).await));
     }
-    let lang = Lang::detect(g.lang.as_deref());
+    let lang = g
+        .settings()
+        .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value);
     let passed = grades.iter().all(|(_, g)| g.passed());
     if as_json {
         let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.spec.number, "file": (!g.file.is_empty()).then_some(&g.file), "passed": g.passed(), "findings": g.findings})).collect();
@@ -314,7 +318,12 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
                 e["file"].as_str().unwrap_or_default()
             );
         }
-        print_progress(&progress, &checklists, Lang::detect(g.lang.as_deref()));
+        print_progress(
+            &progress,
+            &checklists,
+            g.settings()
+                .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value),
+        );
     }
     s.close().await;
     0

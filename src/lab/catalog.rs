@@ -21,6 +21,14 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// The language's code: `en` or `zh`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
     /// `--lang` if given, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `zh*` → Chinese.
     pub fn detect(flag: Option<&str>) -> Lang {
         let pick = |s: &str| {

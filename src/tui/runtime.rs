@@ -379,13 +379,14 @@ fn watch_message(e: WatchEvent) -> Msg {
 /// How the tutor opens.
 pub struct Options {
     pub lang: Lang,
-    /// `--present`: for a room (projector theme, fewer panes, keys shown).
+    /// `--present`: for a room (fewer panes, keys shown, step mode).
     pub present: bool,
+    pub theme: crate::config::ThemeName,
 }
 
 /// Opens the tutor on `session` until the learner quits; returns the exit code.
 pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
-    let Options { lang, present } = options;
+    let (lang, present, theme) = (options.lang, options.present, options.theme);
     init_logging(log_file);
     let lessons = match catalog::lessons() {
         Ok(l) => l,
@@ -396,10 +397,7 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
     };
     let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
     state.fit = crate::lab::fit::Fit::for_paths(&session.paths);
-    if present {
-        state.present = true;
-        state.theme = super::theme::Theme::Projector;
-    }
+    (state.present, state.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
     state.shell.about = format!(
         "{}· in {} · KUBECONFIG {}, kubectl and helm on PATH",

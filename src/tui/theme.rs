@@ -23,6 +23,15 @@ impl Theme {
         }
     }
 
+    /// The theme the settings chose.
+    pub fn named(name: crate::config::ThemeName) -> Theme {
+        match name {
+            crate::config::ThemeName::Default => Theme::Default,
+            crate::config::ThemeName::Projector => Theme::Projector,
+            crate::config::ThemeName::Monochrome => Theme::Mono,
+        }
+    }
+
     pub fn next(self) -> Theme {
         match self {
             Theme::Default => Theme::Projector,

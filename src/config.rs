@@ -1,0 +1,292 @@
+//! The learner's defaults — theme, language, presenter mode — from `capa-tui/config.toml` in the
+//! XDG config dir, overridden by environment variables, then by flags. Each setting remembers
+//! where it came from, so `capa-tui config` can say why the tutor looks as it does.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::lab::catalog::Lang;
+
+/// The tutor's themes, by the names the file, `CAPA_THEME` and `--theme` use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum ThemeName {
+    Default,
+    Projector,
+    Monochrome,
+}
+
+impl ThemeName {
+    fn parse(s: &str) -> Option<ThemeName> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "default" => Some(ThemeName::Default),
+            "projector" => Some(ThemeName::Projector),
+            "monochrome" | "mono" => Some(ThemeName::Monochrome),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Default => "default",
+            ThemeName::Projector => "projector",
+            ThemeName::Monochrome => "monochrome",
+        }
+    }
+}
+
+/// What the config file may say; anything else is refused with its line.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    theme: Option<ThemeName>,
+    lang: Option<String>,
+    present: Option<bool>,
+}
+
+/// Where a setting's value came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Flag(&'static str),
+    Env(&'static str),
+    File(PathBuf),
+    /// Nothing set it: the built-in choice, and why.
+    Builtin(&'static str),
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Origin::Flag(flag) => write!(f, "the {flag} flag"),
+            Origin::Env(var) => write!(f, "${var}"),
+            Origin::File(p) => write!(f, "{}", p.display()),
+            Origin::Builtin(why) => f.write_str(why),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setting<T> {
+    pub value: T,
+    pub origin: Origin,
+}
+
+/// The settings in effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settings {
+    pub theme: Setting<ThemeName>,
+    pub lang: Setting<Lang>,
+    pub present: Setting<bool>,
+}
+
+/// What the command line said (each `None` when not given).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Flags<'a> {
+    pub theme: Option<ThemeName>,
+    pub lang: Option<&'a str>,
+    pub present: Option<bool>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{}, line {line}: {message}. Fix or remove that line (`capa-tui config` shows the settings in effect).", .path.display())]
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
+    #[error("cannot read {}: {source}", .path.display())]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("${var} is {value:?}: {expected}")]
+    BadEnv {
+        var: &'static str,
+        value: String,
+        expected: &'static str,
+    },
+}
+
+/// `$CAPA_CONFIG`, else `<XDG config dir>/capa-tui/config.toml`.
+pub fn path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("CAPA_CONFIG").filter(|v| !v.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    use etcetera::BaseStrategy;
+    etcetera::choose_base_strategy()
+        .ok()
+        .map(|s| s.config_dir().join("capa-tui").join("config.toml"))
+}
+
+fn read(path: &Path) -> Result<File, ConfigError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(File::default()),
+        Err(source) => {
+            return Err(ConfigError::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            });
+        }
+    };
+    toml::from_str::<File>(&text).map_err(|e| {
+        let at = e.span().map_or(0, |s| s.start);
+        ConfigError::Malformed {
+            path: path.to_path_buf(),
+            line: text[..at.min(text.len())].matches('\n').count() + 1,
+            message: e.message().trim().to_string(),
+        }
+    })
+}
+
+fn lang_word(s: &str) -> Option<Lang> {
+    let s = s.trim().to_ascii_lowercase();
+    if s.starts_with("zh") {
+        Some(Lang::Zh)
+    } else if s.starts_with("en") {
+        Some(Lang::En)
+    } else {
+        None
+    }
+}
+
+fn yes_no(s: &str) -> Option<bool> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Some(true),
+        "0" | "false" | "no" | "off" | "" => Some(false),
+        _ => None,
+    }
+}
+
+/// The settings in effect: flags, then `CAPA_THEME`/`CAPA_LANG`/`CAPA_PRESENT`, then the file,
+/// then the built-in choice (the locale's language; monochrome when `NO_COLOR` is set, the
+/// projector theme when presenting).
+pub fn resolve(
+    flags: Flags<'_>,
+    env: &dyn Fn(&str) -> Option<String>,
+    file_path: Option<&Path>,
+) -> Result<Settings, ConfigError> {
+    let file = match file_path {
+        Some(p) => read(p)?,
+        None => File::default(),
+    };
+    let in_file = || Origin::File(file_path.map(Path::to_path_buf).unwrap_or_default());
+    let bad_env = |var: &'static str, value: String, expected: &'static str| ConfigError::BadEnv {
+        var,
+        value,
+        expected,
+    };
+    let env_var = |var: &'static str| env(var).filter(|v| !v.is_empty());
+
+    let present = if let Some(p) = flags.present {
+        Setting {
+            value: p,
+            origin: Origin::Flag(if p { "--present" } else { "--no-present" }),
+        }
+    } else if let Some(v) = env_var("CAPA_PRESENT") {
+        let value = yes_no(&v).ok_or_else(|| bad_env("CAPA_PRESENT", v, "use 1 or 0"))?;
+        Setting {
+            value,
+            origin: Origin::Env("CAPA_PRESENT"),
+        }
+    } else if let Some(p) = file.present {
+        Setting {
+            value: p,
+            origin: in_file(),
+        }
+    } else {
+        Setting {
+            value: false,
+            origin: Origin::Builtin("not presenting unless asked"),
+        }
+    };
+
+    let lang = if let Some(l) = flags.lang {
+        Setting {
+            value: Lang::detect(Some(l)),
+            origin: Origin::Flag("--lang"),
+        }
+    } else if let Some(v) = env_var("CAPA_LANG") {
+        let value = lang_word(&v).ok_or_else(|| bad_env("CAPA_LANG", v, "use en or zh"))?;
+        Setting {
+            value,
+            origin: Origin::Env("CAPA_LANG"),
+        }
+    } else if let Some(l) = &file.lang {
+        match lang_word(l) {
+            Some(value) => Setting {
+                value,
+                origin: in_file(),
+            },
+            None => return Err(malformed_value(file_path, "lang", l, "en or zh")),
+        }
+    } else {
+        Setting {
+            value: Lang::detect(None),
+            origin: Origin::Builtin("from the locale"),
+        }
+    };
+
+    let theme = if let Some(t) = flags.theme {
+        Setting {
+            value: t,
+            origin: Origin::Flag("--theme"),
+        }
+    } else if let Some(v) = env_var("CAPA_THEME") {
+        let value = ThemeName::parse(&v)
+            .ok_or_else(|| bad_env("CAPA_THEME", v, "use default, projector or monochrome"))?;
+        Setting {
+            value,
+            origin: Origin::Env("CAPA_THEME"),
+        }
+    } else if let Some(t) = file.theme {
+        Setting {
+            value: t,
+            origin: in_file(),
+        }
+    } else if present.value {
+        Setting {
+            value: ThemeName::Projector,
+            origin: Origin::Builtin("presenting"),
+        }
+    } else if env_var("NO_COLOR").is_some() {
+        Setting {
+            value: ThemeName::Monochrome,
+            origin: Origin::Env("NO_COLOR"),
+        }
+    } else {
+        Setting {
+            value: ThemeName::Default,
+            origin: Origin::Builtin("the default"),
+        }
+    };
+    Ok(Settings {
+        theme,
+        lang,
+        present,
+    })
+}
+
+/// A value of the right type but not one we know, with the line that holds it.
+fn malformed_value(path: Option<&Path>, key: &str, value: &str, expected: &str) -> ConfigError {
+    let path = path.map(Path::to_path_buf).unwrap_or_default();
+    let line = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .position(|l| l.trim_start().starts_with(key))
+                .map(|i| i + 1)
+        })
+        .unwrap_or(1);
+    ConfigError::Malformed {
+        path,
+        line,
+        message: format!("{key} = {value:?} is not {expected}"),
+    }
+}
+
+#[cfg(test)]
+mod tests;
