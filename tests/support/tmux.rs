@@ -34,15 +34,20 @@ impl Tmux {
 
     /// Waits (bounded) until the screen shows `want`.
     pub fn wait_for(&self, want: &str, within: Duration) -> String {
+        self.wait_until(want, within, |text| text.contains(want))
+    }
+
+    /// Waits (bounded) until the screen is as `shows` says (`what` names it for the failure).
+    pub fn wait_until(&self, what: &str, within: Duration, shows: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let text = self.screen();
-            if text.contains(want) {
+            if shows(&text) {
                 return text;
             }
             assert!(
                 start.elapsed() < within,
-                "the screen never showed {want:?} within {within:?}:\n{text}"
+                "the screen never showed {what:?} within {within:?}:\n{text}"
             );
             std::thread::sleep(Duration::from_millis(200));
         }
