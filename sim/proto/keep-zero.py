@@ -7,6 +7,8 @@ zero field tagged `omitempty` unless the field is a pointer. This script reads t
 the API packages the embedded cluster serves and lists, as `package.Message.field`:
   - pointer scalars (`*int32`, `*bool`, `*SomeStringType`): a zero sent is a zero meant;
   - non-pointer scalars without `omitempty`: Go's JSON always shows them.
+Fields tagged `omitzero` (a zero time left out rather than written as null) are listed as
+`# omitzero: package.Message.field` comments, for sim/src/proto/shape.rs's OMIT_ZERO.
 
 Usage: keep-zero.py GO_SRC > keep-zero.txt, where GO_SRC holds, at the Kubernetes version of the
 vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling}/v1, apimachinery's
@@ -44,7 +46,11 @@ def fields(root, folder, package):
             if not proto or not json:
                 continue
             name = next(p[5:] for p in proto.group(1).split(",") if p.startswith("name="))
-            omitempty = "omitempty" in json.group(1).split(",")[1:]
+            options = json.group(1).split(",")[1:]
+            if "omitzero" in options:
+                yield f"# omitzero: {package}.{message}.{name}"
+                continue
+            omitempty = "omitempty" in options
             base = go_type.lstrip("*")
             if base not in BASIC and base not in aliases:
                 continue

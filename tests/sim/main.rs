@@ -5,6 +5,7 @@
 mod argocd_rules;
 mod bad_input;
 mod harness;
+mod helm;
 mod kube_rs;
 mod kubectl;
 mod lab;
@@ -13,4 +14,5 @@ mod lesson_faults;
 mod lessons;
 mod managed_fields;
 mod ninth_lesson;
+mod protobuf;
 mod serve;

@@ -17,6 +17,10 @@ static KEEP_ZERO: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Fields tagged `omitzero`: a zero time is left out rather than written as `null` (since
+/// Kubernetes 1.35, a pod template's `metadata` no longer shows `creationTimestamp: null`).
+const OMIT_ZERO: &[&str] = &["k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta.creationTimestamp"];
+
 /// Embedded Go structs (`json:",inline"`): their fields sit in the parent's JSON object, while
 /// protobuf keeps them in a field of their own.
 const INLINE: &[&str] = &[
@@ -38,6 +42,10 @@ const SCHEMA_PROPS: &str =
 
 pub fn keeps_zero(field: &FieldDescriptor) -> bool {
     KEEP_ZERO.contains(field.full_name())
+}
+
+pub fn omits_zero(field: &FieldDescriptor) -> bool {
+    OMIT_ZERO.contains(&field.full_name())
 }
 
 pub fn is_inline(field: &FieldDescriptor) -> bool {
@@ -92,6 +100,15 @@ mod tests {
                 "{name} is not a field of the vendored protos"
             );
         }
+    }
+
+    #[test]
+    fn the_omitzero_fields_the_script_found_are_all_honoured() {
+        let found: Vec<&str> = include_str!("../../proto/keep-zero.txt")
+            .lines()
+            .filter_map(|l| l.strip_prefix("# omitzero: "))
+            .collect();
+        assert_eq!(found, OMIT_ZERO);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use prost_reflect::{
 };
 use serde_json::{Map, Number, Value};
 
-use super::shape::{is_inline, json_name, keeps_zero};
+use super::shape::{is_inline, json_name, keeps_zero, omits_zero};
 use super::special::{Special, format_time, special};
 use super::{ProtoError, join};
 
@@ -75,7 +75,10 @@ fn field_to_json(
                 .collect::<Result<Vec<_>, _>>()?;
             Ok(Some(Value::Array(out)))
         }
-        PValue::Message(_) => value_to_json(&field.kind(), value, path).map(Some),
+        PValue::Message(_) => {
+            let json = value_to_json(&field.kind(), value, path)?;
+            Ok((!json.is_null() || !omits_zero(field)).then_some(json))
+        }
         scalar => {
             if is_zero(scalar) && !keeps_zero(field) {
                 return Ok(None);
