@@ -353,3 +353,103 @@ async fn broken_protobuf_bodies_get_a_400_status_and_change_nothing() {
     let (code, _, _) = send(&lab, "POST", cms, BOTH, good).await;
     assert_eq!(code, 201);
 }
+
+/// xorshift64*: a small deterministic generator, so a failure can be replayed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % n as u64).unwrap()
+    }
+}
+
+async fn target_rv(lab: &Lab) -> Value {
+    let path = "/api/v1/namespaces/default/configmaps/target";
+    let (_, _, bytes) = send(lab, "GET", path, "application/json", vec![]).await;
+    serde_json::from_slice::<Value>(&bytes).unwrap()["metadata"]["resourceVersion"].clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutated_protobuf_bodies_always_get_a_status_and_refusals_change_nothing() {
+    let lab = Lab::start().await;
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let target = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "target"},
+                        "data": {"a": "b"}, "binaryData": {"c": "AAE="}});
+    let (code, _, _) = send(
+        &lab,
+        "POST",
+        cms,
+        BOTH,
+        capa_sim::proto::encode(&target).unwrap(),
+    )
+    .await;
+    assert_eq!(code, 201);
+    let deployment = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d", "labels": {"app": "d"}},
+        "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "d"}},
+                 "template": {"metadata": {"labels": {"app": "d"}}, "spec": {"containers": [{"name": "c", "image": "nginx",
+                     "ports": [{"containerPort": 80}], "readinessProbe": {"httpGet": {"port": "http"}}}]}}}});
+    let seeds = [
+        (
+            "PUT",
+            format!("{cms}/target"),
+            capa_sim::proto::encode(&target).unwrap(),
+        ),
+        (
+            "POST",
+            "/apis/apps/v1/namespaces/default/deployments".to_string(),
+            capa_sim::proto::encode(&deployment).unwrap(),
+        ),
+    ];
+    let mut rng = Rng(0x5eed_1234);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    for round in 0..150 {
+        if std::time::Instant::now() > deadline {
+            break;
+        }
+        let (method, path, seed) = &seeds[round % seeds.len()];
+        let mut body = seed.clone();
+        for _ in 0..=rng.below(4) {
+            let at = 4 + rng.below(body.len() - 4);
+            match rng.below(3) {
+                0 => body[at] = u8::try_from(rng.next() & 0xff).unwrap(),
+                1 => body.truncate(at.max(5)),
+                _ => body.insert(at, u8::try_from(rng.next() & 0xff).unwrap()),
+            }
+        }
+        let (count, before) = (lab.handle.object_count(), target_rv(&lab).await);
+        let reply = tokio::time::timeout(
+            std::time::Duration::from_secs(10),
+            send(&lab, method, path, BOTH, body.clone()),
+        )
+        .await
+        .unwrap_or_else(|_| panic!("no answer in 10 s to {method} {path} with {body:?}"));
+        let (code, content_type, bytes) = reply;
+        assert_eq!(
+            content_type, "application/vnd.kubernetes.protobuf",
+            "{body:?}"
+        );
+        let answer = capa_sim::proto::decode(&bytes).expect("a protobuf answer");
+        if code >= 400 {
+            assert_eq!(answer["kind"], "Status", "{answer}");
+            assert_eq!(answer["code"], code);
+            assert_eq!(
+                (lab.handle.object_count(), target_rv(&lab).await),
+                (count, before),
+                "a refused {method} changed the store"
+            );
+        } else {
+            // A mutation can still be a valid object; then it was stored as such.
+            assert!(matches!(code, 200 | 201), "{code} {answer}");
+            let _ = lab
+                .kubectl(&["delete", "deploy", "--all", "-n", "default", "--wait=false"])
+                .await;
+        }
+    }
+}
