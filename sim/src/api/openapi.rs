@@ -37,11 +37,13 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
     {
         let gvk = json!({"group": t.group, "version": t.version, "kind": t.kind});
         let op = |action: &str| {
-            let content: Map<String, Value> = response_media_types(t.builtin, action == "list")
-                .iter()
-                .map(|m| (m.to_string(), json!({"schema": {}})))
-                .collect();
-            json!({
+            let content = |types: Vec<&str>| -> Map<String, Value> {
+                types
+                    .into_iter()
+                    .map(|m| (m.to_string(), json!({"schema": {}})))
+                    .collect()
+            };
+            let mut op = json!({
                 "x-kubernetes-action": action,
                 "x-kubernetes-group-version-kind": gvk,
                 "parameters": [
@@ -49,9 +51,13 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
                     {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                     {"name": "fieldManager", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                 ],
-                "requestBody": {"content": {"*/*": {"schema": {}}}},
-                "responses": {"200": {"description": "OK", "content": content}},
-            })
+                "responses": {"200": {"description": "OK", "content": content(response_media_types(t.builtin, action))}},
+            });
+            let request = request_media_types(t.builtin, action);
+            if !request.is_empty() {
+                op["requestBody"] = json!({"content": content(request)});
+            }
+            op
         };
         let base = t.base_path();
         let collection = if t.namespaced {
@@ -79,19 +85,40 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
     }))
 }
 
-/// What an operation's responses can be written in; lists can also be watched.
-fn response_media_types(builtin: bool, list: bool) -> Vec<&'static str> {
+/// What an operation's responses can be written in: protobuf for built-in kinds, and a
+/// built-in list can also be watched (the CRD OpenAPI builder lists JSON and YAML only).
+fn response_media_types(builtin: bool, action: &str) -> Vec<&'static str> {
     let mut types = vec!["application/json", "application/yaml"];
     if builtin {
         types.push("application/vnd.kubernetes.protobuf");
-    }
-    if list {
-        types.push("application/json;stream=watch");
-        if builtin {
-            types.push("application/vnd.kubernetes.protobuf;stream=watch");
+        if action == "list" {
+            types.extend([
+                "application/json;stream=watch",
+                "application/vnd.kubernetes.protobuf;stream=watch",
+            ]);
         }
     }
     types
+}
+
+/// What an operation's request body may be in (none for reads).
+fn request_media_types(builtin: bool, action: &str) -> Vec<&'static str> {
+    match (action, builtin) {
+        ("get" | "list", _) => vec![],
+        ("patch", true) => vec![
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/strategic-merge-patch+json",
+            "application/apply-patch+yaml",
+        ],
+        ("patch", false) => vec![
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/apply-patch+yaml",
+        ],
+        (_, true) => vec!["*/*"],
+        (_, false) => vec!["application/json", "application/yaml"],
+    }
 }
 
 #[cfg(test)]
