@@ -299,9 +299,22 @@ async fn accept_negotiation_picks_protobuf_for_built_ins_and_json_for_custom_res
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_protobuf_watch_streams_length_prefixed_events() {
     let lab = Lab::start().await;
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let watched = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "watched"}, "data": {"a": "b"}});
+    let (code, _, _) = send(
+        &lab,
+        "POST",
+        cms,
+        BOTH,
+        capa_sim::proto::encode(&watched).unwrap(),
+    )
+    .await;
+    assert_eq!(code, 201);
     let client = lab.client().await;
     let request = Request::builder()
-        .uri("/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=2")
+        .uri(format!(
+            "{cms}?watch=1&timeoutSeconds=2&fieldSelector=metadata.name%3Dwatched"
+        ))
         .header(
             "Accept",
             "application/vnd.kubernetes.protobuf;stream=watch, application/json",
@@ -314,13 +327,16 @@ async fn a_protobuf_watch_streams_length_prefixed_events() {
         "application/vnd.kubernetes.protobuf;stream=watch"
     );
     let bytes = response.into_body().collect_bytes().await.unwrap();
-    // The first frame: kube-root-ca.crt, ADDED.
+    // The first frame: the ConfigMap, ADDED.
     let len = u32::from_be_bytes(bytes[..4].try_into().unwrap()) as usize;
     let frame = &bytes[4..4 + len];
     assert_eq!(&frame[..7], b"\x0a\x05ADDED");
     let at = frame.windows(4).position(|w| w == b"k8s\0").unwrap();
     let cm = capa_sim::proto::decode(&frame[at..]).unwrap();
-    assert_eq!(cm["metadata"]["name"], "kube-root-ca.crt");
+    assert_eq!(
+        (cm["metadata"]["name"].as_str(), cm["data"]["a"].as_str()),
+        (Some("watched"), Some("b"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -331,7 +347,6 @@ async fn broken_protobuf_bodies_get_a_400_status_and_change_nothing() {
         &json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "fine"}, "data": {"a": "b"}}),
     )
     .unwrap();
-    let before = lab.handle.object_count();
     let mut bad: Vec<Vec<u8>> = vec![
         vec![],
         b"k8s\0".to_vec(),
@@ -349,7 +364,8 @@ async fn broken_protobuf_bodies_get_a_400_status_and_change_nothing() {
         let status = capa_sim::proto::decode(&reply).unwrap();
         assert_eq!(status["reason"], "BadRequest", "{status}");
     }
-    assert_eq!(lab.handle.object_count(), before);
+    let (code, _, _) = send(&lab, "GET", &format!("{cms}/fine"), BOTH, vec![]).await;
+    assert_eq!(code, 404, "a refused body created nothing");
     let (code, _, _) = send(&lab, "POST", cms, BOTH, good).await;
     assert_eq!(code, 201);
 }
@@ -370,10 +386,25 @@ impl Rng {
     }
 }
 
-async fn target_rv(lab: &Lab) -> Value {
-    let path = "/api/v1/namespaces/default/configmaps/target";
-    let (_, _, bytes) = send(lab, "GET", path, "application/json", vec![]).await;
-    serde_json::from_slice::<Value>(&bytes).unwrap()["metadata"]["resourceVersion"].clone()
+/// What the mutated requests could change: the target ConfigMap (PUT) and the Deployments in
+/// `default` (POST), by name and resourceVersion. (Not a global object count: the lab's own
+/// controllers may still be creating their objects.)
+async fn snapshot(lab: &Lab) -> Vec<String> {
+    let get = |path: &'static str| async move {
+        let (_, _, bytes) = send(lab, "GET", path, "application/json", vec![]).await;
+        serde_json::from_slice::<Value>(&bytes).unwrap()
+    };
+    let target = get("/api/v1/namespaces/default/configmaps/target").await;
+    let deployments = get("/apis/apps/v1/namespaces/default/deployments").await;
+    std::iter::once(&target)
+        .chain(deployments["items"].as_array().unwrap())
+        .map(|o| {
+            format!(
+                "{}@{}",
+                o["metadata"]["name"], o["metadata"]["resourceVersion"]
+            )
+        })
+        .collect()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -423,7 +454,7 @@ async fn mutated_protobuf_bodies_always_get_a_status_and_refusals_change_nothing
                 _ => body.insert(at, u8::try_from(rng.next() & 0xff).unwrap()),
             }
         }
-        let (count, before) = (lab.handle.object_count(), target_rv(&lab).await);
+        let before = snapshot(&lab).await;
         let reply = tokio::time::timeout(
             std::time::Duration::from_secs(10),
             send(&lab, method, path, BOTH, body.clone()),
@@ -440,8 +471,8 @@ async fn mutated_protobuf_bodies_always_get_a_status_and_refusals_change_nothing
             assert_eq!(answer["kind"], "Status", "{answer}");
             assert_eq!(answer["code"], code);
             assert_eq!(
-                (lab.handle.object_count(), target_rv(&lab).await),
-                (count, before),
+                snapshot(&lab).await,
+                before,
                 "a refused {method} changed the store"
             );
         } else {
