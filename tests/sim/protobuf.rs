@@ -337,6 +337,35 @@ async fn a_protobuf_watch_streams_length_prefixed_events() {
         (cm["metadata"]["name"].as_str(), cm["data"]["a"].as_str()),
         (Some("watched"), Some("b"))
     );
+
+    // A metadata-only watch of a custom resource (as metadata informers run): its bookmarks
+    // are PartialObjectMetadata too, so they can be written in protobuf.
+    let request = Request::builder()
+        .uri("/apis/argoproj.io/v1alpha1/namespaces/argocd/applications?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&timeoutSeconds=1")
+        .header(
+            "Accept",
+            "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",
+        )
+        .body(Vec::new().into())
+        .unwrap();
+    let bytes = client
+        .send(request)
+        .await
+        .unwrap()
+        .into_body()
+        .collect_bytes()
+        .await
+        .unwrap();
+    let len = u32::from_be_bytes(bytes[..4].try_into().unwrap()) as usize;
+    let frame = &bytes[4..4 + len];
+    assert_eq!(&frame[..10], b"\x0a\x08BOOKMARK");
+    let at = frame.windows(4).position(|w| w == b"k8s\0").unwrap();
+    let bookmark = capa_sim::proto::decode(&frame[at..]).unwrap();
+    assert_eq!(bookmark["kind"], "PartialObjectMetadata");
+    assert_eq!(
+        bookmark["metadata"]["annotations"]["k8s.io/initial-events-end"],
+        "true"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -225,6 +225,11 @@ impl Stream {
         if initial_events_end {
             obj["metadata"]["annotations"] = json!({"k8s.io/initial-events-end": "true"});
         }
+        // A metadata-only watch gets its bookmarks in the same form as its objects (which is
+        // also what lets them be written in protobuf for a custom resource).
+        if self.filter.form == Form::Metadata {
+            obj = metadata_only(&obj);
+        }
         self.write("BOOKMARK", &obj).await
     }
 
