@@ -4,6 +4,7 @@
 
 mod discovery;
 mod logs;
+mod negotiate;
 mod openapi;
 mod path;
 mod request;
@@ -23,6 +24,7 @@ use serde_json::Value;
 use super::logs::LogBook;
 use super::status::ApiError;
 use super::store::Store;
+use negotiate::Encoding;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
 use request::Query;
@@ -84,9 +86,16 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
         .now()
         .strftime("%a, %d %b %Y %H:%M:%S GMT")
         .to_string();
+    // Errors on a resource are written as its responses would be (a protobuf Status for a
+    // client that asked for protobuf), as the real server does.
+    let error_encoding = match &route {
+        Route::Resource(rp) => negotiate::output(accept_header(&parts.headers), rp.ty.builtin)
+            .map_or(Encoding::Json, |o| o.encoding),
+        _ => Encoding::Json,
+    };
     let mut response = match dispatch(&st, route, &parts, body, query).await {
         Ok(r) => r,
-        Err(e) => error(&e),
+        Err(e) => error_in(error_encoding, &e),
     };
     // The Date header carries the cluster's (possibly sped-up) clock, so clients can read it.
     if let Ok(v) = HeaderValue::from_str(&date) {
@@ -137,11 +146,7 @@ async fn dispatch(
             if rp.subresource.as_deref() == Some("log") && rp.ty.log_subresource {
                 return logs::serve(st, &rp, &parts.method, &query).await;
             }
-            let accept = parts
-                .headers
-                .get(header::ACCEPT)
-                .and_then(|v| v.to_str().ok())
-                .unwrap_or("");
+            let output = negotiate::output(accept_header(&parts.headers), rp.ty.builtin)?;
             let content_type = parts
                 .headers
                 .get(header::CONTENT_TYPE)
@@ -149,20 +154,27 @@ async fn dispatch(
                 .unwrap_or("");
             let manager_default = user_agent_manager(&parts.headers);
             if parts.method == Method::GET && query.watch {
-                return watch::serve(st, &rp, &query, accept).await;
+                return watch::serve(st, &rp, &query, output).await;
             }
             let body = request::read_body(body, &parts.headers).await?;
             let ctx = resource::Ctx {
                 st,
                 rp: &rp,
                 query: &query,
-                accept,
+                output,
                 content_type,
                 manager_default: &manager_default,
             };
             resource::serve(&ctx, &parts.method, &body)
         }
     }
+}
+
+fn accept_header(headers: &axum::http::HeaderMap) -> &str {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
 }
 
 fn authorized(token: &str, headers: &axum::http::HeaderMap) -> bool {
@@ -204,6 +216,10 @@ pub(crate) fn json(status: StatusCode, body: &Value) -> Response {
 }
 
 fn error(e: &ApiError) -> Response {
+    error_in(Encoding::Json, e)
+}
+
+fn error_in(encoding: Encoding, e: &ApiError) -> Response {
     let status = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-    json(status, &e.to_status())
+    negotiate::reply(encoding, status, &e.to_status())
 }

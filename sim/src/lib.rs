@@ -19,6 +19,7 @@ mod logs;
 pub mod objects;
 mod ops;
 pub mod patch;
+pub mod proto;
 pub mod schema;
 pub mod shell;
 mod status;

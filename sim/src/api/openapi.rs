@@ -2,6 +2,8 @@
 //! validation. kubectl needs each operation's group-version-kind and a `fieldValidation`
 //! parameter (to know the server validates fields itself); the schemas can stay empty, and
 //! kubectl then uses its built-in knowledge of the core types for strategic merge.
+//! Each operation lists the media types it answers in, as the real server's do: protobuf for
+//! built-in kinds, JSON and YAML only for custom resources.
 
 use serde_json::{Map, Value, json};
 
@@ -35,7 +37,13 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
     {
         let gvk = json!({"group": t.group, "version": t.version, "kind": t.kind});
         let op = |action: &str| {
-            json!({
+            let content = |types: Vec<&str>| -> Map<String, Value> {
+                types
+                    .into_iter()
+                    .map(|m| (m.to_string(), json!({"schema": {}})))
+                    .collect()
+            };
+            let mut op = json!({
                 "x-kubernetes-action": action,
                 "x-kubernetes-group-version-kind": gvk,
                 "parameters": [
@@ -43,8 +51,13 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
                     {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                     {"name": "fieldManager", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                 ],
-                "responses": {"200": {"description": "OK"}},
-            })
+                "responses": {"200": {"description": "OK", "content": content(response_media_types(t.builtin, action))}},
+            });
+            let request = request_media_types(t.builtin, action);
+            if !request.is_empty() {
+                op["requestBody"] = json!({"content": content(request)});
+            }
+            op
         };
         let base = t.base_path();
         let collection = if t.namespaced {
@@ -72,6 +85,42 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
     }))
 }
 
+/// What an operation's responses can be written in: protobuf for built-in kinds, and a
+/// built-in list can also be watched (the CRD OpenAPI builder lists JSON and YAML only).
+fn response_media_types(builtin: bool, action: &str) -> Vec<&'static str> {
+    let mut types = vec!["application/json", "application/yaml"];
+    if builtin {
+        types.push("application/vnd.kubernetes.protobuf");
+        if action == "list" {
+            types.extend([
+                "application/json;stream=watch",
+                "application/vnd.kubernetes.protobuf;stream=watch",
+            ]);
+        }
+    }
+    types
+}
+
+/// What an operation's request body may be in (none for reads).
+fn request_media_types(builtin: bool, action: &str) -> Vec<&'static str> {
+    match (action, builtin) {
+        ("get" | "list", _) => vec![],
+        ("patch", true) => vec![
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/strategic-merge-patch+json",
+            "application/apply-patch+yaml",
+        ],
+        ("patch", false) => vec![
+            "application/json-patch+json",
+            "application/merge-patch+json",
+            "application/apply-patch+yaml",
+        ],
+        (_, true) => vec!["*/*"],
+        (_, false) => vec!["application/json", "application/yaml"],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,5 +143,45 @@ mod tests {
         );
         assert_eq!(patch["parameters"][0]["name"], "fieldValidation");
         assert!(document("nope", "v1").is_none());
+    }
+
+    #[test]
+    fn built_in_kinds_advertise_protobuf_and_custom_resources_do_not() {
+        let media = |doc: &Value, path: &str, verb: &str| -> Vec<String> {
+            doc["paths"][path][verb]["responses"]["200"]["content"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect()
+        };
+        let core = document("", "v1").unwrap();
+        assert_eq!(
+            media(&core, "/api/v1/namespaces/{namespace}/configmaps", "get"),
+            [
+                "application/json",
+                "application/yaml",
+                "application/vnd.kubernetes.protobuf",
+                "application/json;stream=watch",
+                "application/vnd.kubernetes.protobuf;stream=watch"
+            ]
+        );
+        assert_eq!(
+            media(&core, "/api/v1/namespaces/{name}", "put"),
+            [
+                "application/json",
+                "application/yaml",
+                "application/vnd.kubernetes.protobuf"
+            ]
+        );
+        let argo = document("argoproj.io", "v1alpha1").unwrap();
+        assert_eq!(
+            media(
+                &argo,
+                "/apis/argoproj.io/v1alpha1/namespaces/{namespace}/applications/{name}",
+                "get"
+            ),
+            ["application/json", "application/yaml"]
+        );
     }
 }

@@ -1,5 +1,5 @@
 //! Reading a request: the query parameters the API honours, and a body bounded at 3 MiB (the
-//! real API server's limit) decoded from JSON or YAML.
+//! real API server's limit) decoded from JSON, YAML or protobuf.
 
 use axum::body::Body;
 use axum::http::{HeaderMap, header};
@@ -121,18 +121,15 @@ pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::By
         .map_err(|_| ApiError::too_large(MAX_BODY_BYTES))
 }
 
-/// Decodes a request body by its content type. Protobuf is refused with what to do instead.
+/// Decodes a request body by its content type. A protobuf body of a kind with no protobuf form
+/// (a custom resource) is refused as the real server refuses it: 400, not decodable.
 pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
     if bytes.is_empty() {
         return Ok(Value::Null);
     }
     let essence = content_type.split(';').next().unwrap_or_default().trim();
-    if essence.contains("protobuf") {
-        return Err(ApiError::unsupported_media_type(
-            essence,
-            "the embedded lab cluster speaks JSON and YAML only. `kubectl create <kind> ...` generators send protobuf: \
-             write the object to a file and use `kubectl apply -f` or `kubectl create -f` instead",
-        ));
+    if essence == crate::proto::MEDIA_TYPE {
+        return crate::proto::decode(bytes).map_err(|e| ApiError::bad_request(e.to_string()));
     }
     if essence.ends_with("yaml") {
         return serde_saphyr::from_slice::<Value>(bytes)
@@ -172,7 +169,7 @@ mod tests {
     }
 
     #[test]
-    fn bodies_decode_from_json_and_yaml_and_refuse_protobuf() {
+    fn bodies_decode_from_json_yaml_and_protobuf() {
         assert_eq!(
             decode_body(b"{\"a\":1}", "application/json").unwrap()["a"],
             1
@@ -181,11 +178,16 @@ mod tests {
             decode_body(b"a: 1\n", "application/apply-patch+yaml").unwrap()["a"],
             1
         );
+        let pb = crate::proto::encode(&serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})).unwrap();
+        assert_eq!(
+            decode_body(&pb, "application/vnd.kubernetes.protobuf").unwrap()["metadata"]["name"],
+            "x"
+        );
         assert_eq!(
             decode_body(b"k8s\0", "application/vnd.kubernetes.protobuf")
                 .unwrap_err()
                 .code,
-            415
+            400
         );
         assert_eq!(
             decode_body(b"{nope", "application/json").unwrap_err().code,

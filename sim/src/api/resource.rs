@@ -5,9 +5,10 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use serde_json::{Value, json};
 
+use super::ApiState;
+use super::negotiate::{Form, Output, reply};
 use super::path::ResourcePath;
 use super::request::{Query, decode_body};
-use super::{ApiState, json as respond};
 use crate::ops::{self, Actor, DeleteOptions, Deleted, Part, Propagation, ScaleWrite};
 use crate::patch::{ACCEPTED, PatchKind};
 use crate::status::{self, ApiError, ApiResult};
@@ -17,7 +18,8 @@ pub struct Ctx<'a> {
     pub st: &'a ApiState,
     pub rp: &'a ResourcePath,
     pub query: &'a Query,
-    pub accept: &'a str,
+    /// The negotiated response encoding and form.
+    pub output: Output,
     pub content_type: &'a str,
     pub manager_default: &'a str,
 }
@@ -25,6 +27,10 @@ pub struct Ctx<'a> {
 impl Ctx<'_> {
     fn namespace(&self) -> &str {
         self.rp.namespace.as_deref().unwrap_or_default()
+    }
+
+    fn respond(&self, status: StatusCode, body: &Value) -> Response {
+        reply(self.output.encoding, status, body)
     }
 
     fn actor(&self) -> Actor<'_> {
@@ -53,7 +59,7 @@ pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response>
                 }
                 let body = decode_body(raw_body, ctx.content_type)?;
                 let obj = ops::create(&ctx.st.store, rp.ty, ctx.namespace(), body, &ctx.actor())?;
-                Ok(respond(StatusCode::CREATED, &shape(ctx, &obj)))
+                Ok(ctx.respond(StatusCode::CREATED, &shape(ctx, &obj)))
             }
             _ => Err(ApiError::method_not_allowed(method.as_str(), &what())),
         },
@@ -138,7 +144,7 @@ fn item(
             ));
         }
     };
-    Ok(respond(StatusCode::OK, &shape(ctx, &obj)))
+    Ok(ctx.respond(StatusCode::OK, &shape(ctx, &obj)))
 }
 
 fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
@@ -178,11 +184,12 @@ fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<R
             ));
         }
     };
-    Ok(respond(StatusCode::OK, &ops::scale_of(&obj)))
+    Ok(ctx.respond(StatusCode::OK, &ops::scale_of(&obj)))
 }
 
 fn delete(ctx: &Ctx, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
-    let body = decode_body(raw_body, "application/json")?;
+    // DeleteOptions come in the request's content type (protobuf from client-go's typed clients).
+    let body = decode_body(raw_body, ctx.content_type)?;
     let policy = body["propagationPolicy"]
         .as_str()
         .map(String::from)
@@ -208,8 +215,8 @@ fn delete(ctx: &Ctx, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
         dry_run,
     };
     match ops::delete(&ctx.st.store, ctx.rp.ty, ctx.namespace(), name, &opts)? {
-        Deleted::Pending(obj) => Ok(respond(StatusCode::OK, &shape(ctx, &obj))),
-        Deleted::Gone(obj) => Ok(respond(
+        Deleted::Pending(obj) => Ok(ctx.respond(StatusCode::OK, &shape(ctx, &obj))),
+        Deleted::Gone(obj) => Ok(ctx.respond(
             StatusCode::OK,
             &status::success(ctx.rp.ty, name, crate::objects::uid(&obj)),
         )),
@@ -225,7 +232,7 @@ fn list(ctx: &Ctx) -> ApiResult<Response> {
         .collect();
     let rv = rv.to_string();
     let ty = ctx.rp.ty;
-    let body = if wants_table(ctx.accept) {
+    let body = if ctx.output.form == Form::Table {
         table::table(
             ty.group,
             ty.kind,
@@ -234,7 +241,7 @@ fn list(ctx: &Ctx) -> ApiResult<Response> {
             true,
             ctx.st.store.clock.now(),
         )
-    } else if wants_metadata(ctx.accept) {
+    } else if ctx.output.form == Form::Metadata {
         json!({
             "kind": "PartialObjectMetadataList",
             "apiVersion": "meta.k8s.io/v1",
@@ -249,13 +256,13 @@ fn list(ctx: &Ctx) -> ApiResult<Response> {
             "items": items,
         })
     };
-    Ok(respond(StatusCode::OK, &body))
+    Ok(ctx.respond(StatusCode::OK, &body))
 }
 
 /// The response form for one object.
 fn shape(ctx: &Ctx, obj: &Value) -> Value {
     let ty = ctx.rp.ty;
-    if wants_table(ctx.accept) {
+    if ctx.output.form == Form::Table {
         let rv = obj["metadata"]["resourceVersion"]
             .as_str()
             .unwrap_or_default()
@@ -268,25 +275,11 @@ fn shape(ctx: &Ctx, obj: &Value) -> Value {
             true,
             ctx.st.store.clock.now(),
         )
-    } else if wants_metadata(ctx.accept) {
+    } else if ctx.output.form == Form::Metadata {
         metadata_only(obj)
     } else {
         obj.clone()
     }
-}
-
-pub fn wants_table(accept: &str) -> bool {
-    accept
-        .split(',')
-        .next()
-        .is_some_and(|first| first.contains("as=Table"))
-}
-
-fn wants_metadata(accept: &str) -> bool {
-    accept
-        .split(',')
-        .next()
-        .is_some_and(|first| first.contains("as=PartialObjectMetadata"))
 }
 
 pub fn metadata_only(obj: &Value) -> Value {

@@ -14,9 +14,10 @@ use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 
 use super::ApiState;
+use super::negotiate::{Encoding, Form, Output};
 use super::path::ResourcePath;
 use super::request::Query;
-use super::resource::{metadata_only, wants_table};
+use super::resource::metadata_only;
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 use crate::store::{Event, EventType};
@@ -33,20 +34,14 @@ struct Filter {
     namespace: Option<String>,
     query: Query,
     form: Form,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Form {
-    Object,
-    Table,
-    Metadata,
+    encoding: Encoding,
 }
 
 pub async fn serve(
     st: &Arc<ApiState>,
     rp: &ResourcePath,
     query: &Query,
-    accept: &str,
+    output: Output,
 ) -> ApiResult<Response> {
     let from = match query.resource_version.as_deref() {
         None | Some("0") => None,
@@ -71,27 +66,14 @@ pub async fn serve(
                 e.oldest.saturating_sub(1)
             ))
             .to_status();
-            let mut line =
-                serde_json::to_vec(&json!({"type": "ERROR", "object": status})).unwrap_or_default();
-            line.push(b'\n');
+            let frame = event_bytes(output.encoding, "ERROR", &status);
             return Ok((
                 StatusCode::OK,
-                [(header::CONTENT_TYPE, "application/json")],
-                line,
+                [(header::CONTENT_TYPE, stream_media_type(output.encoding))],
+                frame,
             )
                 .into_response());
         }
-    };
-    let form = if wants_table(accept) {
-        Form::Table
-    } else if accept
-        .split(',')
-        .next()
-        .is_some_and(|f| f.contains("as=PartialObjectMetadata"))
-    {
-        Form::Metadata
-    } else {
-        Form::Object
     };
     let filter = Filter {
         ty: rp.ty,
@@ -103,7 +85,8 @@ pub async fn serve(
             send_initial_events: query.send_initial_events,
             ..Query::default()
         },
-        form,
+        form: output.form,
+        encoding: output.encoding,
     };
     let timeout = query
         .timeout_seconds
@@ -131,10 +114,31 @@ pub async fn serve(
     let body = Body::from_stream(tokio_stream::wrappers::ReceiverStream::new(rx));
     Ok((
         StatusCode::OK,
-        [(header::CONTENT_TYPE, "application/json")],
+        [(header::CONTENT_TYPE, stream_media_type(output.encoding))],
         body,
     )
         .into_response())
+}
+
+fn stream_media_type(encoding: Encoding) -> &'static str {
+    match encoding {
+        Encoding::Json => "application/json",
+        Encoding::Protobuf => crate::proto::STREAM_MEDIA_TYPE,
+    }
+}
+
+/// One event on the wire: a JSON line, or a length-prefixed protobuf `WatchEvent`. An object
+/// that cannot be written in protobuf becomes an ERROR event saying why.
+fn event_bytes(encoding: Encoding, kind: &str, object: &Value) -> Vec<u8> {
+    if encoding == Encoding::Protobuf {
+        return crate::proto::watch_frame(kind, object).unwrap_or_else(|e| {
+            let status = ApiError::internal(format!("unable to encode a watch event: {e}"));
+            crate::proto::watch_frame("ERROR", &status.to_status()).unwrap_or_default()
+        });
+    }
+    let mut line = serde_json::to_vec(&json!({"type": kind, "object": object})).unwrap_or_default();
+    line.push(b'\n');
+    line
 }
 
 struct Stream {
@@ -221,8 +225,12 @@ impl Stream {
         if initial_events_end {
             obj["metadata"]["annotations"] = json!({"k8s.io/initial-events-end": "true"});
         }
-        let line = json!({"type": "BOOKMARK", "object": obj});
-        self.write(&line).await
+        // A metadata-only watch gets its bookmarks in the same form as its objects (which is
+        // also what lets them be written in protobuf for a custom resource).
+        if self.filter.form == Form::Metadata {
+            obj = metadata_only(&obj);
+        }
+        self.write("BOOKMARK", &obj).await
     }
 
     async fn send(&mut self, kind: &str, obj: &Value) -> Result<(), Gone> {
@@ -240,12 +248,11 @@ impl Stream {
             }
         };
         self.first = false;
-        self.write(&json!({"type": kind, "object": object})).await
+        self.write(kind, &object).await
     }
 
-    async fn write(&mut self, line: &Value) -> Result<(), Gone> {
-        let mut bytes = serde_json::to_vec(line).unwrap_or_default();
-        bytes.push(b'\n');
+    async fn write(&mut self, kind: &str, object: &Value) -> Result<(), Gone> {
+        let bytes = event_bytes(self.filter.encoding, kind, object);
         self.tx.send(Ok(bytes)).await.map_err(|_| Gone)
     }
 }
