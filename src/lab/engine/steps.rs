@@ -3,12 +3,14 @@
 
 use std::time::Duration;
 
-use futures::StreamExt;
+use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
 use super::Runner;
 use super::guard;
+use super::reach;
+use crate::cluster::watch::collection::{Change, Changes};
 use crate::cluster::{self, Application, application, argocd};
 use crate::git;
 use crate::lab::catalog;
@@ -335,40 +337,77 @@ async fn blocker_line(r: &Runner, app: &Application) -> String {
     )
 }
 
+/// The Application `name` as it is, then each time it changes; `Err` with the words while the
+/// cluster does not answer (the watch re-lists once it does).
+async fn next_app(
+    changes: &mut Changes,
+    name: &str,
+) -> Result<Option<Option<Value>>, crate::cluster::problem::Problem> {
+    let Some(change) = changes.next().await else {
+        return Ok(None);
+    };
+    let obj = match change {
+        Change::Listed(items) => items.into_iter().find(|o| o.name_any() == name),
+        Change::Applied(o) => Some(o),
+        Change::Deleted(_) => None,
+        Change::Lost(problem) => return Err(problem),
+        // The re-list follows at once.
+        Change::Expired => return Box::pin(next_app(changes, name)).await,
+    };
+    Ok(Some(
+        obj.map(|o| serde_json::to_value(&o).unwrap_or(Value::Null)),
+    ))
+}
+
+/// The Application `name`, watched: read first, then each change.
+fn watch_app(r: &Runner, name: &str) -> Changes {
+    Changes::start(applications(r), Some(format!("metadata.name={name}")), None)
+}
+
 async fn wait(
     r: &Runner,
     name: &str,
     until: Until,
     blocker: &(dyn Fn(String) + Sync),
 ) -> StepResult {
-    let api = applications(r);
     let deadline = tokio::time::Instant::now() + r.deadline;
     // Read first: an app already where we want it is done at once (argo-cd#12211).
-    let mut stream = kube::runtime::watcher::watch_object(api, name).boxed();
+    let mut changes = watch_app(r, name);
     let mut last_line = String::new();
+    let mut away: Option<String> = None;
     loop {
-        let next = tokio::time::timeout_at(deadline, stream.next()).await;
-        let obj = match next {
+        let next = tokio::time::timeout_at(deadline, next_app(&mut changes, name)).await;
+        let json = match next {
             Err(_) => {
+                if let Some(why) = &away {
+                    return Err(reach::gave_up(why, r.deadline));
+                }
                 return Err(
                     format!("gave up after {:?}; last seen: {last_line}", r.deadline).into(),
                 );
             }
-            Ok(None) => return Err(StepError::Lab("the watch on the Application ended".into())),
-            Ok(Some(Err(e))) => {
-                blocker(format!("watch interrupted ({e}); reconnecting"));
+            Ok(Ok(None)) => {
+                return Err(StepError::Lab("the watch on the Application ended".into()));
+            }
+            Ok(Err(problem)) => {
+                let line = if problem.unreachable {
+                    reach::waiting_line(&problem.words)
+                } else {
+                    format!("waiting: the watch on the Application stopped ({problem}); re-reading")
+                };
+                blocker(line);
+                away = problem.unreachable.then_some(problem.words);
                 continue;
             }
-            Ok(Some(Ok(None))) => {
+            Ok(Ok(Some(None))) => {
+                away = None;
                 blocker(format!("waiting: Application {name} does not exist yet"));
                 continue;
             }
-            Ok(Some(Ok(Some(obj)))) => obj,
+            Ok(Ok(Some(Some(json)))) => json,
         };
-        let app = serde_json::to_value(&obj)
-            .ok()
-            .and_then(|v| Application::from_json(&v))
-            .unwrap_or_default();
+        away = None;
+        let app = Application::from_json(&json).unwrap_or_default();
         if reached(&app, until)? {
             let status = &app.status;
             return Ok(format!(
@@ -494,20 +533,27 @@ async fn end_operation_and_record(
     let ended_revision = running.operation_revision().map(String::from);
     // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
     // starts syncing right after (a poll would miss it).
-    let mut stream = kube::runtime::watcher::watch_object(applications(r), name).boxed();
+    let mut changes = watch_app(r, name);
     if running.operation.is_some() && failing {
         argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
     }
     let deadline = tokio::time::Instant::now() + r.deadline;
     let ended = loop {
-        let event = tokio::time::timeout_at(deadline, stream.next())
+        let event = tokio::time::timeout_at(deadline, next_app(&mut changes, name))
             .await
             .map_err(|_| StepError::Lab(format!("the operation of {name} did not end in time")))?;
-        let Some(Ok(Some(obj))) = event else {
-            blocker("waiting: the watch on the Application reconnects".into());
-            continue;
+        let raw = match event {
+            Ok(Some(Some(raw))) => raw,
+            Ok(None) => return Err(StepError::Lab("the watch on the Application ended".into())),
+            Ok(Some(None)) => {
+                blocker(format!("waiting: Application {name} does not exist"));
+                continue;
+            }
+            Err(problem) => {
+                blocker(reach::waiting_line(&problem.words));
+                continue;
+            }
         };
-        let raw = serde_json::to_value(&obj).unwrap_or(Value::Null);
         let app = Application::from_json(&raw).unwrap_or_default();
         let state = app.status.operation_state.clone().unwrap_or_default();
         if state.failed() && app.operation_revision().map(String::from) == ended_revision {

@@ -1,0 +1,74 @@
+//! Riding out a cluster that does not answer in the middle of a plan. A step that failed only
+//! because the cluster gave no answer waits for it — saying so, and cancellable — and then runs
+//! again from its start: every step reads before it writes and skips what is done, and the git
+//! steps never touch the cluster, so nothing happens twice. A cluster that stays away past the
+//! deadline fails the step with what to do.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::Runner;
+use super::steps::StepError;
+use crate::cluster::{self, ClusterError};
+use crate::lab::evidence::EvidenceError;
+
+/// How often a cluster that does not answer is asked again.
+const PROBE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The words, when a step failed only because the cluster did not answer.
+pub fn unreachable(e: &StepError) -> Option<&str> {
+    let cluster = match e {
+        StepError::Cluster(c) | StepError::Evidence(EvidenceError::Cluster(c)) => c,
+        _ => return None,
+    };
+    match cluster {
+        ClusterError::Unreachable(words) => Some(words),
+        _ => None,
+    }
+}
+
+/// What a step says while the cluster is away.
+pub fn waiting_line(why: &str) -> String {
+    format!("waiting: the cluster does not answer ({why}); the step carries on when it is back")
+}
+
+/// What to do when the cluster stayed away until the deadline.
+pub fn gave_up(why: &str, waited: Duration) -> StepError {
+    StepError::Lab(format!(
+        "the cluster did not answer for {} s ({why}). Start it again (or fix the kubeconfig), then run the lesson again: it carries on from this step",
+        waited.as_secs()
+    ))
+}
+
+/// Waits until the cluster answers again, saying what it waits for; fails at `deadline`.
+pub async fn until_answers(
+    r: &Runner,
+    why: &str,
+    since: Instant,
+    deadline: Instant,
+    blocker: &(dyn Fn(String) + Sync),
+) -> Result<(), StepError> {
+    let mut why = why.to_string();
+    loop {
+        blocker(waiting_line(&why));
+        if Instant::now() >= deadline {
+            return Err(gave_up(&why, since.elapsed()));
+        }
+        tokio::time::sleep(PROBE_INTERVAL.min(deadline - Instant::now())).await;
+        match cluster::now(&r.client).await {
+            Ok(_) => return Ok(()),
+            Err(e) if e.is_unreachable() => why = strip_advice(&e.to_string()),
+            // It answered, even if not as hoped: the step finds out for itself.
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+/// The words of an unreachable error without its advice (the line says what happens next).
+fn strip_advice(text: &str) -> String {
+    text.split(". Is the cluster running")
+        .next()
+        .unwrap_or(text)
+        .to_string()
+}
