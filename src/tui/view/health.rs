@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wra
 use crate::cluster::health::{Failing, Overall};
 use crate::cluster::watch::StreamId;
 use crate::lab::catalog::Lang;
-use crate::tui::keymap::BINDINGS;
+use crate::tui::keymap::{Action, BINDINGS};
 use crate::tui::state::{Notice, Pane, State};
 
 /// A moment as the learner's wall clock shows it.
@@ -159,15 +159,25 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
         return;
     };
     let zh = s.lang == Lang::Zh;
-    let binding = BINDINGS.iter().find(|b| b.action == *action);
-    let (label, what) = binding.map_or(("?", ""), |b| {
-        (b.label, if zh { b.help_zh } else { b.help })
-    });
+    let label = BINDINGS
+        .iter()
+        .find(|b| b.action == *action)
+        .map_or("?", |b| b.label);
+    let what = match (action, zh) {
+        (Action::Run, false) => "“Do it for me”",
+        (Action::Run, true) => "“替我做”",
+        (Action::Check, false) => "The self-check",
+        (Action::Check, true) => "自检",
+        (Action::Step, false) => "Step mode",
+        (Action::Step, true) => "分步模式",
+        (_, false) => "This",
+        (_, true) => "此操作",
+    };
     let when = since.map(|t| clock(s, t));
     let lines: Vec<Line> = if zh {
         vec![
             Line::from(Span::styled(
-                format!("{label}（{what}）需要集群，但集群没有回应："),
+                format!("{what}（{label}）需要集群，但集群没有回应："),
                 s.theme.bad().add_modifier(Modifier::BOLD),
             )),
             Line::raw(format!("  {problem}")),
@@ -182,7 +192,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     } else {
         vec![
             Line::from(Span::styled(
-                format!("{label} ({what}) needs the cluster, and it does not answer:"),
+                format!("{what} ({label}) needs the cluster, and it does not answer:"),
                 s.theme.bad().add_modifier(Modifier::BOLD),
             )),
             Line::raw(format!("  {problem}")),
