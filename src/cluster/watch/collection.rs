@@ -87,8 +87,9 @@ pub async fn follow(
     api: Api<DynamicObject>,
     selector: Option<String>,
     mut nudge: Option<watch::Receiver<u64>>,
-    mut emit: impl FnMut(Change) -> bool + Send,
+    emit: impl FnMut(Change) -> bool + Send,
 ) {
+    let mut emit = said_once(emit);
     let mut backoff = Backoff::new();
     let mut version: Option<String> = None;
     loop {
@@ -164,6 +165,21 @@ pub async fn follow(
                 }
             }
         }
+    }
+}
+
+/// `emit`, without saying the same problem again and again while the cluster stays away (each
+/// retry fails the same way; the listener already knows, and an idle screen stays idle).
+fn said_once(mut emit: impl FnMut(Change) -> bool + Send) -> impl FnMut(Change) -> bool + Send {
+    let mut said: Option<Problem> = None;
+    move |change| {
+        match &change {
+            Change::Lost(p) if said.as_ref() == Some(p) => return true,
+            Change::Lost(p) => said = Some(p.clone()),
+            Change::Listed(_) | Change::Expired => said = None,
+            Change::Applied(_) | Change::Deleted(_) => {}
+        }
+        emit(change)
     }
 }
 
@@ -261,3 +277,6 @@ impl Drop for Changes {
         self.task.abort();
     }
 }
+
+#[cfg(test)]
+mod tests;

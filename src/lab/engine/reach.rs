@@ -72,3 +72,59 @@ fn strip_advice(text: &str) -> String {
         .unwrap_or(text)
         .to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::paths::LabPaths;
+    use std::sync::Mutex;
+
+    #[tokio::test]
+    async fn a_cluster_that_stays_away_fails_the_step_at_the_deadline_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let kc = dir.path().join("kubeconfig");
+        // Port 1 on loopback: nothing listens, every connection is refused.
+        std::fs::write(
+            &kc,
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: t}\n",
+        )
+        .unwrap();
+        let followed = cluster::follow::connect(&kc, None).await.unwrap();
+        let paths = LabPaths {
+            src_dir: dir.path().join("src"),
+            bare_dir: dir.path().join("bare"),
+        };
+        let r = Runner {
+            client: followed.client.clone(),
+            fit: crate::lab::fit::Fit::for_paths(&paths),
+            paths,
+            kubeconfig: Some(kc),
+            context: None,
+            deadline: Duration::from_secs(2),
+        };
+        let err = cluster::now(&r.client).await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot reach https://127.0.0.1:1: connection refused. Is the cluster running, and is this the right kubeconfig/context?"
+        );
+        let lines = Mutex::new(Vec::new());
+        let blocker = |l: String| lines.lock().unwrap().push(l);
+        let since = Instant::now();
+        let gave_up = until_answers(&r, "first words", since, since + r.deadline, &blocker)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            gave_up.starts_with("the cluster did not answer for 2 s (cannot reach https://127.0.0.1:1: connection refused). Start it again"),
+            "{gave_up}"
+        );
+        let lines = lines.into_inner().unwrap();
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some(
+                "waiting: the cluster does not answer (first words); the step carries on when it is back"
+            )
+        );
+        assert!(lines.len() >= 2, "it keeps saying so: {lines:?}");
+    }
+}
