@@ -21,13 +21,17 @@ pub fn clock(s: &State, t: Timestamp) -> String {
     t.to_zoned(s.tz.clone()).strftime("%H:%M:%S").to_string()
 }
 
-/// How long ago `since` was, in whole seconds and minutes (`23 s`, `4 min 05 s`).
+/// How long ago `since` was, in whole seconds and minutes (`23 s`, `4 min 05 s`; `23 秒`).
 fn age(s: &State, since: Timestamp) -> String {
     let secs = s.now.duration_since(since).as_secs().max(0);
-    match (secs / 3600, secs / 60 % 60, secs % 60) {
-        (0, 0, sec) => format!("{sec} s"),
-        (0, min, sec) => format!("{min} min {sec:02} s"),
-        (h, min, _) => format!("{h} h {min:02} min"),
+    let zh = s.lang == Lang::Zh;
+    match (secs / 3600, secs / 60 % 60, secs % 60, zh) {
+        (0, 0, sec, false) => format!("{sec} s"),
+        (0, min, sec, false) => format!("{min} min {sec:02} s"),
+        (h, min, _, false) => format!("{h} h {min:02} min"),
+        (0, 0, sec, true) => format!("{sec} 秒"),
+        (0, min, sec, true) => format!("{min} 分 {sec:02} 秒"),
+        (h, min, _, true) => format!("{h} 小时 {min:02} 分"),
     }
 }
 
@@ -102,7 +106,7 @@ fn failing_words(f: &Failing<'_>, zh: bool) -> String {
         }
         names.join(", ")
     };
-    format!("{who}{} {}", if zh { "：" } else { ":" }, f.problem)
+    format!("{who}{}{}", if zh { "：" } else { ": " }, f.problem)
 }
 
 /// The streams a pane draws from.
@@ -183,9 +187,8 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             Line::raw(format!("  {problem}")),
             Line::raw(when.map_or_else(String::new, |w| format!("  窗格显示的是 {w} 时的状态。"))),
             Line::raw(""),
-            Line::raw(format!(
-                "请重新启动集群或检查 kubeconfig；导师会自动重连。顶部显示 ✓ 实时 后再按 {label}。"
-            )),
+            Line::raw("请重新启动集群或检查 kubeconfig；导师会自动重连。"),
+            Line::raw(format!("顶部显示 ✓ 实时 后再按 {label}。")),
             Line::raw(""),
             Line::from(Span::styled("按任意键关闭。", s.theme.dim())),
         ]
@@ -205,21 +208,27 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             Line::from(Span::styled("Any key closes this.", s.theme.dim())),
         ]
     };
+    // A stream that never loaded has no moment to show.
+    let lines: Vec<Line> = lines
+        .into_iter()
+        .enumerate()
+        .filter(|(i, l)| *i != 2 || l.width() > 0)
+        .map(|(_, l)| l)
+        .collect();
     let width = area.width.saturating_sub(4).min(80);
-    let height = 11.min(area.height);
-    let rect = super::centered(area, width, height);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let rows = u16::try_from(text.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
+    let rect = super::centered(area, width, rows.saturating_add(2).min(area.height));
     Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(
-            Block::default()
-                .borders(Borders::ALL)
-                .border_type(BorderType::Double)
-                .title(if zh {
-                    " 集群没有回应 "
-                } else {
-                    " The cluster does not answer "
-                }),
-        )
-        .render(rect, buf);
+    text.block(
+        Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Double)
+            .title(if zh {
+                " 集群没有回应 "
+            } else {
+                " The cluster does not answer "
+            }),
+    )
+    .render(rect, buf);
 }
