@@ -59,7 +59,7 @@ pub fn describe(e: &kube::Error) -> Problem {
             Problem::unreachable(format!("the connection dropped ({})", io_words(io)))
         }
         kube::Error::HyperError(_) | kube::Error::Service(_) => {
-            Problem::unreachable(transport_words(e))
+            Problem::unreachable(format!("cannot reach the cluster: {}", transport_words(e)))
         }
         other => Problem::refused(innermost(other)),
     }
