@@ -326,7 +326,8 @@ impl State {
         let stepping_idle = self.step_mode.as_ref().is_some_and(|m| !m.running);
         let plan_running =
             self.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle;
-        plan_running || self.health.any_stale()
+        // A stream that never loaded shows no age, so nothing moves for it.
+        plan_running || self.health.oldest().is_some()
     }
 
     /// The header's height: a second line says why the watches are stale.
