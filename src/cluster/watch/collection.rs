@@ -101,9 +101,14 @@ pub async fn follow(
             match api.list(&params).await {
                 Ok(list) => {
                     version = list.metadata.resource_version.filter(|v| !v.is_empty());
-                    backoff.reset();
                     if !emit(Change::Listed(list.items)) {
                         return;
+                    }
+                    // Without a version there is nothing to watch from: list again, slowly.
+                    if version.is_none() {
+                        backoff.wait(&mut nudge).await;
+                    } else {
+                        backoff.reset();
                     }
                 }
                 Err(e) => {
