@@ -3,6 +3,7 @@
 //! done is recognised and skipped, so a re-run after a cancel or failure makes no duplicate
 //! commits or objects. The learner's work is never overwritten.
 
+mod app_watch;
 mod by_hand;
 mod guard;
 mod reach;

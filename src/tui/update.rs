@@ -15,7 +15,7 @@ use super::keymap::{Action, action_for};
 use super::layout;
 use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState};
 use crate::cluster::problem::Problem;
-use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::cluster::watch::StreamId;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
 use crate::lab::checklist::GitFacts;
@@ -81,40 +81,6 @@ pub enum Msg {
     ShellExited(Option<u32>),
     /// The shell could not start: why.
     ShellFailed(String),
-}
-
-impl From<WatchEvent> for Msg {
-    fn from(e: WatchEvent) -> Msg {
-        match e {
-            WatchEvent::Applied { key, object } if StreamId::applications().holds(&key) => {
-                Msg::App(object)
-            }
-            WatchEvent::Applied { key, object } => Msg::Object(key, object),
-            WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
-                Some(name) => Msg::AppGone(name.to_string()),
-                None => Msg::ObjectGone(key),
-            },
-            WatchEvent::Listed {
-                stream,
-                objects,
-                at,
-            } => Msg::Listed {
-                stream,
-                objects,
-                at,
-            },
-            WatchEvent::Lost {
-                stream,
-                problem,
-                at,
-            } => Msg::StreamLost {
-                stream,
-                problem,
-                at,
-            },
-            WatchEvent::Expired { stream, at } => Msg::StreamExpired { stream, at },
-        }
-    }
 }
 
 #[derive(Debug, PartialEq)]

@@ -3,14 +3,13 @@
 
 use std::time::Duration;
 
-use kube::ResourceExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
 use super::Runner;
+use super::app_watch::{next_app, watch_app};
 use super::guard;
 use super::reach;
-use crate::cluster::watch::collection::{Change, Changes};
 use crate::cluster::{self, Application, application, argocd};
 use crate::git;
 use crate::lab::catalog;
@@ -335,33 +334,6 @@ async fn blocker_line(r: &Runner, app: &Application) -> String {
         or_unknown(&status.sync.status),
         or_unknown(&status.health.status)
     )
-}
-
-/// The Application `name` as it is, then each time it changes; `Err` with the words while the
-/// cluster does not answer (the watch re-lists once it does).
-async fn next_app(
-    changes: &mut Changes,
-    name: &str,
-) -> Result<Option<Option<Value>>, crate::cluster::problem::Problem> {
-    let Some(change) = changes.next().await else {
-        return Ok(None);
-    };
-    let obj = match change {
-        Change::Listed(items) => items.into_iter().find(|o| o.name_any() == name),
-        Change::Applied(o) => Some(o),
-        Change::Deleted(_) => None,
-        Change::Lost(problem) => return Err(problem),
-        // The re-list follows at once.
-        Change::Expired => return Box::pin(next_app(changes, name)).await,
-    };
-    Ok(Some(
-        obj.map(|o| serde_json::to_value(&o).unwrap_or(Value::Null)),
-    ))
-}
-
-/// The Application `name`, watched: read first, then each change.
-fn watch_app(r: &Runner, name: &str) -> Changes {
-    Changes::start(applications(r), Some(format!("metadata.name={name}")), None)
 }
 
 async fn wait(

@@ -7,9 +7,44 @@ use serde_json::Value;
 
 use super::{Effect, Msg};
 use crate::cluster::Application;
-use crate::cluster::watch::StreamId;
+use crate::cluster::watch::{StreamId, WatchEvent};
 use crate::tui::keymap::Action;
 use crate::tui::state::{Notice, State};
+
+/// What a watch saw, as a message: an Application or another object, or a stream's health.
+impl From<WatchEvent> for Msg {
+    fn from(e: WatchEvent) -> Msg {
+        match e {
+            WatchEvent::Applied { key, object } if StreamId::applications().holds(&key) => {
+                Msg::App(object)
+            }
+            WatchEvent::Applied { key, object } => Msg::Object(key, object),
+            WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
+                Some(name) => Msg::AppGone(name.to_string()),
+                None => Msg::ObjectGone(key),
+            },
+            WatchEvent::Listed {
+                stream,
+                objects,
+                at,
+            } => Msg::Listed {
+                stream,
+                objects,
+                at,
+            },
+            WatchEvent::Lost {
+                stream,
+                problem,
+                at,
+            } => Msg::StreamLost {
+                stream,
+                problem,
+                at,
+            },
+            WatchEvent::Expired { stream, at } => Msg::StreamExpired { stream, at },
+        }
+    }
+}
 
 pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
