@@ -87,10 +87,13 @@ async fn main() {
     let (wtx, mut wrx) = tokio::sync::mpsc::unbounded_channel();
     let _watches = capa_tui::cluster::watch::spawn(
         client.clone(),
-        &catalog::lab_namespaces(&catalog::lessons().unwrap()),
+        &capa_tui::cluster::watch::lab_streams(&catalog::lab_namespaces(
+            &catalog::lessons().unwrap(),
+        )),
+        None,
         wtx,
     );
-    while state.apps.is_empty() || state.watch != capa_tui::tui::state::WatchHealth::Live {
+    while state.apps.is_empty() || !state.health.all_live() {
         let e = wrx.recv().await.unwrap();
         update(&mut state, to_msg(e));
     }
@@ -204,8 +207,14 @@ async fn main() {
         }
     }
     let (l1, w1, g1, _) = sim.requests().snapshot();
+    // The runtime ticks once a second only while the clock runs (a stale watch, a running plan).
+    let clock = if state.clock_running() {
+        "running"
+    } else {
+        "stopped"
+    };
     println!(
-        "idle minute: {:.2} s CPU (embedded cluster included), RSS {:.1} MiB, {frames} frames redrawn, API requests: {} LIST, {} WATCH, {} GET",
+        "idle minute: {:.2} s CPU (embedded cluster included), RSS {:.1} MiB, {frames} frames redrawn (clock {clock}), API requests: {} LIST, {} WATCH, {} GET",
         cpu_seconds() - cpu0,
         rss_mib(),
         l1 - l0,
@@ -251,15 +260,5 @@ async fn main() {
 }
 
 fn to_msg(e: capa_tui::cluster::watch::WatchEvent) -> Msg {
-    use capa_tui::cluster::watch::WatchEvent;
-    use capa_tui::tui::state::WatchHealth;
-    match e {
-        WatchEvent::Applied { key, object } if key.starts_with("argocd/Application/") => {
-            Msg::App(object)
-        }
-        WatchEvent::Applied { key, object } => Msg::Object(key, object),
-        WatchEvent::Deleted { key } => Msg::ObjectGone(key),
-        WatchEvent::Connection(None) => Msg::Watch(WatchHealth::Live),
-        WatchEvent::Connection(Some(w)) => Msg::Watch(WatchHealth::Reconnecting(w, Instant::now())),
-    }
+    Msg::from(e)
 }

@@ -5,7 +5,10 @@
 pub mod application;
 pub mod argocd;
 pub mod derive;
+pub mod follow;
+pub mod health;
 mod kind;
+pub mod problem;
 pub mod watch;
 
 pub use application::Application;
@@ -33,17 +36,15 @@ pub enum ClusterError {
     /// The API answered that the object does not exist.
     #[error("{0}")]
     NotFound(String),
-    #[error(
-        "cannot reach the cluster: {0}. Is it running, and is this the right kubeconfig/context?"
-    )]
+    /// No answer: the words name the server and why (`cannot reach https://…: connection refused`).
+    #[error("{0}. Is the cluster running, and is this the right kubeconfig/context?")]
     Unreachable(String),
 }
 
 pub type Result<T> = std::result::Result<T, ClusterError>;
 
-/// A kube client from `kubeconfig` (else `$KUBECONFIG`, else `~/.kube/config`) and `context`
-/// (else the current one).
-pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result<kube::Client> {
+/// Where the kubeconfig is: `kubeconfig`, else `$KUBECONFIG`, else `~/.kube/config`.
+pub fn kubeconfig_path(kubeconfig: Option<&Path>) -> Result<PathBuf> {
     let path = match kubeconfig {
         Some(p) => p.to_path_buf(),
         None => match std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
@@ -56,12 +57,28 @@ pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result
     if !path.exists() {
         return Err(ClusterError::NoKubeconfig);
     }
+    Ok(path)
+}
+
+/// A kube client from `kubeconfig` (else `$KUBECONFIG`, else `~/.kube/config`) and `context`
+/// (else the current one).
+pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result<kube::Client> {
+    let path = kubeconfig_path(kubeconfig)?;
     let text = std::fs::read_to_string(&path).map_err(|e| ClusterError::BadKubeconfig {
         path: path.clone(),
         why: e.to_string(),
     })?;
-    let kc = Kubeconfig::from_yaml(&text).map_err(|e| ClusterError::BadKubeconfig {
-        path: path.clone(),
+    Ok(client_from_text(&path, &text, context).await?.0)
+}
+
+/// A client from a kubeconfig's text (read from `path`), with the server it talks to.
+async fn client_from_text(
+    path: &Path,
+    text: &str,
+    context: Option<&str>,
+) -> Result<(kube::Client, String)> {
+    let kc = Kubeconfig::from_yaml(text).map_err(|e| ClusterError::BadKubeconfig {
+        path: path.to_path_buf(),
         why: e.to_string(),
     })?;
     let options = KubeConfigOptions {
@@ -74,7 +91,16 @@ pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result
             context: context.map(String::from),
             why: e.to_string(),
         })?;
-    kube::Client::try_from(config).map_err(|e| ClusterError::Unreachable(e.to_string()))
+    let server = config
+        .cluster_url
+        .to_string()
+        .trim_end_matches('/')
+        .to_string();
+    let client = kube::Client::try_from(config).map_err(|e| ClusterError::BadKubeconfig {
+        path: path.to_path_buf(),
+        why: format!("cannot make a client for {server}: {e}"),
+    })?;
+    Ok((client, server))
 }
 
 /// Plain words for a kube error: the API's own message when it answered, else why it could not.
@@ -82,7 +108,21 @@ pub fn explain(e: kube::Error) -> ClusterError {
     match e {
         kube::Error::Api(s) if s.code == 404 => ClusterError::NotFound(s.message),
         kube::Error::Api(s) => ClusterError::Api(s.message),
-        other => ClusterError::Unreachable(other.to_string()),
+        other => {
+            let problem = problem::describe(&other);
+            if problem.unreachable {
+                ClusterError::Unreachable(problem.words)
+            } else {
+                ClusterError::Api(problem.words)
+            }
+        }
+    }
+}
+
+impl ClusterError {
+    /// The cluster gave no answer (as opposed to an answer that says no): worth waiting for.
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, ClusterError::Unreachable(_))
     }
 }
 

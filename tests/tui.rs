@@ -9,6 +9,8 @@ mod svg;
 #[path = "support/tmux.rs"]
 mod tmux;
 
+use capa_tui::cluster::problem::Problem;
+use capa_tui::cluster::watch::{StreamId, lab_streams};
 use capa_tui::lab::catalog::{self, Lang};
 use capa_tui::tui::state::State;
 use capa_tui::tui::theme::Theme;
@@ -35,14 +37,25 @@ fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
         true,
     );
     s.theme = Theme::Default;
+    s.tz = jiff::tz::TimeZone::UTC;
     s.lesson = lesson;
+    // Every watch listed (empty), then the recorded objects as they arrived.
+    for stream in all_streams() {
+        update(
+            &mut s,
+            Msg::Listed {
+                stream,
+                objects: Vec::new(),
+                at: at("2026-03-01T10:00:00Z"),
+            },
+        );
+    }
     for app in fx["apps"].as_array().unwrap() {
         update(&mut s, Msg::App(app.clone()));
     }
     for (k, v) in fx["objects"].as_object().unwrap() {
         update(&mut s, Msg::Object(k.clone(), v.clone()));
     }
-    update(&mut s, Msg::Watch(capa_tui::tui::state::WatchHealth::Live));
     let chart = |f: &str| {
         serde_saphyr::from_str::<Value>(
             &std::fs::read_to_string(format!(
@@ -75,6 +88,15 @@ fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
     // checklist has tests of its own).
     s.ticks.clear();
     s
+}
+
+fn at(t: &str) -> jiff::Timestamp {
+    t.parse().unwrap()
+}
+
+/// Every stream the tutor watches for the built-in lessons.
+fn all_streams() -> Vec<StreamId> {
+    lab_streams(&catalog::lab_namespaces(&catalog::lessons().unwrap()))
 }
 
 fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {
@@ -364,27 +386,40 @@ fn every_pane_zoomed_at_every_size() {
 }
 
 #[test]
-fn a_stale_watch_says_since_when() {
-    let mut s = state_with(0, |_| {});
-    let earlier = std::time::Instant::now() - Duration::from_secs(30);
-    update(
-        &mut s,
-        Msg::Watch(capa_tui::tui::state::WatchHealth::Reconnecting(
-            "connection refused".into(),
-            earlier,
-        )),
-    );
-    update(
-        &mut s,
-        Msg::Watch(capa_tui::tui::state::WatchHealth::Reconnecting(
-            "still refused".into(),
-            std::time::Instant::now(),
-        )),
-    );
-    let screen = format!("{}", draw(&s, 200, 60));
+fn a_stale_watch_says_since_when_and_marks_its_panes() {
+    let mut s = state_with(2, |_| {});
+    let refused = Problem::unreachable("cannot reach https://127.0.0.1:6443: connection refused");
+    for stream in all_streams() {
+        update(
+            &mut s,
+            Msg::StreamLost {
+                stream,
+                problem: refused.clone(),
+                at: at("2026-03-01T10:02:11Z"),
+            },
+        );
+    }
+    update(&mut s, Msg::Tick(at("2026-03-01T10:02:34Z")));
+    for (w, h) in [(80, 24), (120, 40)] {
+        let screen = format!("{}", draw(&s, w, h));
+        assert!(
+            screen.contains("✗ stale since 10:02:11 (23 s ago) · reconnecting"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("all watches: cannot reach https://127.0.0.1:6443: connection refused"),
+            "{screen}"
+        );
+        assert!(
+            screen.contains("managedFields · as of 10:02:11"),
+            "{screen}"
+        );
+    }
+    update(&mut s, Msg::Tick(at("2026-03-01T10:04:00Z")));
+    let screen = format!("{}", draw(&s, 120, 40));
     assert!(
-        screen.contains("✗ stale for 30s, reconnecting (still refused)"),
-        "{screen}"
+        screen.contains("(1 min 49 s ago)"),
+        "the age moves: {screen}"
     );
 }
 

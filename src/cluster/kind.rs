@@ -5,7 +5,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 /// The kinds the lab reads, with where the API serves them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
 pub enum Kind {
     Application,
     ConfigMap,

@@ -1,20 +1,81 @@
 //! Watches scoped to what the lab needs — the Applications in `argocd` and the Deployments,
-//! ConfigMaps and Jobs in the lessons' namespaces — merged into one stream of plain events, so a busy
-//! cluster costs the tutor nothing. Watch, never poll: kube-runtime's watcher with backoff.
+//! ConfigMaps and Jobs in the lessons' namespaces — each a stream of its own that says when it
+//! is live (listed) and when it lost the cluster, so the tutor can tell which pane is stale and
+//! why. Watch, never poll (see `collection` for how each stream keeps in step).
 
-use futures::StreamExt;
+pub mod collection;
+
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
-use kube::runtime::{WatchStreamExt, watcher};
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
+use self::collection::Change;
+use super::problem::Problem;
 use super::{Kind, argocd};
 
-/// What a watch saw.
+/// One watched collection: a kind in a namespace.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct StreamId {
+    pub namespace: String,
+    pub kind: Kind,
+}
+
+impl StreamId {
+    pub fn new(namespace: &str, kind: Kind) -> StreamId {
+        StreamId {
+            namespace: namespace.into(),
+            kind,
+        }
+    }
+
+    /// The Applications in `argocd`.
+    pub fn applications() -> StreamId {
+        StreamId::new(argocd::NAMESPACE, Kind::Application)
+    }
+
+    /// How the header names it: `Applications`, `src-helm Deployments`.
+    pub fn label(&self) -> String {
+        if *self == StreamId::applications() {
+            return "Applications".into();
+        }
+        format!("{} {}s", self.namespace, self.kind.name())
+    }
+
+    /// The stream an object key (`namespace/Kind/name`) comes from.
+    pub fn of_key(key: &str) -> Option<StreamId> {
+        let mut parts = key.splitn(3, '/');
+        let (ns, kind) = (parts.next()?, Kind::parse(parts.next()?)?);
+        Some(StreamId::new(ns, kind))
+    }
+
+    /// Whether an object key belongs to this stream.
+    pub fn holds(&self, key: &str) -> bool {
+        StreamId::of_key(key).as_ref() == Some(self)
+    }
+}
+
+/// Every stream the lab watches: the Applications, and the workloads of each lab namespace.
+pub fn lab_streams(namespaces: &[String]) -> Vec<StreamId> {
+    let mut streams = vec![StreamId::applications()];
+    for ns in namespaces {
+        for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job] {
+            streams.push(StreamId::new(ns, kind));
+        }
+    }
+    streams
+}
+
+/// What a watch saw, stamped with when it saw it where that matters.
 #[derive(Debug)]
 pub enum WatchEvent {
-    /// An object as it is now; `key` is `namespace/Kind/name`.
+    /// Everything the stream holds now, by key (`namespace/Kind/name`): what is not here is gone.
+    Listed {
+        stream: StreamId,
+        objects: Vec<(String, Value)>,
+        at: jiff::Timestamp,
+    },
+    /// An object as it is now.
     Applied {
         key: String,
         object: Value,
@@ -22,8 +83,17 @@ pub enum WatchEvent {
     Deleted {
         key: String,
     },
-    /// The watch's connection: `None` when live, else why it is reconnecting.
-    Connection(Option<String>),
+    /// The stream lost the cluster and will re-list when it is back.
+    Lost {
+        stream: StreamId,
+        problem: Problem,
+        at: jiff::Timestamp,
+    },
+    /// The server's history no longer reaches back to what the stream saw: it re-lists.
+    Expired {
+        stream: StreamId,
+        at: jiff::Timestamp,
+    },
 }
 
 fn key_of(obj: &Value) -> String {
@@ -35,7 +105,17 @@ fn key_of(obj: &Value) -> String {
     )
 }
 
-fn api(client: &kube::Client, ns: &str, kind: Kind) -> Api<DynamicObject> {
+/// An object as JSON with its kind filled in (items of a list come without it).
+fn keyed(o: &DynamicObject, kind: Kind) -> (String, Value) {
+    let mut object = serde_json::to_value(o).unwrap_or(Value::Null);
+    if object["kind"].is_null() {
+        object["kind"] = Value::String(kind.name().into());
+    }
+    (key_of(&object), object)
+}
+
+/// The API of `kind` in `ns`.
+pub fn api(client: &kube::Client, ns: &str, kind: Kind) -> Api<DynamicObject> {
     let (group, version, plural) = kind.api();
     let gvk = GroupVersionKind::gvk(group, version, kind.name());
     Api::namespaced_with(
@@ -45,59 +125,50 @@ fn api(client: &kube::Client, ns: &str, kind: Kind) -> Api<DynamicObject> {
     )
 }
 
-/// Starts the lab's watches (Applications, and the workloads in `namespaces`); events go to `tx`
-/// until it closes.
+/// What a stream's change means to the tutor.
+fn event_of(stream: &StreamId, change: Change) -> WatchEvent {
+    let at = jiff::Timestamp::now();
+    match change {
+        Change::Listed(items) => WatchEvent::Listed {
+            stream: stream.clone(),
+            objects: items.iter().map(|o| keyed(o, stream.kind)).collect(),
+            at,
+        },
+        Change::Applied(o) => {
+            let (key, object) = keyed(&o, stream.kind);
+            WatchEvent::Applied { key, object }
+        }
+        Change::Deleted(o) => WatchEvent::Deleted {
+            key: keyed(&o, stream.kind).0,
+        },
+        Change::Lost(problem) => WatchEvent::Lost {
+            stream: stream.clone(),
+            problem,
+            at,
+        },
+        Change::Expired => WatchEvent::Expired {
+            stream: stream.clone(),
+            at,
+        },
+    }
+}
+
+/// Starts a watch of each of `streams`; events go to `tx` until it closes. `nudge` (the
+/// kubeconfig's changes) makes streams waiting to retry try at once.
 pub fn spawn(
     client: kube::Client,
-    namespaces: &[String],
+    streams: &[StreamId],
+    nudge: Option<watch::Receiver<u64>>,
     tx: mpsc::UnboundedSender<WatchEvent>,
 ) -> Vec<JoinHandle<()>> {
-    let mut apis = vec![(
-        api(&client, argocd::NAMESPACE, Kind::Application),
-        Kind::Application,
-    )];
-    for ns in namespaces {
-        for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job] {
-            apis.push((api(&client, ns, kind), kind));
-        }
-    }
-    apis.into_iter()
-        .map(|(api, kind)| {
-            let tx = tx.clone();
-            tokio::spawn(async move {
-                let mut stream = watcher(api, watcher::Config::default())
-                    .default_backoff()
-                    .boxed();
-                while let Some(event) = stream.next().await {
-                    let sent = match event {
-                        Ok(watcher::Event::Apply(o) | watcher::Event::InitApply(o)) => {
-                            let mut object = serde_json::to_value(&o).unwrap_or(Value::Null);
-                            if object["kind"].is_null() {
-                                object["kind"] = Value::String(kind.name().into());
-                            }
-                            tx.send(WatchEvent::Applied {
-                                key: key_of(&object),
-                                object,
-                            })
-                        }
-                        Ok(watcher::Event::Delete(o)) => {
-                            let mut object = serde_json::to_value(&o).unwrap_or(Value::Null);
-                            if object["kind"].is_null() {
-                                object["kind"] = Value::String(kind.name().into());
-                            }
-                            tx.send(WatchEvent::Deleted {
-                                key: key_of(&object),
-                            })
-                        }
-                        Ok(watcher::Event::InitDone) => tx.send(WatchEvent::Connection(None)),
-                        Ok(watcher::Event::Init) => Ok(()),
-                        Err(e) => tx.send(WatchEvent::Connection(Some(e.to_string()))),
-                    };
-                    if sent.is_err() {
-                        return;
-                    }
-                }
-            })
+    streams
+        .iter()
+        .map(|stream| {
+            let (tx, stream) = (tx.clone(), stream.clone());
+            let api = api(&client, &stream.namespace, stream.kind);
+            tokio::spawn(collection::follow(api, None, nudge.clone(), move |c| {
+                tx.send(event_of(&stream, c)).is_ok()
+            }))
         })
         .collect()
 }

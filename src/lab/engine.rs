@@ -3,8 +3,10 @@
 //! done is recognised and skipped, so a re-run after a cancel or failure makes no duplicate
 //! commits or objects. The learner's work is never overwritten.
 
+mod app_watch;
 mod by_hand;
 mod guard;
+mod reach;
 mod steps;
 
 pub use steps::StepError;
@@ -191,14 +193,7 @@ impl Runner {
                     let _ = progress.send(Progress::Blocker { step: n, line });
                 }
             };
-            let result = if step.interruptible() {
-                tokio::select! {
-                    r = steps::run(self, step, &blocker) => r,
-                    _ = cancelled(&mut cancel) => return Err(RunError::Cancelled { step: n }),
-                }
-            } else {
-                steps::run(self, step, &blocker).await
-            };
+            let result = self.run_step(n, step, &blocker, &mut cancel).await?;
             match result {
                 Ok(summary) => {
                     write_checkpoint(&self.paths.src_dir, lesson, Some(n));
@@ -221,6 +216,44 @@ impl Runner {
             write_checkpoint(&self.paths.src_dir, lesson, None);
         }
         Ok(())
+    }
+}
+
+impl Runner {
+    /// Runs step `n`; when it fails only because the cluster gave no answer, waits for the
+    /// cluster (cancellable, until the deadline) and runs it again.
+    async fn run_step(
+        &self,
+        n: usize,
+        step: &Step,
+        blocker: &(dyn Fn(String) + Sync),
+        cancel: &mut watch::Receiver<bool>,
+    ) -> Result<Result<String, StepError>, RunError> {
+        let mut outage: Option<(tokio::time::Instant, tokio::time::Instant)> = None;
+        loop {
+            let result = if step.interruptible() {
+                tokio::select! {
+                    r = steps::run(self, step, blocker) => r,
+                    () = cancelled(cancel) => return Err(RunError::Cancelled { step: n }),
+                }
+            } else {
+                steps::run(self, step, blocker).await
+            };
+            let Some(why) = result.as_ref().err().and_then(reach::unreachable) else {
+                return Ok(result);
+            };
+            let why = why.to_string();
+            let now = tokio::time::Instant::now();
+            let (since, deadline) = *outage.get_or_insert((now, now + self.deadline));
+            tokio::select! {
+                back = reach::until_answers(self, &why, since, deadline, blocker) => {
+                    if let Err(e) = back {
+                        return Ok(Err(e));
+                    }
+                }
+                () = cancelled(cancel) => return Err(RunError::Cancelled { step: n }),
+            }
+        }
     }
 }
 

@@ -99,6 +99,8 @@ impl Options<'_> {
 }
 
 pub struct Session {
+    /// Follows the kubeconfig file: after the cluster restarts elsewhere and rewrites it, the
+    /// same client talks to the new address.
     pub client: kube::Client,
     pub paths: LabPaths,
     pub kubeconfig: Option<PathBuf>,
@@ -106,6 +108,8 @@ pub struct Session {
     /// What the session is about to change, for the learner to confirm.
     pub target: String,
     sim: Option<capa_sim::Handle>,
+    /// Keeps the kubeconfig followed while the session lasts.
+    followed: cluster::follow::Followed,
 }
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
@@ -143,9 +147,10 @@ impl Session {
             };
             let handle = capa_sim::start(config).await?;
             handle.write_kubeconfig(&kubeconfig)?;
-            let client = cluster::connect(Some(&kubeconfig), None).await?;
+            let followed = cluster::follow::connect(&kubeconfig, None).await?;
             return Ok(Session {
-                client,
+                client: followed.client.clone(),
+                followed,
                 paths,
                 target: format!(
                     "the embedded lab cluster at {} (state in {})",
@@ -157,7 +162,8 @@ impl Session {
                 sim: Some(handle),
             });
         }
-        let client = cluster::connect(o.kubeconfig, o.context).await?;
+        let path = cluster::kubeconfig_path(o.kubeconfig)?;
+        let followed = cluster::follow::connect(&path, o.context).await?;
         let target = format!(
             "the cluster of context {} in {}",
             o.context.unwrap_or("(current)"),
@@ -167,7 +173,8 @@ impl Session {
             ),
         );
         Ok(Session {
-            client,
+            client: followed.client.clone(),
+            followed,
             paths: LabPaths::resolve(o.src_dir, o.bare_dir),
             kubeconfig: o.kubeconfig.map(Path::to_path_buf),
             context: o.context.map(String::from),
@@ -184,6 +191,11 @@ impl Session {
             self.context.clone().unwrap_or_else(|| "cluster".into())
         };
         super::shell_env::ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label)
+    }
+
+    /// Ticks each time the kubeconfig changed and the client moved to what it now says.
+    pub fn kubeconfig_changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.followed.changes.clone()
     }
 
     pub fn is_sim(&self) -> bool {

@@ -27,7 +27,7 @@ const TALL_ROWS: u16 = 30;
 
 pub fn areas(s: &State, area: Rect) -> Areas {
     let [header, body, footer] = Layout::vertical([
-        Constraint::Length(1),
+        Constraint::Length(s.header_rows()),
         Constraint::Min(0),
         Constraint::Length(1),
     ])

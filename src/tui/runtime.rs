@@ -15,10 +15,10 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::shell::{self, ShellProcess};
-use super::state::{PlanStep, State, WatchHealth};
+use super::state::{PlanStep, State};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
-use crate::cluster::watch::{self as lab_watch, WatchEvent};
+use crate::cluster::watch::{self as lab_watch, lab_streams};
 use crate::lab::catalog::{self, Lang, Lesson};
 use crate::lab::checklist::read_git_facts;
 use crate::lab::engine::{self, Runner};
@@ -31,6 +31,8 @@ use crate::lab::shell_env::ShellEnv;
 
 /// The longest any wait of a plan may take in the tutor.
 const PLAN_DEADLINE: Duration = Duration::from_secs(600);
+/// How often a moving time (a stale watch's age, a plan's elapsed time) is redrawn.
+const CLOCK_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Carries out effects, reporting back with messages.
 pub struct Executor {
@@ -145,19 +147,6 @@ impl Executor {
                     }
                 })
             };
-            // Elapsed time moves while the plan runs, so the pane is redrawn once a second.
-            let ticker = {
-                let tx = tx.clone();
-                tokio::spawn(async move {
-                    let mut every = tokio::time::interval(Duration::from_secs(1));
-                    loop {
-                        every.tick().await;
-                        if tx.send(Msg::Tick).is_err() {
-                            return;
-                        }
-                    }
-                })
-            };
             if let Err(e) = std::fs::create_dir_all(&runner.paths.src_dir) {
                 let _ = tx.send(Msg::JobEnded(Err(format!(
                     "cannot create {}: {e}",
@@ -170,7 +159,6 @@ impl Executor {
                 .run_through(n, &steps, end, ptx, cancel_rx)
                 .await
                 .map_err(|e| e.to_string());
-            ticker.abort();
             let _ = forward.await;
             let FilesSnapshot {
                 evidence: present,
@@ -359,21 +347,27 @@ fn commit_subjects(repo_dir: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn watch_message(e: WatchEvent) -> Msg {
-    match e {
-        WatchEvent::Applied { key, object } if key.starts_with("argocd/Application/") => {
-            Msg::App(object)
+/// Starts the lab's watches (following the kubeconfig); what they see arrives as messages.
+fn start_watches(
+    session: &Session,
+    lessons: &[Lesson],
+    tx: mpsc::UnboundedSender<Msg>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let (wtx, mut wrx) = mpsc::unbounded_channel();
+    let watches = lab_watch::spawn(
+        session.client.clone(),
+        &lab_streams(&catalog::lab_namespaces(lessons)),
+        Some(session.kubeconfig_changes()),
+        wtx,
+    );
+    tokio::spawn(async move {
+        while let Some(e) = wrx.recv().await {
+            if tx.send(Msg::from(e)).is_err() {
+                return;
+            }
         }
-        WatchEvent::Applied { key, object } => Msg::Object(key, object),
-        WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
-            Some(name) => Msg::AppGone(name.to_string()),
-            None => Msg::ObjectGone(key),
-        },
-        WatchEvent::Connection(None) => Msg::Watch(WatchHealth::Live),
-        WatchEvent::Connection(Some(why)) => {
-            Msg::Watch(WatchHealth::Reconnecting(why, std::time::Instant::now()))
-        }
-    }
+    });
+    watches
 }
 
 /// How the tutor opens.
@@ -409,22 +403,7 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
             .map_or("inherited".to_string(), |(_, v)| v.clone())
     );
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let (wtx, mut wrx) = mpsc::unbounded_channel();
-    let watches = lab_watch::spawn(
-        session.client.clone(),
-        &catalog::lab_namespaces(&state.lessons),
-        wtx,
-    );
-    {
-        let tx = tx.clone();
-        tokio::spawn(async move {
-            while let Some(e) = wrx.recv().await {
-                if tx.send(watch_message(e)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
+    let watches = start_watches(&session, &state.lessons, tx.clone());
     state.resume(progress::load(&session.paths.src_dir));
     for msg in lab_files(&session.paths, &state.lessons) {
         update(&mut state, msg);
@@ -439,16 +418,20 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
         state.size = (size.width, size.height);
     }
     spawn_input_thread(tx.clone());
-    // Evidence already there is graded at once, so a passing file reads as passing.
-    for lesson in &state.lessons {
-        if lesson
-            .evidence_file()
-            .is_some_and(|f| state.evidence_present.get(f).copied().unwrap_or(false))
-        {
-            executor.run(Effect::Check(lesson.spec.number));
-        }
+    // Evidence already there is graded as soon as the watches are live, so a passing file
+    // reads as passing (and a cluster that does not answer fails no one's evidence).
+    let present: Vec<String> = state
+        .evidence_present
+        .iter()
+        .filter(|(_, there)| **there)
+        .map(|(f, _)| f.clone())
+        .collect();
+    for e in update(&mut state, Msg::EvidenceChanged(present)) {
+        executor.run(e);
     }
     let mut saved = SavedProgress(state.progress());
+    let mut clock = tokio::time::interval(CLOCK_INTERVAL);
+    clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut code = 0;
     loop {
         let mut limits = None;
@@ -463,7 +446,9 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
         if let Some(limits) = limits.filter(|l| *l != state.scroll_max) {
             update(&mut state, Msg::ScrollLimits(limits));
         }
-        let Some(first) = rx.recv().await else { break };
+        let Some(first) = next_message(&mut rx, &mut clock, state.clock_running()).await else {
+            break;
+        };
         let mut effects = update(&mut state, first);
         while let Ok(more) = rx.try_recv() {
             effects.extend(update(&mut state, more));
@@ -484,6 +469,22 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
     }
     session.close().await;
     code
+}
+
+/// The next message; while something on screen moves with the clock, a tick once a second too
+/// (and never otherwise: an idle tutor draws nothing).
+async fn next_message(
+    rx: &mut mpsc::UnboundedReceiver<Msg>,
+    clock: &mut tokio::time::Interval,
+    clock_running: bool,
+) -> Option<Msg> {
+    if !clock_running {
+        return rx.recv().await;
+    }
+    tokio::select! {
+        msg = rx.recv() => msg,
+        _ = clock.tick() => Some(Msg::Tick(jiff::Timestamp::now())),
+    }
 }
 
 /// Reads the terminal's keys, clicks, wheel and resizes on a thread of its own, as messages.

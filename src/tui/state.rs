@@ -9,6 +9,9 @@ use serde_json::Value;
 
 use super::theme::Theme;
 use crate::cluster::Application;
+use crate::cluster::health::Health;
+use crate::cluster::problem::Problem;
+use crate::cluster::watch::lab_streams;
 use crate::lab::catalog::{Lang, Lesson, Section};
 use crate::lab::check::Grade;
 use crate::lab::checklist::GitFacts;
@@ -145,12 +148,15 @@ impl ShellView {
     }
 }
 
+/// Something the learner asked for and could not have, said until the next key.
 #[derive(Debug, Clone, PartialEq)]
-pub enum WatchHealth {
-    Connecting,
-    Live,
-    /// Why, and since when the panes may be stale.
-    Reconnecting(String, Instant),
+pub enum Notice {
+    /// `action` needs the cluster, which does not answer: why, and since when.
+    ClusterUnreachable {
+        action: super::keymap::Action,
+        problem: Problem,
+        since: Option<jiff::Timestamp>,
+    },
 }
 
 /// A plan being run for the learner, as the lesson pane shows it.
@@ -207,7 +213,17 @@ pub struct State {
     /// What the tutor is connected to (and `SIM` for the embedded cluster).
     pub target: String,
     pub sim: bool,
-    pub watch: WatchHealth,
+    /// Each watch's health: which panes show the cluster as it is now.
+    pub health: Health,
+    /// The wall clock as last told (by a watch or the once-a-second tick while something is
+    /// stale), so drawing never reads the clock.
+    pub now: jiff::Timestamp,
+    /// Where clock times are shown in.
+    pub tz: jiff::tz::TimeZone,
+    /// Said over the screen until the next key.
+    pub notice: Option<Notice>,
+    /// Self-checks asked for by changed evidence while the cluster was not live: run once it is.
+    pub deferred_checks: std::collections::BTreeSet<u8>,
     pub size: (u16, u16),
     /// Applications in `argocd`, by name.
     pub apps: BTreeMap<String, Application>,
@@ -257,6 +273,7 @@ pub struct State {
 
 impl State {
     pub fn new(lessons: Vec<Lesson>, lang: Lang, target: String, sim: bool) -> State {
+        let health = Health::new(lab_streams(&crate::lab::catalog::lab_namespaces(&lessons)));
         State {
             lessons,
             lesson: 0,
@@ -271,7 +288,11 @@ impl State {
             quit: false,
             target,
             sim,
-            watch: WatchHealth::Connecting,
+            health,
+            now: jiff::Timestamp::now(),
+            tz: jiff::tz::TimeZone::system(),
+            notice: None,
+            deferred_checks: std::collections::BTreeSet::new(),
             size: (80, 24),
             apps: BTreeMap::new(),
             objects: BTreeMap::new(),
@@ -297,6 +318,21 @@ impl State {
             hints_by_lesson: BTreeMap::new(),
             evidence_present: BTreeMap::new(),
         }
+    }
+
+    /// Something on screen moves with the clock: a stale watch's age or a running plan's
+    /// elapsed time. Only then does the tutor redraw once a second; otherwise it sits idle.
+    pub fn clock_running(&self) -> bool {
+        let stepping_idle = self.step_mode.as_ref().is_some_and(|m| !m.running);
+        let plan_running =
+            self.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle;
+        // A stream that never loaded shows no age, so nothing moves for it.
+        plan_running || self.health.oldest().is_some()
+    }
+
+    /// The header's height: a second line says why the watches are stale.
+    pub fn header_rows(&self) -> u16 {
+        if self.health.any_stale() { 2 } else { 1 }
     }
 
     pub fn current(&self) -> Option<&Lesson> {

@@ -87,6 +87,13 @@ impl Theme {
         self.palette().dim.style()
     }
 
+    /// Old data: the theme's dim colour, faint and never bold (the "as of" beside it says why).
+    pub fn stale(self) -> Style {
+        self.dim()
+            .add_modifier(Modifier::DIM)
+            .remove_modifier(Modifier::BOLD)
+    }
+
     pub fn focused_border(self) -> Style {
         self.palette().focused_border.style()
     }

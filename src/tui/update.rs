@@ -4,6 +4,7 @@
 mod checklist;
 mod shell;
 mod snippet;
+mod watch;
 
 use std::time::Instant;
 
@@ -12,8 +13,9 @@ use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState, WatchHealth};
-use crate::cluster::Application;
+use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState};
+use crate::cluster::problem::Problem;
+use crate::cluster::watch::StreamId;
 use crate::lab::catalog::Section;
 use crate::lab::check::Grade;
 use crate::lab::checklist::GitFacts;
@@ -31,9 +33,25 @@ pub enum Msg {
     AppGone(String),
     Object(String, Value),
     ObjectGone(String),
-    Watch(WatchHealth),
-    /// Time passed (redraws a running plan's elapsed time).
-    Tick,
+    /// A watch listed its stream: everything it holds now, by key.
+    Listed {
+        stream: StreamId,
+        objects: Vec<(String, Value)>,
+        at: jiff::Timestamp,
+    },
+    /// A watch lost the cluster; it re-lists when the cluster answers again.
+    StreamLost {
+        stream: StreamId,
+        problem: Problem,
+        at: jiff::Timestamp,
+    },
+    /// The server cannot resume a watch (410 Gone): it re-lists.
+    StreamExpired {
+        stream: StreamId,
+        at: jiff::Timestamp,
+    },
+    /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
+    Tick(jiff::Timestamp),
     /// A plan is about to run: its steps as (title, command).
     JobSteps {
         lesson: u8,
@@ -96,6 +114,7 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
         msg,
         Msg::App(_)
             | Msg::AppGone(_)
+            | Msg::Listed { .. }
             | Msg::Object(..)
             | Msg::ObjectGone(_)
             | Msg::Git(_)
@@ -148,27 +167,25 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::App(json) => {
-            if let Some(app) = Application::from_json(&json).filter(|a| !a.metadata.name.is_empty())
-            {
-                s.app_specs
-                    .insert(app.metadata.name.clone(), json["spec"].clone());
-                s.apps.insert(app.metadata.name.clone(), app);
-            }
+            watch::insert_app(s, &json);
             Vec::new()
         }
         Msg::Git(facts) => {
             s.git = facts;
             Vec::new()
         }
-        Msg::EvidenceChanged(files) => s
-            .lessons
-            .iter()
-            .filter(|l| {
-                l.evidence_file()
-                    .is_some_and(|f| files.iter().any(|c| c == f))
-            })
-            .map(|l| Effect::Check(l.spec.number))
-            .collect(),
+        Msg::EvidenceChanged(files) => {
+            let lessons: Vec<u8> = s
+                .lessons
+                .iter()
+                .filter(|l| {
+                    l.evidence_file()
+                        .is_some_and(|f| files.iter().any(|c| c == f))
+                })
+                .map(|l| l.spec.number)
+                .collect();
+            watch::checks(s, lessons)
+        }
         Msg::AppGone(name) => {
             s.apps.remove(&name);
             s.app_specs.remove(&name);
@@ -182,17 +199,13 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.objects.remove(&key);
             Vec::new()
         }
-        Msg::Watch(w) => {
-            // A watch still reconnecting keeps the moment it first went stale.
-            s.watch = match (&s.watch, w) {
-                (WatchHealth::Reconnecting(_, since), WatchHealth::Reconnecting(why, _)) => {
-                    WatchHealth::Reconnecting(why, *since)
-                }
-                (_, w) => w,
-            };
+        health @ (Msg::Listed { .. } | Msg::StreamLost { .. } | Msg::StreamExpired { .. }) => {
+            watch::on_watch(s, health)
+        }
+        Msg::Tick(now) => {
+            s.now = now;
             Vec::new()
         }
-        Msg::Tick => Vec::new(),
         Msg::Graded(grades) => {
             for g in grades {
                 s.grades.insert(g.key(), g);
@@ -316,6 +329,10 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if key.kind != KeyEventKind::Press {
         return Vec::new();
     }
+    // A notice is read, then any key puts it away.
+    if s.notice.take().is_some() {
+        return Vec::new();
+    }
     // While the learner types into the shell, every key is the shell's but Ctrl-].
     if s.focus == Pane::Shell && s.shell.typing && !s.help {
         return shell::on_key(s, &key);
@@ -372,6 +389,9 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
             navigate(s, action);
         }
+        // A cluster that does not answer is said at once, not after the plan's timeout.
+        Action::Run if !running && watch::refused_while_unreachable(s, action) => {}
+        Action::Check if watch::refused_while_unreachable(s, action) => {}
         // On a cluster that is not the embedded one, look before changing anything.
         Action::Run if !running && !s.sim => s.confirm = Some(lesson_no),
         Action::Run if !running => return vec![Effect::RunLesson(lesson_no)],
@@ -418,7 +438,7 @@ fn step(s: &mut State, lesson_no: u8, running: bool) -> Vec<Effect> {
     match &mut s.step_mode {
         // The action waits for the room's prediction first.
         Some(m) if m.lesson == lesson_no && !running && m.next < m.total => {
-            if s.pending_question().is_some() {
+            if s.pending_question().is_some() || watch::refused_while_unreachable(s, Action::Step) {
                 return Vec::new();
             }
             let Some(m) = &mut s.step_mode else {
@@ -492,6 +512,9 @@ fn confirm_key(s: &mut State, lesson: u8, key: &KeyEvent) -> Vec<Effect> {
     match key.code {
         KeyCode::Char('y') | KeyCode::Enter => {
             s.confirm = None;
+            if watch::refused_while_unreachable(s, Action::Run) {
+                return Vec::new();
+            }
             vec![Effect::RunLesson(lesson)]
         }
         KeyCode::Char('n') | KeyCode::Esc | KeyCode::Char('q') => {
@@ -568,5 +591,7 @@ fn next_after(items: &[String], current: &str) -> Option<String> {
     items.get(i).cloned()
 }
 
+#[cfg(test)]
+mod health_tests;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! Drawing the tutor from borrowed state: a header (cluster, SIM, watch health), the panes, a
 //! footer of keys, and the help overlay generated from the keymap. Drawing never changes state.
 
+mod health;
 mod lesson;
 mod markdown;
 mod panes;
@@ -16,7 +17,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wra
 
 use super::keymap::BINDINGS;
 use super::layout;
-use super::state::{Pane, State, WatchHealth};
+use super::state::{Pane, State};
 
 /// The whole screen.
 pub struct Screen<'a>(pub &'a State);
@@ -60,6 +61,9 @@ impl Widget for &Screen<'_> {
                     let (total, max) = text_extent(&text, inner);
                     let offset = s.scroll.get(other).copied().unwrap_or(0).min(max);
                     text.scroll((offset, 0)).render(inner, buf);
+                    if health::pane_as_of(s, *other).is_some() {
+                        health::fade(s, inner, buf);
+                    }
                     Some((total, inner.height, max))
                 }
             };
@@ -72,6 +76,9 @@ impl Widget for &Screen<'_> {
         }
         for (pane, rect) in &areas.summaries {
             Paragraph::new(summary::line(s, *pane, rect.width)).render(*rect, buf);
+            if health::pane_as_of(s, *pane).is_some() {
+                health::fade(s, *rect, buf);
+            }
         }
         if let Some(strip) = areas.tabs {
             let shown: Vec<Pane> = areas.panes.iter().map(|(p, _)| *p).collect();
@@ -84,6 +91,7 @@ impl Widget for &Screen<'_> {
         if let Some(lesson) = s.confirm {
             confirm(s, lesson, area, buf);
         }
+        health::notice(s, area, buf);
         // Presenting, the question is shown large for the room to vote.
         if s.present
             && s.pending_question().is_some()
@@ -158,10 +166,12 @@ pub fn scroll_limits(s: &State, area: Rect) -> std::collections::BTreeMap<Pane, 
         .collect()
 }
 
-/// A pane's title; the shell's says what it is connected to and, while typing, how to leave.
+/// A pane's title; a stale pane's says since when, the shell's what it is connected to and,
+/// while typing, how to leave.
 fn pane_title(s: &State, pane: Pane) -> String {
     if pane != Pane::Shell {
-        return pane.title(s.lang).to_string();
+        let as_of = health::as_of_words(s, pane).unwrap_or_default();
+        return format!("{}{as_of}", pane.title(s.lang));
     }
     let label = s
         .shell
@@ -182,30 +192,10 @@ fn pane_title(s: &State, pane: Pane) -> String {
     }
 }
 
+/// Whether the panes show the cluster now comes first (a long target is cut at the right on a
+/// small screen), then the cluster, then the theme; a stale watch's reason gets a line of its own.
 fn header(s: &State, area: Rect, buf: &mut Buffer) {
-    let zh = s.lang == crate::lab::catalog::Lang::Zh;
-    let watch = match &s.watch {
-        WatchHealth::Connecting => Span::styled(
-            if zh {
-                "… 连接中"
-            } else {
-                "… connecting"
-            },
-            s.theme.warn(),
-        ),
-        WatchHealth::Live => Span::styled(if zh { "✓ 实时" } else { "✓ live" }, s.theme.good()),
-        WatchHealth::Reconnecting(why, since) if zh => Span::styled(
-            format!("✗ 已过期 {}s，正在重连（{why}）", since.elapsed().as_secs()),
-            s.theme.bad(),
-        ),
-        WatchHealth::Reconnecting(why, since) => Span::styled(
-            format!(
-                "✗ stale for {}s, reconnecting ({why})",
-                since.elapsed().as_secs()
-            ),
-            s.theme.bad(),
-        ),
-    };
+    let (watch, why) = health::watch_lines(s);
     let mut spans = vec![
         Span::styled(
             " capa-tui ",
@@ -219,13 +209,15 @@ fn header(s: &State, area: Rect, buf: &mut Buffer) {
             s.theme.accent().add_modifier(Modifier::BOLD),
         ));
     }
-    spans.push(Span::raw(format!("{} · ", s.target)));
-    spans.push(watch);
+    spans.extend(watch);
+    spans.push(Span::raw(format!(" · {}", s.target)));
     spans.push(Span::styled(
         format!(" · theme {}", s.theme.name()),
         s.theme.dim(),
     ));
-    Paragraph::new(Line::from(spans)).render(area, buf);
+    let mut lines = vec![Line::from(spans)];
+    lines.extend(why);
+    Paragraph::new(lines).render(area, buf);
 }
 
 fn footer(s: &State, area: Rect, buf: &mut Buffer) {

@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
-use futures::StreamExt;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
 use super::Runner;
+use super::app_watch::{next_app, watch_app};
 use super::guard;
+use super::reach;
 use crate::cluster::{self, Application, application, argocd};
 use crate::git;
 use crate::lab::catalog;
@@ -342,34 +343,44 @@ async fn wait(
     until: Until,
     blocker: &(dyn Fn(String) + Sync),
 ) -> StepResult {
-    let api = applications(r);
     let deadline = tokio::time::Instant::now() + r.deadline;
     // Read first: an app already where we want it is done at once (argo-cd#12211).
-    let mut stream = kube::runtime::watcher::watch_object(api, name).boxed();
+    let mut changes = watch_app(r, name);
     let mut last_line = String::new();
+    let mut away: Option<String> = None;
     loop {
-        let next = tokio::time::timeout_at(deadline, stream.next()).await;
-        let obj = match next {
+        let next = tokio::time::timeout_at(deadline, next_app(&mut changes, name)).await;
+        let json = match next {
             Err(_) => {
+                if let Some(why) = &away {
+                    return Err(reach::gave_up(why, r.deadline));
+                }
                 return Err(
                     format!("gave up after {:?}; last seen: {last_line}", r.deadline).into(),
                 );
             }
-            Ok(None) => return Err(StepError::Lab("the watch on the Application ended".into())),
-            Ok(Some(Err(e))) => {
-                blocker(format!("watch interrupted ({e}); reconnecting"));
+            Ok(Ok(None)) => {
+                return Err(StepError::Lab("the watch on the Application ended".into()));
+            }
+            Ok(Err(problem)) => {
+                let line = if problem.unreachable {
+                    reach::waiting_line(&problem.words)
+                } else {
+                    format!("waiting: the watch on the Application stopped ({problem}); re-reading")
+                };
+                blocker(line);
+                away = problem.unreachable.then_some(problem.words);
                 continue;
             }
-            Ok(Some(Ok(None))) => {
+            Ok(Ok(Some(None))) => {
+                away = None;
                 blocker(format!("waiting: Application {name} does not exist yet"));
                 continue;
             }
-            Ok(Some(Ok(Some(obj)))) => obj,
+            Ok(Ok(Some(Some(json)))) => json,
         };
-        let app = serde_json::to_value(&obj)
-            .ok()
-            .and_then(|v| Application::from_json(&v))
-            .unwrap_or_default();
+        away = None;
+        let app = Application::from_json(&json).unwrap_or_default();
         if reached(&app, until)? {
             let status = &app.status;
             return Ok(format!(
@@ -495,20 +506,27 @@ async fn end_operation_and_record(
     let ended_revision = running.operation_revision().map(String::from);
     // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
     // starts syncing right after (a poll would miss it).
-    let mut stream = kube::runtime::watcher::watch_object(applications(r), name).boxed();
+    let mut changes = watch_app(r, name);
     if running.operation.is_some() && failing {
         argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
     }
     let deadline = tokio::time::Instant::now() + r.deadline;
     let ended = loop {
-        let event = tokio::time::timeout_at(deadline, stream.next())
+        let event = tokio::time::timeout_at(deadline, next_app(&mut changes, name))
             .await
             .map_err(|_| StepError::Lab(format!("the operation of {name} did not end in time")))?;
-        let Some(Ok(Some(obj))) = event else {
-            blocker("waiting: the watch on the Application reconnects".into());
-            continue;
+        let raw = match event {
+            Ok(Some(Some(raw))) => raw,
+            Ok(None) => return Err(StepError::Lab("the watch on the Application ended".into())),
+            Ok(Some(None)) => {
+                blocker(format!("waiting: Application {name} does not exist"));
+                continue;
+            }
+            Err(problem) => {
+                blocker(reach::waiting_line(&problem.words));
+                continue;
+            }
         };
-        let raw = serde_json::to_value(&obj).unwrap_or(Value::Null);
         let app = Application::from_json(&raw).unwrap_or_default();
         let state = app.status.operation_state.clone().unwrap_or_default();
         if state.failed() && app.operation_revision().map(String::from) == ended_revision {

@@ -33,7 +33,19 @@ impl AppsView<'_> {
     pub fn lines(&self) -> Vec<Line<'static>> {
         let s = self.0;
         let mut lines = Vec::new();
-        if s.apps.is_empty() {
+        let loaded = !matches!(
+            s.health
+                .of(&crate::cluster::watch::StreamId::applications()),
+            crate::cluster::health::StreamHealth::Connecting
+                | crate::cluster::health::StreamHealth::Stale { since: None, .. }
+        );
+        if s.apps.is_empty() && !loaded {
+            lines.push(Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
+                "Applications 尚未载入：集群还没有回应（见顶部）。"
+            } else {
+                "The Applications are not loaded yet: the cluster has not answered (see the header)."
+            }));
+        } else if s.apps.is_empty() {
             lines.push(Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
                 "argocd 中还没有 Application。r 执行本课计划，会创建所需的一切。"
             } else {

@@ -32,8 +32,9 @@ pub fn line(s: &State, pane: Pane, width: u16) -> Line<'static> {
 }
 
 fn full_line(s: &State, pane: Pane) -> Line<'static> {
+    let as_of = super::health::as_of_words(s, pane).unwrap_or_default();
     let mut spans = vec![Span::styled(
-        format!("▸ {}: ", pane.title(s.lang)),
+        format!("▸ {}{as_of}: ", pane.title(s.lang)),
         s.theme.title(),
     )];
     spans.extend(match pane {

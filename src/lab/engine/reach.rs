@@ -1,0 +1,143 @@
+//! Riding out a cluster that does not answer in the middle of a plan. A step that failed only
+//! because the cluster gave no answer waits for it — saying so, and cancellable — and then runs
+//! again from its start: every step reads before it writes and skips what is done, and the git
+//! steps never touch the cluster, so nothing happens twice. A cluster that stays away past the
+//! deadline fails the step with what to do.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::Runner;
+use super::steps::StepError;
+use crate::cluster::{self, ClusterError};
+use crate::lab::evidence::EvidenceError;
+
+/// How often a cluster that does not answer is asked again.
+const PROBE_INTERVAL: Duration = Duration::from_secs(1);
+
+/// The words, when a step failed only because the cluster did not answer.
+pub fn unreachable(e: &StepError) -> Option<&str> {
+    let cluster = match e {
+        StepError::Cluster(c) | StepError::Evidence(EvidenceError::Cluster(c)) => c,
+        _ => return None,
+    };
+    match cluster {
+        ClusterError::Unreachable(words) => Some(words),
+        _ => None,
+    }
+}
+
+/// What a step says while the cluster is away.
+pub fn waiting_line(why: &str) -> String {
+    format!("waiting: the cluster does not answer ({why}); the step carries on when it is back")
+}
+
+/// What to do when the cluster stayed away until the deadline.
+pub fn gave_up(why: &str, waited: Duration) -> StepError {
+    StepError::Lab(format!(
+        "the cluster did not answer for {} s ({why}). Start it again (or fix the kubeconfig), then run the lesson again: it carries on from this step",
+        waited.as_secs()
+    ))
+}
+
+/// Waits until the cluster answers again, saying what it waits for; fails at `deadline`.
+pub async fn until_answers(
+    r: &Runner,
+    why: &str,
+    since: Instant,
+    deadline: Instant,
+    blocker: &(dyn Fn(String) + Sync),
+) -> Result<(), StepError> {
+    let mut why = why.to_string();
+    let mut said = String::new();
+    loop {
+        // Said when it changes, not each time the cluster is asked again.
+        let line = waiting_line(&why);
+        if line != said {
+            blocker(line.clone());
+            said = line;
+        }
+        if Instant::now() >= deadline {
+            return Err(gave_up(&why, since.elapsed()));
+        }
+        tokio::time::sleep(PROBE_INTERVAL.min(deadline - Instant::now())).await;
+        match cluster::now(&r.client).await {
+            Ok(_) => return Ok(()),
+            Err(e) if e.is_unreachable() => why = strip_advice(&e.to_string()),
+            // It answered, even if not as hoped: the step finds out for itself.
+            Err(_) => return Ok(()),
+        }
+    }
+}
+
+/// The words of an unreachable error without its advice (the line says what happens next).
+fn strip_advice(text: &str) -> String {
+    text.split(". Is the cluster running")
+        .next()
+        .unwrap_or(text)
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::paths::LabPaths;
+    use std::sync::Mutex;
+
+    #[tokio::test]
+    async fn a_cluster_that_stays_away_fails_the_step_at_the_deadline_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        let kc = dir.path().join("kubeconfig");
+        // Port 1 on loopback: nothing listens, every connection is refused.
+        std::fs::write(
+            &kc,
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1', insecure-skip-tls-verify: true}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: t}\n",
+        )
+        .unwrap();
+        let followed = cluster::follow::connect(&kc, None).await.unwrap();
+        let paths = LabPaths {
+            src_dir: dir.path().join("src"),
+            bare_dir: dir.path().join("bare"),
+        };
+        let r = Runner {
+            client: followed.client.clone(),
+            fit: crate::lab::fit::Fit::for_paths(&paths),
+            paths,
+            kubeconfig: Some(kc),
+            context: None,
+            deadline: Duration::from_secs(2),
+        };
+        let err = cluster::now(&r.client).await.unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "cannot reach https://127.0.0.1:1: connection refused. Is the cluster running, and is this the right kubeconfig/context?"
+        );
+        let lines = Mutex::new(Vec::new());
+        let blocker = |l: String| lines.lock().unwrap().push(l);
+        let since = Instant::now();
+        let gave_up = until_answers(&r, "first words", since, since + r.deadline, &blocker)
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            gave_up.starts_with("the cluster did not answer for 2 s (cannot reach https://127.0.0.1:1: connection refused). Start it again"),
+            "{gave_up}"
+        );
+        let lines = lines.into_inner().unwrap();
+        assert_eq!(
+            lines.first().map(String::as_str),
+            Some(
+                "waiting: the cluster does not answer (first words); the step carries on when it is back"
+            )
+        );
+        assert_eq!(
+            lines.get(1).map(String::as_str),
+            Some(
+                "waiting: the cluster does not answer (cannot reach https://127.0.0.1:1: connection refused); the step carries on when it is back"
+            ),
+            "then why, once: {lines:?}"
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
+    }
+}

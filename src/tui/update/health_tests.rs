@@ -1,0 +1,207 @@
+//! The watches' health as the learner reads it: per-stream errors, a resumed watch, a re-list,
+//! a 410, and what the header, the panes and the keys then say.
+use super::*;
+use crate::cluster::Kind;
+use crate::cluster::problem::Problem;
+use crate::cluster::watch::{StreamId, lab_streams};
+use crate::lab::catalog::{self, Lang};
+use crate::tui::state::Notice;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use serde_json::json;
+
+fn at(t: &str) -> jiff::Timestamp {
+    t.parse().unwrap()
+}
+
+fn streams() -> Vec<StreamId> {
+    lab_streams(&catalog::lab_namespaces(&catalog::lessons().unwrap()))
+}
+
+fn state() -> State {
+    let mut s = State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true);
+    s.tz = jiff::tz::TimeZone::UTC;
+    s
+}
+
+fn app(name: &str) -> (String, Value) {
+    (
+        format!("argocd/Application/{name}"),
+        json!({"kind": "Application", "metadata": {"name": name, "namespace": "argocd"}}),
+    )
+}
+
+fn listed(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>, t: &str) -> Vec<Effect> {
+    update(
+        s,
+        Msg::Listed {
+            stream: stream.clone(),
+            objects,
+            at: at(t),
+        },
+    )
+}
+
+fn lost(s: &mut State, stream: &StreamId, t: &str) {
+    let problem = Problem::unreachable("cannot reach https://127.0.0.1:18443: connection refused");
+    update(
+        s,
+        Msg::StreamLost {
+            stream: stream.clone(),
+            problem,
+            at: at(t),
+        },
+    );
+}
+
+/// The screen's first two rows (the header), and the whole screen.
+fn screen(s: &State) -> (String, String) {
+    let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();
+    terminal
+        .draw(|f| f.render_widget(&crate::tui::view::Screen(s), f.area()))
+        .unwrap();
+    let buf = terminal.backend().buffer().clone();
+    let rows: Vec<String> = (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect()
+        })
+        .collect();
+    (rows[..2].join("\n"), rows.join("\n"))
+}
+
+fn key(s: &mut State, c: char) -> Vec<Effect> {
+    update(s, Msg::Key(KeyEvent::from(KeyCode::Char(c))))
+}
+
+#[test]
+fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
+    let mut s = state();
+    let apps = StreamId::applications();
+    let configmaps = StreamId::new("src-helm", Kind::ConfigMap);
+    assert!(screen(&s).0.contains("… connecting"));
+    assert_eq!(
+        key(&mut s, 'r'),
+        [Effect::RunLesson(1)],
+        "connecting is not unreachable"
+    );
+
+    for stream in streams() {
+        let objects = if stream == apps {
+            vec![app("alpha"), app("beta")]
+        } else {
+            Vec::new()
+        };
+        listed(&mut s, &stream, objects, "2026-03-01T10:00:00Z");
+    }
+    let (header, whole) = screen(&s);
+    assert!(header.contains("✓ live"), "{header}");
+    assert!(!whole.contains("as of"), "{whole}");
+    assert!(!s.clock_running(), "all live: no clock, no redraws");
+
+    // Two streams lose the cluster; the others are still live.
+    lost(&mut s, &configmaps, "2026-03-01T10:00:05Z");
+    lost(&mut s, &apps, "2026-03-01T10:00:06Z");
+    lost(&mut s, &configmaps, "2026-03-01T10:00:07Z");
+    update(&mut s, Msg::Tick(at("2026-03-01T10:00:17Z")));
+    let (header, whole) = screen(&s);
+    assert!(
+        header.contains("✗ stale since 10:00:05 (12 s ago) · reconnecting"),
+        "the first moment is kept: {header}"
+    );
+    assert!(
+        header.contains(
+            "Applications, src-helm ConfigMaps: cannot reach https://127.0.0.1:18443: connection refused"
+        ),
+        "{header}"
+    );
+    assert!(whole.contains("Applications · as of 10:00:06"), "{whole}");
+    assert!(s.clock_running(), "the age moves once a second");
+
+    // An action that needs the cluster says so now; the next key puts the notice away.
+    assert!(key(&mut s, 'r').is_empty());
+    assert!(matches!(
+        s.notice,
+        Some(Notice::ClusterUnreachable { ref problem, .. }) if problem.unreachable
+    ));
+    assert!(screen(&s).1.contains("The cluster does not answer"));
+    assert!(key(&mut s, 'c').is_empty(), "closes the notice only");
+    assert_eq!(s.notice, None);
+    assert!(key(&mut s, 'c').is_empty());
+    assert!(s.notice.is_some());
+    key(&mut s, 'x');
+    // Evidence that changes meanwhile is graded once the cluster is back, not against nothing.
+    let evidence = s
+        .lessons
+        .iter()
+        .find_map(|l| l.evidence_file())
+        .unwrap()
+        .to_string();
+    assert!(update(&mut s, Msg::EvidenceChanged(vec![evidence])).is_empty());
+
+    // A watch event on a stale stream proves nothing about what was missed: still stale.
+    update(&mut s, Msg::App(app("gamma").1));
+    assert!(!s.health.is_live(&apps));
+    // The re-list is the whole truth: beta was deleted while away, gamma created.
+    listed(
+        &mut s,
+        &apps,
+        vec![app("alpha"), app("gamma")],
+        "2026-03-01T10:00:20Z",
+    );
+    assert_eq!(
+        s.apps.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["alpha", "gamma"]
+    );
+    let (header, whole) = screen(&s);
+    assert!(
+        header.contains("src-helm ConfigMaps: cannot reach"),
+        "{header}"
+    );
+    assert!(!header.contains("Applications,"), "{header}");
+    assert!(!whole.contains("Applications · as of"), "{whole}");
+
+    // 410 Gone on the Applications: stale until it re-lists, but the cluster does answer.
+    update(
+        &mut s,
+        Msg::StreamExpired {
+            stream: apps.clone(),
+            at: at("2026-03-01T10:00:21Z"),
+        },
+    );
+    assert!(screen(&s).0.contains("Applications: the server's history"));
+    let effects = listed(&mut s, &configmaps, Vec::new(), "2026-03-01T10:00:22Z");
+    assert!(effects.is_empty(), "not every stream is live yet");
+    assert!(key(&mut s, 'r').len() == 1, "the cluster answers: r runs");
+    let effects = listed(&mut s, &apps, vec![app("alpha")], "2026-03-01T10:00:22Z");
+    assert_eq!(
+        effects.len(),
+        1,
+        "the deferred self-check runs now: {effects:?}"
+    );
+    assert!(matches!(effects[0], Effect::Check(_)));
+    let (header, whole) = screen(&s);
+    assert!(header.contains("✓ live"), "{header}");
+    assert!(!header.contains("stale"), "{header}");
+    assert!(!whole.contains("as of"), "{whole}");
+    assert_eq!(s.header_rows(), 1);
+}
+
+#[test]
+fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
+    let mut s = state();
+    let apps = StreamId::applications();
+    lost(&mut s, &apps, "2026-03-01T10:00:00Z");
+    s.focus = crate::tui::state::Pane::Apps;
+    let (header, whole) = screen(&s);
+    assert!(
+        header.contains("✗ not loaded yet · reconnecting"),
+        "{header}"
+    );
+    assert!(whole.contains("Applications · not loaded"), "{whole}");
+    assert!(
+        whole.contains("The Applications are not loaded yet"),
+        "never 'no Applications': {whole}"
+    );
+}

@@ -1,0 +1,133 @@
+//! The watches' messages and what depends on the cluster answering: a list replaces everything
+//! its stream held (so what was deleted while the cluster was away disappears), a lost stream
+//! marks its panes stale, an action that needs the cluster is refused in plain words while it
+//! does not answer, and self-checks asked for meanwhile wait until every stream is live again.
+
+use serde_json::Value;
+
+use super::{Effect, Msg};
+use crate::cluster::Application;
+use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::tui::keymap::Action;
+use crate::tui::state::{Notice, State};
+
+/// What a watch saw, as a message: an Application or another object, or a stream's health.
+impl From<WatchEvent> for Msg {
+    fn from(e: WatchEvent) -> Msg {
+        match e {
+            WatchEvent::Applied { key, object } if StreamId::applications().holds(&key) => {
+                Msg::App(object)
+            }
+            WatchEvent::Applied { key, object } => Msg::Object(key, object),
+            WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
+                Some(name) => Msg::AppGone(name.to_string()),
+                None => Msg::ObjectGone(key),
+            },
+            WatchEvent::Listed {
+                stream,
+                objects,
+                at,
+            } => Msg::Listed {
+                stream,
+                objects,
+                at,
+            },
+            WatchEvent::Lost {
+                stream,
+                problem,
+                at,
+            } => Msg::StreamLost {
+                stream,
+                problem,
+                at,
+            },
+            WatchEvent::Expired { stream, at } => Msg::StreamExpired { stream, at },
+        }
+    }
+}
+
+pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Listed {
+            stream,
+            objects,
+            at,
+        } => {
+            s.now = at;
+            replace(s, &stream, objects);
+            s.health.listed(&stream);
+            run_deferred(s)
+        }
+        Msg::StreamLost {
+            stream,
+            problem,
+            at,
+        } => {
+            s.now = at;
+            s.health.lost(&stream, problem, at);
+            Vec::new()
+        }
+        Msg::StreamExpired { stream, at } => {
+            s.now = at;
+            s.health.expired(&stream, at);
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// What `stream` holds now, in place of what it held.
+fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
+    if *stream == StreamId::applications() {
+        s.apps.clear();
+        s.app_specs.clear();
+        for (_, json) in objects {
+            insert_app(s, &json);
+        }
+    } else {
+        s.objects.retain(|key, _| !stream.holds(key));
+        s.objects.extend(objects);
+    }
+}
+
+/// An Application as it is now (ignored when it does not read as one).
+pub fn insert_app(s: &mut State, json: &Value) {
+    if let Some(app) = Application::from_json(json).filter(|a| !a.metadata.name.is_empty()) {
+        s.app_specs
+            .insert(app.metadata.name.clone(), json["spec"].clone());
+        s.apps.insert(app.metadata.name.clone(), app);
+    }
+}
+
+/// Self-checks of these lessons, asked for by changed evidence: now when every stream is live
+/// (a grade read from a cluster that does not answer would fail for the wrong reason), else
+/// once they all are.
+pub fn checks(s: &mut State, lessons: impl IntoIterator<Item = u8>) -> Vec<Effect> {
+    s.deferred_checks.extend(lessons);
+    run_deferred(s)
+}
+
+fn run_deferred(s: &mut State) -> Vec<Effect> {
+    if !s.health.all_live() {
+        return Vec::new();
+    }
+    std::mem::take(&mut s.deferred_checks)
+        .into_iter()
+        .map(Effect::Check)
+        .collect()
+}
+
+/// Whether `action` must wait for the cluster: it does not answer, so the learner
+/// is told so now instead of after the action's timeout.
+pub fn refused_while_unreachable(s: &mut State, action: Action) -> bool {
+    let Some(problem) = s.health.unreachable().cloned() else {
+        return false;
+    };
+    let since = s.health.oldest();
+    s.notice = Some(Notice::ClusterUnreachable {
+        action,
+        problem,
+        since,
+    });
+    true
+}
