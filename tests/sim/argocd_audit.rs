@@ -140,11 +140,12 @@ async fn an_error_at_operation_start_is_retried_audit_8() {
         "manual",
         "--type=merge",
         "-p",
-        r#"{"operation": {"sync": {}, "initiatedBy": {"username": "learner"}, "retry": {"limit": 1, "backoff": {"duration": "1s"}}}}"#,
+        r#"{"operation": {"sync": {}, "initiatedBy": {"username": "learner"}, "retry": {"limit": 1, "backoff": {"duration": "10s"}}}}"#,
     ])
     .await;
+    // The second attempt is due 20 s (cluster) after the first: seen while it waits.
     let app = wait_app(&lab, "manual", "retrying after an Error", |a| {
-        op_state(a)["retryCount"] == 1
+        op_state(a)["retryCount"] == 1 && op_state(a)["phase"] == "Running"
     })
     .await;
     let message = op_state(&app)["message"].as_str().unwrap_or_default();

@@ -155,9 +155,10 @@ async fn between_steps_the_operation_says_what_it_waits_for_audit_3_4_10() {
 /// follows it — and its result stays as upstream leaves it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_auto_created_namespace_adds_no_wave_delay_audit_4() {
-    // Real time, so that whole-second creation timestamps can tell 2 s apart.
+    // Slower than real time, so that whole-second creation timestamps tell 2 s apart even on
+    // a loaded machine.
     let lab = Lab::start_with(capa_sim::Config {
-        speed: 1.0,
+        speed: 0.5,
         ..Default::default()
     })
     .await;
