@@ -57,7 +57,7 @@ pub async fn refresh(client: kube::Client, namespace: &str, name: &str, hard: bo
 
 /// Sets `status.operationState.phase: Terminating` with an update (retried on conflicts, as
 /// Argo CD's API server does); the controller then ends the operation as `Failed` /
-/// `Operation terminated`.
+/// `Operation terminated` (with ` (retried N times).` after retries).
 pub async fn terminate_op(client: kube::Client, namespace: &str, name: &str) -> Result<()> {
     let api = applications(client, namespace);
     for _ in 0..10 {

@@ -8,17 +8,23 @@ use serde_json::Value;
 use crate::harness::Lab;
 use crate::lab::{commit_and_push, src_repo, synced_healthy, wait_app, write};
 
-const URL: &str = "git://gitd.gitsrv.svc.cluster.local:9418/src.git";
+pub const URL: &str = "git://gitd.gitsrv.svc.cluster.local:9418/src.git";
 
 /// A cluster with an empty `src.git` cloned to `repo`.
-async fn lab_with_repo() -> (Lab, PathBuf) {
+pub async fn lab_with_repo() -> (Lab, PathBuf) {
     let lab = Lab::start().await;
     let repo = src_repo(&lab).await;
     (lab, repo)
 }
 
 /// An automated Directory app on `path` (extra YAML appended under spec).
-async fn apply_app(lab: &Lab, name: &str, path: &str, sync_policy_extra: &str, spec_extra: &str) {
+pub async fn apply_app(
+    lab: &Lab,
+    name: &str,
+    path: &str,
+    sync_policy_extra: &str,
+    spec_extra: &str,
+) {
     let yaml = format!(
         "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\nspec:\n  project: default\n  source: {{repoURL: \"{URL}\", targetRevision: main, path: {path}}}\n  destination: {{server: \"https://kubernetes.default.svc\", namespace: {name}}}\n  syncPolicy:\n    automated: {{prune: true, selfHeal: true}}\n    syncOptions: [CreateNamespace=true]\n{sync_policy_extra}{spec_extra}"
     );
@@ -30,19 +36,19 @@ async fn apply_app(lab: &Lab, name: &str, path: &str, sync_policy_extra: &str, s
     .await;
 }
 
-fn cm(name: &str, annotations: &str, value: &str) -> String {
+pub fn cm(name: &str, annotations: &str, value: &str) -> String {
     format!(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\n  annotations: {{{annotations}}}\ndata: {{value: \"{value}\"}}\n"
     )
 }
 
-fn job(name: &str, annotations: &str, script: &str) -> String {
+pub fn job(name: &str, annotations: &str, script: &str) -> String {
     format!(
         "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {name}\n  annotations: {{{annotations}}}\nspec:\n  backoffLimit: 0\n  template:\n    spec:\n      restartPolicy: Never\n      containers:\n      - {{name: c, image: \"busybox:1.36\", command: [sh, -c, \"{script}\"]}}\n"
     )
 }
 
-fn op_state(app: &Value) -> &Value {
+pub fn op_state(app: &Value) -> &Value {
     &app["status"]["operationState"]
 }
 
@@ -376,7 +382,7 @@ async fn the_refresh_annotation_is_removed_and_create_namespace_leaves_no_tracki
     assert_eq!(
         ns_result.unwrap()["syncPhase"],
         "PreSync",
-        "the auto-created namespace is a PreSync task"
+        "the auto-created namespace is recorded as a PreSync entry"
     );
     tokio::time::sleep(lab.handle_real(Duration::from_secs(2))).await;
     lab.kubectl(&[

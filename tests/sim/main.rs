@@ -2,6 +2,8 @@
 // Each end-to-end test is one learner's session read top to bottom (start, act, look, act
 // again); cutting it into helpers would hide the order that is the point of the test.
 #![allow(clippy::too_many_lines)]
+mod argocd_audit;
+mod argocd_audit_engine;
 mod argocd_rules;
 mod bad_input;
 mod conventions;

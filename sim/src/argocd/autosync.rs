@@ -51,6 +51,7 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
         "revision": revision,
         "prune": view.auto_prune(),
         "syncOptions": view.sync_options(),
+        "source": view.source(),
     });
     let mut operation = json!({"sync": base, "initiatedBy": {"automated": true}, "retry": view.retry_for_auto_sync()});
     if view.sync_options().is_empty()
@@ -83,19 +84,18 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
             return Decision::Wait(due.duration_since(now).unsigned_abs());
         }
     }
+    // Every resource of `status.resources` not Synced (live hooks have no status), named by
+    // group, kind and name only.
     let resources: Vec<Value> = comparison
-        .targets
+        .resources
         .iter()
-        .filter(|t| t.out_of_sync)
-        .map(|t| {
-            let mut r = json!({"kind": t.ty.kind, "name": t.name});
-            if !t.ty.group.is_empty() {
-                r["group"] = json!(t.ty.group);
+        .filter(|r| r["status"] != "Synced")
+        .map(|r| {
+            let mut partial = json!({"kind": r["kind"], "name": r["name"]});
+            if r["group"].as_str().is_some_and(|g| !g.is_empty()) {
+                partial["group"] = r["group"].clone();
             }
-            if !t.namespace.is_empty() {
-                r["namespace"] = json!(t.namespace);
-            }
-            r
+            partial
         })
         .collect();
     operation["sync"]["resources"] = json!(resources);
@@ -118,6 +118,99 @@ pub fn self_heal_backoff(attempts: i64) -> Duration {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::argocd::compare::Target;
+    use crate::argocd::health::HealthStatus;
+    use crate::kinds::by_kind;
+
+    const SHA: &str = "3f2a9c1d00aa3f2a9c1d00aa3f2a9c1d00aa3f2a";
+
+    fn source() -> Value {
+        json!({"repoURL": "git://gitd/src.git", "targetRevision": "main", "path": "app"})
+    }
+
+    /// A self-healing app whose last sync of `SHA` succeeded a minute before `now()`.
+    fn app() -> Value {
+        json!({
+            "metadata": {"name": "heal", "namespace": "argocd"},
+            "spec": {"source": source(), "destination": {"namespace": "heal"},
+                "syncPolicy": {"automated": {"prune": true, "selfHeal": true}}},
+            "status": {"operationState": {"phase": "Succeeded",
+                "finishedAt": "2026-11-30T15:03:00Z",
+                "operation": {"sync": {"revision": SHA}},
+                "syncResult": {"revision": SHA, "source": source()}}}
+        })
+    }
+
+    fn now() -> Timestamp {
+        "2026-11-30T15:04:00Z".parse().unwrap()
+    }
+
+    /// A drifted ConfigMap next to a synced Deployment and a live hook Job.
+    fn drifted() -> Comparison {
+        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let target = |ty, name: &str, out_of_sync| Target {
+            ty,
+            namespace: "heal".into(),
+            name: name.into(),
+            desired: Some(json!({})),
+            live: None,
+            wave: 0,
+            out_of_sync,
+        };
+        Comparison {
+            targets: vec![
+                target(cm, "settings", true),
+                target(by_kind("apps/v1", "Deployment").unwrap(), "web", false),
+            ],
+            hooks: Vec::new(),
+            unknown_kinds: Vec::new(),
+            diff_errors: Vec::new(),
+            synced: false,
+            health: HealthStatus::Healthy,
+            resources: vec![
+                json!({"group": "apps", "version": "v1", "kind": "Deployment", "namespace": "heal", "name": "web", "status": "Synced"}),
+                json!({"group": "batch", "version": "v1", "kind": "Job", "namespace": "heal", "name": "migrate", "hook": true}),
+                json!({"version": "v1", "kind": "ConfigMap", "namespace": "heal", "name": "settings", "status": "OutOfSync"}),
+            ],
+            images: Vec::new(),
+        }
+    }
+
+    fn started(decision: Decision) -> (Value, bool) {
+        match decision {
+            Decision::Start {
+                operation,
+                self_heal,
+            } => (operation, self_heal),
+            _ => panic!("an operation starts"),
+        }
+    }
+
+    #[test]
+    fn automated_operations_carry_the_apps_source() {
+        let mut fresh = app();
+        fresh["status"] = json!({});
+        let (op, self_heal) = started(decide(&fresh, &drifted(), SHA, now()));
+        assert!(!self_heal);
+        assert_eq!(op["sync"]["source"], source());
+        let (healing, self_heal) = started(decide(&app(), &drifted(), SHA, now()));
+        assert!(self_heal);
+        assert_eq!(healing["sync"]["source"], source());
+    }
+
+    #[test]
+    fn self_heal_lists_every_resource_not_synced_by_group_kind_and_name() {
+        let (op, _) = started(decide(&app(), &drifted(), SHA, now()));
+        assert_eq!(
+            op["sync"]["resources"],
+            json!([
+                {"group": "batch", "kind": "Job", "name": "migrate"},
+                {"kind": "ConfigMap", "name": "settings"},
+            ]),
+            "live hooks count (they have no status); no namespace is written"
+        );
+        assert_eq!(op["sync"]["autoHealAttemptsCount"], 1);
+    }
 
     #[test]
     fn self_heal_backs_off_by_threes_from_two_seconds() {

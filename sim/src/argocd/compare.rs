@@ -55,10 +55,12 @@ pub fn place(ty: &ResourceType, obj: &mut Value, dest_ns: &str) {
     }
 }
 
+/// `syncwaves.Wave`: Argo CD's annotation as Go's `Atoi` reads it (no trimming), else Helm's
+/// hook weight the same way, else 0.
 pub fn sync_wave(obj: &Value) -> i64 {
-    objects::annotation(obj, "argocd.argoproj.io/sync-wave")
-        .or_else(|| objects::annotation(obj, "helm.sh/hook-weight"))
-        .and_then(|w| w.trim().parse().ok())
+    let atoi = |key| objects::annotation(obj, key).and_then(|w| w.parse::<i64>().ok());
+    atoi("argocd.argoproj.io/sync-wave")
+        .or_else(|| atoi("helm.sh/hook-weight"))
         .unwrap_or(0)
 }
 
@@ -272,4 +274,28 @@ fn images(store: &Store, targets: &[Target]) -> Vec<String> {
     images.sort();
     images.dedup();
     images
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn annotated(annotations: Value) -> Value {
+        json!({"metadata": {"annotations": annotations}})
+    }
+
+    #[test]
+    fn a_wave_is_read_as_go_reads_it_untrimmed_falling_back_to_the_helm_weight() {
+        let wave = |a: Value| sync_wave(&annotated(a));
+        assert_eq!(wave(json!({"argocd.argoproj.io/sync-wave": "-1"})), -1);
+        assert_eq!(wave(json!({"argocd.argoproj.io/sync-wave": "+2"})), 2);
+        assert_eq!(
+            wave(json!({"argocd.argoproj.io/sync-wave": " 3", "helm.sh/hook-weight": "7"})),
+            7,
+            "Atoi refuses the space, so Helm's weight counts"
+        );
+        assert_eq!(wave(json!({"argocd.argoproj.io/sync-wave": " 3"})), 0);
+        assert_eq!(wave(json!({"helm.sh/hook-weight": "-5"})), -5);
+        assert_eq!(wave(json!({})), 0);
+    }
 }

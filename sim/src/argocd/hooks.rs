@@ -69,25 +69,38 @@ pub fn hook_types(obj: &Value) -> Vec<HookType> {
     types
 }
 
-/// Delete policies; none given means BeforeHookCreation.
+/// Delete policies: Argo CD's annotation (its own spelling) and Helm's (`hook-succeeded`, ...)
+/// combined; none given means BeforeHookCreation.
 pub fn delete_policies(obj: &Value) -> Vec<DeletePolicy> {
-    let raw = objects::annotation(obj, DELETE_POLICY)
-        .or_else(|| objects::annotation(obj, "helm.sh/hook-delete-policy"));
-    let policies: Vec<DeletePolicy> = raw
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|p| match p.trim() {
-            "HookSucceeded" | "hook-succeeded" => Some(DeletePolicy::HookSucceeded),
-            "HookFailed" | "hook-failed" => Some(DeletePolicy::HookFailed),
-            "BeforeHookCreation" | "before-hook-creation" => Some(DeletePolicy::BeforeHookCreation),
-            _ => None,
-        })
-        .collect();
-    if policies.is_empty() {
-        vec![DeletePolicy::BeforeHookCreation]
-    } else {
-        policies
+    let csv = |key| {
+        objects::annotation(obj, key)
+            .unwrap_or_default()
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+    };
+    let argo = csv(DELETE_POLICY).filter_map(|p| match p {
+        "HookSucceeded" => Some(DeletePolicy::HookSucceeded),
+        "HookFailed" => Some(DeletePolicy::HookFailed),
+        "BeforeHookCreation" => Some(DeletePolicy::BeforeHookCreation),
+        _ => None,
+    });
+    let helm = csv("helm.sh/hook-delete-policy").filter_map(|p| match p {
+        "hook-succeeded" => Some(DeletePolicy::HookSucceeded),
+        "hook-failed" => Some(DeletePolicy::HookFailed),
+        "before-hook-creation" => Some(DeletePolicy::BeforeHookCreation),
+        _ => None,
+    });
+    let mut policies: Vec<DeletePolicy> = Vec::new();
+    for p in argo.chain(helm) {
+        if !policies.contains(&p) {
+            policies.push(p);
+        }
     }
+    if policies.is_empty() {
+        policies.push(DeletePolicy::BeforeHookCreation);
+    }
+    policies
 }
 
 /// `generateName + lower("<rev7>-<phase>-<startedAtUnix>")` for hooks without a name (docs/sim-behaviour.md §4.4).
@@ -132,5 +145,19 @@ mod tests {
         assert_eq!(delete_policies(&obj), [DeletePolicy::HookSucceeded]);
         let test = json!({"metadata": {"annotations": {"helm.sh/hook": "test"}}});
         assert_eq!(hook_types(&test), [HookType::Skip]);
+    }
+
+    #[test]
+    fn argo_and_helm_delete_policies_combine_each_in_its_own_spelling() {
+        let both = json!({"metadata": {"annotations": {
+            DELETE_POLICY: "HookSucceeded",
+            "helm.sh/hook-delete-policy": "hook-failed"}}});
+        assert_eq!(
+            delete_policies(&both),
+            [DeletePolicy::HookSucceeded, DeletePolicy::HookFailed]
+        );
+        // Helm's spelling under Argo CD's key is not a policy: the default applies.
+        let mixed = json!({"metadata": {"annotations": {DELETE_POLICY: "hook-succeeded"}}});
+        assert_eq!(delete_policies(&mixed), [DeletePolicy::BeforeHookCreation]);
     }
 }

@@ -85,9 +85,9 @@ pub fn kitchen(t: Timestamp) -> String {
     t.strftime("%-I:%M%p").to_string()
 }
 
-/// The new `operationState` of an operation just picked up.
+/// The new `operationState` of an operation just picked up (no message: it is omitempty).
 pub fn started(operation: &Value, now: Timestamp) -> Value {
-    json!({"operation": operation, "phase": "Running", "message": "", "startedAt": rfc3339(now)})
+    json!({"operation": operation, "phase": "Running", "startedAt": rfc3339(now)})
 }
 
 /// A failed attempt waiting for its retry: when it may run again.
@@ -97,7 +97,18 @@ pub fn retry_due(state: &Value, retry: &Retry) -> Option<Timestamp> {
     Some(finished + retry.backoff(count))
 }
 
-/// The state after the engine's outcome; `Err` carries a completed state.
+/// What becomes of the operation after an engine pass.
+#[derive(Debug)]
+pub enum Next {
+    /// Nothing to write (the engine is inside a wave delay); look again after this long.
+    Wait(Duration),
+    /// Write this state; look again after this long.
+    Write(Value, Duration),
+    /// The operation is completed with this state.
+    Done(Value),
+}
+
+/// The state after the engine's outcome.
 pub fn after_pass(
     mut state: Value,
     outcome: Outcome,
@@ -105,36 +116,82 @@ pub fn after_pass(
     source: &Value,
     retry: &Retry,
     now: Timestamp,
-) -> Result<(Value, Duration), Value> {
-    state["syncResult"] =
-        json!({"revision": run.revision, "source": source, "resources": run.result_resources()});
+) -> Next {
+    if let Outcome::Paused { wait } = outcome {
+        return Next::Wait(wait);
+    }
+    let resources = run.result_resources();
+    state["syncResult"] = json!({"revision": run.revision, "source": source});
+    if !resources.is_empty() {
+        state["syncResult"]["resources"] = json!(resources);
+    }
     match outcome {
+        Outcome::Paused { wait } => Next::Wait(wait),
         Outcome::Running { message, wait } => {
-            state["message"] = json!(message);
-            Ok((state, wait))
+            set_message(&mut state, &message);
+            Next::Write(state, wait)
         }
-        Outcome::Succeeded { message } => Err(complete(state, "Succeeded", &message, now)),
-        Outcome::Failed { message } => {
-            let count = state["retryCount"].as_i64().unwrap_or(0);
-            if retry.limit < 0 || count < retry.limit {
-                let shown = now + retry.backoff(count);
-                let next = count + 1;
-                state["retryCount"] = json!(next);
-                state["phase"] = json!("Running");
-                state["finishedAt"] = json!(rfc3339(now));
-                state["message"] = json!(format!(
-                    "{message}. Retrying attempt #{next} at {}.",
-                    kitchen(shown)
-                ));
-                return Ok((state, retry.backoff(next)));
-            }
-            let message = if count > 0 {
-                format!("{message} (retried {count} times).")
-            } else {
-                message
-            };
-            Err(complete(state, "Failed", &message, now))
+        Outcome::Succeeded { message } => Next::Done(complete(state, "Succeeded", &message, now)),
+        Outcome::Failed { message } => attempt_failed(state, "Failed", &message, retry, now),
+    }
+}
+
+/// An attempt that ended `Failed` or `Error` (`processRequestedAppOperation`): while retries
+/// remain the phase goes back to `Running` with `finishedAt` set and the retry's time in the
+/// message — computed with the count before the increment, while the real wait uses the count
+/// after it, as upstream does — else the operation completes, saying how often it retried.
+pub fn attempt_failed(
+    mut state: Value,
+    phase: &str,
+    message: &str,
+    retry: &Retry,
+    now: Timestamp,
+) -> Next {
+    let count = state["retryCount"].as_i64().unwrap_or(0);
+    if retry.limit < 0 || count < retry.limit {
+        let shown = now + retry.backoff(count);
+        let next = count + 1;
+        state["retryCount"] = json!(next);
+        state["phase"] = json!("Running");
+        state["finishedAt"] = json!(rfc3339(now));
+        state["message"] = json!(format!(
+            "{message}. Retrying attempt #{next} at {}.",
+            kitchen(shown)
+        ));
+        return Next::Write(state, retry.backoff(next));
+    }
+    Next::Done(complete(state, phase, &with_retries(message, count), now))
+}
+
+/// A terminated operation: `Failed`, `Operation terminated` (`Error`, `Operation termination
+/// had errors` when hooks could not be handled). No retry follows, yet a count of earlier
+/// retries is still told.
+pub fn terminated(state: Value, clean: bool, now: Timestamp) -> Value {
+    let (phase, message) = if clean {
+        ("Failed", "Operation terminated")
+    } else {
+        ("Error", "Operation termination had errors")
+    };
+    let count = state["retryCount"].as_i64().unwrap_or(0);
+    complete(state, phase, &with_retries(message, count), now)
+}
+
+fn with_retries(message: &str, count: i64) -> String {
+    if count > 0 {
+        format!("{message} (retried {count} times).")
+    } else {
+        message.to_string()
+    }
+}
+
+/// Sets `message`, leaving it out when empty (it is omitempty).
+fn set_message(state: &mut Value, message: &str) {
+    if message.is_empty() {
+        if let Some(o) = state.as_object_mut() {
+            o.remove("message");
         }
+    } else {
+        state["message"] = json!(message);
     }
 }
 
@@ -156,7 +213,7 @@ pub fn retrying(mut state: Value) -> Value {
 
 pub fn complete(mut state: Value, phase: &str, message: &str, now: Timestamp) -> Value {
     state["phase"] = json!(phase);
-    state["message"] = json!(message);
+    set_message(&mut state, message);
     state["finishedAt"] = json!(rfc3339(now));
     state
 }
@@ -205,6 +262,98 @@ mod tests {
         );
         assert_eq!(parse_duration(&json!(7)), Some(Duration::from_secs(7)));
         assert_eq!(parse_duration(&json!("soon")), None);
+    }
+
+    #[test]
+    fn an_operation_starts_without_a_message() {
+        let now: Timestamp = "2026-11-30T15:04:05Z".parse().unwrap();
+        let state = started(&json!({"sync": {"revision": "abc"}}), now);
+        assert_eq!(state["phase"], "Running");
+        assert_eq!(state["startedAt"], "2026-11-30T15:04:05Z");
+        assert!(
+            state.get("message").is_none(),
+            "an empty message is omitted (omitempty): {state}"
+        );
+    }
+
+    fn at(t: &str) -> Timestamp {
+        t.parse().unwrap()
+    }
+
+    fn write(next: Next) -> (Value, Duration) {
+        match next {
+            Next::Write(state, wait) => (state, wait),
+            other => panic!("expected a write, got {other:?}"),
+        }
+    }
+
+    fn done(next: Next) -> Value {
+        match next {
+            Next::Done(state) => state,
+            other => panic!("expected a completed operation, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_retry_message_tells_the_backoff_before_the_increment_while_the_wait_is_after_it() {
+        let retry = Retry::from(&json!({"retry": {"limit": 5}}));
+        let state = json!({"phase": "Running", "startedAt": "2026-11-30T15:04:00Z"});
+        let (state, wait) = write(attempt_failed(
+            state,
+            "Failed",
+            "boom",
+            &retry,
+            at("2026-11-30T15:04:52Z"),
+        ));
+        // 15:04:52 + 5 s is still 3:04PM; the real wait is 10 s (15:05:02).
+        assert_eq!(state["message"], "boom. Retrying attempt #1 at 3:04PM.");
+        assert_eq!(wait, Duration::from_secs(10));
+        assert_eq!(retry_due(&state, &retry), Some(at("2026-11-30T15:05:02Z")));
+    }
+
+    #[test]
+    fn an_error_is_retried_like_a_failure_and_keeps_its_phase_at_the_end() {
+        let retry = Retry::from(&json!({"retry": {"limit": 1}}));
+        let now = at("2026-11-30T15:04:00Z");
+        let state = json!({"phase": "Running"});
+        let (state, _) = write(attempt_failed(
+            state,
+            "Error",
+            "ComparisonError: x",
+            &retry,
+            now,
+        ));
+        assert_eq!(state["phase"], "Running");
+        assert_eq!(state["retryCount"], 1);
+        let state = done(attempt_failed(
+            state,
+            "Error",
+            "ComparisonError: x",
+            &retry,
+            now,
+        ));
+        assert_eq!(state["phase"], "Error");
+        assert_eq!(state["message"], "ComparisonError: x (retried 1 times).");
+    }
+
+    #[test]
+    fn a_terminated_operation_still_tells_its_retries() {
+        let now = at("2026-11-30T15:04:00Z");
+        let state = terminated(json!({"phase": "Terminating", "retryCount": 1}), true, now);
+        assert_eq!(
+            (state["phase"].as_str(), state["message"].as_str()),
+            (
+                Some("Failed"),
+                Some("Operation terminated (retried 1 times).")
+            )
+        );
+        let state = terminated(json!({"phase": "Terminating"}), true, now);
+        assert_eq!(state["message"], "Operation terminated");
+        let state = terminated(json!({"phase": "Terminating"}), false, now);
+        assert_eq!(
+            (state["phase"].as_str(), state["message"].as_str()),
+            (Some("Error"), Some("Operation termination had errors"))
+        );
     }
 
     #[test]

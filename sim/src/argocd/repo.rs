@@ -265,7 +265,8 @@ impl Render<'_> {
         };
         let mut objects = manifests::flatten(objects).map_err(RepoError::Manifest)?;
         for obj in &mut objects {
-            tracking::stamp(self.app_name, obj, self.dest_namespace);
+            tracking::stamp(self.app_name, obj, self.dest_namespace)
+                .map_err(RepoError::Manifest)?;
         }
         Ok((source_type, objects))
     }

@@ -1,27 +1,30 @@
-//! The sync engine (gitops-engine's sync context, docs/sim-behaviour.md §4): tasks ordered by phase, wave, kind and
-//! name; one step per pass — update running tasks from live health, wait for a multi-step sync's
-//! resources and hooks, stop on failure (running SyncFail hooks), or apply the next
-//! (phase, wave) group and pause 2 s before the next. Messages are Argo CD's own.
+//! The sync engine (gitops-engine's sync context, docs/sim-behaviour.md §4): tasks ordered by
+//! phase, wave, kind and name; one step per pass — create the destination namespace in a pass of
+//! its own, update running tasks from live health, wait for a multi-step sync's resources and
+//! hooks, stop on failure (running SyncFail hooks), or apply the next (phase, wave) group. After
+//! a step that is not the final wave the controller sleeps 2 s and only then writes the
+//! operation's state, so a pass may end `Paused` with nothing to write. Messages are Argo CD's.
 
 mod apply;
+mod hookops;
+mod message;
 mod tasks;
+#[cfg(test)]
+mod tests;
 
 use std::time::Duration;
 
 use jiff::Timestamp;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 pub use apply::Options;
-pub use tasks::{BuildInput, SyncTask, TaskState, build};
+pub use tasks::{BuildInput, Built, SyncTask, TaskState, build};
 
-use super::health::HealthStatus;
-use super::hooks::{self, DeletePolicy};
+use super::hooks::DeletePolicy;
 use crate::controllers::Env;
-use crate::objects;
-use crate::ops::{self, DeleteOptions, Part, Propagation};
 use crate::store::Key;
 
-/// `ARGOCD_SYNC_WAVE_DELAY`'s default: the pause after each applied step that is not the last.
+/// `ARGOCD_SYNC_WAVE_DELAY`'s default: the pause after each step that is not the final wave.
 pub const WAVE_DELAY: Duration = Duration::from_secs(2);
 /// How often a waiting operation looks again (resource events also wake it).
 const RECHECK: Duration = Duration::from_secs(1);
@@ -31,40 +34,53 @@ pub struct Run {
     pub revision: String,
     pub tasks: Vec<SyncTask>,
     pub sync_fail: Vec<SyncTask>,
+    /// The destination namespace `CreateNamespace=true` creates before any step.
+    namespace: Option<SyncTask>,
     in_sync_fail: bool,
-    next_pass: Option<Timestamp>,
+    /// Inside a step's wave delay: until when, and the message written once it is over.
+    paused: Option<(Timestamp, String)>,
     deleting: Vec<Key>,
     pub options: Options,
 }
 
+#[derive(Debug)]
 pub enum Outcome {
-    Running { message: String, wait: Duration },
-    Succeeded { message: String },
-    Failed { message: String },
+    /// Inside a wave delay: the real controller is asleep, so nothing is written yet.
+    Paused {
+        wait: Duration,
+    },
+    Running {
+        message: String,
+        wait: Duration,
+    },
+    Succeeded {
+        message: String,
+    },
+    Failed {
+        message: String,
+    },
 }
 
 impl Run {
-    pub fn new(
-        revision: String,
-        tasks: Vec<SyncTask>,
-        sync_fail: Vec<SyncTask>,
-        options: Options,
-    ) -> Run {
+    pub fn new(revision: String, built: Built, options: Options) -> Run {
         Run {
             revision,
-            tasks,
-            sync_fail,
+            tasks: built.tasks,
+            sync_fail: built.sync_fail,
+            namespace: built.namespace,
             in_sync_fail: false,
-            next_pass: None,
+            paused: None,
             deleting: Vec::new(),
             options,
         }
     }
 
-    /// `syncResult.resources`: every task that has been applied (or failed to).
+    /// `syncResult.resources`: every task that has been applied (or failed to), in the order
+    /// they were, the auto-created namespace first.
     pub fn result_resources(&self) -> Vec<Value> {
-        self.tasks
+        self.namespace
             .iter()
+            .chain(&self.tasks)
             .chain(&self.sync_fail)
             .filter(|t| t.sync_status.is_some())
             .map(SyncTask::result_json)
@@ -74,26 +90,32 @@ impl Run {
     /// Advances the operation by one step.
     pub fn pass(&mut self, env: &Env) -> Outcome {
         let now = env.store.clock.now();
-        if let Some(at) = self.next_pass
-            && now < at
-        {
+        if let Some((until, message)) = self.paused.take() {
+            if now < until {
+                self.paused = Some((until, message));
+                return Outcome::Paused {
+                    wait: until.duration_since(now).unsigned_abs(),
+                };
+            }
             return Outcome::Running {
-                message: "one or more tasks are running".into(),
-                wait: at.duration_since(now).unsigned_abs(),
+                message,
+                wait: RECHECK,
             };
         }
-        self.next_pass = None;
+        if let Some(outcome) = self.create_namespace(env) {
+            return outcome;
+        }
         let multi_step = self.multi_step();
         for task in self.active_tasks_mut() {
             task.refresh(env);
         }
-        if let Some(waiting) = self.deleting.iter().find(|k| env.store.get(k).is_some()) {
+        self.deleting.retain(|k| env.store.get(k).is_some());
+        if !self.deleting.is_empty() {
             return Outcome::Running {
-                message: format!("waiting for deletion of hook {}", describe(waiting)),
+                message: self.deletion_message(),
                 wait: RECHECK,
             };
         }
-        self.deleting.clear();
         if let Some(message) = self.waiting_for_running(multi_step) {
             return Outcome::Running {
                 message,
@@ -115,14 +137,24 @@ impl Run {
                 message: "successfully synced (no more tasks)".into(),
             };
         };
-        self.delete_before_creation(env, &step);
-        if let Some(first) = self.deleting.first() {
-            return Outcome::Running {
-                message: format!("waiting for deletion of hook {}", describe(first)),
-                wait: RECHECK,
-            };
+        self.run_step(env, &step)
+    }
+
+    /// Applies one (phase, wave) group: BeforeHookCreation deletions first (the step is
+    /// retried once they are gone), then the objects.
+    fn run_step(&mut self, env: &Env, step: &[usize]) -> Outcome {
+        let group = (self.tasks[step[0]].phase, self.tasks[step[0]].wave);
+        let final_wave = self
+            .tasks
+            .iter()
+            .filter(|t| t.state == TaskState::Pending)
+            .all(|t| (t.phase, t.wave) == group);
+        self.delete_before_creation(env, step);
+        if !self.deleting.is_empty() {
+            let message = self.deletion_message();
+            return self.after_step(env, message, final_wave);
         }
-        let apply_errors = self.apply_step(env, &step);
+        let apply_errors = self.apply_step(env, step);
         if !apply_errors.is_empty() {
             return self.finish_failed(
                 env,
@@ -132,50 +164,74 @@ impl Run {
                 ),
             );
         }
-        let final_step = self.next_step().is_none();
         let step_has_hooks = step.iter().any(|i| self.tasks[*i].hook.is_some());
-        if final_step && !step_has_hooks {
+        if final_wave && !step_has_hooks {
             self.delete_hooks(env, DeletePolicy::HookSucceeded);
             return Outcome::Succeeded {
                 message: "successfully synced (all tasks run)".into(),
             };
         }
-        if !final_step {
-            self.next_pass = Some(now + WAVE_DELAY);
-        }
-        Outcome::Running {
-            message: "one or more tasks are running".into(),
-            wait: if final_step { RECHECK } else { WAVE_DELAY },
-        }
+        let applied: Vec<&SyncTask> = step.iter().map(|i| &self.tasks[*i]).collect();
+        let message = message::running_phase(&applied, false);
+        self.after_step(env, message, final_wave)
     }
 
-    /// What the operation waits for while tasks still run, if it must wait for them: a
-    /// multi-step sync, a running hook, or the SyncFail phase.
+    /// After a step that did not fail, the controller sleeps the wave delay (not after the
+    /// final wave) and writes the state only when it wakes.
+    fn after_step(&mut self, env: &Env, message: String, final_wave: bool) -> Outcome {
+        if final_wave {
+            return Outcome::Running {
+                message,
+                wait: RECHECK,
+            };
+        }
+        self.paused = Some((env.store.clock.now() + WAVE_DELAY, message));
+        Outcome::Paused { wait: WAVE_DELAY }
+    }
+
+    /// `CreateNamespace=true` with a missing namespace: created before the first step, in a
+    /// pass that waits on it when the sync spans more than its (PreSync, 0) group. Its result
+    /// is never updated again: upstream drops the task once the namespace exists.
+    fn create_namespace(&mut self, env: &Env) -> Option<Outcome> {
+        let ns = self
+            .namespace
+            .as_mut()
+            .filter(|t| t.state == TaskState::Pending)?;
+        ns.apply(env, &self.options);
+        if ns.sync_status == Some("SyncFailed") {
+            return Some(Outcome::Failed {
+                message: format!("the namespace failed to apply, reason: {}", ns.message),
+            });
+        }
+        let group = (ns.phase, ns.wave);
+        let multi_step = self
+            .tasks
+            .iter()
+            .chain(&self.sync_fail)
+            .any(|t| (t.phase, t.wave) != group);
+        multi_step.then(|| Outcome::Running {
+            message: message::running_phase(&[&*ns], false),
+            wait: RECHECK,
+        })
+    }
+
+    /// What the operation waits for while tasks still run: in a multi-step sync every running
+    /// task, otherwise only running hooks.
     fn waiting_for_running(&self, multi_step: bool) -> Option<String> {
         let running: Vec<&SyncTask> = self
             .active_tasks()
-            .filter(|t| t.state == TaskState::Running)
+            .filter(|t| t.state == TaskState::Running && (multi_step || t.hook.is_some()))
             .collect();
-        let first = running.first()?;
-        if !(multi_step || running.iter().any(|t| t.hook.is_some()) || self.in_sync_fail) {
-            return None;
-        }
-        let hooks_running = running.iter().filter(|t| t.hook.is_some()).count();
-        let message = if first.hook.is_some() {
-            let more = match running.len() - 1 {
-                0 => String::new(),
-                n if hooks_running == running.len() => format!(" and {n} more hooks"),
-                n => format!(" and {n} more resources"),
-            };
-            format!("waiting for completion of hook {}{more}", first.describe())
-        } else {
-            let more = match running.len() - 1 {
-                0 => String::new(),
-                n => format!(" and {n} more resources"),
-            };
-            format!("waiting for healthy state of {}{more}", first.describe())
-        };
-        Some(message)
+        (!running.is_empty()).then(|| message::running_phase(&running, false))
+    }
+
+    fn deletion_message(&self) -> String {
+        let deleting: Vec<&SyncTask> = self
+            .tasks
+            .iter()
+            .filter(|t| t.hook.is_some() && self.deleting.contains(&t.key()))
+            .collect();
+        message::running_phase(&deleting, true)
     }
 
     /// After a failed task: start the SyncFail hooks if there are any, else fail the
@@ -200,8 +256,9 @@ impl Run {
             task.apply(env, &self.options);
         }
         self.sync_fail = run_tasks;
+        let started: Vec<&SyncTask> = self.sync_fail.iter().collect();
         Some(Outcome::Running {
-            message: "one or more tasks are running".into(),
+            message: message::running_phase(&started, false),
             wait: RECHECK,
         })
     }
@@ -215,7 +272,7 @@ impl Run {
                 && env.store.get(&task.key()).is_some()
             {
                 let key = task.key();
-                delete_hook(env, &key);
+                hookops::delete_hook(env, &key);
                 self.deleting.push(key);
             }
         }
@@ -234,20 +291,15 @@ impl Run {
         apply_errors
     }
 
-    /// Terminating (docs/sim-behaviour.md §5.3): hooks lose their finalizer, running hooks are deleted and marked
-    /// Failed/Terminated.
-    pub fn terminate(&mut self, env: &Env) {
+    /// Terminating (docs/sim-behaviour.md §5.3): every hook is terminated as
+    /// `terminateHooksPreemptively` does; the caller then ends the operation
+    /// `Failed` / `Operation terminated`. True when nothing went wrong.
+    pub fn terminate(&mut self, env: &Env) -> bool {
+        self.paused = None;
         for task in self.tasks.iter_mut().chain(self.sync_fail.iter_mut()) {
-            if task.hook.is_none() {
-                continue;
-            }
-            release_finalizer(env, &task.key());
-            if task.state == TaskState::Running {
-                delete_hook(env, &task.key());
-                task.state = TaskState::Failed;
-                task.message = "Terminated".into();
-            }
+            hookops::terminate(env, task);
         }
+        true
     }
 
     fn finish_failed(&mut self, env: &Env, message: &str) -> Outcome {
@@ -271,9 +323,12 @@ impl Run {
             .chain(self.sync_fail.iter_mut().filter(move |_| sync_fail))
     }
 
-    /// The first and last task differ in phase or wave (gitops-engine's `multiStep`).
+    /// gitops-engine's `multiStep`: the first and last task (SyncFail hooks sort last) differ
+    /// in phase or wave.
     fn multi_step(&self) -> bool {
-        match (self.tasks.first(), self.tasks.last()) {
+        let first = self.tasks.first().or(self.sync_fail.first());
+        let last = self.sync_fail.last().or(self.tasks.last());
+        match (first, last) {
             (Some(a), Some(b)) => (a.phase, a.wave) != (b.phase, b.wave),
             _ => false,
         }
@@ -298,53 +353,8 @@ impl Run {
         for task in self.tasks.iter().chain(&self.sync_fail) {
             if task.hook.is_some() && task.sync_status.is_some() && task.policies.contains(&policy)
             {
-                delete_hook(env, &task.key());
+                hookops::delete_hook(env, &task.key());
             }
         }
-    }
-}
-
-/// `batch/Job/name`, `/ConfigMap/name`: how the engine names a resource in messages.
-pub fn describe(key: &Key) -> String {
-    let ty = key.ty();
-    format!("{}/{}/{}", ty.group, ty.kind, key.name)
-}
-
-fn release_finalizer(env: &Env, key: &Key) {
-    let Some(obj) = env.store.get(key) else {
-        return;
-    };
-    let finalizers = objects::finalizers(&obj);
-    if !finalizers.iter().any(|f| f == hooks::FINALIZER) {
-        return;
-    }
-    let kept: Vec<&String> = finalizers
-        .iter()
-        .filter(|f| *f != hooks::FINALIZER)
-        .collect();
-    let patch = json!({"metadata": {"finalizers": if kept.is_empty() { Value::Null } else { json!(kept) }}});
-    let _ = ops::merge(&env.store, key, &patch, Part::Main, apply::MANAGER);
-}
-
-fn delete_hook(env: &Env, key: &Key) {
-    release_finalizer(env, key);
-    let opts = DeleteOptions {
-        propagation: Some(Propagation::Background),
-        ..DeleteOptions::default()
-    };
-    let _ = ops::delete(&env.store, key.ty(), &key.namespace, &key.name, &opts);
-}
-
-/// A hook's phase from its health (gitops-engine `getOperationPhase`).
-pub fn hook_phase(health: Option<&super::health::Health>) -> (TaskState, String) {
-    match health {
-        None => (TaskState::Succeeded, String::new()),
-        Some(h) => match h.status {
-            HealthStatus::Healthy => (TaskState::Succeeded, h.message.clone()),
-            HealthStatus::Degraded | HealthStatus::Unknown => {
-                (TaskState::Failed, h.message.clone())
-            }
-            _ => (TaskState::Running, h.message.clone()),
-        },
     }
 }

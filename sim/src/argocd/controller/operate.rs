@@ -7,7 +7,7 @@ use super::{APP_MANAGER, Controller, status::replacing};
 use crate::argocd::app::{AppView, has_option};
 use crate::argocd::compare;
 use crate::argocd::diff;
-use crate::argocd::operation::{self, Retry, Step};
+use crate::argocd::operation::{self, Next, Retry, Step};
 use crate::argocd::sync::{self, BuildInput, Run};
 use crate::controllers::record_event;
 use crate::kinds::by_kind;
@@ -27,25 +27,16 @@ impl Controller {
         let mut state = app["status"]["operationState"].clone();
         let phase = state["phase"].as_str().unwrap_or_default().to_string();
         if state.is_null() || operation::is_completed(&phase) {
+            // Picked up: written at once, as `NewOperationState` is (no Event: only autoSync
+            // and the API server record OperationStarted).
             state = operation::started(op, now);
             self.apps.entry(name.clone()).or_default().run = None;
-            record_event(
-                &self.env,
-                app,
-                false,
-                "OperationStarted",
-                &initiated_message(op),
-                APP_MANAGER,
-            );
+            self.write_state(app, &state);
         }
         let retry = Retry::from(&state["operation"]);
         let started_at = state["startedAt"].as_str().unwrap_or_default().to_string();
         if phase == "Terminating" {
-            if let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) {
-                run.terminate(&self.env);
-            }
-            let done = operation::complete(state, "Failed", "Operation terminated", now);
-            return self.finish(app, done);
+            return self.terminate(app, state);
         }
         if state["finishedAt"].is_string() {
             if let Some(due) = operation::retry_due(&state, &retry)
@@ -55,6 +46,7 @@ impl Controller {
             }
             state = operation::retrying(state);
             self.apps.entry(name.clone()).or_default().run = None;
+            self.write_state(app, &state);
         }
         let has_run = self
             .apps
@@ -66,25 +58,84 @@ impl Controller {
                 Ok(run) => {
                     self.apps.entry(name.clone()).or_default().run = Some((started_at.clone(), run))
                 }
-                Err(message) => {
-                    let done = operation::complete(state, "Error", &message, now);
-                    return self.finish(app, done);
-                }
+                Err(message) => return self.start_failed(app, state, &message, &retry),
             }
         }
         let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) else {
             return Step::Idle;
         };
         let outcome = run.pass(&self.env);
-        match operation::after_pass(state, outcome, run, view.source(), &retry, now) {
-            Ok((state, wait)) => {
-                let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], &state)}});
-                let _ = self.patch_app(&name, &patch);
+        let next = operation::after_pass(state, outcome, run, view.source(), &retry, now);
+        self.follow(app, next)
+    }
+
+    /// Acts on what the engine pass decided: write and wait, only wait, or finish.
+    fn follow(&mut self, app: &Value, next: Next) -> Step {
+        match next {
+            Next::Wait(wait) => Step::Wait(wait),
+            Next::Write(state, wait) => {
+                self.write_state(app, &state);
                 Step::Wait(wait)
             }
-            Err(done) => self.finish(app, done),
+            Next::Done(state) => self.finish(app, state),
         }
     }
+
+    /// Writes `status.operationState` (keys the new state dropped are removed).
+    fn write_state(&self, app: &Value, state: &Value) {
+        let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], state)}});
+        let _ = self.patch_app(objects::name(app), &patch);
+    }
+
+    /// The sources could not be resolved or rendered when the attempt began: upstream's sync
+    /// finds the ComparisonError condition and ends the attempt `Error`, retried like `Failed`.
+    fn start_failed(
+        &mut self,
+        app: &Value,
+        mut state: Value,
+        message: &str,
+        retry: &Retry,
+    ) -> Step {
+        let now = self.env.store.clock.now();
+        if state["syncResult"].is_null() {
+            state["syncResult"] = json!({
+                "revision": state["operation"]["sync"]["revision"].as_str().unwrap_or_default(),
+                "source": AppView::new(app).source(),
+            });
+        }
+        let message = format!("ComparisonError: {message}");
+        let next = operation::attempt_failed(state, "Error", &message, retry, now);
+        self.follow(app, next)
+    }
+
+    /// `terminate-op` (docs/sim-behaviour.md §5.3): running hooks are terminated and recorded,
+    /// and the operation completes without a retry.
+    fn terminate(&mut self, app: &Value, mut state: Value) -> Step {
+        let name = objects::name(app).to_string();
+        let now = self.env.store.clock.now();
+        let mut clean = true;
+        if let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) {
+            clean = run.terminate(&self.env);
+            let resources = run.result_resources();
+            state["syncResult"]["revision"] = json!(run.revision);
+            if !resources.is_empty() {
+                state["syncResult"]["resources"] = json!(resources);
+            }
+        }
+        if state["syncResult"]["source"].is_null() {
+            state["syncResult"]["source"] = AppView::new(app).source().clone();
+        }
+        if state["syncResult"]["revision"].is_null() {
+            let requested = state["operation"]["sync"]["revision"].as_str();
+            let revision = requested
+                .filter(|r| !r.is_empty())
+                .or(app["status"]["sync"]["revision"].as_str());
+            state["syncResult"]["revision"] = json!(revision.unwrap_or_default());
+        }
+        let done = operation::terminated(state, clean, now);
+        self.finish(app, done)
+    }
+
     pub(super) async fn start_run(&mut self, app: &Value, state: &Value) -> Result<Run, String> {
         let view = AppView::new(app);
         let sync = &state["operation"]["sync"];
@@ -131,7 +182,7 @@ impl Controller {
             .as_str()
             .and_then(crate::clock::parse)
             .map_or(0, |t| t.as_second());
-        let (tasks, sync_fail) = sync::build(&BuildInput {
+        let built = sync::build(&BuildInput {
             comparison: &comparison,
             revision: &revision,
             started_at_unix,
@@ -150,7 +201,7 @@ impl Controller {
             respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
             rules,
         };
-        Ok(Run::new(revision, tasks, sync_fail, run_options))
+        Ok(Run::new(revision, built, run_options))
     }
     /// Stores a completed operation: clears `.operation`, adds history for full successful syncs.
     pub(super) fn finish(&mut self, app: &Value, state: Value) -> Step {
@@ -192,14 +243,5 @@ impl Controller {
             APP_MANAGER,
         );
         Step::Completed
-    }
-}
-
-fn initiated_message(op: &Value) -> String {
-    let rev = op["sync"]["revision"].as_str().unwrap_or_default();
-    if op["initiatedBy"]["automated"] == Value::Bool(true) {
-        format!("Initiated automated sync to '{rev}'")
-    } else {
-        format!("Initiated sync to '{rev}'")
     }
 }

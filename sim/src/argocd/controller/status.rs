@@ -147,18 +147,15 @@ impl Controller {
                 self_heal,
             } => {
                 let patch = json!({"operation": operation, "status": {"operationState": null}});
+                tracing::debug!(app = %name, self_heal, "initiating automated sync");
+                // A self-heal is announced as any automated sync is.
                 if self.patch_app(&name, &patch).is_ok() {
-                    let why = if self_heal {
-                        "Initiated automated sync (self-heal)"
-                    } else {
-                        "Initiated automated sync"
-                    };
                     record_event(
                         &self.env,
                         app,
                         false,
                         "OperationStarted",
-                        &format!("{why} to '{revision}'"),
+                        &format!("Initiated automated sync to '{revision}'"),
                         APP_MANAGER,
                     );
                 }

@@ -1,10 +1,10 @@
-//! Sync tasks: built from the comparison (resources, hooks, prunes, the auto-created
-//! namespace), ordered by phase, wave, Helm's kind order and name (docs/sim-behaviour.md §4.1), and refreshed from
+//! Sync tasks: built from the comparison (resources, hooks, prunes; the auto-created
+//! namespace apart), ordered by phase, wave, Helm's kind order and name (docs/sim-behaviour.md §4.1), and refreshed from
 //! the live objects between passes.
 
 use serde_json::{Value, json};
 
-use super::hook_phase;
+use super::hookops::{self, hook_phase};
 use crate::argocd::compare::{Comparison, sync_wave};
 use crate::argocd::health;
 use crate::argocd::hooks::{self, DeletePolicy, HookType};
@@ -44,8 +44,6 @@ pub struct SyncTask {
     pub state: TaskState,
     pub sync_status: Option<&'static str>,
     pub message: String,
-    /// The destination namespace created by `CreateNamespace=true` (no tracking annotation).
-    pub auto_namespace: bool,
 }
 
 impl SyncTask {
@@ -54,7 +52,7 @@ impl SyncTask {
     }
 
     pub fn describe(&self) -> String {
-        super::describe(&self.key())
+        super::message::describe(&self.key())
     }
 
     /// Updates a running task from its live object (docs/sim-behaviour.md §4.2 step 2).
@@ -82,7 +80,7 @@ impl SyncTask {
                 } else {
                     message
                 };
-                super::release_finalizer(env, &self.key());
+                hookops::release_finalizer(env, &self.key());
             } else if !message.is_empty() {
                 self.message = message;
             }
@@ -96,10 +94,14 @@ impl SyncTask {
     }
 
     pub fn result_json(&self) -> Value {
-        let mut r = json!({"version": self.ty.version, "kind": self.ty.kind, "namespace": self.namespace, "name": self.name,
-            "status": self.sync_status.unwrap_or("Synced"), "message": self.message,
+        let mut r = json!({"group": self.ty.group, "version": self.ty.version, "kind": self.ty.kind,
+            "namespace": self.namespace, "name": self.name,
+            "status": self.sync_status.unwrap_or("Synced"),
             "hookPhase": self.state.hook_phase(), "syncPhase": self.phase.as_str()});
-        r["group"] = json!(self.ty.group);
+        // `message` is omitempty in ResourceResult.
+        if !self.message.is_empty() {
+            r["message"] = json!(self.message);
+        }
         if let Some(h) = self.hook {
             r["hookType"] = json!(h.as_str());
         }
@@ -138,8 +140,17 @@ pub struct BuildInput<'a> {
     pub only: Option<Vec<(String, String, String)>>,
 }
 
-/// Builds the ordered tasks and, separately, the SyncFail hooks.
-pub fn build(input: &BuildInput) -> (Vec<SyncTask>, Vec<SyncTask>) {
+/// An operation's tasks, in order, with the SyncFail hooks and the namespace to create apart.
+pub struct Built {
+    pub tasks: Vec<SyncTask>,
+    pub sync_fail: Vec<SyncTask>,
+    /// `CreateNamespace=true` and the destination namespace is missing: a PreSync task applied
+    /// before any step (gitops-engine's namespace creation task).
+    pub namespace: Option<SyncTask>,
+}
+
+/// Builds the ordered tasks and, separately, the SyncFail hooks and the namespace to create.
+pub fn build(input: &BuildInput) -> Built {
     let selected = |ty: &ResourceType, name: &str| {
         input.only.as_ref().is_none_or(|only| {
             only.iter()
@@ -199,20 +210,23 @@ pub fn build(input: &BuildInput) -> (Vec<SyncTask>, Vec<SyncTask>) {
         .targets
         .iter()
         .any(|t| t.ty.kind == "Namespace" && t.name == input.dest_namespace);
-    if input.create_namespace
+    let namespace = (input.create_namespace
         && !input.namespace_exists
         && !declares_namespace
-        && !input.dest_namespace.is_empty()
-        && let Some(ns_ty) = by_kind("v1", "Namespace")
-    {
+        && !input.dest_namespace.is_empty())
+    .then(|| by_kind("v1", "Namespace"))
+    .flatten()
+    .map(|ns_ty| {
         let obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": input.dest_namespace}});
-        let mut t = task(ns_ty, obj, HookType::PreSync, 0, None);
-        t.auto_namespace = true;
-        tasks.push(t);
-    }
+        task(ns_ty, obj, HookType::PreSync, 0, None)
+    });
     tasks.sort_by_key(order_key);
     sync_fail.sort_by_key(order_key);
-    (tasks, sync_fail)
+    Built {
+        tasks,
+        sync_fail,
+        namespace,
+    }
 }
 
 fn task(
@@ -242,7 +256,6 @@ fn task(
         state: TaskState::Pending,
         sync_status: None,
         message: String::new(),
-        auto_namespace: false,
     }
 }
 
