@@ -33,7 +33,8 @@ pub struct Global {
     /// With --sim: keep the cluster and the lab's folders here [default: ~/.local/state/capa-tui/sim].
     #[arg(long, global = true)]
     pub state_dir: Option<PathBuf>,
-    /// The kubeconfig to use [default: $KUBECONFIG, then ~/.kube/config].
+    /// The kubeconfig to use [default: $KUBECONFIG, then ~/.kube/config, then k3s's
+    /// /etc/rancher/k3s/k3s.yaml].
     #[arg(long, global = true)]
     pub kubeconfig: Option<PathBuf>,
     /// The kubeconfig context to use [default: its current context].

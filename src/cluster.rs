@@ -21,7 +21,7 @@ use kube::config::{KubeConfigOptions, Kubeconfig};
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     #[error(
-        "no kubeconfig found: pass --kubeconfig FILE, set KUBECONFIG, or start the embedded cluster with --sim"
+        "no kubeconfig found (looked at $KUBECONFIG, ~/.kube/config and /etc/rancher/k3s/k3s.yaml): pass --kubeconfig FILE, set KUBECONFIG, or start the embedded cluster with --sim"
     )]
     NoKubeconfig,
     #[error("cannot read the kubeconfig {path}: {why}")]
@@ -43,25 +43,42 @@ pub enum ClusterError {
 
 pub type Result<T> = std::result::Result<T, ClusterError>;
 
-/// Where the kubeconfig is: `kubeconfig`, else `$KUBECONFIG`, else `~/.kube/config`.
+/// The kubeconfig k3s writes for its own kubectl: what a lab VM has when nothing else is set.
+pub const K3S_KUBECONFIG: &str = "/etc/rancher/k3s/k3s.yaml";
+
+/// Where the kubeconfig is: `kubeconfig`, else `$KUBECONFIG`, else `~/.kube/config`, else
+/// k3s's own (as k3s's kubectl does on the lab VM).
 pub fn kubeconfig_path(kubeconfig: Option<&Path>) -> Result<PathBuf> {
-    let path = match kubeconfig {
-        Some(p) => p.to_path_buf(),
-        None => match std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty()) {
-            Some(p) => PathBuf::from(p),
-            None => std::env::var_os("HOME")
-                .map(|h| Path::new(&h).join(".kube/config"))
-                .ok_or(ClusterError::NoKubeconfig)?,
-        },
-    };
-    if !path.exists() {
-        return Err(ClusterError::NoKubeconfig);
-    }
-    Ok(path)
+    let env = std::env::var_os("KUBECONFIG").filter(|v| !v.is_empty());
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    pick_kubeconfig(kubeconfig, env.map(PathBuf::from), home.as_deref(), |p| {
+        p.exists()
+    })
 }
 
-/// A kube client from `kubeconfig` (else `$KUBECONFIG`, else `~/.kube/config`) and `context`
-/// (else the current one).
+fn pick_kubeconfig(
+    flag: Option<&Path>,
+    env: Option<PathBuf>,
+    home: Option<&Path>,
+    exists: impl Fn(&Path) -> bool,
+) -> Result<PathBuf> {
+    let path = match (flag, env) {
+        (Some(p), _) => p.to_path_buf(),
+        (None, Some(p)) => p,
+        (None, None) => home
+            .map(|h| h.join(".kube/config"))
+            .filter(|p| exists(p))
+            .unwrap_or_else(|| PathBuf::from(K3S_KUBECONFIG)),
+    };
+    if exists(&path) {
+        Ok(path)
+    } else {
+        Err(ClusterError::NoKubeconfig)
+    }
+}
+
+/// A kube client from the kubeconfig [`kubeconfig_path`] finds and `context` (else the current
+/// one).
 pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result<kube::Client> {
     let path = kubeconfig_path(kubeconfig)?;
     let text = std::fs::read_to_string(&path).map_err(|e| ClusterError::BadKubeconfig {
@@ -148,4 +165,38 @@ pub async fn now(client: &kube::Client) -> Result<jiff::Timestamp> {
                 "the API server's Date header {date:?} is not a date: {e}"
             ))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_kubeconfig_is_the_flag_then_kubeconfig_then_home_then_k3s_own() {
+        let home = Path::new("/home/l");
+        let all = |_: &Path| true;
+        let flag = Path::new("/f");
+        assert_eq!(
+            pick_kubeconfig(Some(flag), Some("/e".into()), Some(home), all).unwrap(),
+            flag
+        );
+        assert_eq!(
+            pick_kubeconfig(None, Some("/e".into()), Some(home), all).unwrap(),
+            Path::new("/e")
+        );
+        assert_eq!(
+            pick_kubeconfig(None, None, Some(home), all).unwrap(),
+            home.join(".kube/config")
+        );
+        let only_k3s = |p: &Path| p == Path::new(K3S_KUBECONFIG);
+        assert_eq!(
+            pick_kubeconfig(None, None, Some(home), only_k3s).unwrap(),
+            Path::new(K3S_KUBECONFIG)
+        );
+        let none = |_: &Path| false;
+        assert!(matches!(
+            pick_kubeconfig(None, None, Some(home), none),
+            Err(ClusterError::NoKubeconfig)
+        ));
+    }
 }

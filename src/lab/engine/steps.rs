@@ -321,7 +321,12 @@ async fn blocker_line(r: &Runner, app: &Application) -> String {
         }
     }
     if !message.is_empty() && app.operation.is_some() {
-        return format!("waiting: {message}");
+        // Argo CD's own "waiting for completion of hook …" needs no second "waiting".
+        return if message.starts_with("waiting for ") {
+            message.to_string()
+        } else {
+            format!("waiting: {message}")
+        };
     }
     let or_unknown = |s: &str| {
         if s.is_empty() {
