@@ -395,3 +395,39 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     let shown = crate::tui::view::predictions_text(&s, &lesson, &m);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
 }
+
+#[test]
+fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
+    use crate::lab::check::{Finding, Grade};
+    let mut s = state();
+    // Lesson 6 done elsewhere: the broken push and the failed sync are long gone.
+    update(
+        &mut s,
+        Msg::Graded(vec![Grade {
+            file: "failed-hook.json".into(),
+            lesson: 6,
+            findings: vec![Finding {
+                ok: true,
+                what: "commit is the broken one".into(),
+                hint: None,
+            }],
+        }]),
+    );
+    let ticked: Vec<usize> = s.ticks[&6].keys().copied().collect();
+    assert_eq!(
+        ticked,
+        [0, 1],
+        "the two moments; the file itself is not seen yet"
+    );
+    let failing = Grade {
+        file: "waves.json".into(),
+        lesson: 5,
+        findings: vec![Finding {
+            ok: false,
+            what: "hook_job".into(),
+            hint: Some(3),
+        }],
+    };
+    update(&mut s, Msg::Graded(vec![failing]));
+    assert!(!s.ticks.contains_key(&5), "a failing file proves nothing");
+}
