@@ -24,6 +24,7 @@ pub mod shell;
 mod status;
 pub mod store;
 pub mod table;
+mod validation;
 mod tls;
 pub mod tools;
 
