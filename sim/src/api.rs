@@ -25,6 +25,7 @@ use super::status::ApiError;
 use super::store::Store;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
+pub(crate) use request::decode_body;
 use request::Query;
 
 /// How many requests of each kind the server has answered (for benchmarks: a watching client
