@@ -25,8 +25,8 @@ use super::status::ApiError;
 use super::store::Store;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
-pub(crate) use request::decode_body;
 use request::Query;
+pub(crate) use request::decode_body;
 
 /// How many requests of each kind the server has answered (for benchmarks: a watching client
 /// in steady state should make no LISTs).
@@ -160,6 +160,7 @@ async fn dispatch(
                 accept,
                 content_type,
                 manager_default: &manager_default,
+                warnings: Default::default(),
             };
             resource::serve(&ctx, &parts.method, &body)
         }
@@ -204,7 +205,7 @@ pub(crate) fn json(status: StatusCode, body: &Value) -> Response {
     (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response()
 }
 
-fn error(e: &ApiError) -> Response {
+pub(crate) fn error(e: &ApiError) -> Response {
     let status = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     json(status, &e.to_status())
 }

@@ -24,9 +24,9 @@ pub mod shell;
 mod status;
 pub mod store;
 pub mod table;
-mod validation;
 mod tls;
 pub mod tools;
+mod validation;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -101,10 +101,14 @@ fn decode_node(ty: &ResourceType, node: &Node) -> Option<Result<godecode::Decode
         return None;
     };
     let text = |key: &str| {
-        entries.iter().rev().find(|e| e.key == key).map(|e| match &e.value {
-            Node::String(s) => Some(s.as_str()),
-            _ => None,
-        })
+        entries
+            .iter()
+            .rev()
+            .find(|e| e.key == key)
+            .map(|e| match &e.value {
+                Node::String(s) => Some(s.as_str()),
+                _ => None,
+            })
     };
     if text("apiVersion").is_some_and(|v| v != Some(ty.api_version().as_str()))
         || text("kind").is_some_and(|k| k != Some(ty.kind))
@@ -201,7 +205,10 @@ fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
         let strict = if duplicates.is_empty() {
             vec![]
         } else {
-            vec![format!("yaml: unmarshal errors:\n  {}", duplicates.join("\n  "))]
+            vec![format!(
+                "yaml: unmarshal errors:\n  {}",
+                duplicates.join("\n  ")
+            )]
         };
         return Ok(Read::Node(apply::as_converted_json(&node), strict));
     }
@@ -242,8 +249,14 @@ mod tests {
         assert!(v["spec"].get("replica").is_none());
         assert_eq!(w.texts(), [r#"unknown field "spec.replica""#]);
         let quiet = Warnings::default();
-        let v = decode_object(deploy(), TYPO, "application/json", Directive::Ignore, &quiet)
-            .unwrap();
+        let v = decode_object(
+            deploy(),
+            TYPO,
+            "application/json",
+            Directive::Ignore,
+            &quiet,
+        )
+        .unwrap();
         assert!(v["spec"].get("replica").is_none());
         assert!(quiet.texts().is_empty());
     }
@@ -263,7 +276,8 @@ mod tests {
     #[test]
     fn yaml_duplicates_are_reported_with_their_lines() {
         let w = Warnings::default();
-        let body = b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n  a: c\n";
+        let body =
+            b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n  a: c\n";
         let cm = by_kind("v1", "ConfigMap").unwrap();
         let err = decode_object(cm, body, "application/yaml", Directive::Strict, &w).unwrap_err();
         assert_eq!(

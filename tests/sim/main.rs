@@ -4,6 +4,7 @@
 #![allow(clippy::too_many_lines)]
 mod argocd_rules;
 mod bad_input;
+mod field_validation;
 mod harness;
 mod kube_rs;
 mod kubectl;

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::doc::{Entry, Node, parse_yaml};
 use super::shape::{Leaf, Schema, Shape};
-use super::{Directive, Warnings, argocd, builtin, gofmt, go_quote};
+use super::{Directive, Warnings, argocd, builtin, go_quote, gofmt};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 
@@ -119,12 +119,15 @@ impl Walk<'_> {
             }
             Shape::Struct(id) => {
                 let Some(map) = value.as_object() else {
-                    return self.errors.push(format!("{path}: expected map, got {}", unstructured(value)));
+                    return self
+                        .errors
+                        .push(format!("{path}: expected map, got {}", unstructured(value)));
                 };
                 let def = self.schema.def(*id);
                 for (k, v) in map {
                     let Some(field) = def.field(k) else {
-                        self.errors.push(format!("{path}.{k}: field not declared in schema"));
+                        self.errors
+                            .push(format!("{path}.{k}: field not declared in schema"));
                         break;
                     };
                     self.names.push(k.clone());
@@ -134,7 +137,9 @@ impl Walk<'_> {
             }
             Shape::Map(inner) => {
                 let Some(map) = value.as_object() else {
-                    return self.errors.push(format!("{path}: expected map, got {}", unstructured(value)));
+                    return self
+                        .errors
+                        .push(format!("{path}: expected map, got {}", unstructured(value)));
                 };
                 for (k, v) in map {
                     self.value(v, inner, format!("{path}.{k}"));
@@ -142,7 +147,10 @@ impl Walk<'_> {
             }
             Shape::List(inner) => {
                 let Some(items) = value.as_array() else {
-                    return self.errors.push(format!("{path}: expected list, got {}", unstructured(value)));
+                    return self.errors.push(format!(
+                        "{path}: expected list, got {}",
+                        unstructured(value)
+                    ));
                 };
                 let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
                 let keys = match crate::schema::list_kind(self.builtin, &names) {
@@ -166,7 +174,10 @@ fn key_element(item: &Value, keys: &[&str]) -> Option<String> {
         .iter()
         .filter_map(|k| {
             let v = item.get(*k)?;
-            Some(format!("{k}={}", crate::argocd::apply::go_json(v).trim_end()))
+            Some(format!(
+                "{k}={}",
+                crate::argocd::apply::go_json(v).trim_end()
+            ))
         })
         .collect();
     (!parts.is_empty()).then(|| format!("[{}]", parts.join(",")))
@@ -186,7 +197,9 @@ fn scalar_error(leaf: Leaf, value: &Value) -> Option<String> {
                 gofmt::sharp_v(value)
             ))
         }
-        Leaf::Bool if !value.is_boolean() => Some(format!("expected boolean, got {}", unstructured(value))),
+        Leaf::Bool if !value.is_boolean() => {
+            Some(format!("expected boolean, got {}", unstructured(value)))
+        }
         Leaf::Int32 | Leaf::Int64 | Leaf::Float64 if !value.is_number() => Some(format!(
             "expected numeric (int or float), got {}",
             gofmt::type_name(value)

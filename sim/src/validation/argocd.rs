@@ -160,13 +160,22 @@ mod tests {
             app.at(&["spec", "syncPolicy", "automated", "selfHeal"]),
             Some(&Shape::Leaf(Leaf::Bool))
         );
-        assert_eq!(app.at(&["spec", "syncPolicy", "automated", "selfheal"]), None);
+        assert_eq!(
+            app.at(&["spec", "syncPolicy", "automated", "selfheal"]),
+            None
+        );
         assert_eq!(
             app.at(&["spec", "source", "helm", "valuesObject", "anything"]),
             Some(&Shape::Leaf(Leaf::Any))
         );
         assert_eq!(
-            app.at(&["status", "operationState", "syncResult", "resources", "hookPhase"]),
+            app.at(&[
+                "status",
+                "operationState",
+                "syncResult",
+                "resources",
+                "hookPhase"
+            ]),
             Some(&Shape::Leaf(Leaf::String))
         );
         let project = schema(by_kind("argoproj.io/v1alpha1", "AppProject").unwrap()).unwrap();

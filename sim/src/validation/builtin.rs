@@ -314,7 +314,9 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
         _variants: &'static [&'static str],
         _v: V,
     ) -> Result<V::Value, Error> {
-        Err(de::Error::custom("enums are not part of Kubernetes' JSON types"))
+        Err(de::Error::custom(
+            "enums are not part of Kubernetes' JSON types",
+        ))
     }
 
     fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
@@ -367,11 +369,15 @@ struct Entries<'a> {
 impl<'de> de::MapAccess<'de> for Entries<'_> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
         let Some(key) = self.keys.first().copied() else {
             return Ok(None);
         };
-        seed.deserialize(StrDeserializer::<Error>::new(key)).map(Some)
+        seed.deserialize(StrDeserializer::<Error>::new(key))
+            .map(Some)
     }
 
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, Error> {
@@ -443,7 +449,14 @@ mod tests {
             shape(
                 "apps/v1",
                 "Deployment",
-                &["spec", "template", "spec", "containers", "ports", "containerPort"]
+                &[
+                    "spec",
+                    "template",
+                    "spec",
+                    "containers",
+                    "ports",
+                    "containerPort"
+                ]
             ),
             Some(Shape::Leaf(Leaf::Int32))
         );
@@ -478,7 +491,11 @@ mod tests {
             Some(Shape::Leaf(Leaf::MicroTime))
         );
         assert_eq!(
-            shape("v1", "ConfigMap", &["metadata", "managedFields", "fieldsV1"]),
+            shape(
+                "v1",
+                "ConfigMap",
+                &["metadata", "managedFields", "fieldsV1"]
+            ),
             Some(Shape::Leaf(Leaf::Any))
         );
     }
@@ -488,7 +505,13 @@ mod tests {
         let props = shape(
             "apiextensions.k8s.io/v1",
             "CustomResourceDefinition",
-            &["spec", "versions", "schema", "openAPIV3Schema", "properties"],
+            &[
+                "spec",
+                "versions",
+                "schema",
+                "openAPIV3Schema",
+                "properties",
+            ],
         )
         .unwrap();
         assert!(matches!(props, Shape::Map(_)), "{props:?}");

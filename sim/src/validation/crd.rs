@@ -120,7 +120,10 @@ mod tests {
             d.value["spec"]["syncPolicy"]["automated"],
             serde_json::json!({"prune": true})
         );
-        assert_eq!(d.value["spec"]["source"]["helm"]["valuesObject"]["free"]["x"], 1);
+        assert_eq!(
+            d.value["spec"]["source"]["helm"]["valuesObject"]["free"]["x"],
+            1
+        );
         assert!(d.value.get("extra").is_none());
         assert!(d.value["metadata"].get("labelz").is_none());
     }

@@ -121,7 +121,10 @@ impl JsonReader<'_> {
 
     fn number(&mut self) -> Option<Node> {
         let start = self.at;
-        while matches!(self.peek(), Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')) {
+        while matches!(
+            self.peek(),
+            Some(b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+        ) {
             self.at += 1;
         }
         (self.at > start).then(|| Node::Number(self.text[start..self.at].to_string()))
@@ -311,14 +314,29 @@ mod tests {
         assert_eq!(entries[0].value, Node::Number("2.0".into()));
         assert_eq!(
             entries[1].value,
-            Node::Array(vec![Node::Number("1e3".into()), Node::String("x\"y".into())])
+            Node::Array(vec![
+                Node::Number("1e3".into()),
+                Node::String("x\"y".into())
+            ])
         );
-        assert_eq!(node.to_value(), serde_json::json!({"a": null, "b": [1000.0, "x\"y"]}));
+        assert_eq!(
+            node.to_value(),
+            serde_json::json!({"a": null, "b": [1000.0, "x\"y"]})
+        );
     }
 
     #[test]
     fn broken_json_is_none_not_a_panic() {
-        for text in ["{", "{\"a\"", "[1,", "\"abc", "{\"a\":1,}", "tru", "{} x", "\"\\"] {
+        for text in [
+            "{",
+            "{\"a\"",
+            "[1,",
+            "\"abc",
+            "{\"a\":1,}",
+            "tru",
+            "{} x",
+            "\"\\",
+        ] {
             assert_eq!(parse_json(text.as_bytes()), None, "{text}");
         }
     }

@@ -202,10 +202,9 @@ impl Walk<'_> {
                 for item in items {
                     match item {
                         Node::Number(text) if text.parse::<u8>().is_ok() => {}
-                        Node::Number(text) => self.save(self.type_error(
-                            &format!("number {text}"),
-                            &Shape::Leaf(Leaf::Int32),
-                        )),
+                        Node::Number(text) => self.save(
+                            self.type_error(&format!("number {text}"), &Shape::Leaf(Leaf::Int32)),
+                        ),
                         Node::Null => {}
                         other => {
                             let e = self.type_error(other.json_kind(), &Shape::Leaf(Leaf::Int32));
@@ -264,7 +263,11 @@ pub fn duplicates(node: &Node, path: &mut Vec<String>, out: &mut Vec<String>) {
                         out.push(error);
                     }
                 }
-                path.push(if path.is_empty() { e.key.clone() } else { format!(".{}", e.key) });
+                path.push(if path.is_empty() {
+                    e.key.clone()
+                } else {
+                    format!(".{}", e.key)
+                });
                 duplicates(&e.value, path, out);
                 path.pop();
             }
@@ -383,7 +386,12 @@ mod tests {
         );
         assert!(d.value["spec"].get("replica").is_none());
         assert_eq!(d.value["spec"]["replicas"], 2);
-        assert!(run(DEPLOY, r#"{"spec": {"replica": 3}}"#, false).unwrap().strict.is_empty());
+        assert!(
+            run(DEPLOY, r#"{"spec": {"replica": 3}}"#, false)
+                .unwrap()
+                .strict
+                .is_empty()
+        );
     }
 
     #[test]
@@ -423,14 +431,31 @@ mod tests {
             true,
         )
         .unwrap_err();
-        assert!(err.contains("DeploymentSpec.spec.paused of type bool"), "{err}");
-        assert!(run(DEPLOY, r#"{"spec": {"replicas": null}, "status": null}"#, true).is_ok());
+        assert!(
+            err.contains("DeploymentSpec.spec.paused of type bool"),
+            "{err}"
+        );
+        assert!(
+            run(
+                DEPLOY,
+                r#"{"spec": {"replicas": null}, "status": null}"#,
+                true
+            )
+            .is_ok()
+        );
     }
 
     #[test]
     fn special_types_decode_as_their_go_types_do() {
         let svc = ("v1", "Service");
-        assert!(run(svc, r#"{"spec": {"ports": [{"targetPort": "http"}, {"targetPort": 80}]}}"#, true).is_ok());
+        assert!(
+            run(
+                svc,
+                r#"{"spec": {"ports": [{"targetPort": "http"}, {"targetPort": 80}]}}"#,
+                true
+            )
+            .is_ok()
+        );
         assert_eq!(
             run(svc, r#"{"spec": {"ports": [{"targetPort": true}]}}"#, true).unwrap_err(),
             "json: cannot unmarshal bool into Go struct field ServicePort.spec.ports.targetPort of type int32"
@@ -443,8 +468,12 @@ mod tests {
         );
         let pod = ("v1", "Pod");
         assert_eq!(
-            run(pod, r#"{"spec": {"containers": [{"resources": {"limits": {"cpu": "lots"}}}]}}"#, true)
-                .unwrap_err(),
+            run(
+                pod,
+                r#"{"spec": {"containers": [{"resources": {"limits": {"cpu": "lots"}}}]}}"#,
+                true
+            )
+            .unwrap_err(),
             quantity::FORMAT_WRONG
         );
         assert!(run(pod, r#"{"metadata": {"creationTimestamp": null}}"#, true).is_ok());

@@ -17,7 +17,10 @@ pub fn v(value: &Value) -> String {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            let inner: Vec<String> = keys.iter().map(|k| format!("{k}:{}", v(&map[*k]))).collect();
+            let inner: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{k}:{}", v(&map[*k])))
+                .collect();
             format!("map[{}]", inner.join(" "))
         }
     }
@@ -70,7 +73,10 @@ mod tests {
     fn maps_print_as_go_prints_them() {
         let patch = json!({"spec": {"replicas": "two", "b": [1, 2.5]}, "a": null});
         assert_eq!(v(&patch), "map[a:<nil> spec:map[b:[1 2.5] replicas:two]]");
-        assert_eq!(sharp_v(&json!({"a": "x"})), r#"map[string]interface {}{"a":"x"}"#);
+        assert_eq!(
+            sharp_v(&json!({"a": "x"})),
+            r#"map[string]interface {}{"a":"x"}"#
+        );
         assert_eq!(sharp_v(&json!(3)), "3");
     }
 }

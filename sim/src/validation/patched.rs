@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::doc::{Node, parse_json};
 use super::godecode;
 use super::shape::{Leaf, Shape};
-use super::{Directive, Warnings, builtin, decode_node, gofmt, go_quote, report};
+use super::{Directive, Warnings, builtin, decode_node, go_quote, gofmt, report};
 use crate::kinds::ResourceType;
 use crate::patch::PatchKind;
 use crate::status::{ApiError, ApiResult};
@@ -44,12 +44,18 @@ pub fn patch_strict_errors(kind: PatchKind, raw: &[u8], directive: Directive) ->
                 let Node::Object(entries) = op else { continue };
                 for e in entries {
                     if !matches!(e.key.as_str(), "op" | "path" | "from" | "value") {
-                        errors.push(format!("unknown field {}", go_quote(&format!("[{i}].{}", e.key))));
+                        errors.push(format!(
+                            "unknown field {}",
+                            go_quote(&format!("[{i}].{}", e.key))
+                        ));
                     }
                 }
             }
         }
-        errors = errors.into_iter().map(|e| format!("json patch {e}")).collect();
+        errors = errors
+            .into_iter()
+            .map(|e| format!("json patch {e}"))
+            .collect();
     }
     errors
 }
@@ -115,7 +121,8 @@ fn first_mismatch(schema: &super::shape::Schema, v: &Value, shape: &Shape) -> Op
     match (shape, v) {
         (Shape::Struct(id), Value::Object(map)) => {
             let def = schema.def(*id);
-            map.iter().find_map(|(k, v)| first_mismatch(schema, v, def.field(k)?))
+            map.iter()
+                .find_map(|(k, v)| first_mismatch(schema, v, def.field(k)?))
         }
         (Shape::Map(inner), Value::Object(map)) => {
             map.values().find_map(|v| first_mismatch(schema, v, inner))
@@ -165,7 +172,12 @@ mod tests {
     use crate::kinds::by_kind;
     use serde_json::json;
 
-    fn check(kind: PatchKind, directive: Directive, patch: &Value, patched: Value) -> ApiResult<Value> {
+    fn check(
+        kind: PatchKind,
+        directive: Directive,
+        patch: &Value,
+        patched: Value,
+    ) -> ApiResult<Value> {
         let raw = serde_json::to_vec(patch).unwrap();
         PatchCheck {
             ty: by_kind("apps/v1", "Deployment").unwrap(),
@@ -182,7 +194,13 @@ mod tests {
     fn a_strategic_patch_with_a_typo_is_invalid_and_shows_the_patch_as_a_go_map() {
         let patch = json!({"spec": {"replica": 3}});
         let patched = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replica": 3, "replicas": 1}});
-        let err = check(PatchKind::Strategic, Directive::Strict, &patch, patched.clone()).unwrap_err();
+        let err = check(
+            PatchKind::Strategic,
+            Directive::Strict,
+            &patch,
+            patched.clone(),
+        )
+        .unwrap_err();
         assert_eq!((err.code, err.reason), (422, "Invalid"));
         assert_eq!(
             err.message,
@@ -195,7 +213,8 @@ mod tests {
     #[test]
     fn a_merge_patch_shows_the_patched_object_as_json() {
         let patch = json!({"spec": {"replicas": "two"}});
-        let patched = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "two"}});
+        let patched =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "two"}});
         let err = check(PatchKind::Merge, Directive::Strict, &patch, patched).unwrap_err();
         assert_eq!(
             err.message,
@@ -206,13 +225,22 @@ mod tests {
     #[test]
     fn strategic_type_errors_use_the_converters_words() {
         let patch = json!({"spec": {"replicas": "two"}});
-        let patched = json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "two"}});
+        let patched =
+            json!({"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": "two"}});
         let err = check(PatchKind::Strategic, Directive::Ignore, &patch, patched).unwrap_err();
-        assert!(err.message.ends_with(": unrecognized type: int32"), "{}", err.message);
+        assert!(
+            err.message.ends_with(": unrecognized type: int32"),
+            "{}",
+            err.message
+        );
         let patch = json!({"metadata": {"labels": {"a": 1}}});
         let patched = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"labels": {"a": 1}}});
         let err = check(PatchKind::Strategic, Directive::Ignore, &patch, patched).unwrap_err();
-        assert!(err.message.ends_with(": cannot convert int64 to string"), "{}", err.message);
+        assert!(
+            err.message.ends_with(": cannot convert int64 to string"),
+            "{}",
+            err.message
+        );
     }
 
     #[test]

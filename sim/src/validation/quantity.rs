@@ -77,7 +77,9 @@ mod tests {
 
     #[test]
     fn quantities_parse_or_fail_as_parse_quantity_does() {
-        for ok in ["0", "1", "500m", "1Gi", "0.5", "1e3", "-2k", "+1.5Mi", "2E-3", "1."] {
+        for ok in [
+            "0", "1", "500m", "1Gi", "0.5", "1e3", "-2k", "+1.5Mi", "2E-3", "1.",
+        ] {
             assert_eq!(parse(ok), Ok(()), "{ok}");
         }
         assert_eq!(parse("lots").unwrap_err(), FORMAT_WRONG);

@@ -110,7 +110,11 @@ mod tests {
             w.add(&format!("{i:03} {}", "x".repeat(300)));
         }
         let headers = w.headers();
-        assert!(headers.iter().all(|h| h.len() <= 256 + 9), "{}", headers[0].len());
+        assert!(
+            headers.iter().all(|h| h.len() <= 256 + 9),
+            "{}",
+            headers[0].len()
+        );
         assert!(headers.len() < 100);
     }
 }
