@@ -227,6 +227,11 @@ impl Handle {
     }
 
     /// The CA certificate (PEM) that signed the server's certificate.
+    /// The cluster's store, for tests that check what a request did or did not change.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     pub fn ca_pem(&self) -> &str {
         &self.ca_pem
     }

@@ -5,6 +5,7 @@
 mod argocd_rules;
 mod bad_input;
 mod field_validation;
+mod generated_input;
 mod harness;
 mod kube_rs;
 mod kubectl;
