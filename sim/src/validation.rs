@@ -152,7 +152,56 @@ pub fn decode_object(
     let decoded = decoded.map_err(|why| cannot_handle(ty, &why))?;
     strict.extend(decoded.strict);
     report(directive, &strict, warnings).map_err(|why| cannot_handle(ty, &why))?;
+    schema_types(ty, &decoded.value)?;
     Ok(decoded.value)
+}
+
+/// A custom resource's values checked against the JSON types of its CRD's schema, refused as
+/// the real validation refuses them: `Application.argoproj.io "web" is invalid:
+/// spec.syncPolicy.automated.selfHeal: Invalid value: "string": spec.syncPolicy.automated.selfHeal
+/// in body must be of type boolean: "string"` (several in `[...]`).
+fn schema_types(ty: &ResourceType, value: &Value) -> ApiResult<()> {
+    let Some(schema) = argocd::schema(ty) else {
+        return Ok(());
+    };
+    let errors = crd::type_errors(schema, value);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let causes: Vec<Value> = errors
+        .iter()
+        .map(|(path, actual, expected)| {
+            serde_json::json!({
+                "reason": "FieldValueTypeInvalid",
+                "message": format!("Invalid value: \"{actual}\": {path} in body must be of type {expected}: \"{actual}\""),
+                "field": path,
+            })
+        })
+        .collect();
+    let texts: Vec<String> = causes
+        .iter()
+        .map(|c| {
+            format!(
+                "{}: {}",
+                c["field"].as_str().unwrap_or_default(),
+                c["message"].as_str().unwrap_or_default()
+            )
+        })
+        .collect();
+    let joined = match texts.as_slice() {
+        [one] => one.clone(),
+        many => format!("[{}]", many.join(", ")),
+    };
+    let name = value["metadata"]["name"].as_str().unwrap_or_default();
+    let qualified = format!("{}.{}", ty.kind, ty.group);
+    Err(ApiError {
+        code: 422,
+        reason: "Invalid",
+        message: format!("{qualified} {} is invalid: {joined}", go_quote(name)),
+        details: Some(
+            serde_json::json!({"name": name, "group": ty.group, "kind": ty.kind, "causes": causes}),
+        ),
+    })
 }
 
 /// Under Strict, the error text for these strict errors; under Warn, they become warnings.
@@ -312,5 +361,12 @@ mod tests {
         );
         let v = decode_object(app, body, "application/json", Directive::Warn, &w).unwrap();
         assert_eq!(v["spec"]["syncPolicy"]["automated"], serde_json::json!({}));
+        let body = br#"{"metadata": {"name": "a"}, "spec": {"syncPolicy": {"automated": {"selfHeal": "yes"}}}}"#;
+        let err = decode_object(app, body, "application/json", Directive::Strict, &w).unwrap_err();
+        assert_eq!((err.code, err.reason), (422, "Invalid"));
+        assert_eq!(
+            err.message,
+            "Application.argoproj.io \"a\" is invalid: spec.syncPolicy.automated.selfHeal: Invalid value: \"string\": spec.syncPolicy.automated.selfHeal in body must be of type boolean: \"string\""
+        );
     }
 }

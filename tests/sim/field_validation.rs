@@ -203,4 +203,40 @@ async fn an_application_with_selfheal_in_lower_case_is_refused_and_pruned_when_n
         serde_json::json!({"prune": true}),
         "pruned as the CRD's structural schema prunes"
     );
+
+    // Applied again to the existing Application, the typo meets the merge-patch path (custom
+    // resources take no strategic merge): the patched object is shown as JSON.
+    let err = lab.kubectl_fails(&["apply", "-f", path]).await;
+    assert!(
+        err.starts_with(r#"The request is invalid: patch: Invalid value: "{\"apiVersion\":\"argoproj.io/v1alpha1\""#),
+        "{err}"
+    );
+    assert!(
+        err.trim_end().ends_with(
+            r#"": strict decoding error: unknown field "spec.syncPolicy.automated.selfheal""#
+        ),
+        "{err}"
+    );
+    let out = lab
+        .kubectl_output(&["apply", "--validate=warn", "-f", path])
+        .await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.trim(),
+        r#"Warning: unknown field "spec.syncPolicy.automated.selfheal""#
+    );
+
+    // A value of the wrong type is refused by the CRD's schema validation.
+    let wrong = lab.file(
+        "wrong.yaml",
+        &APP.replace("selfheal: true", "selfHeal: \"yes\""),
+    );
+    let err = lab
+        .kubectl_fails(&["apply", "-f", wrong.to_str().unwrap()])
+        .await;
+    assert!(
+        err.contains(r#"spec.syncPolicy.automated.selfHeal: Invalid value: "string": spec.syncPolicy.automated.selfHeal in body must be of type boolean: "string""#),
+        "{err}"
+    );
 }

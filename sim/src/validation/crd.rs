@@ -81,6 +81,72 @@ fn prune(schema: &Schema, value: &mut Value, shape: &Shape, path: &str, unknown:
     }
 }
 
+/// The type checks of the CRD's OpenAPI validation, run on the pruned object: each value whose
+/// JSON type is not the schema's, as `(path, its type, the schema's type)`.
+pub fn type_errors(schema: &Schema, value: &Value) -> Vec<(String, &'static str, &'static str)> {
+    let mut out = Vec::new();
+    if let (Value::Object(root), Shape::Struct(id)) = (value, &schema.root) {
+        let def = schema.def(*id);
+        for (k, v) in root {
+            if let Some(shape) = def.field(k).filter(|_| k != "metadata") {
+                check_types(schema, v, shape, k, &mut out);
+            }
+        }
+    }
+    out
+}
+
+fn check_types(
+    schema: &Schema,
+    value: &Value,
+    shape: &Shape,
+    path: &str,
+    out: &mut Vec<(String, &'static str, &'static str)>,
+) {
+    let expected = match shape {
+        Shape::Leaf(Leaf::String) => "string",
+        Shape::Leaf(Leaf::Bool) => "boolean",
+        Shape::Leaf(Leaf::Int64) => "integer",
+        Shape::Struct(_) | Shape::Map(_) => "object",
+        Shape::List(_) => "array",
+        _ => return,
+    };
+    let actual = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    if actual != expected {
+        out.push((path.to_string(), actual, expected));
+        return;
+    }
+    match (shape, value) {
+        (Shape::Struct(id), Value::Object(map)) => {
+            let def = schema.def(*id);
+            for (k, v) in map {
+                if let Some(shape) = def.field(k) {
+                    check_types(schema, v, shape, &format!("{path}.{k}"), out);
+                }
+            }
+        }
+        (Shape::Map(inner), Value::Object(map)) => {
+            for (k, v) in map {
+                check_types(schema, v, inner, &format!("{path}.{k}"), out);
+            }
+        }
+        (Shape::List(inner), Value::Array(items)) => {
+            for (i, v) in items.iter().enumerate() {
+                check_types(schema, v, inner, &format!("{path}[{i}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn retain(map: &mut Map<String, Value>, mut keep: impl FnMut(&String, &mut Value) -> bool) {
     map.retain(|k, v| keep(k, v));
 }
@@ -137,6 +203,25 @@ mod tests {
         assert_eq!(
             run(r#"{"metadata": "a"}"#).unwrap_err(),
             "json: cannot unmarshal string into Go value of type v1.ObjectMeta"
+        );
+    }
+
+    #[test]
+    fn values_of_the_wrong_json_type_are_found() {
+        let app = argocd::schema(by_kind("argoproj.io/v1alpha1", "Application").unwrap()).unwrap();
+        let v = serde_json::json!({"metadata": {"name": 1}, "spec": {"project": 3, "syncPolicy": {"automated": {"selfHeal": "yes"}}, "revisionHistoryLimit": 1.5, "sources": {}}});
+        assert_eq!(
+            type_errors(app, &v),
+            [
+                ("spec.project".to_string(), "integer", "string"),
+                (
+                    "spec.syncPolicy.automated.selfHeal".to_string(),
+                    "string",
+                    "boolean"
+                ),
+                ("spec.revisionHistoryLimit".to_string(), "number", "integer"),
+                ("spec.sources".to_string(), "object", "array"),
+            ]
         );
     }
 

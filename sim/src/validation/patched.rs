@@ -90,6 +90,7 @@ impl PatchCheck<'_> {
         }
         let all: Vec<String> = self.patch_strict.iter().cloned().chain(strict).collect();
         report(self.directive, &all, self.warnings).map_err(|why| invalid_patch(&shown, &why))?;
+        super::schema_types(self.ty, &decoded.value)?;
         Ok(decoded.value)
     }
 }
