@@ -24,6 +24,7 @@ use serde_json::Value;
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
+pub use argocd::openapi_schema as crd_schema;
 use doc::{Node, parse_json, parse_yaml};
 use godecode::go_quote;
 pub use patched::{PatchCheck, patch_strict_errors};

@@ -98,6 +98,41 @@ pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
     all.get(ty.kind).filter(|_| ty.group == "argoproj.io")
 }
 
+/// The CRD's `openAPIV3Schema` written out from the table: what `kubectl get crd -o yaml`
+/// shows and what the pruning above follows.
+pub fn openapi_schema(ty: &ResourceType) -> Option<serde_json::Value> {
+    let schema = schema(ty)?;
+    let mut root = openapi_of(schema, &schema.root);
+    root["properties"]["metadata"] = serde_json::json!({"type": "object"});
+    Some(root)
+}
+
+fn openapi_of(schema: &Schema, shape: &Shape) -> serde_json::Value {
+    use serde_json::json;
+    match shape {
+        Shape::Leaf(Leaf::String) => json!({"type": "string"}),
+        Shape::Leaf(Leaf::Bool) => json!({"type": "boolean"}),
+        Shape::Leaf(Leaf::IntOrString) => {
+            json!({"anyOf": [{"type": "integer"}, {"type": "string"}], "x-kubernetes-int-or-string": true})
+        }
+        Shape::Leaf(Leaf::Int64 | Leaf::Int32) => json!({"type": "integer", "format": "int64"}),
+        Shape::Leaf(_) => json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+        Shape::List(inner) => json!({"type": "array", "items": openapi_of(schema, inner)}),
+        Shape::Map(inner) => {
+            json!({"type": "object", "additionalProperties": openapi_of(schema, inner)})
+        }
+        Shape::Struct(id) => {
+            let properties: serde_json::Map<String, serde_json::Value> = schema
+                .def(*id)
+                .fields
+                .iter()
+                .map(|(name, shape)| (name.clone(), openapi_of(schema, shape)))
+                .collect();
+            json!({"type": "object", "properties": properties})
+        }
+    }
+}
+
 /// Reads the notation above; the first line is the root.
 fn parse(text: &str) -> Result<Schema, String> {
     let lines: Vec<(&str, &str)> = text
@@ -184,6 +219,25 @@ mod tests {
             Some(&Shape::List(Box::new(Shape::Leaf(Leaf::String))))
         );
         assert!(schema(by_kind("v1", "ConfigMap").unwrap()).is_none());
+    }
+
+    #[test]
+    fn the_openapi_schema_declares_what_pruning_keeps() {
+        let app = by_kind("argoproj.io/v1alpha1", "Application").unwrap();
+        let s = openapi_schema(app).unwrap();
+        let automated =
+            &s["properties"]["spec"]["properties"]["syncPolicy"]["properties"]["automated"];
+        assert_eq!(
+            automated["properties"]["selfHeal"],
+            serde_json::json!({"type": "boolean"})
+        );
+        assert_eq!(
+            s["properties"]["metadata"],
+            serde_json::json!({"type": "object"})
+        );
+        let values = &s["properties"]["spec"]["properties"]["source"]["properties"]["helm"]["properties"]
+            ["valuesObject"];
+        assert_eq!(values["x-kubernetes-preserve-unknown-fields"], true);
     }
 
     #[test]
