@@ -15,4 +15,5 @@ mod lesson_faults;
 mod lessons;
 mod managed_fields;
 mod ninth_lesson;
+mod raw_http;
 mod serve;
