@@ -26,7 +26,7 @@ pub mod store;
 pub mod table;
 mod tls;
 pub mod tools;
-mod validation;
+pub mod validation;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

@@ -123,6 +123,21 @@ fn decode_node(ty: &ResourceType, node: &Node) -> Option<Result<godecode::Decode
     Some(crd::decode(schema, object_meta(), node))
 }
 
+/// The fields of `object` that `ty`'s schema does not declare, as strict decoding names them
+/// (`unknown field "spec.replica"`); empty for a kind without a known shape. For checking that
+/// what the cluster's own controllers write is something the real server would keep.
+pub fn unknown_fields(ty: &ResourceType, object: &Value) -> Vec<String> {
+    let text = crate::argocd::apply::go_json(object);
+    let Some(node) = parse_json(text.as_bytes()) else {
+        return vec![];
+    };
+    match decode_node(ty, &node) {
+        Some(Ok(decoded)) => decoded.strict,
+        Some(Err(why)) => vec![why],
+        None => vec![],
+    }
+}
+
 /// The 400 a create or update gets when its body does not decode.
 fn cannot_handle(ty: &ResourceType, why: &str) -> ApiError {
     ApiError::bad_request(format!(

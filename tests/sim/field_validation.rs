@@ -240,3 +240,58 @@ async fn an_application_with_selfheal_in_lower_case_is_refused_and_pruned_when_n
         "{err}"
     );
 }
+
+/// What the cluster's own controllers and Argo CD write is what a real server would keep: no
+/// stored object has a field its kind's schema does not declare. (A field that slipped in would
+/// make every later `kubectl apply` or `edit` of that object fail strict validation.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn everything_the_cluster_writes_itself_has_only_declared_fields() {
+    use crate::lab::{app_yaml, commit_and_push, src_repo, synced_healthy, wait_app, write};
+    let lab = Lab::start().await;
+    let repo = src_repo(&lab).await;
+    write(
+        &repo,
+        "app/web.yaml",
+        &WEB.replace("  namespace: default\n", ""),
+    );
+    write(
+        &repo,
+        "app/svc.yaml",
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  selector: {app: web}\n  ports: [{port: 80, targetPort: 80}]\n",
+    );
+    write(
+        &repo,
+        "app/hook.yaml",
+        "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: migrate\n  annotations:\n    argocd.argoproj.io/hook: PreSync\nspec:\n  template:\n    spec:\n      restartPolicy: Never\n      containers: [{name: m, image: busybox, command: [\"true\"]}]\n",
+    );
+    commit_and_push(&repo, "web").await;
+    let app = lab.file("app.yaml", &app_yaml("web", "app", "", ""));
+    lab.kubectl(&["apply", "-f", app.to_str().unwrap()]).await;
+    wait_app(&lab, "web", "Synced and Healthy", synced_healthy).await;
+    let mut kinds = std::collections::BTreeSet::new();
+    for (key, object) in lab.handle.store().all() {
+        let unknown = capa_sim::validation::unknown_fields(key.ty(), &object);
+        assert!(
+            unknown.is_empty(),
+            "{} {}/{} has {unknown:?}",
+            key.ty().kind,
+            key.namespace,
+            key.name
+        );
+        kinds.insert(key.ty().kind);
+    }
+    for kind in [
+        "Application",
+        "AppProject",
+        "Deployment",
+        "ReplicaSet",
+        "Pod",
+        "Service",
+        "Job",
+        "Event",
+        "Namespace",
+        "CustomResourceDefinition",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} was checked: {kinds:?}");
+    }
+}

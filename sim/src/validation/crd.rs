@@ -13,7 +13,9 @@ use super::shape::{Leaf, Schema, Shape};
 /// `strict` lists the unknown fields of `metadata` and of the rest, in that order.
 pub fn decode(schema: &Schema, object_meta: &Schema, node: &Node) -> Result<Decoded, String> {
     let mut value = node.to_value();
+    // The free-form read finds repeated keys only; they come first.
     let mut strict = Vec::new();
+    godecode::duplicates(node, &mut Vec::new(), &mut strict);
     if let Some(meta) = value.get("metadata") {
         // The server re-encodes metadata before decoding it as ObjectMeta: keys sorted, numbers
         // in Go's notation.
@@ -192,6 +194,19 @@ mod tests {
         );
         assert!(d.value.get("extra").is_none());
         assert!(d.value["metadata"].get("labelz").is_none());
+    }
+
+    #[test]
+    fn repeated_keys_come_before_unknown_fields() {
+        let d = run(r#"{"spec": {"project": "a", "project": "b", "bogus": 1}}"#).unwrap();
+        assert_eq!(
+            d.strict,
+            [
+                r#"duplicate field "spec.project""#,
+                r#"unknown field "spec.bogus""#
+            ]
+        );
+        assert_eq!(d.value["spec"]["project"], "b");
     }
 
     #[test]
