@@ -28,6 +28,7 @@ use negotiate::Encoding;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
 use request::Query;
+pub(crate) use request::decode_body;
 
 /// How many requests of each kind the server has answered (for benchmarks: a watching client
 /// in steady state should make no LISTs).
@@ -164,6 +165,7 @@ async fn dispatch(
                 output,
                 content_type,
                 manager_default: &manager_default,
+                warnings: Default::default(),
             };
             resource::serve(&ctx, &parts.method, &body)
         }
@@ -219,7 +221,7 @@ fn error(e: &ApiError) -> Response {
     error_in(Encoding::Json, e)
 }
 
-fn error_in(encoding: Encoding, e: &ApiError) -> Response {
+pub(crate) fn error_in(encoding: Encoding, e: &ApiError) -> Response {
     let status = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     negotiate::reply(encoding, status, &e.to_status())
 }

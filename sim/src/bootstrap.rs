@@ -70,7 +70,7 @@ fn crds() -> Vec<Value> {
                         "served": true,
                         "storage": true,
                         "additionalPrinterColumns": columns,
-                        "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+                        "schema": {"openAPIV3Schema": crate::validation::crd_schema(t).unwrap_or_else(|| json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}))},
                         "subresources": {},
                     }],
                 },

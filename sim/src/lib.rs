@@ -27,6 +27,7 @@ pub mod store;
 pub mod table;
 mod tls;
 pub mod tools;
+pub mod validation;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -227,6 +228,11 @@ impl Handle {
     }
 
     /// The CA certificate (PEM) that signed the server's certificate.
+    /// The cluster's store, for tests that check what a request did or did not change.
+    pub fn store(&self) -> &Arc<Store> {
+        &self.store
+    }
+
     pub fn ca_pem(&self) -> &str {
         &self.ca_pem
     }

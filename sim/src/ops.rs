@@ -159,6 +159,17 @@ pub fn replace(
 
 /// PATCH (json, merge, strategic, or server-side apply).
 pub fn patch(store: &Store, request: &PatchRequest, actor: &Actor) -> ApiResult<Arc<Value>> {
+    patch_checked(store, request, actor, &Ok)
+}
+
+/// PATCH whose patched object (json, merge and strategic patches) goes through `check` before
+/// it is stored: the API front's field validation, which may refuse it or drop fields.
+pub fn patch_checked(
+    store: &Store,
+    request: &PatchRequest,
+    actor: &Actor,
+    check: &dyn Fn(Value) -> ApiResult<Value>,
+) -> ApiResult<Arc<Value>> {
     let PatchRequest {
         target,
         kind,
@@ -177,7 +188,7 @@ pub fn patch(store: &Store, request: &PatchRequest, actor: &Actor) -> ApiResult<
     let key = Key::new(ty, namespace, name);
     commit(store, &key, actor, |old| {
         let old = old.ok_or_else(|| ApiError::not_found(ty, name))?;
-        let patched = patch::apply_patch(kind, ty, old, body)?;
+        let patched = check(patch::apply_patch(kind, ty, old, body)?)?;
         if let Some(rv) = patched["metadata"]["resourceVersion"].as_str()
             && rv
                 != old["metadata"]["resourceVersion"]

@@ -28,6 +28,8 @@ pub struct Query {
     pub follow: bool,
     pub tail_lines: Option<usize>,
     pub include_object: Option<String>,
+    /// `fieldValidation`, checked per verb (see `validation::Directive`).
+    pub field_validation: Option<String>,
 }
 
 impl Query {
@@ -63,7 +65,8 @@ impl Query {
                 "follow" => q.follow = flag(),
                 "tailLines" => q.tail_lines = value.parse().ok(),
                 "includeObject" => q.include_object = Some(value),
-                _ => {} // limit, continue, timeout, fieldValidation, pretty, ...: accepted, not needed
+                "fieldValidation" => q.field_validation = Some(value),
+                _ => {} // limit, continue, timeout, pretty, ...: accepted, not needed
             }
         }
         Ok(q)

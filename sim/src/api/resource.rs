@@ -13,6 +13,7 @@ use crate::ops::{self, Actor, DeleteOptions, Deleted, Part, Propagation, ScaleWr
 use crate::patch::{ACCEPTED, PatchKind};
 use crate::status::{self, ApiError, ApiResult};
 use crate::table;
+use crate::validation::{self, Directive, PatchCheck, Warnings};
 
 pub struct Ctx<'a> {
     pub st: &'a ApiState,
@@ -22,6 +23,8 @@ pub struct Ctx<'a> {
     pub output: Output,
     pub content_type: &'a str,
     pub manager_default: &'a str,
+    /// Warnings for the response (`Warning: 299 - "..."` headers).
+    pub warnings: Warnings,
 }
 
 impl Ctx<'_> {
@@ -31,6 +34,23 @@ impl Ctx<'_> {
 
     fn respond(&self, status: StatusCode, body: &Value) -> Response {
         reply(self.output.encoding, status, body)
+    }
+
+    /// `?fieldValidation=` for a write whose options are `options_kind` (`CreateOptions`...).
+    fn directive(&self, options_kind: &str) -> ApiResult<Directive> {
+        Directive::parse(self.query.field_validation.as_deref(), options_kind)
+    }
+
+    /// A create's or replace's body, decoded and field-checked as the real server does.
+    fn decode_object(&self, raw_body: &[u8], options_kind: &str) -> ApiResult<Value> {
+        let directive = self.directive(options_kind)?;
+        validation::decode_object(
+            self.rp.ty,
+            raw_body,
+            self.content_type,
+            directive,
+            &self.warnings,
+        )
     }
 
     fn actor(&self) -> Actor<'_> {
@@ -45,7 +65,21 @@ impl Ctx<'_> {
     }
 }
 
+/// Serves one request; the warnings it gathered go out as `Warning` headers, on a refusal too.
 pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
+    let mut response = match route(ctx, method, raw_body) {
+        Ok(r) => r,
+        Err(e) => super::error_in(ctx.output.encoding, &e),
+    };
+    for warning in ctx.warnings.headers() {
+        response
+            .headers_mut()
+            .append(axum::http::header::WARNING, warning);
+    }
+    Ok(response)
+}
+
+fn route(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
     let rp = ctx.rp;
     let what = || status::qualified(rp.ty);
     match (&rp.name, rp.subresource.as_deref()) {
@@ -57,7 +91,7 @@ pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response>
                         "a namespaced object must be created in a namespace: POST to /namespaces/{namespace}/...",
                     ));
                 }
-                let body = decode_body(raw_body, ctx.content_type)?;
+                let body = ctx.decode_object(raw_body, "CreateOptions")?;
                 let obj = ops::create(&ctx.st.store, rp.ty, ctx.namespace(), body, &ctx.actor())?;
                 Ok(ctx.respond(StatusCode::CREATED, &shape(ctx, &obj)))
             }
@@ -96,7 +130,7 @@ fn item(
             .get(&crate::store::Key::new(ty, ns, name))
             .ok_or_else(|| ApiError::not_found(ty, name))?,
         Method::PUT => {
-            let body = decode_body(raw_body, ctx.content_type)?;
+            let body = ctx.decode_object(raw_body, "UpdateOptions")?;
             ops::replace(
                 &st.store,
                 &ops::Target {
@@ -109,33 +143,7 @@ fn item(
                 &ctx.actor(),
             )?
         }
-        Method::PATCH => {
-            let kind = patch_kind(ctx.content_type)?;
-            let body = decode_body(raw_body, ctx.content_type)?;
-            if kind == PatchKind::Apply && ctx.query.field_manager.is_none() {
-                return Err(ApiError {
-                    code: 422,
-                    reason: "Invalid",
-                    message: "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch".into(),
-                    details: None,
-                });
-            }
-            ops::patch(
-                &st.store,
-                &ops::PatchRequest {
-                    target: ops::Target {
-                        ty,
-                        namespace: ns,
-                        name,
-                        part,
-                    },
-                    kind,
-                    body: &body,
-                    force: ctx.query.force,
-                },
-                &ctx.actor(),
-            )?
-        }
+        Method::PATCH => patch(ctx, name, part, raw_body)?,
         Method::DELETE if part == Part::Main => return delete(ctx, name, raw_body),
         _ => {
             return Err(ApiError::method_not_allowed(
@@ -145,6 +153,47 @@ fn item(
         }
     };
     Ok(ctx.respond(StatusCode::OK, &shape(ctx, &obj)))
+}
+
+fn patch(ctx: &Ctx, name: &str, part: Part, raw_body: &[u8]) -> ApiResult<std::sync::Arc<Value>> {
+    let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
+    let kind = patch_kind(ctx.content_type)?;
+    if kind == PatchKind::Apply && ctx.query.field_manager.is_none() {
+        return Err(ApiError {
+            code: 422,
+            reason: "Invalid",
+            message: "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch".into(),
+            details: None,
+        });
+    }
+    let directive = ctx.directive("PatchOptions")?;
+    let body = if kind == PatchKind::Apply {
+        validation::check_apply(ty, raw_body, directive, &ctx.warnings)?
+    } else {
+        decode_body(raw_body, ctx.content_type)?
+    };
+    let request = ops::PatchRequest {
+        target: ops::Target {
+            ty,
+            namespace: ns,
+            name,
+            part,
+        },
+        kind,
+        body: &body,
+        force: ctx.query.force,
+    };
+    let check = PatchCheck {
+        ty,
+        kind,
+        directive,
+        patch: &body,
+        patch_strict: validation::patch_strict_errors(kind, raw_body, directive),
+        warnings: &ctx.warnings,
+    };
+    ops::patch_checked(&st.store, &request, &ctx.actor(), &|patched| {
+        check.check(patched)
+    })
 }
 
 fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<Response> {

@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::patch::strategic::{PatchError, apply_strategic_merge};
 
-pub use gojson::values_equal;
+pub use gojson::{encode as go_json, values_equal};
 
 /// The annotation client-side apply records the applied manifest in.
 pub const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";

@@ -112,6 +112,18 @@ impl Controller for Jobs {
     }
 }
 
+/// A Job's conditions have no `lastUpdateTime` (that is a Deployment's); the job controller
+/// stamps `lastProbeTime` with the transition.
+fn set_job_condition(status: &mut Value, condition: &Condition, now: &str) {
+    set_condition(status, condition, now, false);
+    if let Some(c) = status["conditions"]
+        .as_array_mut()
+        .and_then(|list| list.iter_mut().find(|c| c["type"] == condition.kind))
+    {
+        c["lastProbeTime"] = json!(now);
+    }
+}
+
 /// Marks the Job complete: `SuccessCriteriaMet` then `Complete`, the completion time, and the
 /// event.
 fn complete(env: &Env, job: &Value, status: &mut Value, now: &str) {
@@ -123,7 +135,7 @@ fn complete(env: &Env, job: &Value, status: &mut Value, now: &str) {
             reason: "CompletionsReached",
             message: WHY,
         };
-        set_condition(status, &condition, now, true);
+        set_job_condition(status, &condition, now);
     }
     status["completionTime"] = json!(now);
     events::record(
@@ -147,7 +159,7 @@ fn fail(env: &Env, job: &Value, key: &Key, status: &mut Value, active: &[&Arc<Va
             reason: "BackoffLimitExceeded",
             message: WHY,
         };
-        set_condition(status, &condition, now, true);
+        set_job_condition(status, &condition, now);
     }
     for pod in active {
         let _ = ops::delete(
