@@ -54,22 +54,7 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
         env!("CARGO_BIN_EXE_capa-tui"),
         state.display()
     );
-    let out = t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
 
     // Lesson 1: the first command selected and typed starts the shell; nothing runs yet.
@@ -186,17 +171,7 @@ fn on_a_cluster_that_is_not_the_embedded_one_r_shows_the_plan_and_changes_nothin
         dir.path().join("src").display(),
         bare.display()
     );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
+    t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
     t.keys(&["r"]);
     let screen = t.wait_for("Look before you change", Duration::from_secs(10));
@@ -254,17 +229,7 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
         env!("CARGO_BIN_EXE_capa-tui"),
         state.display()
     );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
+    t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
     t.keys(&["n", "n", "n", "n", "n"]);
     t.wait_for("6 · After a hook failure", Duration::from_secs(10));
@@ -344,17 +309,7 @@ fn a_config_file_sets_theme_and_language_and_a_bad_line_is_named() {
         env!("CARGO_BIN_EXE_capa-tui"),
         dir.path().join("state").display()
     );
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        &cmd,
-    ]);
+    t.start(160, 40, &cmd);
     let screen = t.wait_for("theme monochrome", Duration::from_secs(30));
     assert!(
         screen.contains("课程"),
@@ -367,17 +322,7 @@ fn a_config_file_sets_theme_and_language_and_a_bad_line_is_named() {
     let t = Tmux {
         socket: format!("capa-config-bad-{}", std::process::id()),
     };
-    t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "160",
-        "-y",
-        "40",
-        &cmd,
-    ]);
+    t.start(160, 40, &cmd);
     let screen = t.wait_for("exit=2", Duration::from_secs(30));
     let joined = screen.replace('\n', "");
     assert!(

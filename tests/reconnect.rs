@@ -156,22 +156,7 @@ fn open_tutor(dir: &Path, kubeconfig: &Path, name: &str) -> Tmux {
         dir.join("src").display(),
         dir.join("bare").display()
     );
-    let out = t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
     t.keys(&["n", "n"]);
     t.wait_for("3 · helm list shows nothing", Duration::from_secs(10));

@@ -575,22 +575,7 @@ fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
         dir.path().join("state").display(),
         exit_file.display()
     );
-    let out = t.run(&[
-        "new-session",
-        "-d",
-        "-s",
-        "t",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &cmd,
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    t.start(120, 40, &cmd);
     let screen = |want: &str| t.wait_for(want, Duration::from_secs(10));
     screen("SIM");
     screen("✓ live");

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::argocd_rules::{apply_app, cm, job, lab_with_repo, op_state};
 use crate::harness::Lab;
-use crate::lab::{commit_and_push, src_repo, synced_healthy, wait_app, write};
+use crate::lab::{commit_and_push, comparison_error, src_repo, synced_healthy, wait_app, write};
 
 /// Every change the API server streams for one kind: when it arrived, whether it was a
 /// delete, and the object.
@@ -256,18 +256,7 @@ async fn an_unquoted_sync_wave_fails_manifest_generation_audit_2() {
     );
     commit_and_push(&repo, "unquoted wave").await;
     apply_app(&lab, "unquoted", "app", "", "").await;
-    let app = wait_app(&lab, "unquoted", "in ComparisonError", |a| {
-        a["status"]["conditions"]
-            .as_array()
-            .is_some_and(|c| c.iter().any(|c| c["type"] == "ComparisonError"))
-    })
-    .await;
-    let condition = app["status"]["conditions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["type"] == "ComparisonError")
-        .unwrap();
+    let (app, condition) = comparison_error(&lab, "unquoted").await;
     assert_eq!(
         condition["message"],
         "Failed to load target state: failed to generate manifest for source 1 of 1: rpc error: code = Unknown desc = failed to set app instance tracking info on manifest: failed to get annotations for /v1, Kind=ConfigMap /settings: .metadata.annotations accessor error: contains non-string value in the map under key \"argocd.argoproj.io/sync-wave\": -1 is of the type int64, expected string"

@@ -6,7 +6,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::harness::Lab;
-use crate::lab::{commit_and_push, src_repo, synced_healthy, wait_app, write};
+use crate::lab::{commit_and_push, comparison_error, src_repo, synced_healthy, wait_app, write};
 
 pub const URL: &str = "git://gitd.gitsrv.svc.cluster.local:9418/src.git";
 
@@ -266,18 +266,7 @@ async fn a_render_error_becomes_a_comparison_error_with_helms_message_8_4() {
     );
     commit_and_push(&repo, "broken chart").await;
     apply_app(&lab, "broken", "chart", "", "").await;
-    let app = wait_app(&lab, "broken", "in ComparisonError", |a| {
-        a["status"]["conditions"]
-            .as_array()
-            .is_some_and(|c| c.iter().any(|c| c["type"] == "ComparisonError"))
-    })
-    .await;
-    let condition = app["status"]["conditions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|c| c["type"] == "ComparisonError")
-        .unwrap();
+    let (app, condition) = comparison_error(&lab, "broken").await;
     let message = condition["message"].as_str().unwrap();
     assert!(
         message.contains("nil pointer") || message.contains("missing"),

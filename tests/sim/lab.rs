@@ -87,6 +87,22 @@ pub async fn wait_app(lab: &Lab, name: &str, what: &str, check: impl Fn(&Value) 
     }
 }
 
+/// Waits until the Application has a ComparisonError condition; returns it and the condition.
+pub async fn comparison_error(lab: &Lab, name: &str) -> (Value, Value) {
+    let is_it = |c: &Value| c["type"] == "ComparisonError";
+    let app = wait_app(lab, name, "in ComparisonError", |a| {
+        a["status"]["conditions"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(is_it))
+    })
+    .await;
+    let condition = app["status"]["conditions"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| is_it(c)).cloned())
+        .unwrap_or_default();
+    (app, condition)
+}
+
 pub fn synced_healthy(app: &Value) -> bool {
     app["status"]["sync"]["status"] == "Synced"
         && app["status"]["health"]["status"] == "Healthy"

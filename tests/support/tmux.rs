@@ -20,6 +20,17 @@ impl Tmux {
             .expect("tmux is installed (scripts/test installs it)")
     }
 
+    /// Starts session `t` at `cols`×`rows` running `cmd`.
+    pub fn start(&self, cols: u16, rows: u16, cmd: &str) {
+        let (x, y) = (cols.to_string(), rows.to_string());
+        let out = self.run(&["new-session", "-d", "-s", "t", "-x", &x, "-y", &y, cmd]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
     pub fn keys(&self, keys: &[&str]) {
         for k in keys {
             self.run(&["send-keys", "-t", "t", k]);
