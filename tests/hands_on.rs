@@ -82,12 +82,9 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
 
     // In the shell, q is just a letter.
     t.keys(&["q"]);
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(
-        t.screen().contains("# q") || t.screen().contains("$ q"),
-        "{}",
-        t.screen()
-    );
+    t.wait_until("q at the shell's prompt", Duration::from_secs(10), |s| {
+        s.contains("# q") || s.contains("$ q")
+    });
     t.keys(&["C-u"]);
 
     // Lesson 2: Ctrl-] hands the keys back; n is then the tutor's "next lesson".
