@@ -24,6 +24,7 @@ use serde_json::Value;
 use super::logs::LogBook;
 use super::status::ApiError;
 use super::store::Store;
+pub use discovery::k3s_version;
 use negotiate::Encoding;
 use path::Route;
 pub use request::MAX_BODY_BYTES;

@@ -9,6 +9,7 @@ mod gc;
 mod job;
 mod kubelet;
 mod namespace;
+pub mod node;
 mod queue;
 mod replicaset;
 
@@ -32,8 +33,10 @@ pub struct Env {
 }
 
 /// Starts every controller; they stop when the returned handles are aborted.
-pub fn spawn_all(env: Env) -> Vec<JoinHandle<()>> {
+/// `kubelet_version` is the version the node reports (that of `/version`).
+pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
     vec![
+        queue::run(env.clone(), node::Heartbeat::new(kubelet_version)),
         queue::run(env.clone(), deployment::Deployments),
         queue::run(env.clone(), replicaset::ReplicaSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),
@@ -133,12 +136,11 @@ fn set_condition(status: &mut Value, condition: &Condition, now: &str, with_upda
     }
 }
 
-/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it, on the
-/// cluster's one node.
+/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it; the
+/// scheduler binds it to the node afterwards.
 fn pod_from_template(owner: &Value) -> Value {
     let template = &owner["spec"]["template"];
-    let mut spec = template["spec"].clone();
-    spec["nodeName"] = serde_json::json!(kubelet::NODE_NAME);
+    let spec = template["spec"].clone();
     let mut meta = serde_json::json!({
         "generateName": format!("{}-", objects::name(owner)),
         "ownerReferences": [objects::owner_reference(owner, true)],

@@ -88,6 +88,15 @@ pub static TYPES: &[ResourceType] = &[
         ..BASE
     },
     ResourceType {
+        kind: "Node",
+        plural: "nodes",
+        singular: "node",
+        namespaced: false,
+        short_names: &["no"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
         kind: "ServiceAccount",
         plural: "serviceaccounts",
         singular: "serviceaccount",
@@ -123,6 +132,13 @@ pub static TYPES: &[ResourceType] = &[
         singular: "job",
         categories: &["all"],
         status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "coordination.k8s.io",
+        kind: "Lease",
+        plural: "leases",
+        singular: "lease",
         ..BASE
     },
     ResourceType {

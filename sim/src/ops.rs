@@ -2,6 +2,7 @@
 //! both change objects only through these functions, so identity, status handling, defaults,
 //! `generation`, finalizers and managedFields behave the same whoever writes.
 
+mod bind;
 mod delete;
 mod prepare;
 mod scale;
@@ -10,6 +11,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use bind::bind;
 pub use delete::{DeleteOptions, Deleted, Propagation, delete};
 pub use scale::{ScaleWrite, scale_of, write_scale};
 

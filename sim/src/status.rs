@@ -74,6 +74,19 @@ impl ApiError {
         .with_details(details(ty, name))
     }
 
+    /// 409 with the server's own explanation (a binding to an already bound Pod, ...).
+    pub fn conflict(ty: &ResourceType, name: &str, message: String) -> ApiError {
+        ApiError::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {} \"{name}\": {message}",
+                qualified(ty)
+            ),
+        )
+        .with_details(details(ty, name))
+    }
+
     /// Server-side apply conflicts; `message` is the field manager's text.
     pub fn apply_conflict(
         ty: &ResourceType,

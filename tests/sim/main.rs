@@ -9,6 +9,7 @@ mod bad_input;
 mod conventions;
 mod harness;
 mod helm;
+mod k3s;
 mod kube_rs;
 mod kubectl;
 mod lab;

@@ -18,8 +18,8 @@ use crate::ops::{self, Part};
 use crate::shell::{self, Step, Trace};
 use crate::store::{Event, EventType, Key};
 
-/// The one node of the embedded cluster.
-pub const NODE_NAME: &str = "capa-lab";
+use super::node::NODE_IP;
+pub use super::node::NODE_NAME;
 /// Cluster time from Pod creation to its containers running (image already present).
 const START_DELAY: Duration = Duration::from_secs(1);
 
@@ -64,6 +64,16 @@ impl Controller for Kubelet {
             });
             return Next::Done;
         };
+        match pod["spec"]["nodeName"].as_str() {
+            None | Some("") => {
+                // The scheduler's part: every Pod goes to the one node, whoever created it.
+                schedule(env, &pod);
+                return Next::Done;
+            }
+            // Bound to a node that does not exist: no kubelet will ever run it.
+            Some(node) if node != NODE_NAME => return Next::Done,
+            Some(_) => {}
+        }
         let phase = pod["status"]["phase"].as_str().unwrap_or("Pending");
         let uid = objects::uid(&pod).to_string();
         if objects::is_deleting(&pod) || matches!(phase, "Succeeded" | "Failed") {
@@ -221,16 +231,26 @@ fn readiness_delay(pod: &Value) -> Duration {
         .map_or(Duration::ZERO, Duration::from_secs)
 }
 
-fn announce(env: &Env, pod: &Value) {
+/// Binds an unscheduled Pod to the node, as the default scheduler does, and says so.
+fn schedule(env: &Env, pod: &Value) {
     let (ns, name) = (objects::namespace(pod), objects::name(pod));
-    events::record(
-        env,
-        pod,
-        false,
-        "Scheduled",
-        &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
-        "default-scheduler",
-    );
+    if objects::is_deleting(pod) {
+        return;
+    }
+    match ops::bind(&env.store, ty("v1", "Pod"), ns, name, NODE_NAME) {
+        Ok(bound) => events::record(
+            env,
+            &bound,
+            false,
+            "Scheduled",
+            &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
+            "default-scheduler",
+        ),
+        Err(e) => tracing::debug!("pod {ns}/{name} not bound: {}", e.message),
+    }
+}
+
+fn announce(env: &Env, pod: &Value) {
     for c in pod["spec"]["containers"].as_array().into_iter().flatten() {
         let (cname, image) = (
             c["name"].as_str().unwrap_or_default(),
@@ -292,8 +312,8 @@ fn pending_status(pod: &Value, first_seen: Timestamp) -> Value {
             condition("ContainersReady", false, &at, Some("ContainersNotReady")),
             condition("PodScheduled", true, &at, None),
         ],
-        "hostIP": "10.0.2.15",
-        "hostIPs": [{"ip": "10.0.2.15"}],
+        "hostIP": NODE_IP,
+        "hostIPs": [{"ip": NODE_IP}],
         "startTime": at,
         "containerStatuses": waiting,
         "qosClass": "BestEffort",
@@ -365,8 +385,8 @@ fn running_status(
             condition("ContainersReady", ready && !done, &ready_at, reason),
             condition("PodScheduled", true, &created, None),
         ],
-        "hostIP": "10.0.2.15",
-        "hostIPs": [{"ip": "10.0.2.15"}],
+        "hostIP": NODE_IP,
+        "hostIPs": [{"ip": NODE_IP}],
         "podIP": ip,
         "podIPs": [{"ip": ip}],
         "startTime": created,
