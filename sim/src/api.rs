@@ -145,7 +145,7 @@ async fn dispatch(
             };
             counter.fetch_add(1, Relaxed);
             if rp.subresource.as_deref() == Some("log") && rp.ty.log_subresource {
-                return logs::serve(st, &rp, &parts.method, &query).await;
+                return logs::serve(st, &rp, &parts.method, &query, parts.uri.query()).await;
             }
             let output = negotiate::output(accept_header(&parts.headers), rp.ty.builtin)?;
             let content_type = parts

@@ -12,6 +12,7 @@ mod namespace;
 pub mod node;
 mod queue;
 mod replicaset;
+mod startup;
 
 use std::sync::Arc;
 

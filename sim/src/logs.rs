@@ -1,13 +1,22 @@
-//! Container output of simulated Pods, kept beside the store (logs are not API objects), so
-//! `kubectl logs` and `kubectl logs -f` show what a Job's command echoed.
+//! Container output of simulated Pods, kept beside the store (logs are not API objects), line
+//! by line with the time each line was written, as the container runtime's log files keep it:
+//! `kubectl logs` reads them with `--timestamps`, `--since`, `--tail` and `-f`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use jiff::Timestamp;
 use tokio::sync::watch;
 
 /// (namespace, pod, container)
 type LogKey = (String, String, String);
+
+/// One line as the runtime logged it, its newline included (the last may lack one).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Line {
+    pub at: Timestamp,
+    pub text: String,
+}
 
 #[derive(Default)]
 pub struct LogBook {
@@ -15,14 +24,14 @@ pub struct LogBook {
 }
 
 struct Entry {
-    text: String,
+    lines: Vec<Line>,
     finished: bool,
     changed: watch::Sender<usize>,
 }
 
 /// A snapshot of one container's log, and a receiver that ticks when it grows.
 pub struct LogView {
-    pub text: String,
+    pub lines: Vec<Line>,
     pub finished: bool,
     pub changes: watch::Receiver<usize>,
 }
@@ -43,18 +52,28 @@ impl LogBook {
         let entry = entries
             .entry(Self::key(ns, pod, container))
             .or_insert_with(|| Entry {
-                text: String::new(),
+                lines: Vec::new(),
                 finished: false,
                 changed: watch::channel(0).0,
             });
         f(entry)
     }
 
-    /// Appends output (what `echo` printed).
-    pub fn append(&self, ns: &str, pod: &str, container: &str, text: &str) {
+    /// The container started: its log exists from now on, empty until it prints.
+    pub fn start(&self, ns: &str, pod: &str, container: &str) {
+        self.with_entry(ns, pod, container, |_| {});
+    }
+
+    /// Appends what the container printed at `at`, one log line per line of `text`.
+    pub fn append(&self, ns: &str, pod: &str, container: &str, at: Timestamp, text: &str) {
         self.with_entry(ns, pod, container, |e| {
-            e.text.push_str(text);
-            e.changed.send_replace(e.text.len());
+            for piece in text.split_inclusive('\n') {
+                e.lines.push(Line {
+                    at,
+                    text: piece.to_string(),
+                });
+            }
+            e.changed.send_replace(e.lines.len());
         });
     }
 
@@ -72,7 +91,7 @@ impl LogBook {
         entries
             .get(&Self::key(ns, pod, container))
             .map(|e| LogView {
-                text: e.text.clone(),
+                lines: e.lines.clone(),
                 finished: e.finished,
                 changes: e.changed.subscribe(),
             })
@@ -85,17 +104,31 @@ impl LogBook {
     }
 }
 
+impl LogView {
+    /// Everything logged, as plain text.
+    pub fn text(&self) -> String {
+        self.lines.iter().map(|l| l.text.as_str()).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn logs_accumulate_and_finish() {
+    fn logs_accumulate_line_by_line_and_finish() {
         let book = LogBook::default();
+        let t = Timestamp::UNIX_EPOCH;
         assert!(book.view("lab", "p", "c").is_none());
-        book.append("lab", "p", "c", "migrate ok\n");
+        book.start("lab", "p", "c");
+        assert_eq!(book.view("lab", "p", "c").unwrap().text(), "");
+        book.append("lab", "p", "c", t, "migrate ok\ndone\n");
         let v = book.view("lab", "p", "c").unwrap();
-        assert_eq!((v.text.as_str(), v.finished), ("migrate ok\n", false));
+        assert_eq!(
+            (v.text().as_str(), v.finished),
+            ("migrate ok\ndone\n", false)
+        );
+        assert_eq!(v.lines.len(), 2);
         book.finish("lab", "p", "c");
         assert!(book.view("lab", "p", "c").unwrap().finished);
         book.forget_pod("lab", "p");

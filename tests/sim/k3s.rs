@@ -111,3 +111,84 @@ async fn the_node_is_listed_described_and_every_pod_is_bound_to_it() {
         "{leases}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_running_container_has_a_log_read_as_the_kubelet_reads_it() {
+    let lab = Lab::start().await;
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+
+    // nginx's entrypoint and master process, as the image prints them on k3s.
+    let log = lab.kubectl(&["logs", "deploy/web"]).await;
+    assert!(
+        log.starts_with("/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty"),
+        "{log}"
+    );
+    assert!(log.contains("[notice] 1#1: nginx/1.27.5\n"), "{log}");
+    let tail = lab.kubectl(&["logs", "deploy/web", "--tail=2"]).await;
+    assert_eq!(tail.lines().count(), 2, "{tail}");
+    assert!(
+        tail.lines().all(|l| l.contains("start worker process")),
+        "{tail}"
+    );
+    let stamped = lab
+        .kubectl(&["logs", "deploy/web", "--timestamps", "--tail=1"])
+        .await;
+    let (stamp, rest) = stamped.split_once(' ').unwrap();
+    assert!(
+        stamp.parse::<jiff::Timestamp>().is_ok() && stamp.len() == 30,
+        "{stamped}"
+    );
+    assert!(rest.contains("start worker process"), "{stamped}");
+    // Everything was written when the container started, more than a (cluster) second ago.
+    let recent = lab.kubectl(&["logs", "deploy/web", "--since=1s"]).await;
+    let all = lab.kubectl(&["logs", "deploy/web", "--since=1h"]).await;
+    assert_eq!((recent.as_str(), all.as_str()), ("", log.as_str()));
+    let both = lab.kubectl(&["logs", "-l", "app=web", "--prefix"]).await;
+    assert_eq!(both.matches("nginx/1.27.5").count(), 2, "{both}");
+    let err = lab
+        .kubectl_fails(&["logs", "deploy/web", "--previous"])
+        .await;
+    assert!(
+        err.contains("previous terminated container \"web\" in pod") && err.contains("not found"),
+        "{err}"
+    );
+
+    // A command's output, while its Pod runs; and -f follows a Job to its end.
+    lab.kubectl(&[
+        "run",
+        "talk",
+        "--image=busybox:1.36",
+        "--",
+        "sh",
+        "-c",
+        "echo hello; sleep 3600",
+    ])
+    .await;
+    wait_json(&lab, &["get", "pod", "talk"], |p| {
+        p["status"]["phase"] == "Running"
+    })
+    .await;
+    assert_eq!(lab.kubectl(&["logs", "talk"]).await, "hello\n");
+    lab.kubectl(&[
+        "create",
+        "job",
+        "count",
+        "--image=busybox:1.36",
+        "--",
+        "sh",
+        "-c",
+        "echo one; sleep 3; echo two",
+    ])
+    .await;
+    wait_json(&lab, &["get", "pod", "-l", "job-name=count"], |l| {
+        l["items"][0]["status"]["phase"] == "Running"
+    })
+    .await;
+    assert_eq!(
+        lab.kubectl(&["logs", "-f", "job/count"]).await,
+        "one\ntwo\n"
+    );
+}

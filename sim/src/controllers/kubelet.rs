@@ -89,10 +89,15 @@ impl Controller for Kubelet {
             .filter(|t| *t <= now)
             .unwrap_or(now);
         let resumed = first_seen < now;
-        let run = self.runs.entry(uid).or_insert_with(|| Run {
-            first_seen,
-            announced: resumed,
-            scripts: scripts(&pod),
+        let run = self.runs.entry(uid).or_insert_with(|| {
+            if resumed {
+                open_logs(env, &pod, first_seen + START_DELAY);
+            }
+            Run {
+                first_seen,
+                announced: resumed,
+                scripts: scripts(&pod),
+            }
         });
         let elapsed = now.duration_since(run.first_seen).unsigned_abs();
         let started_at = run.first_seen + START_DELAY;
@@ -102,6 +107,7 @@ impl Controller for Kubelet {
         }
         if !run.announced {
             run.announced = true;
+            open_logs(env, &pod, started_at);
             announce(env, &pod);
         }
         let ran_for = elapsed - START_DELAY;
@@ -113,17 +119,23 @@ impl Controller for Kubelet {
                 &pod,
                 &running_status(&pod, run.first_seen, started_at, ready, &[]),
             );
-            return if ready {
-                Next::Done
-            } else {
-                Next::After(ready_after - ran_for)
+            // A command's output goes on being logged; its end is not simulated (no restarts).
+            let (_, output_due) = advance_scripts(env, &pod, run, started_at, ran_for);
+            let ready_due = (!ready).then(|| ready_after - ran_for);
+            return match (ready_due, output_due) {
+                (Some(a), Some(b)) => Next::After(a.min(b)),
+                (Some(d), None) | (None, Some(d)) => Next::After(d),
+                (None, None) => Next::Done,
             };
         }
         run_to_completion(env, &pod, run, started_at, ran_for)
     }
 }
 
-/// Advances each container's script to `ran_for`, logging what it printed so far.
+/// A container that exited: name, exit code, message, and how long it ran.
+type Exited = (String, i32, Option<String>, Duration);
+
+/// Runs each container's script until it exits; the Pod ends when all have.
 fn run_to_completion(
     env: &Env,
     pod: &Value,
@@ -131,15 +143,36 @@ fn run_to_completion(
     started_at: Timestamp,
     ran_for: Duration,
 ) -> Next {
+    let (finished, next_wake) = advance_scripts(env, pod, run, started_at, ran_for);
+    let all_done = finished.len() == run.scripts.len();
+    if !all_done {
+        let status = running_status(pod, run.first_seen, started_at, true, &[]);
+        write_status(env, pod, &status);
+        return Next::After(next_wake.unwrap_or(Duration::from_millis(100)));
+    }
+    let status = running_status(pod, run.first_seen, started_at, false, &finished);
+    write_status(env, pod, &status);
+    Next::Done
+}
+
+/// Advances each container's script to `ran_for`, logging what it printed at the time it
+/// printed it. Returns the containers whose script has ended, and when to look again.
+fn advance_scripts(
+    env: &Env,
+    pod: &Value,
+    run: &mut Run,
+    started_at: Timestamp,
+    ran_for: Duration,
+) -> (Vec<Exited>, Option<Duration>) {
     let (ns, name) = (objects::namespace(pod), objects::name(pod));
     let mut next_wake: Option<Duration> = None;
-    let mut finished: Vec<(String, i32, Option<String>, Duration)> = Vec::new();
+    let mut finished: Vec<Exited> = Vec::new();
     for (container, script, logged) in &mut run.scripts {
         match script {
             Err(message) => {
                 if *logged == 0 {
                     env.logs
-                        .append(ns, name, container, &format!("{message}\n"));
+                        .append(ns, name, container, started_at, &format!("{message}\n"));
                     env.logs.finish(ns, name, container);
                     *logged = 1;
                 }
@@ -159,7 +192,8 @@ fn run_to_completion(
                     }
                     match step {
                         Step::Output(text) if i >= *logged => {
-                            env.logs.append(ns, name, container, text);
+                            let printed = started_at + at;
+                            env.logs.append(ns, name, container, printed, text);
                             *logged = i + 1;
                         }
                         Step::Sleep(d) => {
@@ -184,25 +218,18 @@ fn run_to_completion(
             }
         }
     }
-    let all_done = finished.len() == run.scripts.len();
-    if !all_done {
-        let status = running_status(pod, run.first_seen, started_at, true, &[]);
-        write_status(env, pod, &status);
-        return Next::After(next_wake.unwrap_or(Duration::from_millis(100)));
-    }
-    let status = running_status(pod, run.first_seen, started_at, false, &finished);
-    write_status(env, pod, &status);
-    Next::Done
+    (finished, next_wake)
 }
 
+/// Each container's command run in the built-in shell. A long-running Pod's containers
+/// without a command run their image's own process instead (see [`super::startup`]).
 fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
-    if pod["spec"]["restartPolicy"] == "Always" {
-        return Vec::new();
-    }
+    let always = pod["spec"]["restartPolicy"] == "Always";
     pod["spec"]["containers"]
         .as_array()
         .into_iter()
         .flatten()
+        .filter(|c| !always || has_command(c))
         .map(|c| {
             let argv: Vec<String> = ["command", "args"]
                 .iter()
@@ -213,6 +240,12 @@ fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
             (name, shell::run(&argv).map_err(|e| e.to_string()), 0)
         })
         .collect()
+}
+
+fn has_command(container: &Value) -> bool {
+    ["command", "args"]
+        .iter()
+        .any(|f| container[*f].as_array().is_some_and(|a| !a.is_empty()))
 }
 
 /// initialDelaySeconds + periodSeconds of the slowest readinessProbe (0 when there is none).
@@ -247,6 +280,25 @@ fn schedule(env: &Env, pod: &Value) {
             "default-scheduler",
         ),
         Err(e) => tracing::debug!("pod {ns}/{name} not bound: {}", e.message),
+    }
+}
+
+/// The containers start: their logs open, with the image's start-up output for a
+/// long-running container without a command. (A restarted cluster, whose logs lived in memory,
+/// opens them again for the Pods it resumes.)
+fn open_logs(env: &Env, pod: &Value, started_at: Timestamp) {
+    let (ns, name) = (objects::namespace(pod), objects::name(pod));
+    let always = pod["spec"]["restartPolicy"] == "Always";
+    for c in container_list(pod) {
+        let cname = c["name"].as_str().unwrap_or_default();
+        env.logs.start(ns, name, cname);
+        if always && !has_command(c) {
+            let image = c["image"].as_str().unwrap_or_default();
+            let out = super::startup::lines(image, started_at);
+            if !out.is_empty() {
+                env.logs.append(ns, name, cname, started_at, &out);
+            }
+        }
     }
 }
 
