@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::harness::Lab;
 
 /// Polls `kubectl args -o json` until `ok` holds for it (or fails after ~60 s of real time).
-async fn wait_json(
+pub async fn wait_json(
     lab: &Lab,
     args: &[&str],
     ok: impl Fn(&serde_json::Value) -> bool,

@@ -10,6 +10,7 @@ mod conventions;
 mod harness;
 mod helm;
 mod k3s;
+mod k3s_argocd;
 mod kube_rs;
 mod kubectl;
 mod lab;
