@@ -192,3 +192,77 @@ async fn every_running_container_has_a_log_read_as_the_kubelet_reads_it() {
         "one\ntwo\n"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn errors_carry_details_so_kubectl_never_crashes_on_them() {
+    let lab = Lab::start().await;
+    lab.kubectl(&["run", "solo", "--image=nginx:1.27-alpine"])
+        .await;
+    wait_json(&lab, &["get", "pod", "solo"], |p| {
+        p["status"]["phase"] == "Running"
+    })
+    .await;
+    // kubectl debug reads details.name of the 404 it gets for /ephemeralcontainers.
+    let out = lab
+        .kubectl_output(&["debug", "solo", "-it", "--image=busybox:1.36", "--", "sh"])
+        .await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        !err.contains("panic") && !err.contains("nil pointer"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ephemeral containers are disabled for this cluster"),
+        "{err}"
+    );
+    let raw = lab
+        .kubectl_fails(&[
+            "get",
+            "--raw",
+            "/api/v1/namespaces/default/pods/solo/nothing",
+        ])
+        .await;
+    assert!(
+        raw.contains("the server could not find the requested resource"),
+        "{raw}"
+    );
+
+    // Object errors name the object, its group and its kind, as the real server's do.
+    let gone = lab
+        .kubectl_output(&["get", "deploy", "nope", "-o", "json"])
+        .await;
+    let err = String::from_utf8_lossy(&gone.stderr);
+    assert!(err.contains("deployments.apps \"nope\" not found"), "{err}");
+    let status = lab
+        .kubectl_output(&[
+            "get",
+            "--raw",
+            "/apis/apps/v1/namespaces/default/deployments/nope",
+        ])
+        .await;
+    let body = String::from_utf8_lossy(&status.stderr);
+    assert!(body.contains("NotFound"), "{body}");
+    lab.kubectl(&["create", "namespace", "going"]).await;
+    lab.kubectl(&["create", "cm", "held", "-n", "going"]).await;
+    lab.kubectl(&[
+        "patch",
+        "cm",
+        "held",
+        "-n",
+        "going",
+        "--type=merge",
+        "-p",
+        r#"{"metadata":{"finalizers":["example.com/hold"]}}"#,
+    ])
+    .await;
+    lab.kubectl(&["delete", "ns", "going", "--wait=false"])
+        .await;
+    let refused = lab
+        .kubectl_fails(&["create", "cm", "late", "-n", "going"])
+        .await;
+    assert!(
+        refused.contains("configmaps \"late\" is forbidden: unable to create new content in namespace going because it is being terminated"),
+        "{refused}"
+    );
+}

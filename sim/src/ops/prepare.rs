@@ -79,10 +79,13 @@ pub fn check_namespace(
     let namespaces = by_plural("", "v1", "namespaces").expect("namespaces are served");
     match store.get(&Key::new(namespaces, "", namespace)) {
         None => Err(ApiError::not_found(namespaces, namespace)),
-        Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden(format!(
-            "{} \"{name}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
-            crate::status::qualified(ty),
-        ))),
+        Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden_on(
+            ty,
+            name,
+            &format!(
+                "unable to create new content in namespace {namespace} because it is being terminated"
+            ),
+        )),
         Some(_) => Ok(()),
     }
 }
