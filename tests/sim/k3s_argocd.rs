@@ -132,3 +132,37 @@ async fn background_finalizer_deletes_too_and_no_finalizer_leaves_the_resources(
     assert!(err.contains("not found"), "{err}");
     assert_eq!(names(&lab, "deploy", "plain").await, ["web"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_manual_sync_to_a_branch_records_the_commit_it_resolved_to() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    let sha = commit_and_push(&repo, "settings").await;
+    let yaml = format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: manual, namespace: argocd}}\nspec:\n  project: default\n  source: {{repoURL: \"{URL}\", targetRevision: main, path: app}}\n  destination: {{server: \"https://kubernetes.default.svc\", namespace: manual}}\n  syncPolicy:\n    syncOptions: [CreateNamespace=true]\n"
+    );
+    let file = lab.file("manual.yaml", &yaml);
+    lab.kubectl(&["apply", "-f", file.to_str().unwrap()]).await;
+    wait_app(&lab, "manual", "OutOfSync", |a| {
+        a["status"]["sync"]["status"] == "OutOfSync"
+    })
+    .await;
+    // What `argocd app sync manual --revision main` sets.
+    lab.kubectl(&[
+        "patch", "app", "manual", "-n", "argocd", "--type=merge", "-p",
+        r#"{"operation":{"initiatedBy":{"username":"admin"},"sync":{"revision":"main","syncStrategy":{"hook":{}}}}}"#,
+    ])
+    .await;
+    let app = wait_app(&lab, "manual", "a finished sync", |a| {
+        a["status"]["operationState"]["phase"] == "Succeeded"
+    })
+    .await;
+    let state = &app["status"]["operationState"];
+    assert_eq!(
+        state["operation"]["sync"]["revision"], "main",
+        "the request is kept as sent"
+    );
+    assert_eq!(state["syncResult"]["revision"], sha.as_str());
+    assert_eq!(app["status"]["history"][0]["revision"], sha.as_str());
+    assert_eq!(state["message"], "successfully synced (all tasks run)");
+}
