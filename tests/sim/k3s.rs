@@ -266,3 +266,58 @@ async fn errors_carry_details_so_kubectl_never_crashes_on_them() {
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rollout_undo_gives_the_reused_replica_set_the_next_revision_so_undo_twice_toggles() {
+    let lab = Lab::start().await;
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    lab.kubectl(&["set", "image", "deploy/web", "web=nginx:1.28-alpine"])
+        .await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    let out = lab.kubectl(&["rollout", "undo", "deploy/web"]).await;
+    assert_eq!(out.trim(), "deployment.apps/web rolled back");
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+
+    let history = lab.kubectl(&["rollout", "history", "deploy/web"]).await;
+    let revisions: Vec<&str> = history
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| w.chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(revisions, ["2", "3"], "{history}");
+    let sets = lab.kubectl_json(&["get", "rs", "-l", "app=web"]).await;
+    let reused = sets["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|rs| rs["spec"]["template"]["spec"]["containers"][0]["image"] == "nginx:1.27-alpine")
+        .unwrap();
+    let annotations = &reused["metadata"]["annotations"];
+    assert_eq!(annotations["deployment.kubernetes.io/revision"], "3");
+    assert_eq!(
+        annotations["deployment.kubernetes.io/revision-history"],
+        "1"
+    );
+    let d = lab.kubectl_json(&["get", "deploy", "web"]).await;
+    assert_eq!(
+        d["metadata"]["annotations"]["deployment.kubernetes.io/revision"],
+        "3"
+    );
+
+    // The second undo goes back to revision 2, the newer image, as on k3s.
+    let out = lab.kubectl(&["rollout", "undo", "deploy/web"]).await;
+    assert_eq!(out.trim(), "deployment.apps/web rolled back", "{out}");
+    let d = wait_json(&lab, &["get", "deploy", "web"], |d| {
+        d["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "4"
+    })
+    .await;
+    assert_eq!(
+        d["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:1.28-alpine"
+    );
+}
