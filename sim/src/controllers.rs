@@ -18,7 +18,8 @@ use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-pub use events::record as record_event;
+pub use events::Correlator as EventCorrelator;
+pub use events::audit as record_event;
 
 use super::logs::LogBook;
 use super::store::Store;
@@ -31,6 +32,8 @@ pub const MANAGER: &str = "k3s";
 pub struct Env {
     pub store: Arc<Store>,
     pub logs: Arc<LogBook>,
+    /// The event recorders' memory (repeats counted, similar Events combined).
+    pub events: Arc<events::Correlator>,
 }
 
 /// Starts every controller; they stop when the returned handles are aborted.

@@ -189,6 +189,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     let env = controllers::Env {
         store: store.clone(),
         logs,
+        events: Arc::new(controllers::EventCorrelator::default()),
     };
     let mut tasks = controllers::spawn_all(env.clone(), &api::k3s_version(&state.git_version));
     tasks.push(argocd::spawn(env, repo_server));

@@ -321,3 +321,83 @@ async fn rollout_undo_gives_the_reused_replica_set_the_next_revision_so_undo_twi
         "nginx:1.28-alpine"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_list_in_time_order_name_their_container_and_count_repeats() {
+    let lab = Lab::start().await;
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    let pods = lab.kubectl_json(&["get", "pods", "-l", "app=web"]).await;
+    let pod = pods["items"][0]["metadata"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let listed = lab
+        .kubectl(&[
+            "get",
+            "events",
+            "--field-selector",
+            &format!("involvedObject.name={pod}"),
+            "-o",
+            "wide",
+        ])
+        .await;
+    let reasons: Vec<&str> = listed
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(
+        reasons,
+        ["Scheduled", "Pulled", "Created", "Started"],
+        "{listed}"
+    );
+    assert!(
+        listed.contains("spec.containers{web}") && listed.contains("kubelet, capa-lab"),
+        "{listed}"
+    );
+    let events = lab
+        .kubectl_json(&[
+            "get",
+            "events",
+            "--field-selector",
+            &format!("involvedObject.name={pod}"),
+        ])
+        .await;
+    for e in events["items"].as_array().unwrap() {
+        let name = e["metadata"]["name"].as_str().unwrap();
+        let (object, hex) = name.rsplit_once('.').unwrap();
+        assert_eq!(object, pod);
+        let nanos = i128::from_str_radix(hex, 16).expect("the time in hex");
+        let at = jiff::Timestamp::from_nanosecond(nanos).unwrap();
+        let first: jiff::Timestamp = e["firstTimestamp"].as_str().unwrap().parse().unwrap();
+        assert_eq!(at.as_second(), first.as_second(), "{name}");
+    }
+
+    // The same scaling twice is one Event counted twice, as the recorder correlates it.
+    for n in ["3", "2", "3"] {
+        lab.kubectl(&["scale", "deploy/web", &format!("--replicas={n}")])
+            .await;
+        lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+            .await;
+    }
+    let scaled = lab
+        .kubectl_json(&[
+            "get",
+            "events",
+            "--field-selector",
+            "involvedObject.kind=Deployment,reason=ScalingReplicaSet",
+        ])
+        .await;
+    let up: Vec<&serde_json::Value> = scaled["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["message"].as_str().unwrap().ends_with("from 2 to 3"))
+        .collect();
+    assert_eq!(up.len(), 1, "{scaled:#}");
+    assert_eq!(up[0]["count"], 2);
+    assert_ne!(up[0]["firstTimestamp"], up[0]["lastTimestamp"]);
+}

@@ -302,36 +302,19 @@ fn open_logs(env: &Env, pod: &Value, started_at: Timestamp) {
     }
 }
 
+/// The kubelet's Events for each container it starts (about the container's field path).
 fn announce(env: &Env, pod: &Value) {
     for c in pod["spec"]["containers"].as_array().into_iter().flatten() {
         let (cname, image) = (
             c["name"].as_str().unwrap_or_default(),
             c["image"].as_str().unwrap_or_default(),
         );
-        events::record(
-            env,
-            pod,
-            false,
-            "Pulled",
-            &format!("Container image \"{image}\" already present on machine"),
-            "kubelet",
-        );
-        events::record(
-            env,
-            pod,
-            false,
-            "Created",
-            &format!("Created container: {cname}"),
-            "kubelet",
-        );
-        events::record(
-            env,
-            pod,
-            false,
-            "Started",
-            &format!("Started container {cname}"),
-            "kubelet",
-        );
+        let pulled = format!("Container image \"{image}\" already present on machine");
+        events::record_container(env, pod, cname, "Pulled", &pulled);
+        let created = format!("Created container: {cname}");
+        events::record_container(env, pod, cname, "Created", &created);
+        let started = format!("Started container {cname}");
+        events::record_container(env, pod, cname, "Started", &started);
     }
 }
 
