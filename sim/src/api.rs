@@ -94,6 +94,8 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
             .map_or(Encoding::Json, |o| o.encoding),
         _ => Encoding::Json,
     };
+    // Since 1.33 every request for core/v1 Endpoints is answered with a deprecation warning.
+    let deprecated = matches!(&route, Route::Resource(rp) if rp.ty.kind == "Endpoints");
     let mut response = match dispatch(&st, route, &parts, body, query).await {
         Ok(r) => r,
         Err(e) => error_in(error_encoding, &e),
@@ -101,6 +103,14 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
     // The Date header carries the cluster's (possibly sped-up) clock, so clients can read it.
     if let Ok(v) = HeaderValue::from_str(&date) {
         response.headers_mut().insert(header::DATE, v);
+    }
+    if deprecated {
+        response.headers_mut().append(
+            header::WARNING,
+            HeaderValue::from_static(
+                "299 - \"v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\"",
+            ),
+        );
     }
     response
 }

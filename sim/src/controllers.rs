@@ -4,6 +4,7 @@
 //! `ops` as field manager `k3s`, exactly as k3s's built-in controllers appear in managedFields.
 
 mod deployment;
+pub mod endpoints;
 mod events;
 mod gc;
 mod job;
@@ -41,6 +42,7 @@ pub struct Env {
 pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
     vec![
         queue::run(env.clone(), node::Heartbeat::new(kubelet_version)),
+        queue::run(env.clone(), endpoints::Endpoints),
         queue::run(env.clone(), deployment::Deployments),
         queue::run(env.clone(), replicaset::ReplicaSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),

@@ -97,6 +97,13 @@ pub static TYPES: &[ResourceType] = &[
         ..BASE
     },
     ResourceType {
+        kind: "Endpoints",
+        plural: "endpoints",
+        singular: "endpoints",
+        short_names: &["ep"],
+        ..BASE
+    },
+    ResourceType {
         kind: "ServiceAccount",
         plural: "serviceaccounts",
         singular: "serviceaccount",
@@ -132,6 +139,13 @@ pub static TYPES: &[ResourceType] = &[
         singular: "job",
         categories: &["all"],
         status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "discovery.k8s.io",
+        kind: "EndpointSlice",
+        plural: "endpointslices",
+        singular: "endpointslice",
         ..BASE
     },
     ResourceType {

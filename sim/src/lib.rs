@@ -128,6 +128,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     let git_version = tools::kubectl_version();
     bootstrap::seed(&store);
     controllers::node::seed(&store, &api::k3s_version(&git_version));
+    controllers::endpoints::seed(&store);
     argocd::seed(&store);
     let scratch = match &config.state_dir {
         Some(_) => None,

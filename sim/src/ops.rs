@@ -6,6 +6,7 @@ mod bind;
 mod delete;
 mod prepare;
 mod scale;
+pub mod service;
 
 use std::sync::Arc;
 
@@ -88,6 +89,10 @@ pub fn create(
     actor: &Actor,
 ) -> ApiResult<Arc<Value>> {
     prepare::check_identity(ty, &body, namespace, None)?;
+    let allocation = match (ty.group, ty.kind) {
+        ("", "Service") => Some(service::allocated(store, ty, &body)?),
+        _ => None,
+    };
     let given = objects::name(&body).to_string();
     let generate = body["metadata"]["generateName"].as_str().map(String::from);
     // generateName: retry a few times on the (unlikely) collision, as the real server does not.
@@ -118,6 +123,10 @@ pub fn create(
                 &new,
                 &writer(ty, actor, Part::Main, &now(store)),
             );
+            let mut new = new;
+            if let Some(allocated) = &allocation {
+                service::keep_allocated(allocated, &mut new);
+            }
             Ok(with_entries(new, &entries))
         });
         match result {
@@ -233,8 +242,12 @@ fn apply(
     let mut config = config.clone();
     prepare::strip_other_part(ty, part, &mut config);
     let key = Key::new(ty, namespace, name);
+    let mut allocation = None;
     if store.get(&key).is_none() {
         prepare::check_namespace(store, ty, namespace, name)?;
+        if (ty.group, ty.kind) == ("", "Service") {
+            allocation = Some(service::allocated(store, ty, &config)?);
+        }
     }
     commit(store, &key, actor, |old| {
         let time = now(store);
@@ -248,7 +261,10 @@ fn apply(
                     .collect();
                 ApiError::apply_conflict(ty, name, fields::conflict_message(&conflicts), causes)
             })?;
-        let new = prepare_write(&store.clock, target, old, merged)?;
+        let mut new = prepare_write(&store.clock, target, old, merged)?;
+        if let (None, Some(allocated)) = (old, &allocation) {
+            service::keep_allocated(allocated, &mut new);
+        }
         Ok(with_entries(new, &entries))
     })
 }

@@ -401,3 +401,95 @@ async fn events_list_in_time_order_name_their_container_and_count_repeats() {
     assert_eq!(up[0]["count"], 2);
     assert_ne!(up[0]["firstTimestamp"], up[0]["lastTimestamp"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn services_get_cluster_ips_and_endpoints_kept_by_their_controllers() {
+    let lab = Lab::start().await;
+    // The API server's own Service, as on every cluster.
+    let table = lab.kubectl(&["get", "svc", "kubernetes"]).await;
+    let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(
+        &row[..5],
+        ["kubernetes", "ClusterIP", "10.43.0.1", "<none>", "443/TCP"],
+        "{table}"
+    );
+    let ep = lab
+        .kubectl_output(&["get", "endpoints", "kubernetes"])
+        .await;
+    let (out, err) = (
+        String::from_utf8_lossy(&ep.stdout),
+        String::from_utf8_lossy(&ep.stderr),
+    );
+    assert!(out.contains("10.0.2.15:6443"), "{out}");
+    assert!(
+        err.contains(
+            "Warning: v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice"
+        ),
+        "{err}"
+    );
+
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    // kubectl expose sends the Service in protobuf.
+    lab.kubectl(&["expose", "deploy/web", "--port=8080", "--target-port=80"])
+        .await;
+    let svc = lab.kubectl_json(&["get", "svc", "web"]).await;
+    let ip = svc["spec"]["clusterIP"].as_str().unwrap();
+    assert!(ip.starts_with("10.43.") && ip != "10.43.0.1", "{svc:#}");
+    assert_eq!(svc["spec"]["clusterIPs"][0], ip);
+    // The allocation is the server's: no field manager owns it.
+    let owned = serde_json::to_string(&svc["metadata"]["managedFields"]).unwrap();
+    assert!(!owned.contains("f:clusterIP\""), "{owned}");
+
+    let ep = wait_json(&lab, &["get", "endpoints", "web"], |e| {
+        e["subsets"][0]["addresses"]
+            .as_array()
+            .is_some_and(|a| a.len() == 2)
+    })
+    .await;
+    assert_eq!(ep["subsets"][0]["ports"][0]["port"], 80);
+    assert_eq!(ep["subsets"][0]["addresses"][0]["targetRef"]["kind"], "Pod");
+    let slices = lab
+        .kubectl(&[
+            "get",
+            "endpointslices",
+            "-l",
+            "kubernetes.io/service-name=web",
+        ])
+        .await;
+    let row: Vec<&str> = slices.lines().nth(1).unwrap().split_whitespace().collect();
+    assert!(row[0].starts_with("web-"), "{slices}");
+    assert_eq!(&row[1..3], ["IPv4", "80"], "{slices}");
+    assert_eq!(row[3].split(',').count(), 2, "{slices}");
+    let described = lab.kubectl(&["describe", "svc", "web"]).await;
+    assert!(
+        described.contains(&format!("IP:                       {ip}")),
+        "{described}"
+    );
+    assert!(
+        described.contains("Endpoints:                10.42.0."),
+        "{described}"
+    );
+
+    // Scaled down, the endpoints follow; an apply without the address keeps it.
+    lab.kubectl(&["scale", "deploy/web", "--replicas=1"]).await;
+    wait_json(&lab, &["get", "endpoints", "web"], |e| {
+        e["subsets"][0]["addresses"]
+            .as_array()
+            .is_some_and(|a| a.len() == 1)
+    })
+    .await;
+    let svc_yaml = "apiVersion: v1\nkind: Service\nmetadata: {name: web}\nspec:\n  selector: {app: web}\n  ports: [{port: 8080, targetPort: 80}]\n";
+    let file = lab.file("svc.yaml", svc_yaml);
+    lab.kubectl(&["apply", "-f", file.to_str().unwrap()]).await;
+    let again = lab.kubectl_json(&["get", "svc", "web"]).await;
+    assert_eq!(again["spec"]["clusterIP"], ip);
+    lab.kubectl(&["delete", "svc", "web"]).await;
+    wait_json(&lab, &["get", "endpointslices"], |l| {
+        l["items"].as_array().is_some_and(|i| i.len() == 1)
+    })
+    .await;
+    lab.kubectl_fails(&["get", "endpoints", "web"]).await;
+}

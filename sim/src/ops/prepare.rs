@@ -111,7 +111,12 @@ pub fn prepare_write(
         meta.remove("namespace");
     }
     match old {
-        Some(old) => carry_over(ty, target.part, old, &mut new),
+        Some(old) => {
+            carry_over(ty, target.part, old, &mut new);
+            if (ty.group, ty.kind) == ("", "Service") {
+                super::service::keep_allocated(old, &mut new);
+            }
+        }
         None => first_write(clock, target, &mut new),
     }
     defaults::apply(ty, &mut new);
