@@ -4,6 +4,7 @@
 
 mod discovery;
 mod logs;
+mod metrics;
 mod negotiate;
 mod openapi;
 mod path;
@@ -22,7 +23,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::logs::LogBook;
-use super::status::ApiError;
+use super::status::{self, ApiError};
 use super::store::Store;
 pub use discovery::k3s_version;
 use negotiate::Encoding;
@@ -165,6 +166,12 @@ async fn dispatch(
                 .unwrap_or("");
             let manager_default = user_agent_manager(&parts.headers);
             if parts.method == Method::GET && query.watch {
+                if rp.ty.computed {
+                    return Err(ApiError::method_not_allowed(
+                        "watch",
+                        &status::qualified(rp.ty),
+                    ));
+                }
                 return watch::serve(st, &rp, &query, output).await;
             }
             let body = request::read_body(body, &parts.headers).await?;

@@ -20,6 +20,9 @@ pub struct ResourceType {
     pub log_subresource: bool,
     /// Built into Kubernetes (strategic merge patch and list-map keys apply); false for CRDs.
     pub builtin: bool,
+    /// Never stored: computed on every read and only read (metrics.k8s.io, served on k3s by
+    /// metrics-server through the aggregation layer: `get` and `list`, nothing else).
+    pub computed: bool,
 }
 
 const BASE: ResourceType = ResourceType {
@@ -35,6 +38,7 @@ const BASE: ResourceType = ResourceType {
     scale_subresource: false,
     log_subresource: false,
     builtin: true,
+    computed: false,
 };
 
 /// Every served type. The order is the order discovery lists them in.
@@ -153,6 +157,25 @@ pub static TYPES: &[ResourceType] = &[
         kind: "Lease",
         plural: "leases",
         singular: "lease",
+        ..BASE
+    },
+    ResourceType {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        kind: "NodeMetrics",
+        plural: "nodes",
+        singular: "",
+        namespaced: false,
+        computed: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        kind: "PodMetrics",
+        plural: "pods",
+        singular: "",
+        computed: true,
         ..BASE
     },
     ResourceType {

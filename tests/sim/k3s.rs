@@ -493,3 +493,64 @@ async fn services_get_cluster_ips_and_endpoints_kept_by_their_controllers() {
     .await;
     lab.kubectl_fails(&["get", "endpoints", "web"]).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_top_reads_the_metrics_api_as_metrics_server_serves_it() {
+    let lab = Lab::start().await;
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    let nodes = lab.kubectl(&["top", "node"]).await;
+    let header: Vec<&str> = nodes.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header[0], "NAME", "{nodes}");
+    assert!(
+        nodes.lines().nth(1).unwrap().starts_with("capa-lab "),
+        "{nodes}"
+    );
+    // Pods have metrics once a scrape (15 s of cluster time) has seen them running.
+    let mut pods = String::new();
+    for _ in 0..100 {
+        let out = lab.kubectl_output(&["top", "pod", "-l", "app=web"]).await;
+        pods = String::from_utf8_lossy(&out.stdout).into_owned();
+        if out.status.success() && pods.lines().count() == 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let rows: Vec<Vec<&str>> = pods
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["NAME", "CPU(cores)", "MEMORY(bytes)"], "{pods}");
+    assert_eq!(rows.len(), 3, "{pods}");
+    for row in &rows[1..] {
+        assert!(row[1].ends_with('m') && row[2].ends_with("Mi"), "{pods}");
+    }
+    // Stable: the same figures on the next read.
+    let again = lab
+        .kubectl(&["top", "pod", "-l", "app=web", "--containers"])
+        .await;
+    assert!(again.contains(" web "), "{again}");
+    let raw = lab
+        .kubectl(&[
+            "get",
+            "--raw",
+            "/apis/metrics.k8s.io/v1beta1/nodes/capa-lab",
+        ])
+        .await;
+    let node: serde_json::Value = serde_json::from_str(&raw).unwrap();
+    assert_eq!(node["kind"], "NodeMetrics");
+    assert_eq!(node["window"], "15s");
+    let refused = lab
+        .kubectl_fails(&[
+            "delete",
+            "--raw",
+            "/apis/metrics.k8s.io/v1beta1/nodes/capa-lab",
+        ])
+        .await;
+    assert!(
+        refused.contains("MethodNotAllowed") || refused.contains("not supported"),
+        "{refused}"
+    );
+}

@@ -88,7 +88,7 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
             "singularName": t.singular,
             "namespaced": t.namespaced,
             "kind": t.kind,
-            "verbs": VERBS,
+            "verbs": if t.computed { &["get", "list"][..] } else { VERBS },
         });
         if !t.short_names.is_empty() {
             r["shortNames"] = json!(t.short_names);

@@ -110,6 +110,7 @@ fn scale_type() -> &'static ResourceType {
         scale_subresource: false,
         log_subresource: false,
         builtin: true,
+        computed: false,
     };
     &SCALE
 }

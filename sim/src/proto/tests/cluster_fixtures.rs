@@ -45,5 +45,12 @@ pub fn objects() -> Vec<Value> {
                "endpoints": [{"addresses": ["10.42.0.9"], "conditions": {"ready": true, "serving": true, "terminating": false},
                               "nodeName": "capa-lab", "targetRef": {"kind": "Pod", "namespace": "demo", "name": "web-1", "uid": "u-1"}}],
                "ports": [{"name": "", "port": 8080, "protocol": "TCP"}]}),
+        json!({"kind": "NodeMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+               "metadata": {"name": "capa-lab", "creationTimestamp": "2026-07-01T12:05:03Z", "labels": {"kubernetes.io/hostname": "capa-lab"}},
+               "timestamp": "2026-07-01T12:05:00Z", "window": "15s", "usage": {"cpu": "104211334n", "memory": "1141320Ki"}}),
+        json!({"kind": "PodMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
+               "metadata": {"name": "web-1", "namespace": "demo", "creationTimestamp": "2026-07-01T12:05:03Z", "labels": {"app": "web"}},
+               "timestamp": "2026-07-01T12:05:00Z", "window": "15s",
+               "containers": [{"name": "web", "usage": {"cpu": "1042311n", "memory": "5248Ki"}}]}),
     ]
 }
