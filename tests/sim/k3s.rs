@@ -554,3 +554,64 @@ async fn kubectl_top_reads_the_metrics_api_as_metrics_server_serves_it() {
         "{refused}"
     );
 }
+
+/// Where `v` holds a JSON `null`, as `a.b[].c` paths.
+fn null_paths(v: &serde_json::Value, at: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Null => out.push(at.to_string()),
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                null_paths(x, &format!("{at}.{k}"), out);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for x in items {
+                null_paths(x, &format!("{at}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stored_objects_have_no_null_lists_the_real_server_would_leave_out() {
+    let lab = Lab::start().await;
+    // Protobuf bodies (create, run, expose) and a JSON apply.
+    lab.kubectl(&["create", "deployment", "gen", "--image=nginx:1.27-alpine"])
+        .await;
+    lab.kubectl(&["run", "solo", "--image=busybox:1.36", "--", "sleep", "3600"])
+        .await;
+    lab.kubectl(&["expose", "deploy/gen", "--port=80"]).await;
+    let web = lab.file("web.yaml", crate::harness::WEB);
+    lab.kubectl(&["apply", "-f", web.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "deploy/web", "--timeout=60s"])
+        .await;
+    lab.kubectl(&["rollout", "status", "deploy/gen", "--timeout=60s"])
+        .await;
+    wait_json(&lab, &["get", "pod", "solo"], |p| {
+        p["status"]["phase"] == "Running"
+    })
+    .await;
+    for kind in [
+        "deploy",
+        "rs",
+        "pods",
+        "svc",
+        "endpoints",
+        "endpointslices",
+        "nodes",
+    ] {
+        let list = lab.kubectl_json(&["get", kind]).await;
+        for item in list["items"].as_array().unwrap() {
+            let mut nulls = Vec::new();
+            null_paths(item, "", &mut nulls);
+            // Go writes a zero metav1.Time that has no omitempty as null; nothing else here.
+            nulls.retain(|p| p != ".status.conditions[].lastProbeTime");
+            assert!(
+                nulls.is_empty(),
+                "{kind} {} has nulls at {nulls:?}",
+                item["metadata"]["name"]
+            );
+        }
+    }
+}

@@ -65,7 +65,8 @@ fn allocate(store: &Store, ty: &'static ResourceType, body: &mut Value) -> ApiRe
     }
     if matches!(kind.as_str(), "NodePort" | "LoadBalancer") {
         let mut taken = used_ports;
-        for port in spec["ports"].as_array_mut().into_iter().flatten() {
+        let ports = spec.get_mut("ports").and_then(Value::as_array_mut);
+        for port in ports.into_iter().flatten() {
             if port["nodePort"].as_u64().is_some_and(|p| p > 0) {
                 continue;
             }
@@ -97,7 +98,8 @@ pub fn keep_allocated(old: &Value, new: &mut Value) {
         }
     }
     let old_ports = old_spec["ports"].as_array().cloned().unwrap_or_default();
-    for port in spec["ports"].as_array_mut().into_iter().flatten() {
+    let ports = spec.get_mut("ports").and_then(Value::as_array_mut);
+    for port in ports.into_iter().flatten() {
         if port["nodePort"].is_null()
             && let Some(old) = old_ports
                 .iter()
