@@ -128,9 +128,7 @@ fn node_metrics(ctx: &Ctx, now: Timestamp) -> Option<Value> {
         .st
         .store
         .get(&Key::new(by_kind("v1", "Node")?, "", NODE_NAME))?;
-    let Some(pod_ty) = by_kind("v1", "Pod") else {
-        return None;
-    };
+    let pod_ty = by_kind("v1", "Pod")?;
     let (mut cpu, mut memory) = (SYSTEM_CPU_NANOS, SYSTEM_MEMORY_KI);
     for pod in ctx.st.store.list(pod_ty, None).0 {
         if pod["status"]["phase"] != "Running" {

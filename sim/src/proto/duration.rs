@@ -66,10 +66,12 @@ pub fn format(nanos: i64) -> String {
         format!("{whole}.{}", text.trim_end_matches('0'))
     };
     if n < 1_000_000_000 {
-        let (unit, name) = match n {
-            ..1_000 => (1, "ns"),
-            ..1_000_000 => (1_000, "µs"),
-            _ => (1_000_000, "ms"),
+        let (unit, name) = if n < 1_000 {
+            (1, "ns")
+        } else if n < 1_000_000 {
+            (1_000, "µs")
+        } else {
+            (1_000_000, "ms")
         };
         return format!("{sign}{}{name}", fraction(n, unit));
     }
