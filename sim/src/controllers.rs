@@ -3,6 +3,7 @@
 //! watches the store's change stream, keeps a de-duplicated queue of keys, and writes through
 //! `ops` as field manager `k3s`, exactly as k3s's built-in controllers appear in managedFields.
 
+mod daemonset;
 mod deployment;
 pub mod endpoints;
 mod events;
@@ -44,7 +45,12 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
         queue::run(env.clone(), node::Heartbeat::new(kubelet_version)),
         queue::run(env.clone(), endpoints::Endpoints),
         queue::run(env.clone(), deployment::Deployments),
-        queue::run(env.clone(), replicaset::ReplicaSets),
+        queue::run(env.clone(), replicaset::ReplicaSets::REPLICA_SETS),
+        queue::run(
+            env.clone(),
+            replicaset::ReplicaSets::REPLICATION_CONTROLLERS,
+        ),
+        queue::run(env.clone(), daemonset::DaemonSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),

@@ -17,6 +17,14 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
             deployment(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
         }
+        ("apps", "DaemonSet") => {
+            daemon_set(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
+        ("", "ReplicationController") => {
+            replication_controller(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
         ("apps", "ReplicaSet") => {
             set_if_absent(obj, &["spec", "replicas"], json!(1));
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
@@ -74,6 +82,38 @@ fn deployment(obj: &mut Value) {
             &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
             json!("25%"),
         );
+    }
+}
+
+fn daemon_set(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "revisionHistoryLimit"], json!(10));
+    set_if_absent(
+        obj,
+        &["spec", "updateStrategy", "type"],
+        json!("RollingUpdate"),
+    );
+    if obj["spec"]["updateStrategy"]["type"] == "RollingUpdate" {
+        let rolling = ["spec", "updateStrategy", "rollingUpdate"];
+        set_if_absent(
+            obj,
+            &[rolling[0], rolling[1], rolling[2], "maxUnavailable"],
+            json!(1),
+        );
+        set_if_absent(
+            obj,
+            &[rolling[0], rolling[1], rolling[2], "maxSurge"],
+            json!(0),
+        );
+    }
+}
+
+/// core/v1's defaults: one replica, and the selector and labels taken from the template's.
+fn replication_controller(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "replicas"], json!(1));
+    let labels = obj["spec"]["template"]["metadata"]["labels"].clone();
+    if labels.is_object() {
+        set_if_absent(obj, &["spec", "selector"], labels.clone());
+        set_if_absent(obj, &["metadata", "labels"], labels);
     }
 }
 

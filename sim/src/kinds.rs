@@ -108,6 +108,16 @@ pub static TYPES: &[ResourceType] = &[
         ..BASE
     },
     ResourceType {
+        kind: "ReplicationController",
+        plural: "replicationcontrollers",
+        singular: "replicationcontroller",
+        short_names: &["rc"],
+        categories: &["all"],
+        status_subresource: true,
+        scale_subresource: true,
+        ..BASE
+    },
+    ResourceType {
         kind: "ServiceAccount",
         plural: "serviceaccounts",
         singular: "serviceaccount",
@@ -134,6 +144,16 @@ pub static TYPES: &[ResourceType] = &[
         categories: &["all"],
         status_subresource: true,
         scale_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "apps",
+        kind: "DaemonSet",
+        plural: "daemonsets",
+        singular: "daemonset",
+        short_names: &["ds"],
+        categories: &["all"],
+        status_subresource: true,
         ..BASE
     },
     ResourceType {

@@ -100,9 +100,12 @@ macro_rules! cells {
 }
 
 mod cluster;
+mod workloads;
 
 #[derive(Clone, Copy)]
 enum Printer {
+    DaemonSet,
+    ReplicationController,
     Node,
     Lease,
     Endpoints,
@@ -134,6 +137,10 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
         ("Event", _) if core => (P::Event, EVENT),
         ("Service", _) if core => (P::Service, SERVICE),
         ("Node", _) if core => (P::Node, cluster::NODE),
+        ("ReplicationController", _) if core => {
+            (P::ReplicationController, workloads::REPLICATION_CONTROLLER)
+        }
+        ("DaemonSet", "apps") => (P::DaemonSet, workloads::DAEMON_SET),
         ("Endpoints", _) if core => (P::Endpoints, cluster::ENDPOINTS),
         ("Lease", "coordination.k8s.io") => (P::Lease, cluster::LEASE),
         ("EndpointSlice", "discovery.k8s.io") => (P::EndpointSlice, cluster::ENDPOINT_SLICE),
@@ -186,6 +193,8 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
         Printer::Event => event_cells(obj, now),
         Printer::Service => service_cells(name, age, obj),
         Printer::Node => cluster::node_cells(obj, now),
+        Printer::DaemonSet => workloads::daemon_set_cells(obj, now),
+        Printer::ReplicationController => workloads::replication_controller_cells(obj, now),
         Printer::Lease => cluster::lease_cells(obj, now),
         Printer::Endpoints => cluster::endpoints_cells(obj, now),
         Printer::EndpointSlice => cluster::endpoint_slice_cells(obj, now),

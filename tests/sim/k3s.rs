@@ -615,3 +615,73 @@ async fn stored_objects_have_no_null_lists_the_real_server_would_leave_out() {
         }
     }
 }
+
+const AGENT: &str = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec:\n      containers: [{name: agent, image: \"busybox:1.36\", command: [sh, -c, \"echo watching; sleep 3600\"]}]\n";
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn daemon_sets_and_replication_controllers_run_and_cluster_info_dump_reads_everything() {
+    let lab = Lab::start().await;
+    let file = lab.file("agent.yaml", AGENT);
+    lab.kubectl(&["apply", "-f", file.to_str().unwrap()]).await;
+    lab.kubectl(&["rollout", "status", "ds/agent", "--timeout=60s"])
+        .await;
+    let table = lab.kubectl(&["get", "ds", "agent"]).await;
+    let row: Vec<&str> = table.lines().nth(1).unwrap().split_whitespace().collect();
+    assert_eq!(
+        &row[..7],
+        ["agent", "1", "1", "1", "1", "1", "<none>"],
+        "{table}"
+    );
+    let pods = lab.kubectl_json(&["get", "pods", "-l", "app=agent"]).await;
+    let pod = &pods["items"][0];
+    assert_eq!(pod["spec"]["nodeName"], "capa-lab");
+    assert!(
+        pod["metadata"]["labels"]["controller-revision-hash"].is_string(),
+        "{pod:#}"
+    );
+    assert_eq!(lab.kubectl(&["logs", "ds/agent"]).await, "watching\n");
+    // A new template replaces the Pod.
+    let old = pod["metadata"]["name"].as_str().unwrap().to_string();
+    lab.kubectl(&["set", "image", "ds/agent", "agent=busybox:1.37"])
+        .await;
+    lab.kubectl(&["rollout", "status", "ds/agent", "--timeout=60s"])
+        .await;
+    let pods = wait_json(&lab, &["get", "pods", "-l", "app=agent"], |l| {
+        l["items"]
+            .as_array()
+            .is_some_and(|i| i.len() == 1 && i[0]["metadata"]["name"] != old.as_str())
+    })
+    .await;
+    assert_eq!(
+        pods["items"][0]["spec"]["containers"][0]["image"],
+        "busybox:1.37"
+    );
+
+    let rc = "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: legacy}\nspec:\n  replicas: 2\n  template:\n    metadata: {labels: {app: legacy}}\n    spec:\n      containers: [{name: web, image: \"nginx:1.27-alpine\"}]\n";
+    let file = lab.file("rc.yaml", rc);
+    lab.kubectl(&["apply", "-f", file.to_str().unwrap()]).await;
+    let rc = wait_json(&lab, &["get", "rc", "legacy"], |r| {
+        r["status"]["readyReplicas"] == 2
+    })
+    .await;
+    assert_eq!(rc["spec"]["selector"]["app"], "legacy");
+    lab.kubectl(&["scale", "rc/legacy", "--replicas=1"]).await;
+    wait_json(&lab, &["get", "rc", "legacy"], |r| {
+        r["status"]["replicas"] == 1
+    })
+    .await;
+
+    let dump = lab
+        .kubectl(&["cluster-info", "dump", "--namespaces", "default"])
+        .await;
+    for want in [
+        "\"kind\": \"NodeList\"",
+        "\"kind\": \"ReplicationControllerList\"",
+        "\"kind\": \"DaemonSetList\"",
+        "\"name\": \"capa-lab\"",
+        "==== START logs for container agent of pod default/agent-",
+        "watching",
+    ] {
+        assert!(dump.contains(want), "missing {want:?} in the dump");
+    }
+}

@@ -221,7 +221,13 @@ fn has_generation(ty: &ResourceType) -> bool {
     !ty.builtin
         || matches!(
             ty.kind,
-            "Deployment" | "ReplicaSet" | "Job" | "Pod" | "CustomResourceDefinition"
+            "Deployment"
+                | "ReplicaSet"
+                | "DaemonSet"
+                | "ReplicationController"
+                | "Job"
+                | "Pod"
+                | "CustomResourceDefinition"
         )
 }
 
@@ -269,7 +275,7 @@ fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
         }
     }
     match (ty.group, ty.kind) {
-        ("apps", "Deployment" | "ReplicaSet") => {
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
             if !obj["spec"]["selector"].is_object() {
                 return Err(ApiError::required(ty, name, "spec.selector"));
             }

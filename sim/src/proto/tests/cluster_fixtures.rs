@@ -3,8 +3,26 @@
 
 use serde_json::{Value, json};
 
+fn template() -> Value {
+    json!({"metadata": {"labels": {"app": "agent"}},
+           "spec": {"containers": [{"name": "agent", "image": "busybox:1.36", "command": ["sleep", "3600"], "resources": {}}],
+                    "restartPolicy": "Always", "terminationGracePeriodSeconds": 30}})
+}
+
 pub fn objects() -> Vec<Value> {
     vec![
+        json!({"kind": "DaemonSet", "apiVersion": "apps/v1",
+               "metadata": {"name": "agent", "namespace": "demo", "uid": "u-ds", "resourceVersion": "11", "generation": 1,
+                            "creationTimestamp": "2026-07-01T12:00:00Z"},
+               "spec": {"selector": {"matchLabels": {"app": "agent"}}, "template": template(), "revisionHistoryLimit": 10,
+                        "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1, "maxSurge": 0}}},
+               "status": {"currentNumberScheduled": 1, "desiredNumberScheduled": 1, "numberMisscheduled": 0, "numberReady": 1,
+                          "numberAvailable": 1, "updatedNumberScheduled": 1, "observedGeneration": 1}}),
+        json!({"kind": "ReplicationController", "apiVersion": "v1",
+               "metadata": {"name": "agent", "namespace": "demo", "uid": "u-rc", "resourceVersion": "12", "generation": 1,
+                            "creationTimestamp": "2026-07-01T12:00:00Z", "labels": {"app": "agent"}},
+               "spec": {"replicas": 0, "selector": {"app": "agent"}, "template": template()},
+               "status": {"replicas": 0, "observedGeneration": 1}}),
         json!({"kind": "Node", "apiVersion": "v1",
                "metadata": {"name": "capa-lab", "uid": "u-node", "resourceVersion": "5", "creationTimestamp": "2026-07-01T12:00:00Z",
                             "labels": {"kubernetes.io/hostname": "capa-lab", "node-role.kubernetes.io/control-plane": "true"},
