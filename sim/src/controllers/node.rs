@@ -312,6 +312,29 @@ pub fn qualified_image(image: &str) -> String {
 mod tests {
     use super::*;
 
+    /// Everything the cluster writes of its own declares only fields the Kubernetes types
+    /// have: the protobuf form (which has no place for anything else) reads back the same.
+    #[test]
+    fn the_seeded_objects_have_only_declared_fields() {
+        let store = Store::in_memory(1.0);
+        crate::bootstrap::seed(&store);
+        seed(&store, "v1.35.2+k3s1");
+        super::super::endpoints::seed(&store);
+        let mut checked = 0;
+        for (_, obj) in store.all() {
+            if !matches!(
+                obj["kind"].as_str(),
+                Some("Node" | "Lease" | "Service" | "Endpoints" | "EndpointSlice")
+            ) {
+                continue;
+            }
+            let back = crate::proto::decode(&crate::proto::encode(&obj).unwrap()).unwrap();
+            assert_eq!(back, *obj, "{}", obj["kind"]);
+            checked += 1;
+        }
+        assert_eq!(checked, 5);
+    }
+
     #[test]
     fn images_are_named_as_containerd_names_them() {
         assert_eq!(
