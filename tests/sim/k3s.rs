@@ -372,8 +372,17 @@ async fn events_list_in_time_order_name_their_container_and_count_repeats() {
         assert_eq!(object, pod);
         let nanos = i128::from_str_radix(hex, 16).expect("the time in hex");
         let at = jiff::Timestamp::from_nanosecond(nanos).unwrap();
-        let first: jiff::Timestamp = e["firstTimestamp"].as_str().unwrap().parse().unwrap();
+        // The scheduler's Event (events.k8s.io) has an eventTime instead of firstTimestamp.
+        let written = e["firstTimestamp"]
+            .as_str()
+            .or(e["eventTime"].as_str())
+            .unwrap();
+        let first: jiff::Timestamp = written.parse().unwrap();
         assert_eq!(at.as_second(), first.as_second(), "{name}");
+        if e["reason"] == "Scheduled" {
+            assert_eq!(e["action"], "Binding");
+            assert_eq!(e["reportingComponent"], "default-scheduler");
+        }
     }
 
     // The same scaling twice is one Event counted twice, as the recorder correlates it.

@@ -85,6 +85,31 @@ pub fn record_container(env: &Env, pod: &Value, container: &str, reason: &str, m
     );
 }
 
+/// The scheduler's Event: written through events.k8s.io/v1, so read as a core Event it has an
+/// `eventTime` and `action` instead of first/last timestamps and a count, and its source is the
+/// reporting controller (`default-scheduler`, instance `default-scheduler-<node>`).
+pub fn record_scheduled(env: &Env, pod: &Value, message: &str) {
+    let now = env.store.clock.now();
+    let source = Source {
+        component: "default-scheduler",
+        host: None,
+    };
+    let mut event = build(pod, None, (false, "Scheduled", message), source, now);
+    if let Some(o) = event.as_object_mut() {
+        o.remove("count");
+        o.insert("source".into(), json!({}));
+        o.insert("action".into(), json!("Binding"));
+        o.insert("eventTime".into(), json!(crate::clock::rfc3339_micro(now)));
+        o.insert("firstTimestamp".into(), Value::Null);
+        o.insert("lastTimestamp".into(), Value::Null);
+        o.insert(
+            "reportingInstance".into(),
+            json!(format!("default-scheduler-{NODE_NAME}")),
+        );
+    }
+    create(env, pod, event);
+}
+
 /// An Event as Argo CD's audit logger writes it: created as is, never correlated.
 pub fn audit(
     env: &Env,

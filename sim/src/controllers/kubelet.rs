@@ -271,13 +271,10 @@ fn schedule(env: &Env, pod: &Value) {
         return;
     }
     match ops::bind(&env.store, ty("v1", "Pod"), ns, name, NODE_NAME) {
-        Ok(bound) => events::record(
+        Ok(bound) => events::record_scheduled(
             env,
             &bound,
-            false,
-            "Scheduled",
             &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
-            "default-scheduler",
         ),
         Err(e) => tracing::debug!("pod {ns}/{name} not bound: {}", e.message),
     }
