@@ -66,24 +66,26 @@ impl Controller for DaemonSets {
         let current = |p: &Value| p["metadata"]["labels"][HASH_LABEL] == hash.as_str();
         let on_delete = ds["spec"]["updateStrategy"]["type"] == "OnDelete";
         let mut next = Next::Done;
-        if pods.is_empty() && wanted == 1 {
-            if let Err(e) = ops::create(
+        let created = (pods.is_empty() && wanted == 1).then(|| {
+            ops::create(
                 &env.store,
                 pod_ty,
                 &key.namespace,
                 pod(&ds, &hash),
                 &Actor::new(MANAGER),
-            ) {
-                events::record(
-                    env,
-                    &ds,
-                    true,
-                    "FailedCreate",
-                    &format!("Error creating: {}", e.message),
-                    COMPONENT,
-                );
+            )
+        });
+        match created {
+            Some(Ok(p)) => {
+                let message = format!("Created pod: {}", objects::name(&p));
+                events::record(env, &ds, false, "SuccessfulCreate", &message, COMPONENT);
+            }
+            Some(Err(e)) => {
+                let message = format!("Error creating: {}", e.message);
+                events::record(env, &ds, true, "FailedCreate", &message, COMPONENT);
                 next = Next::After(std::time::Duration::from_secs(5));
             }
+            None => {}
         }
         for stale in pods
             .iter()
