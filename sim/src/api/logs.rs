@@ -152,7 +152,8 @@ pub async fn serve(
             "previous terminated container \"{container}\" in pod \"{name}\" not found"
         )));
     }
-    let Some(view) = st.logs.view(ns, name, &container) else {
+    let now = st.store.clock.now();
+    let Some(view) = st.logs.view(ns, name, &container, now) else {
         return Err(ApiError::bad_request(format!(
             "container \"{container}\" in pod \"{name}\" is waiting to start: ContainerCreating"
         )));
@@ -167,28 +168,38 @@ pub async fn serve(
         return Ok(plain(Body::from(first)));
     }
     let (tx, rx) = tokio::sync::mpsc::channel::<Result<Vec<u8>, std::io::Error>>(16);
-    let logs = st.logs.clone();
+    let (logs, store) = (st.logs.clone(), st.store.clone());
     let (ns, name) = (ns.to_string(), name.to_string());
-    let mut sent = view.lines.len();
-    let mut changes = view.changes;
+    let mut sent = Sent::after(&view.lines);
+    let (mut changes, mut repeats) = (view.changes, view.repeats);
     tokio::spawn(async move {
         if tx.send(Ok(first.into_bytes())).await.is_err() {
             return;
         }
-        while changes.changed().await.is_ok() {
-            let Some(now) = logs.view(&ns, &name, &container) else {
+        loop {
+            // Woken by a new line, or when a repeating line is due.
+            let now = store.clock.now();
+            let due = repeats.iter().map(|r| r.next_after(now)).min();
+            let wait = due.map(|d| store.clock.real(d.duration_since(now).unsigned_abs()));
+            tokio::select! {
+                changed = changes.changed() => if changed.is_err() { return },
+                () = sleep_or_forever(wait) => {}
+            }
+            let Some(view) = logs.view(&ns, &name, &container, store.clock.now()) else {
                 return;
             };
-            let fresh: String = now.lines[sent.min(now.lines.len())..]
+            repeats = view.repeats;
+            let fresh: String = sent
+                .fresh(&view.lines)
                 .iter()
                 .map(|l| render(l, &opts))
                 .collect();
-            sent = now.lines.len();
+            sent = Sent::after(&view.lines);
             let fresh = within(fresh, &mut budget);
             if !fresh.is_empty() && tx.send(Ok(fresh.into_bytes())).await.is_err() {
                 return;
             }
-            if now.finished || budget == Some(0) {
+            if view.finished || budget == Some(0) {
                 return;
             }
         }
@@ -196,6 +207,37 @@ pub async fn serve(
     Ok(plain(Body::from_stream(
         tokio_stream::wrappers::ReceiverStream::new(rx),
     )))
+}
+
+async fn sleep_or_forever(wait: Option<std::time::Duration>) {
+    match wait {
+        Some(d) => tokio::time::sleep(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// How far a follower has read: the time of the last line sent, and how many lines of that
+/// very moment it has sent (a log is in time order; old lines may rotate out of a view).
+struct Sent {
+    last: Option<Timestamp>,
+    at_last: usize,
+}
+
+impl Sent {
+    fn after(lines: &[Line]) -> Sent {
+        let last = lines.last().map(|l| l.at);
+        let at_last = lines.iter().filter(|l| Some(l.at) == last).count();
+        Sent { last, at_last }
+    }
+
+    fn fresh<'a>(&self, lines: &'a [Line]) -> &'a [Line] {
+        let Some(last) = self.last else {
+            return lines;
+        };
+        let before = lines.iter().take_while(|l| l.at < last).count();
+        let same = lines[before..].iter().take_while(|l| l.at == last).count();
+        &lines[before + same.min(self.at_last)..]
+    }
 }
 
 fn plain(body: Body) -> Response {

@@ -206,7 +206,7 @@ fn advance_scripts(
                 if at <= ran_for && *logged >= trace.steps.len() {
                     if !env
                         .logs
-                        .view(ns, name, container)
+                        .view(ns, name, container, env.store.clock.now())
                         .is_some_and(|v| v.finished)
                     {
                         env.logs.finish(ns, name, container);
@@ -240,6 +240,18 @@ fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
             (name, shell::run(&argv).map_err(|e| e.to_string()), 0)
         })
         .collect()
+}
+
+/// The node's kubelet version (`v1.35.2+k3s1`), as its probes' User-Agent names it.
+fn kubelet_version(env: &Env) -> String {
+    env.store
+        .get(&Key::new(ty("v1", "Node"), "", NODE_NAME))
+        .and_then(|n| {
+            n["status"]["nodeInfo"]["kubeletVersion"]
+                .as_str()
+                .map(String::from)
+        })
+        .unwrap_or_default()
 }
 
 fn has_command(container: &Value) -> bool {
@@ -294,6 +306,9 @@ fn open_logs(env: &Env, pod: &Value, started_at: Timestamp) {
             let out = super::startup::lines(image, started_at);
             if !out.is_empty() {
                 env.logs.append(ns, name, cname, started_at, &out);
+            }
+            for rule in super::startup::probe_lines(c, started_at, &kubelet_version(env)) {
+                env.logs.repeat(ns, name, cname, rule);
             }
         }
     }

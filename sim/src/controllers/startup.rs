@@ -3,7 +3,13 @@
 //! (nginx's entrypoint and master process notices), not captured from it
 //! (docs/sim-behaviour.md §14.2, docs/sim-fidelity.md).
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use jiff::Timestamp;
+use serde_json::Value;
+
+use crate::logs::Repeating;
 
 /// The worker processes nginx starts: one per CPU of the node.
 const NODE_CPUS: usize = 2;
@@ -16,6 +22,66 @@ pub fn lines(image: &str, started: Timestamp) -> String {
         nginx(tag, started)
     } else {
         String::new()
+    }
+}
+
+/// The address the kubelet's probes come from: the node's end of the Pod network (cni0).
+const PROBE_SOURCE: &str = "10.42.0.1";
+/// The size of nginx's default `index.html`.
+const INDEX_BYTES: u32 = 615;
+
+/// The access-log lines nginx writes for the kubelet's HTTP probes of `container` (readiness
+/// and liveness probes of a path nginx serves out of the box), one per probe from the moment
+/// the simulated Pod turns Ready. `kubelet_version` is the node's (`v1.35.2+k3s1`).
+pub fn probe_lines(container: &Value, started: Timestamp, kubelet_version: &str) -> Vec<Repeating> {
+    let image = container["image"].as_str().unwrap_or_default();
+    if split(image).0.rsplit('/').next() != Some("nginx") {
+        return Vec::new();
+    }
+    let minor: String = kubelet_version
+        .trim_start_matches('v')
+        .split('.')
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(".");
+    let agent = format!("kube-probe/{minor}");
+    ["readinessProbe", "livenessProbe"]
+        .iter()
+        .filter_map(|kind| {
+            let probe = &container[*kind];
+            let get = probe.get("httpGet")?;
+            let path = get["path"].as_str().unwrap_or("/").to_string();
+            let serves = matches!(path.as_str(), "/" | "/index.html");
+            if !serves || !targets_port_80(container, &get["port"]) {
+                return None;
+            }
+            let delay = probe["initialDelaySeconds"].as_u64().unwrap_or(0);
+            let period = probe["periodSeconds"].as_u64().unwrap_or(10).max(1);
+            let agent = agent.clone();
+            Some(Repeating {
+                first: started + Duration::from_secs(delay + period),
+                every: Duration::from_secs(period),
+                line: Arc::new(move |at: Timestamp| {
+                    let when = at.strftime("%d/%b/%Y:%H:%M:%S +0000");
+                    format!(
+                        "{PROBE_SOURCE} - - [{when}] \"GET {path} HTTP/1.1\" 200 {INDEX_BYTES} \"-\" \"{agent}\" \"-\"\n"
+                    )
+                }),
+            })
+        })
+        .collect()
+}
+
+/// Whether a probe's `port` (a number, or the name of a container port) is nginx's 80.
+fn targets_port_80(container: &Value, port: &Value) -> bool {
+    match port {
+        Value::Number(n) => n.as_u64() == Some(80),
+        Value::String(name) => container["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|p| p["name"] == name.as_str() && p["containerPort"] == 80),
+        _ => false,
     }
 }
 
@@ -108,5 +174,25 @@ mod tests {
         assert_eq!(out.matches("start worker process ").count(), 2);
         assert!(lines("docker.io/library/nginx:1.27.3", t).contains("nginx/1.27.3"));
         assert_eq!(lines("busybox:1.36", t), "");
+    }
+
+    #[test]
+    fn nginx_logs_each_probe_of_a_page_it_serves() {
+        let t: Timestamp = "2026-07-01T12:00:01Z".parse().unwrap();
+        let c = serde_json::json!({"image": "nginx:1.27-alpine", "ports": [{"name": "http", "containerPort": 80}],
+            "readinessProbe": {"httpGet": {"path": "/", "port": "http"}, "initialDelaySeconds": 2, "periodSeconds": 5},
+            "livenessProbe": {"httpGet": {"path": "/healthz", "port": 80}}});
+        let rules = probe_lines(&c, t, "v1.35.2+k3s1");
+        assert_eq!(
+            rules.len(),
+            1,
+            "nginx has no /healthz: only the readiness probe is served"
+        );
+        let r = &rules[0];
+        assert_eq!(r.first, t + Duration::from_secs(7));
+        assert_eq!(
+            (r.line)(r.first),
+            "10.42.0.1 - - [01/Jul/2026:12:00:08 +0000] \"GET / HTTP/1.1\" 200 615 \"-\" \"kube-probe/1.35\" \"-\"\n"
+        );
     }
 }
