@@ -11,6 +11,7 @@ mod harness;
 mod helm;
 mod k3s;
 mod k3s_argocd;
+mod k3s_cluster;
 mod kube_rs;
 mod kubectl;
 mod lab;
