@@ -166,3 +166,43 @@ async fn a_manual_sync_to_a_branch_records_the_commit_it_resolved_to() {
     assert_eq!(app["status"]["history"][0]["revision"], sha.as_str());
     assert_eq!(state["message"], "successfully synced (all tasks run)");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_app_with_services_is_synced_and_healthy_despite_the_addresses_the_server_allocates() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/web.yaml", DEPLOY);
+    let svc = |name: &str, ty: &str| {
+        format!(
+            "apiVersion: v1\nkind: Service\nmetadata: {{name: {name}}}\nspec:\n  type: {ty}\n  selector: {{app: web}}\n  ports: [{{port: 80}}]\n"
+        )
+    };
+    write(&repo, "app/svc.yaml", &svc("web", "ClusterIP"));
+    // k3s's ServiceLB gives a LoadBalancer the node's address, so Argo CD calls it Healthy.
+    write(&repo, "app/lb.yaml", &svc("web-lb", "LoadBalancer"));
+    commit_and_push(&repo, "web with services").await;
+    app_with_finalizers(&lab, "svcs", "app", "").await;
+    let lb = lab
+        .kubectl_json(&["get", "svc", "web-lb", "-n", "svcs"])
+        .await;
+    assert_eq!(
+        lb["status"]["loadBalancer"]["ingress"][0]["ip"],
+        "10.0.2.15"
+    );
+    let port = lb["spec"]["ports"][0]["nodePort"].as_u64().unwrap();
+    assert!((30000..=32767).contains(&port));
+    // A refresh later, the allocated fields still count as no drift.
+    lab.kubectl(&[
+        "annotate",
+        "app",
+        "svcs",
+        "-n",
+        "argocd",
+        "argocd.argoproj.io/refresh=normal",
+    ])
+    .await;
+    let app = wait_app(&lab, "svcs", "refreshed", |a| {
+        a["metadata"]["annotations"]["argocd.argoproj.io/refresh"].is_null()
+    })
+    .await;
+    assert!(synced_healthy(&app), "{:#}", app["status"]);
+}

@@ -103,12 +103,17 @@ pub fn keep_allocated(old: &Value, new: &mut Value) {
         if port["nodePort"].is_null()
             && let Some(old) = old_ports
                 .iter()
-                .find(|o| o["port"] == port["port"] && o["protocol"] == port["protocol"])
+                .find(|o| o["port"] == port["port"] && protocol(o) == protocol(port))
             && !old["nodePort"].is_null()
         {
             port["nodePort"] = old["nodePort"].clone();
         }
     }
+}
+
+/// A port's protocol, TCP when not given (the default the server fills in).
+fn protocol(port: &Value) -> &str {
+    port["protocol"].as_str().unwrap_or("TCP")
 }
 
 fn in_use(store: &Store, ty: &'static ResourceType) -> (HashSet<String>, HashSet<u16>) {
@@ -184,7 +189,7 @@ mod tests {
     #[test]
     fn an_update_that_leaves_the_address_out_keeps_it() {
         let old = json!({"spec": {"clusterIP": "10.43.7.7", "clusterIPs": ["10.43.7.7"], "ports": [{"port": 80, "protocol": "TCP", "nodePort": 31000}]}});
-        let mut new = json!({"spec": {"ports": [{"port": 80, "protocol": "TCP"}]}});
+        let mut new = json!({"spec": {"ports": [{"port": 80}]}});
         keep_allocated(&old, &mut new);
         assert_eq!(new["spec"]["clusterIP"], "10.43.7.7");
         assert_eq!(new["spec"]["ports"][0]["nodePort"], 31000);
