@@ -12,7 +12,13 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
         ("", "Namespace") => namespace(obj),
         ("", "Secret") => set_if_absent(obj, &["type"], json!("Opaque")),
         ("", "Service") => service(obj),
-        ("", "Pod") => pod_spec(&mut obj["spec"], true),
+        ("", "Pod") => {
+            pod_spec(&mut obj["spec"], true);
+            // Pods only: a template in a workload does not get it.
+            if obj["spec"].is_object() {
+                set_if_absent(obj, &["spec", "enableServiceLinks"], json!(true));
+            }
+        }
         ("apps", "Deployment") => {
             deployment(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);

@@ -2,6 +2,7 @@
 //! both change objects only through these functions, so identity, status handling, defaults,
 //! `generation`, finalizers and managedFields behave the same whoever writes.
 
+mod admission;
 mod bind;
 mod delete;
 mod prepare;
@@ -126,6 +127,9 @@ pub fn create(
             let mut new = new;
             if let Some(allocated) = &allocation {
                 service::keep_allocated(allocated, &mut new);
+            }
+            if (ty.group, ty.kind) == ("", "Pod") {
+                admission::admit_pod(&mut new);
             }
             Ok(with_entries(new, &entries))
         });
@@ -264,6 +268,9 @@ fn apply(
         let mut new = prepare_write(&store.clock, target, old, merged)?;
         if let (None, Some(allocated)) = (old, &allocation) {
             service::keep_allocated(allocated, &mut new);
+        }
+        if old.is_none() && (ty.group, ty.kind) == ("", "Pod") {
+            admission::admit_pod(&mut new);
         }
         Ok(with_entries(new, &entries))
     })

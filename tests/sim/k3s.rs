@@ -59,14 +59,17 @@ async fn the_node_is_listed_described_and_every_pod_is_bound_to_it() {
     // A Pod nobody owns (kubectl run sends it in protobuf) is scheduled like any other.
     lab.kubectl(&["run", "solo", "--image=nginx:1.27-alpine"])
         .await;
-    let pod = wait_json(&lab, &["get", "pod", "solo"], |p| {
-        p["status"]["phase"] == "Running"
-    })
+    let pod = wait_json(
+        &lab,
+        &["get", "pod", "solo", "--show-managed-fields"],
+        |p| p["status"]["phase"] == "Running",
+    )
     .await;
     assert_eq!(pod["spec"]["nodeName"], "capa-lab");
     assert_eq!(pod["status"]["hostIP"], "10.0.2.15");
     // The binding is the server's doing: no field manager claims spec.nodeName.
     let owned = serde_json::to_string(&pod["metadata"]["managedFields"]).unwrap();
+    assert!(owned.contains("f:containers"), "{owned}");
     assert!(!owned.contains("f:nodeName"), "{owned}");
     let scheduled = lab
         .kubectl(&[
@@ -194,7 +197,7 @@ async fn every_running_container_has_a_log_read_as_the_kubelet_reads_it() {
         "--",
         "sh",
         "-c",
-        "echo one; sleep 3; echo two",
+        "echo one; sleep 20; echo two",
     ])
     .await;
     wait_json(&lab, &["get", "pod", "-l", "job-name=count"], |l| {

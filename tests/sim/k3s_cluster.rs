@@ -40,12 +40,15 @@ async fn services_get_cluster_ips_and_endpoints_kept_by_their_controllers() {
     // kubectl expose sends the Service in protobuf.
     lab.kubectl(&["expose", "deploy/web", "--port=8080", "--target-port=80"])
         .await;
-    let svc = lab.kubectl_json(&["get", "svc", "web"]).await;
+    let svc = lab
+        .kubectl_json(&["get", "svc", "web", "--show-managed-fields"])
+        .await;
     let ip = svc["spec"]["clusterIP"].as_str().unwrap();
     assert!(ip.starts_with("10.43.") && ip != "10.43.0.1", "{svc:#}");
     assert_eq!(svc["spec"]["clusterIPs"][0], ip);
     // The allocation is the server's: no field manager owns it.
     let owned = serde_json::to_string(&svc["metadata"]["managedFields"]).unwrap();
+    assert!(owned.contains("f:selector"), "{owned}");
     assert!(!owned.contains("f:clusterIP\""), "{owned}");
 
     let ep = wait_json(&lab, &["get", "endpoints", "web"], |e| {
@@ -197,6 +200,34 @@ async fn stored_objects_have_no_null_lists_the_real_server_would_leave_out() {
         p["status"]["phase"] == "Running"
     })
     .await;
+    // What admission adds to a Pod, owned by no field manager; defaulting's enableServiceLinks
+    // is the creator's, as on a real server.
+    let solo = lab
+        .kubectl_json(&["get", "pod", "solo", "--show-managed-fields"])
+        .await;
+    let spec = &solo["spec"];
+    assert_eq!(spec["enableServiceLinks"], true);
+    assert_eq!(
+        (
+            spec["serviceAccountName"].as_str(),
+            spec["priority"].as_i64()
+        ),
+        (Some("default"), Some(0))
+    );
+    assert_eq!(spec["preemptionPolicy"], "PreemptLowerPriority");
+    let token = spec["volumes"][0]["name"].as_str().unwrap();
+    assert!(token.starts_with("kube-api-access-"), "{spec:#}");
+    assert_eq!(
+        spec["containers"][0]["volumeMounts"][0]["mountPath"],
+        "/var/run/secrets/kubernetes.io/serviceaccount"
+    );
+    assert_eq!(spec["tolerations"][0]["tolerationSeconds"], 300);
+    let owned = serde_json::to_string(&solo["metadata"]["managedFields"]).unwrap();
+    assert!(owned.contains("f:enableServiceLinks"), "{owned}");
+    assert!(
+        !owned.contains("f:tolerations") && !owned.contains("f:volumes"),
+        "{owned}"
+    );
     for kind in [
         "deploy",
         "rs",
