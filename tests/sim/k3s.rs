@@ -260,6 +260,36 @@ async fn errors_carry_details_so_kubectl_never_crashes_on_them() {
         .await;
     let body = String::from_utf8_lossy(&status.stderr);
     assert!(body.contains("NotFound"), "{body}");
+    // The Status itself, as a client reads it: details name the object, group and kind.
+    let client = lab.client().await;
+    let api: kube::Api<k8s_openapi::api::apps::v1::Deployment> =
+        kube::Api::namespaced(client.clone(), "default");
+    match api.get("nope").await {
+        Err(kube::Error::Api(status)) => {
+            let details = status.details.expect("a NotFound carries details");
+            assert_eq!(
+                (
+                    details.name.as_str(),
+                    details.group.as_str(),
+                    details.kind.as_str()
+                ),
+                ("nope", "apps", "deployments")
+            );
+        }
+        other => panic!("expected a NotFound Status, got {other:?}"),
+    }
+    // kubectl's own handling of the reasons: an existing object, a missing one ignored.
+    lab.kubectl(&["create", "cm", "twice"]).await;
+    let again = lab.kubectl_fails(&["create", "cm", "twice"]).await;
+    // kubectl's create generators word it themselves around the server's message.
+    assert!(
+        again.contains("failed to create configmap: configmaps \"twice\" already exists"),
+        "{again}"
+    );
+    let quiet = lab
+        .kubectl(&["delete", "cm", "nope", "--ignore-not-found"])
+        .await;
+    assert_eq!(quiet, "");
     lab.kubectl(&["create", "namespace", "going"]).await;
     lab.kubectl(&["create", "cm", "held", "-n", "going"]).await;
     lab.kubectl(&[
