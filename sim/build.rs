@@ -9,6 +9,9 @@ const ROOTS: &[&str] = &[
     "k8s.io/api/apps/v1/generated.proto",
     "k8s.io/api/batch/v1/generated.proto",
     "k8s.io/api/autoscaling/v1/generated.proto",
+    "k8s.io/api/coordination/v1/generated.proto",
+    "k8s.io/api/discovery/v1/generated.proto",
+    "k8s.io/metrics/pkg/apis/metrics/v1beta1/generated.proto",
     "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto",
 ];
 

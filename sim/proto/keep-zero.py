@@ -11,9 +11,10 @@ Fields tagged `omitzero` (a zero time left out rather than written as null) are 
 `# omitzero: package.Message.field` comments, for sim/src/proto/shape.rs's OMIT_ZERO.
 
 Usage: keep-zero.py GO_SRC > keep-zero.txt, where GO_SRC holds, at the Kubernetes version of the
-vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling}/v1, apimachinery's
-pkg/apis/meta/v1 as meta/v1, and apiextensions-apiserver's pkg/apis/apiextensions/v1 as
-apiextensions/v1 (non-generated, non-test .go files only).
+vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling,coordination,discovery}/v1,
+apimachinery's pkg/apis/meta/v1 as meta/v1, apiextensions-apiserver's pkg/apis/apiextensions/v1
+as apiextensions/v1, and kubernetes/metrics' pkg/apis/metrics/v1beta1 as metrics/v1beta1
+(non-generated, non-test .go files only).
 """
 import glob
 import re
@@ -26,6 +27,9 @@ PACKAGES = {
     "autoscaling/v1": "k8s.io.api.autoscaling.v1",
     "meta/v1": "k8s.io.apimachinery.pkg.apis.meta.v1",
     "apiextensions/v1": "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1",
+    "coordination/v1": "k8s.io.api.coordination.v1",
+    "discovery/v1": "k8s.io.api.discovery.v1",
+    "metrics/v1beta1": "k8s.io.metrics.pkg.apis.metrics.v1beta1",
 }
 BASIC = {"string", "bool", "int32", "int64", "float64"}
 FIELD = re.compile(r"\s*(\w+)\s+(\S+)\s+`(.*)`")

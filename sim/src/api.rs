@@ -4,6 +4,7 @@
 
 mod discovery;
 mod logs;
+mod metrics;
 mod negotiate;
 mod openapi;
 mod path;
@@ -22,8 +23,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::logs::LogBook;
-use super::status::ApiError;
+use super::status::{self, ApiError};
 use super::store::Store;
+pub use discovery::k3s_version;
 use negotiate::Encoding;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
@@ -94,6 +96,8 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
             .map_or(Encoding::Json, |o| o.encoding),
         _ => Encoding::Json,
     };
+    // Since 1.33 every request for core/v1 Endpoints is answered with a deprecation warning.
+    let deprecated = matches!(&route, Route::Resource(rp) if rp.ty.kind == "Endpoints");
     let mut response = match dispatch(&st, route, &parts, body, query).await {
         Ok(r) => r,
         Err(e) => error_in(error_encoding, &e),
@@ -101,6 +105,14 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
     // The Date header carries the cluster's (possibly sped-up) clock, so clients can read it.
     if let Ok(v) = HeaderValue::from_str(&date) {
         response.headers_mut().insert(header::DATE, v);
+    }
+    if deprecated {
+        response.headers_mut().append(
+            header::WARNING,
+            HeaderValue::from_static(
+                "299 - \"v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice\"",
+            ),
+        );
     }
     response
 }
@@ -145,7 +157,7 @@ async fn dispatch(
             };
             counter.fetch_add(1, Relaxed);
             if rp.subresource.as_deref() == Some("log") && rp.ty.log_subresource {
-                return logs::serve(st, &rp, &parts.method, &query).await;
+                return logs::serve(st, &rp, &parts.method, &query, parts.uri.query()).await;
             }
             let output = negotiate::output(accept_header(&parts.headers), rp.ty.builtin)?;
             let content_type = parts
@@ -155,6 +167,12 @@ async fn dispatch(
                 .unwrap_or("");
             let manager_default = user_agent_manager(&parts.headers);
             if parts.method == Method::GET && query.watch {
+                if rp.ty.computed {
+                    return Err(ApiError::method_not_allowed(
+                        "watch",
+                        &status::qualified(rp.ty),
+                    ));
+                }
                 return watch::serve(st, &rp, &query, output).await;
             }
             let body = request::read_body(body, &parts.headers).await?;

@@ -67,6 +67,11 @@ pub fn rfc3339(t: Timestamp) -> String {
         .unwrap_or_else(|_| t.to_string())
 }
 
+/// `2026-11-30T02:37:04.123456Z`: microseconds, as `metav1.MicroTime` serialises.
+pub fn rfc3339_micro(t: Timestamp) -> String {
+    t.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+}
+
 /// Parses a Kubernetes timestamp; `None` when absent or malformed.
 pub fn parse(s: &str) -> Option<Timestamp> {
     s.parse().ok()

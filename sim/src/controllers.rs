@@ -3,20 +3,25 @@
 //! watches the store's change stream, keeps a de-duplicated queue of keys, and writes through
 //! `ops` as field manager `k3s`, exactly as k3s's built-in controllers appear in managedFields.
 
+mod daemonset;
 mod deployment;
+pub mod endpoints;
 mod events;
 mod gc;
 mod job;
 mod kubelet;
 mod namespace;
+pub mod node;
 mod queue;
 mod replicaset;
+mod startup;
 
 use std::sync::Arc;
 
 use tokio::task::JoinHandle;
 
-pub use events::record as record_event;
+pub use events::Correlator as EventCorrelator;
+pub use events::audit as record_event;
 
 use super::logs::LogBook;
 use super::store::Store;
@@ -29,13 +34,23 @@ pub const MANAGER: &str = "k3s";
 pub struct Env {
     pub store: Arc<Store>,
     pub logs: Arc<LogBook>,
+    /// The event recorders' memory (repeats counted, similar Events combined).
+    pub events: Arc<events::Correlator>,
 }
 
 /// Starts every controller; they stop when the returned handles are aborted.
-pub fn spawn_all(env: Env) -> Vec<JoinHandle<()>> {
+/// `kubelet_version` is the version the node reports (that of `/version`).
+pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
     vec![
+        queue::run(env.clone(), node::Heartbeat::new(kubelet_version)),
+        queue::run(env.clone(), endpoints::Endpoints),
         queue::run(env.clone(), deployment::Deployments),
-        queue::run(env.clone(), replicaset::ReplicaSets),
+        queue::run(env.clone(), replicaset::ReplicaSets::REPLICA_SETS),
+        queue::run(
+            env.clone(),
+            replicaset::ReplicaSets::REPLICATION_CONTROLLERS,
+        ),
+        queue::run(env.clone(), daemonset::DaemonSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),
@@ -133,12 +148,11 @@ fn set_condition(status: &mut Value, condition: &Condition, now: &str, with_upda
     }
 }
 
-/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it, on the
-/// cluster's one node.
+/// A Pod for `owner` (a ReplicaSet or Job) from its `spec.template`, named after it; the
+/// scheduler binds it to the node afterwards.
 fn pod_from_template(owner: &Value) -> Value {
     let template = &owner["spec"]["template"];
-    let mut spec = template["spec"].clone();
-    spec["nodeName"] = serde_json::json!(kubelet::NODE_NAME);
+    let spec = template["spec"].clone();
     let mut meta = serde_json::json!({
         "generateName": format!("{}-", objects::name(owner)),
         "ownerReferences": [objects::owner_reference(owner, true)],

@@ -12,9 +12,23 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
         ("", "Namespace") => namespace(obj),
         ("", "Secret") => set_if_absent(obj, &["type"], json!("Opaque")),
         ("", "Service") => service(obj),
-        ("", "Pod") => pod_spec(&mut obj["spec"], true),
+        ("", "Pod") => {
+            pod_spec(&mut obj["spec"], true);
+            // Pods only: a template in a workload does not get it.
+            if obj["spec"].is_object() {
+                set_if_absent(obj, &["spec", "enableServiceLinks"], json!(true));
+            }
+        }
         ("apps", "Deployment") => {
             deployment(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
+        ("apps", "DaemonSet") => {
+            daemon_set(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
+        ("", "ReplicationController") => {
+            replication_controller(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
         }
         ("apps", "ReplicaSet") => {
@@ -46,7 +60,9 @@ fn service(obj: &mut Value) {
     set_if_absent(obj, &["spec", "ipFamilies"], json!(["IPv4"]));
     set_if_absent(obj, &["spec", "ipFamilyPolicy"], json!("SingleStack"));
     set_if_absent(obj, &["spec", "internalTrafficPolicy"], json!("Cluster"));
-    if let Some(ports) = obj["spec"]["ports"].as_array_mut() {
+    // `get_mut`, not indexing: indexing a missing key would store a `null` (`ports: null`)
+    // where the real server stores nothing.
+    if let Some(ports) = list_mut(obj.get_mut("spec"), "ports") {
         for port in ports {
             set_if_absent(port, &["protocol"], json!("TCP"));
             if port.get("targetPort").is_none() {
@@ -72,6 +88,38 @@ fn deployment(obj: &mut Value) {
             &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
             json!("25%"),
         );
+    }
+}
+
+fn daemon_set(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "revisionHistoryLimit"], json!(10));
+    set_if_absent(
+        obj,
+        &["spec", "updateStrategy", "type"],
+        json!("RollingUpdate"),
+    );
+    if obj["spec"]["updateStrategy"]["type"] == "RollingUpdate" {
+        let rolling = ["spec", "updateStrategy", "rollingUpdate"];
+        set_if_absent(
+            obj,
+            &[rolling[0], rolling[1], rolling[2], "maxUnavailable"],
+            json!(1),
+        );
+        set_if_absent(
+            obj,
+            &[rolling[0], rolling[1], rolling[2], "maxSurge"],
+            json!(0),
+        );
+    }
+}
+
+/// core/v1's defaults: one replica, and the selector and labels taken from the template's.
+fn replication_controller(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "replicas"], json!(1));
+    let labels = obj["spec"]["template"]["metadata"]["labels"].clone();
+    if labels.is_object() {
+        set_if_absent(obj, &["spec", "selector"], labels.clone());
+        set_if_absent(obj, &["metadata", "labels"], labels);
     }
 }
 
@@ -123,7 +171,7 @@ fn pod_spec(spec: &mut Value, always_restart: bool) {
     set_if_absent(spec, &["securityContext"], json!({}));
     set_if_absent(spec, &["terminationGracePeriodSeconds"], json!(30));
     for list in ["initContainers", "containers"] {
-        if let Some(containers) = spec[list].as_array_mut() {
+        if let Some(containers) = list_mut(Some(&mut *spec), list) {
             containers.iter_mut().for_each(container);
         }
     }
@@ -148,7 +196,7 @@ fn container(c: &mut Value) {
     );
     set_if_absent(c, &["terminationMessagePolicy"], json!("File"));
     set_if_absent(c, &["resources"], json!({}));
-    if let Some(ports) = c["ports"].as_array_mut() {
+    if let Some(ports) = list_mut(Some(&mut *c), "ports") {
         for port in ports {
             set_if_absent(port, &["protocol"], json!("TCP"));
         }
@@ -164,6 +212,11 @@ fn container(c: &mut Value) {
             }
         }
     }
+}
+
+/// The list at `field` of `obj`, if there is one (never creating the key).
+fn list_mut<'a>(obj: Option<&'a mut Value>, field: &str) -> Option<&'a mut Vec<Value>> {
+    obj?.get_mut(field)?.as_array_mut()
 }
 
 /// Sets `path` to `value` unless something is already there; creates maps on the way, but
@@ -216,6 +269,18 @@ mod tests {
             let mut c = json!({"image": image});
             container(&mut c);
             assert_eq!(c["imagePullPolicy"], policy, "{image}");
+        }
+    }
+
+    #[test]
+    fn defaulting_adds_no_null_for_a_list_that_is_not_there() {
+        let mut pod = json!({"spec": {"containers": [{"name": "c", "image": "busybox:1.36"}]}});
+        apply(by_kind("v1", "Pod").unwrap(), &mut pod);
+        let mut svc = json!({"spec": {"type": "ExternalName", "externalName": "example.com"}});
+        apply(by_kind("v1", "Service").unwrap(), &mut svc);
+        for obj in [&pod, &svc] {
+            let text = obj.to_string();
+            assert!(!text.contains("null"), "{text}");
         }
     }
 

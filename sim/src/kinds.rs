@@ -20,6 +20,9 @@ pub struct ResourceType {
     pub log_subresource: bool,
     /// Built into Kubernetes (strategic merge patch and list-map keys apply); false for CRDs.
     pub builtin: bool,
+    /// Never stored: computed on every read and only read (metrics.k8s.io, served on k3s by
+    /// metrics-server through the aggregation layer: `get` and `list`, nothing else).
+    pub computed: bool,
 }
 
 const BASE: ResourceType = ResourceType {
@@ -35,6 +38,7 @@ const BASE: ResourceType = ResourceType {
     scale_subresource: false,
     log_subresource: false,
     builtin: true,
+    computed: false,
 };
 
 /// Every served type. The order is the order discovery lists them in.
@@ -88,6 +92,32 @@ pub static TYPES: &[ResourceType] = &[
         ..BASE
     },
     ResourceType {
+        kind: "Node",
+        plural: "nodes",
+        singular: "node",
+        namespaced: false,
+        short_names: &["no"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        kind: "Endpoints",
+        plural: "endpoints",
+        singular: "endpoints",
+        short_names: &["ep"],
+        ..BASE
+    },
+    ResourceType {
+        kind: "ReplicationController",
+        plural: "replicationcontrollers",
+        singular: "replicationcontroller",
+        short_names: &["rc"],
+        categories: &["all"],
+        status_subresource: true,
+        scale_subresource: true,
+        ..BASE
+    },
+    ResourceType {
         kind: "ServiceAccount",
         plural: "serviceaccounts",
         singular: "serviceaccount",
@@ -117,12 +147,55 @@ pub static TYPES: &[ResourceType] = &[
         ..BASE
     },
     ResourceType {
+        group: "apps",
+        kind: "DaemonSet",
+        plural: "daemonsets",
+        singular: "daemonset",
+        short_names: &["ds"],
+        categories: &["all"],
+        status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
         group: "batch",
         kind: "Job",
         plural: "jobs",
         singular: "job",
         categories: &["all"],
         status_subresource: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "discovery.k8s.io",
+        kind: "EndpointSlice",
+        plural: "endpointslices",
+        singular: "endpointslice",
+        ..BASE
+    },
+    ResourceType {
+        group: "coordination.k8s.io",
+        kind: "Lease",
+        plural: "leases",
+        singular: "lease",
+        ..BASE
+    },
+    ResourceType {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        kind: "NodeMetrics",
+        plural: "nodes",
+        singular: "",
+        namespaced: false,
+        computed: true,
+        ..BASE
+    },
+    ResourceType {
+        group: "metrics.k8s.io",
+        version: "v1beta1",
+        kind: "PodMetrics",
+        plural: "pods",
+        singular: "",
+        computed: true,
         ..BASE
     },
     ResourceType {

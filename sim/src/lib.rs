@@ -126,7 +126,10 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         Some(dir) => Store::open(dir, config.speed)?,
         None => Store::in_memory(config.speed),
     };
+    let git_version = tools::kubectl_version();
     bootstrap::seed(&store);
+    controllers::node::seed(&store, &api::k3s_version(&git_version));
+    controllers::endpoints::seed(&store);
     argocd::seed(&store);
     let scratch = match &config.state_dir {
         Some(_) => None,
@@ -182,14 +185,15 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         store: store.clone(),
         logs: logs.clone(),
         token: token.clone(),
-        git_version: tools::kubectl_version(),
+        git_version,
         address: addr.to_string(),
     });
     let env = controllers::Env {
         store: store.clone(),
         logs,
+        events: Arc::new(controllers::EventCorrelator::default()),
     };
-    let mut tasks = controllers::spawn_all(env.clone());
+    let mut tasks = controllers::spawn_all(env.clone(), &api::k3s_version(&state.git_version));
     tasks.push(argocd::spawn(env, repo_server));
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(serve_tls(listener, acceptor, api::router(state), stop_rx));

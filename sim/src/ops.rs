@@ -2,14 +2,18 @@
 //! both change objects only through these functions, so identity, status handling, defaults,
 //! `generation`, finalizers and managedFields behave the same whoever writes.
 
+mod admission;
+mod bind;
 mod delete;
 mod prepare;
 mod scale;
+pub mod service;
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use bind::bind;
 pub use delete::{DeleteOptions, Deleted, Propagation, delete};
 pub use scale::{ScaleWrite, scale_of, write_scale};
 
@@ -86,6 +90,10 @@ pub fn create(
     actor: &Actor,
 ) -> ApiResult<Arc<Value>> {
     prepare::check_identity(ty, &body, namespace, None)?;
+    let allocation = match (ty.group, ty.kind) {
+        ("", "Service") => Some(service::allocated(store, ty, &body)?),
+        _ => None,
+    };
     let given = objects::name(&body).to_string();
     let generate = body["metadata"]["generateName"].as_str().map(String::from);
     // generateName: retry a few times on the (unlikely) collision, as the real server does not.
@@ -116,6 +124,13 @@ pub fn create(
                 &new,
                 &writer(ty, actor, Part::Main, &now(store)),
             );
+            let mut new = new;
+            if let Some(allocated) = &allocation {
+                service::keep_allocated(allocated, &mut new);
+            }
+            if (ty.group, ty.kind) == ("", "Pod") {
+                admission::admit_pod(&mut new);
+            }
             Ok(with_entries(new, &entries))
         });
         match result {
@@ -242,8 +257,12 @@ fn apply(
     let mut config = config.clone();
     prepare::strip_other_part(ty, part, &mut config);
     let key = Key::new(ty, namespace, name);
+    let mut allocation = None;
     if store.get(&key).is_none() {
         prepare::check_namespace(store, ty, namespace, name)?;
+        if (ty.group, ty.kind) == ("", "Service") {
+            allocation = Some(service::allocated(store, ty, &config)?);
+        }
     }
     commit(store, &key, actor, |old| {
         let time = now(store);
@@ -257,7 +276,13 @@ fn apply(
                     .collect();
                 ApiError::apply_conflict(ty, name, fields::conflict_message(&conflicts), causes)
             })?;
-        let new = prepare_write(&store.clock, target, old, merged)?;
+        let mut new = prepare_write(&store.clock, target, old, merged)?;
+        if let (None, Some(allocated)) = (old, &allocation) {
+            service::keep_allocated(allocated, &mut new);
+        }
+        if old.is_none() && (ty.group, ty.kind) == ("", "Pod") {
+            admission::admit_pod(&mut new);
+        }
         Ok(with_entries(new, &entries))
     })
 }

@@ -8,6 +8,7 @@
 //! `.proto` files (`sim/proto`); the JSON side follows Go's `encoding/json` conventions, so an
 //! object sent in protobuf is stored exactly as the same object sent in JSON would be.
 
+mod duration;
 mod envelope;
 mod from_json;
 mod pool;

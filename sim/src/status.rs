@@ -74,6 +74,19 @@ impl ApiError {
         .with_details(details(ty, name))
     }
 
+    /// 409 with the server's own explanation (a binding to an already bound Pod, ...).
+    pub fn conflict(ty: &ResourceType, name: &str, message: String) -> ApiError {
+        ApiError::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {} \"{name}\": {message}",
+                qualified(ty)
+            ),
+        )
+        .with_details(details(ty, name))
+    }
+
     /// Server-side apply conflicts; `message` is the field manager's text.
     pub fn apply_conflict(
         ty: &ResourceType,
@@ -126,12 +139,31 @@ impl ApiError {
         ApiError::new(403, "Forbidden", message)
     }
 
+    /// 403 about one object: `configmaps "x" is forbidden: <why>`, with its details.
+    pub fn forbidden_on(ty: &ResourceType, name: &str, why: &str) -> ApiError {
+        ApiError::new(
+            403,
+            "Forbidden",
+            format!("{} \"{name}\" is forbidden: {why}", qualified(ty)),
+        )
+        .with_details(details(ty, name))
+    }
+
+    /// A path no handler serves. The real server's generic 404 carries empty `details` (kubectl
+    /// reads `details.name` of a NotFound, so it must be there); `path` is only for our logs.
     pub fn path_not_found(path: &str) -> ApiError {
+        tracing::debug!("no handler for {path}");
         ApiError::new(
             404,
             "NotFound",
-            format!("the server could not find the requested resource ({path})"),
+            "the server could not find the requested resource",
         )
+        .with_details(json!({}))
+    }
+
+    /// 409 because a precondition of the request no longer holds.
+    pub fn precondition_failed(ty: &ResourceType, name: &str, why: &str) -> ApiError {
+        ApiError::conflict(ty, name, format!("Precondition failed: {why}"))
     }
 
     pub fn method_not_allowed(method: &str, what: &str) -> ApiError {

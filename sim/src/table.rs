@@ -99,8 +99,17 @@ macro_rules! cells {
     ($($cell:expr),* $(,)?) => { vec![$(Value::from($cell)),*] };
 }
 
+mod cluster;
+mod workloads;
+
 #[derive(Clone, Copy)]
 enum Printer {
+    DaemonSet,
+    ReplicationController,
+    Node,
+    Lease,
+    Endpoints,
+    EndpointSlice,
     Namespace,
     ConfigMap,
     Secret,
@@ -127,6 +136,14 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
         ("Pod", _) if core => (P::Pod, POD),
         ("Event", _) if core => (P::Event, EVENT),
         ("Service", _) if core => (P::Service, SERVICE),
+        ("Node", _) if core => (P::Node, cluster::NODE),
+        ("ReplicationController", _) if core => {
+            (P::ReplicationController, workloads::REPLICATION_CONTROLLER)
+        }
+        ("DaemonSet", "apps") => (P::DaemonSet, workloads::DAEMON_SET),
+        ("Endpoints", _) if core => (P::Endpoints, cluster::ENDPOINTS),
+        ("Lease", "coordination.k8s.io") => (P::Lease, cluster::LEASE),
+        ("EndpointSlice", "discovery.k8s.io") => (P::EndpointSlice, cluster::ENDPOINT_SLICE),
         ("Deployment", "apps") => (P::Deployment, DEPLOYMENT),
         ("ReplicaSet", "apps") => (P::ReplicaSet, REPLICA_SET),
         ("Job", "batch") => (P::Job, JOB),
@@ -175,6 +192,12 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
         Printer::Pod => pod_cells(name, age, obj, now),
         Printer::Event => event_cells(obj, now),
         Printer::Service => service_cells(name, age, obj),
+        Printer::Node => cluster::node_cells(obj, now),
+        Printer::DaemonSet => workloads::daemon_set_cells(obj, now),
+        Printer::ReplicationController => workloads::replication_controller_cells(obj, now),
+        Printer::Lease => cluster::lease_cells(obj, now),
+        Printer::Endpoints => cluster::endpoints_cells(obj, now),
+        Printer::EndpointSlice => cluster::endpoint_slice_cells(obj, now),
         Printer::Deployment => {
             let ready = format!("{}/{}", int(obj, "/status/readyReplicas"), replicas(obj));
             let up = int(obj, "/status/updatedReplicas");

@@ -6,6 +6,11 @@ use serde_json::{Value, json};
 use crate::kinds::{TYPES, group_versions};
 
 /// What `/version` reports: Kubernetes at the kubectl's minor version, as k3s names it.
+/// The version a k3s server reports for a Kubernetes release: `v1.35.2` → `v1.35.2+k3s1`.
+pub fn k3s_version(git_version: &str) -> String {
+    format!("v{}+k3s1", git_version.trim_start_matches('v'))
+}
+
 pub fn version(git_version: &str) -> Value {
     let trimmed = git_version.trim_start_matches('v');
     let mut parts = trimmed.split(['.', '+', '-']);
@@ -16,7 +21,7 @@ pub fn version(git_version: &str) -> Value {
         "minor": minor,
         "emulationMajor": major,
         "emulationMinor": minor,
-        "gitVersion": format!("v{trimmed}+k3s1"),
+        "gitVersion": k3s_version(git_version),
         "gitCommit": "capa-tui-embedded-lab-cluster",
         "gitTreeState": "clean",
         "buildDate": "2026-01-01T00:00:00Z",
@@ -83,7 +88,7 @@ pub fn resource_list(group: &str, version: &str) -> Option<Value> {
             "singularName": t.singular,
             "namespaced": t.namespaced,
             "kind": t.kind,
-            "verbs": VERBS,
+            "verbs": if t.computed { &["get", "list"][..] } else { VERBS },
         });
         if !t.short_names.is_empty() {
             r["shortNames"] = json!(t.short_names);

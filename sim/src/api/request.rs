@@ -74,7 +74,7 @@ impl Query {
 }
 
 /// `a=b&c=d%2Fe` → pairs, percent- and plus-decoded.
-fn form_pairs(raw: &str) -> Vec<(String, String)> {
+pub(super) fn form_pairs(raw: &str) -> Vec<(String, String)> {
     raw.split('&')
         .filter(|p| !p.is_empty())
         .map(|pair| {

@@ -81,6 +81,9 @@ pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response>
 
 fn route(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
     let rp = ctx.rp;
+    if rp.ty.computed {
+        return super::metrics::serve(ctx, method);
+    }
     let what = || status::qualified(rp.ty);
     match (&rp.name, rp.subresource.as_deref()) {
         (None, None) => match *method {

@@ -4,6 +4,7 @@
 //! re-resolve the revision; `hard` also re-renders), writes `status`, advances a running
 //! operation by one step, and decides automated sync.
 
+mod finalize;
 mod operate;
 mod status;
 
@@ -260,6 +261,10 @@ impl Controller {
         let app = self.env.store.get(&key).unwrap_or(app);
         if idle && let (Some(c), Some(sha)) = (&comparison, &revision) {
             self.auto_sync(&app, c, sha, now);
+        }
+        // A deleting app with no operation: its resources finalizer does its work.
+        if idle {
+            self.finalize_deletion(&app);
         }
         // The periodic refresh (120 s + jitter), armed once per period.
         if let Some(period) = periodic {

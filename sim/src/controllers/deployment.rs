@@ -14,9 +14,12 @@ use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part};
 use crate::store::{Event, Key};
 
+mod revision;
+
+use revision::{REVISION, revision};
+
 pub struct Deployments;
 
-const REVISION: &str = "deployment.kubernetes.io/revision";
 const HASH_LABEL: &str = "pod-template-hash";
 
 impl Controller for Deployments {
@@ -52,14 +55,23 @@ impl Controller for Deployments {
         let hash = template_hash(&d["spec"]["template"]);
         let mut sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
         sets.sort_by_key(|rs| revision(rs));
-        let max_revision = sets.iter().map(|rs| revision(rs)).max().unwrap_or(0);
         let (mut new_rs, old_sets): (Vec<_>, Vec<_>) = sets
             .into_iter()
             .partition(|rs| rs["metadata"]["labels"][HASH_LABEL] == hash.as_str());
+        let max_revision = old_sets.iter().map(|rs| revision(rs)).max().unwrap_or(0);
         let now = env.store.clock.now_rfc3339();
         let mut progress = None;
         let new_rs = match new_rs.pop() {
-            Some(rs) => rs,
+            // The current template's ReplicaSet always has the highest revision (a rollback
+            // reuses an old one, which takes the next number).
+            Some(rs) => match revision::bumped_annotations(&rs, max_revision + 1) {
+                Some(annotations) => {
+                    let patch = json!({"metadata": {"annotations": annotations}});
+                    let rs_key = Key::new(rs_ty, &key.namespace, objects::name(&rs));
+                    ops::merge(&env.store, &rs_key, &patch, Part::Main, MANAGER).unwrap_or(rs)
+                }
+                None => rs,
+            },
             None => {
                 let initial = if old_sets.iter().all(|rs| replicas(rs) == 0) {
                     desired
@@ -440,13 +452,6 @@ fn replicas(rs: &Value) -> i64 {
 
 fn available(rs: &Value) -> i64 {
     rs["status"]["availableReplicas"].as_i64().unwrap_or(0)
-}
-
-fn revision(rs: &Value) -> i64 {
-    rs["metadata"]["annotations"][REVISION]
-        .as_str()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
 }
 
 /// (maxSurge, maxUnavailable) resolved against the desired count; surge rounds up,

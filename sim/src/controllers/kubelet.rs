@@ -18,8 +18,8 @@ use crate::ops::{self, Part};
 use crate::shell::{self, Step, Trace};
 use crate::store::{Event, EventType, Key};
 
-/// The one node of the embedded cluster.
-pub const NODE_NAME: &str = "capa-lab";
+use super::node::NODE_IP;
+pub use super::node::NODE_NAME;
 /// Cluster time from Pod creation to its containers running (image already present).
 const START_DELAY: Duration = Duration::from_secs(1);
 
@@ -64,6 +64,16 @@ impl Controller for Kubelet {
             });
             return Next::Done;
         };
+        match pod["spec"]["nodeName"].as_str() {
+            None | Some("") => {
+                // The scheduler's part: every Pod goes to the one node, whoever created it.
+                schedule(env, &pod);
+                return Next::Done;
+            }
+            // Bound to a node that does not exist: no kubelet will ever run it.
+            Some(node) if node != NODE_NAME => return Next::Done,
+            Some(_) => {}
+        }
         let phase = pod["status"]["phase"].as_str().unwrap_or("Pending");
         let uid = objects::uid(&pod).to_string();
         if objects::is_deleting(&pod) || matches!(phase, "Succeeded" | "Failed") {
@@ -79,10 +89,15 @@ impl Controller for Kubelet {
             .filter(|t| *t <= now)
             .unwrap_or(now);
         let resumed = first_seen < now;
-        let run = self.runs.entry(uid).or_insert_with(|| Run {
-            first_seen,
-            announced: resumed,
-            scripts: scripts(&pod),
+        let run = self.runs.entry(uid).or_insert_with(|| {
+            if resumed {
+                open_logs(env, &pod, first_seen + START_DELAY);
+            }
+            Run {
+                first_seen,
+                announced: resumed,
+                scripts: scripts(&pod),
+            }
         });
         let elapsed = now.duration_since(run.first_seen).unsigned_abs();
         let started_at = run.first_seen + START_DELAY;
@@ -92,6 +107,7 @@ impl Controller for Kubelet {
         }
         if !run.announced {
             run.announced = true;
+            open_logs(env, &pod, started_at);
             announce(env, &pod);
         }
         let ran_for = elapsed - START_DELAY;
@@ -103,17 +119,23 @@ impl Controller for Kubelet {
                 &pod,
                 &running_status(&pod, run.first_seen, started_at, ready, &[]),
             );
-            return if ready {
-                Next::Done
-            } else {
-                Next::After(ready_after - ran_for)
+            // A command's output goes on being logged; its end is not simulated (no restarts).
+            let (_, output_due) = advance_scripts(env, &pod, run, started_at, ran_for);
+            let ready_due = (!ready).then(|| ready_after - ran_for);
+            return match (ready_due, output_due) {
+                (Some(a), Some(b)) => Next::After(a.min(b)),
+                (Some(d), None) | (None, Some(d)) => Next::After(d),
+                (None, None) => Next::Done,
             };
         }
         run_to_completion(env, &pod, run, started_at, ran_for)
     }
 }
 
-/// Advances each container's script to `ran_for`, logging what it printed so far.
+/// A container that exited: name, exit code, message, and how long it ran.
+type Exited = (String, i32, Option<String>, Duration);
+
+/// Runs each container's script until it exits; the Pod ends when all have.
 fn run_to_completion(
     env: &Env,
     pod: &Value,
@@ -121,15 +143,36 @@ fn run_to_completion(
     started_at: Timestamp,
     ran_for: Duration,
 ) -> Next {
+    let (finished, next_wake) = advance_scripts(env, pod, run, started_at, ran_for);
+    let all_done = finished.len() == run.scripts.len();
+    if !all_done {
+        let status = running_status(pod, run.first_seen, started_at, true, &[]);
+        write_status(env, pod, &status);
+        return Next::After(next_wake.unwrap_or(Duration::from_millis(100)));
+    }
+    let status = running_status(pod, run.first_seen, started_at, false, &finished);
+    write_status(env, pod, &status);
+    Next::Done
+}
+
+/// Advances each container's script to `ran_for`, logging what it printed at the time it
+/// printed it. Returns the containers whose script has ended, and when to look again.
+fn advance_scripts(
+    env: &Env,
+    pod: &Value,
+    run: &mut Run,
+    started_at: Timestamp,
+    ran_for: Duration,
+) -> (Vec<Exited>, Option<Duration>) {
     let (ns, name) = (objects::namespace(pod), objects::name(pod));
     let mut next_wake: Option<Duration> = None;
-    let mut finished: Vec<(String, i32, Option<String>, Duration)> = Vec::new();
+    let mut finished: Vec<Exited> = Vec::new();
     for (container, script, logged) in &mut run.scripts {
         match script {
             Err(message) => {
                 if *logged == 0 {
                     env.logs
-                        .append(ns, name, container, &format!("{message}\n"));
+                        .append(ns, name, container, started_at, &format!("{message}\n"));
                     env.logs.finish(ns, name, container);
                     *logged = 1;
                 }
@@ -149,7 +192,8 @@ fn run_to_completion(
                     }
                     match step {
                         Step::Output(text) if i >= *logged => {
-                            env.logs.append(ns, name, container, text);
+                            let printed = started_at + at;
+                            env.logs.append(ns, name, container, printed, text);
                             *logged = i + 1;
                         }
                         Step::Sleep(d) => {
@@ -162,7 +206,7 @@ fn run_to_completion(
                 if at <= ran_for && *logged >= trace.steps.len() {
                     if !env
                         .logs
-                        .view(ns, name, container)
+                        .view(ns, name, container, env.store.clock.now())
                         .is_some_and(|v| v.finished)
                     {
                         env.logs.finish(ns, name, container);
@@ -174,25 +218,18 @@ fn run_to_completion(
             }
         }
     }
-    let all_done = finished.len() == run.scripts.len();
-    if !all_done {
-        let status = running_status(pod, run.first_seen, started_at, true, &[]);
-        write_status(env, pod, &status);
-        return Next::After(next_wake.unwrap_or(Duration::from_millis(100)));
-    }
-    let status = running_status(pod, run.first_seen, started_at, false, &finished);
-    write_status(env, pod, &status);
-    Next::Done
+    (finished, next_wake)
 }
 
+/// Each container's command run in the built-in shell. A long-running Pod's containers
+/// without a command run their image's own process instead (see [`super::startup`]).
 fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
-    if pod["spec"]["restartPolicy"] == "Always" {
-        return Vec::new();
-    }
+    let always = pod["spec"]["restartPolicy"] == "Always";
     pod["spec"]["containers"]
         .as_array()
         .into_iter()
         .flatten()
+        .filter(|c| !always || has_command(c))
         .map(|c| {
             let argv: Vec<String> = ["command", "args"]
                 .iter()
@@ -203,6 +240,24 @@ fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
             (name, shell::run(&argv).map_err(|e| e.to_string()), 0)
         })
         .collect()
+}
+
+/// The node's kubelet version (`v1.35.2+k3s1`), as its probes' User-Agent names it.
+fn kubelet_version(env: &Env) -> String {
+    env.store
+        .get(&Key::new(ty("v1", "Node"), "", NODE_NAME))
+        .and_then(|n| {
+            n["status"]["nodeInfo"]["kubeletVersion"]
+                .as_str()
+                .map(String::from)
+        })
+        .unwrap_or_default()
+}
+
+fn has_command(container: &Value) -> bool {
+    ["command", "args"]
+        .iter()
+        .any(|f| container[*f].as_array().is_some_and(|a| !a.is_empty()))
 }
 
 /// initialDelaySeconds + periodSeconds of the slowest readinessProbe (0 when there is none).
@@ -221,45 +276,57 @@ fn readiness_delay(pod: &Value) -> Duration {
         .map_or(Duration::ZERO, Duration::from_secs)
 }
 
-fn announce(env: &Env, pod: &Value) {
+/// Binds an unscheduled Pod to the node, as the default scheduler does, and says so.
+fn schedule(env: &Env, pod: &Value) {
     let (ns, name) = (objects::namespace(pod), objects::name(pod));
-    events::record(
-        env,
-        pod,
-        false,
-        "Scheduled",
-        &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
-        "default-scheduler",
-    );
+    if objects::is_deleting(pod) {
+        return;
+    }
+    match ops::bind(&env.store, ty("v1", "Pod"), ns, name, NODE_NAME) {
+        Ok(bound) => events::record_scheduled(
+            env,
+            &bound,
+            &format!("Successfully assigned {ns}/{name} to {NODE_NAME}"),
+        ),
+        Err(e) => tracing::debug!("pod {ns}/{name} not bound: {}", e.message),
+    }
+}
+
+/// The containers start: their logs open, with the image's start-up output for a
+/// long-running container without a command. (A restarted cluster, whose logs lived in memory,
+/// opens them again for the Pods it resumes.)
+fn open_logs(env: &Env, pod: &Value, started_at: Timestamp) {
+    let (ns, name) = (objects::namespace(pod), objects::name(pod));
+    let always = pod["spec"]["restartPolicy"] == "Always";
+    for c in container_list(pod) {
+        let cname = c["name"].as_str().unwrap_or_default();
+        env.logs.start(ns, name, cname);
+        if always && !has_command(c) {
+            let image = c["image"].as_str().unwrap_or_default();
+            let out = super::startup::lines(image, started_at);
+            if !out.is_empty() {
+                env.logs.append(ns, name, cname, started_at, &out);
+            }
+            for rule in super::startup::probe_lines(c, started_at, &kubelet_version(env)) {
+                env.logs.repeat(ns, name, cname, rule);
+            }
+        }
+    }
+}
+
+/// The kubelet's Events for each container it starts (about the container's field path).
+fn announce(env: &Env, pod: &Value) {
     for c in pod["spec"]["containers"].as_array().into_iter().flatten() {
         let (cname, image) = (
             c["name"].as_str().unwrap_or_default(),
             c["image"].as_str().unwrap_or_default(),
         );
-        events::record(
-            env,
-            pod,
-            false,
-            "Pulled",
-            &format!("Container image \"{image}\" already present on machine"),
-            "kubelet",
-        );
-        events::record(
-            env,
-            pod,
-            false,
-            "Created",
-            &format!("Created container: {cname}"),
-            "kubelet",
-        );
-        events::record(
-            env,
-            pod,
-            false,
-            "Started",
-            &format!("Started container {cname}"),
-            "kubelet",
-        );
+        let pulled = format!("Container image \"{image}\" already present on machine");
+        events::record_container(env, pod, cname, "Pulled", &pulled);
+        let created = format!("Created container: {cname}");
+        events::record_container(env, pod, cname, "Created", &created);
+        let started = format!("Started container {cname}");
+        events::record_container(env, pod, cname, "Started", &started);
     }
 }
 
@@ -292,8 +359,8 @@ fn pending_status(pod: &Value, first_seen: Timestamp) -> Value {
             condition("ContainersReady", false, &at, Some("ContainersNotReady")),
             condition("PodScheduled", true, &at, None),
         ],
-        "hostIP": "10.0.2.15",
-        "hostIPs": [{"ip": "10.0.2.15"}],
+        "hostIP": NODE_IP,
+        "hostIPs": [{"ip": NODE_IP}],
         "startTime": at,
         "containerStatuses": waiting,
         "qosClass": "BestEffort",
@@ -365,8 +432,8 @@ fn running_status(
             condition("ContainersReady", ready && !done, &ready_at, reason),
             condition("PodScheduled", true, &created, None),
         ],
-        "hostIP": "10.0.2.15",
-        "hostIPs": [{"ip": "10.0.2.15"}],
+        "hostIP": NODE_IP,
+        "hostIPs": [{"ip": NODE_IP}],
         "podIP": ip,
         "podIPs": [{"ip": ip}],
         "startTime": created,

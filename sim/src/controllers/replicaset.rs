@@ -1,5 +1,6 @@
 //! The ReplicaSet controller: keeps `spec.replicas` Pods from the template, owned by the
-//! ReplicaSet, and reports how many exist, are ready and are available.
+//! ReplicaSet, and reports how many exist, are ready and are available. The same loop keeps
+//! the ReplicationControllers of core/v1 (their selector is a plain label map).
 
 use serde_json::{Value, json};
 
@@ -9,13 +10,31 @@ use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part};
 use crate::store::{Event, Key};
 
-pub struct ReplicaSets;
+/// One replica-keeping controller: the kind it keeps and the component its Events name.
+pub struct ReplicaSets {
+    api_version: &'static str,
+    kind: &'static str,
+    component: &'static str,
+}
+
+impl ReplicaSets {
+    pub const REPLICA_SETS: ReplicaSets = ReplicaSets {
+        api_version: "apps/v1",
+        kind: "ReplicaSet",
+        component: "replicaset-controller",
+    };
+    pub const REPLICATION_CONTROLLERS: ReplicaSets = ReplicaSets {
+        api_version: "v1",
+        kind: "ReplicationController",
+        component: "replication-controller",
+    };
+}
 
 impl Controller for ReplicaSets {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
         match event.key.ty().kind {
-            "ReplicaSet" => vec![event.key.clone()],
-            "Pod" => owner_key(&event.object, "apps/v1", "ReplicaSet")
+            k if k == self.kind => vec![event.key.clone()],
+            "Pod" => owner_key(&event.object, self.api_version, self.kind)
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -23,7 +42,7 @@ impl Controller for ReplicaSets {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let rs = ty("apps/v1", "ReplicaSet");
+        let rs = ty(self.api_version, self.kind);
         env.store
             .list(rs, None)
             .0
@@ -58,7 +77,7 @@ impl Controller for ReplicaSets {
                         false,
                         "SuccessfulCreate",
                         &format!("Created pod: {}", objects::name(&pod)),
-                        "replicaset-controller",
+                        self.component,
                     );
                     pods.push(pod);
                 }
@@ -69,7 +88,7 @@ impl Controller for ReplicaSets {
                         true,
                         "FailedCreate",
                         &format!("Error creating: {}", e.message),
-                        "replicaset-controller",
+                        self.component,
                     );
                     return Next::After(std::time::Duration::from_secs(5));
                 }
@@ -95,7 +114,7 @@ impl Controller for ReplicaSets {
                         false,
                         "SuccessfulDelete",
                         &format!("Deleted pod: {name}"),
-                        "replicaset-controller",
+                        self.component,
                     );
                 }
             }

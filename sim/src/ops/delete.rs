@@ -93,16 +93,14 @@ fn check_preconditions(
     if let Some(uid) = &opts.uid
         && uid != objects::uid(old)
     {
-        return Err(ApiError {
-            code: 409,
-            reason: "Conflict",
-            message: format!(
-                "Operation cannot be fulfilled on {} \"{name}\": Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
-                crate::status::qualified(ty),
+        return Err(ApiError::precondition_failed(
+            ty,
+            name,
+            &format!(
+                "UID in precondition: {uid}, UID in object meta: {}",
                 objects::uid(old)
             ),
-            details: None,
-        });
+        ));
     }
     if let Some(rv) = &opts.resource_version
         && Some(rv.as_str()) != old["metadata"]["resourceVersion"].as_str()

@@ -79,10 +79,13 @@ pub fn check_namespace(
     let namespaces = by_plural("", "v1", "namespaces").expect("namespaces are served");
     match store.get(&Key::new(namespaces, "", namespace)) {
         None => Err(ApiError::not_found(namespaces, namespace)),
-        Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden(format!(
-            "{} \"{name}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
-            crate::status::qualified(ty),
-        ))),
+        Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden_on(
+            ty,
+            name,
+            &format!(
+                "unable to create new content in namespace {namespace} because it is being terminated"
+            ),
+        )),
         Some(_) => Ok(()),
     }
 }
@@ -108,7 +111,12 @@ pub fn prepare_write(
         meta.remove("namespace");
     }
     match old {
-        Some(old) => carry_over(ty, target.part, old, &mut new),
+        Some(old) => {
+            carry_over(ty, target.part, old, &mut new);
+            if (ty.group, ty.kind) == ("", "Service") {
+                super::service::keep_allocated(old, &mut new);
+            }
+        }
         None => first_write(clock, target, &mut new),
     }
     defaults::apply(ty, &mut new);
@@ -213,7 +221,13 @@ fn has_generation(ty: &ResourceType) -> bool {
     !ty.builtin
         || matches!(
             ty.kind,
-            "Deployment" | "ReplicaSet" | "Job" | "Pod" | "CustomResourceDefinition"
+            "Deployment"
+                | "ReplicaSet"
+                | "DaemonSet"
+                | "ReplicationController"
+                | "Job"
+                | "Pod"
+                | "CustomResourceDefinition"
         )
 }
 
@@ -261,7 +275,7 @@ fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
         }
     }
     match (ty.group, ty.kind) {
-        ("apps", "Deployment" | "ReplicaSet") => {
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
             if !obj["spec"]["selector"].is_object() {
                 return Err(ApiError::required(ty, name, "spec.selector"));
             }

@@ -16,8 +16,14 @@ use crate::store::{Key, Store};
 /// The Scale object for a stored Deployment or ReplicaSet.
 pub fn scale_of(obj: &Value) -> Value {
     let meta = &obj["metadata"];
+    // A ReplicationController's selector is the label map itself.
     let selector = obj["spec"]["selector"]["matchLabels"]
         .as_object()
+        .or_else(|| {
+            (obj["kind"] == "ReplicationController")
+                .then(|| obj["spec"]["selector"].as_object())
+                .flatten()
+        })
         .map(|m| {
             m.iter()
                 .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
@@ -110,6 +116,7 @@ fn scale_type() -> &'static ResourceType {
         scale_subresource: false,
         log_subresource: false,
         builtin: true,
+        computed: false,
     };
     &SCALE
 }

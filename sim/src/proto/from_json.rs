@@ -191,6 +191,11 @@ fn special_from_json(
             };
             msg.set_field_by_name("string", PValue::String(text));
         }
+        Special::Duration => {
+            let text = v.as_str().ok_or_else(|| wrong("a duration"))?;
+            let nanos = super::duration::parse(text, path)?;
+            msg.set_field_by_name("duration", PValue::I64(nanos));
+        }
         Special::RawJson => {
             let raw = serde_json::to_vec(v).map_err(|e| ProtoError::field(path, e.to_string()))?;
             msg.set_field_by_number(1, PValue::Bytes(raw.into()));

@@ -15,6 +15,8 @@ pub enum Special {
     MicroTime,
     IntOrString,
     Quantity,
+    /// `metav1.Duration`: Go's duration text in JSON, nanoseconds on the wire.
+    Duration,
     /// `FieldsV1`, `RawExtension`, apiextensions `JSON`: bytes that are JSON text.
     RawJson,
     /// `JSONSchemaPropsOrArray`: a schema, or a list of schemas.
@@ -32,6 +34,7 @@ pub fn special(desc: &MessageDescriptor) -> Option<Special> {
         "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime" => Special::MicroTime,
         "k8s.io.apimachinery.pkg.util.intstr.IntOrString" => Special::IntOrString,
         "k8s.io.apimachinery.pkg.api.resource.Quantity" => Special::Quantity,
+        "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" => Special::Duration,
         "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
         | "k8s.io.apimachinery.pkg.runtime.RawExtension" => Special::RawJson,
         name => match name.strip_prefix(APIEXT) {

@@ -7,6 +7,7 @@ use super::envelope::MAGIC;
 use super::{ProtoError, can_encode, decode, encode, watch_frame};
 use crate::kinds::TYPES;
 
+mod cluster_fixtures;
 mod fixtures;
 
 /// The object as a Go client reads it: a null field and a missing one are the same zero value,

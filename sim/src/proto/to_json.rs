@@ -167,6 +167,9 @@ fn special_to_json(s: Special, m: &DynamicMessage, path: &str) -> Result<Value, 
                 text.filter(|t| !t.is_empty()).unwrap_or_else(|| "0".into()),
             ))
         }
+        Special::Duration => Ok(Value::String(super::duration::format(
+            number("duration").unwrap_or(0),
+        ))),
         Special::RawJson => {
             let raw = m
                 .get_field_by_number(1)

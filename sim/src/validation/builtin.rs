@@ -19,7 +19,8 @@ pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
     let all = ALL.get_or_init(|| {
         TYPES
             .iter()
-            .filter(|t| t.builtin)
+            // Metrics are computed on each read and never written: nothing to validate.
+            .filter(|t| t.builtin && !t.computed)
             .filter_map(|t| Some((t.kind, probe_kind(t)?)))
             .collect()
     });
@@ -27,7 +28,7 @@ pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
 }
 
 fn probe_kind(ty: &ResourceType) -> Option<Schema> {
-    use k8s_openapi::api::{apps, batch, core};
+    use k8s_openapi::api::{apps, batch, coordination, core, discovery};
     use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as crd;
     let root = (ty.api_version(), ty.kind);
     match (ty.group, ty.kind) {
@@ -38,6 +39,12 @@ fn probe_kind(ty: &ResourceType) -> Option<Schema> {
         ("", "Event") => probe::<core::v1::Event>(root),
         ("", "Service") => probe::<core::v1::Service>(root),
         ("", "ServiceAccount") => probe::<core::v1::ServiceAccount>(root),
+        ("", "Node") => probe::<core::v1::Node>(root),
+        ("", "Endpoints") => probe::<core::v1::Endpoints>(root),
+        ("", "ReplicationController") => probe::<core::v1::ReplicationController>(root),
+        ("apps", "DaemonSet") => probe::<apps::v1::DaemonSet>(root),
+        ("discovery.k8s.io", "EndpointSlice") => probe::<discovery::v1::EndpointSlice>(root),
+        ("coordination.k8s.io", "Lease") => probe::<coordination::v1::Lease>(root),
         ("apps", "Deployment") => probe::<apps::v1::Deployment>(root),
         ("apps", "ReplicaSet") => probe::<apps::v1::ReplicaSet>(root),
         ("batch", "Job") => probe::<batch::v1::Job>(root),

@@ -139,13 +139,13 @@ impl Controller {
     pub(super) async fn start_run(&mut self, app: &Value, state: &Value) -> Result<Run, String> {
         let view = AppView::new(app);
         let sync = &state["operation"]["sync"];
-        let revision = match sync["revision"].as_str().filter(|r| !r.is_empty()) {
-            Some(r) => r.to_string(),
-            None => {
-                self.resolve(view.repo_url(), view.target_revision())
-                    .await?
-            }
-        };
+        // A requested revision (a branch, a tag, a short SHA) is resolved to its commit, as
+        // the repo server resolves it: the SHA is what syncResult and history record.
+        let requested = sync["revision"]
+            .as_str()
+            .filter(|r| !r.is_empty())
+            .unwrap_or(view.target_revision());
+        let revision = self.resolve(view.repo_url(), requested).await?;
         let manifests = self.render(app, &revision, false).await?;
         let rules = diff::ignore_rules(view.ignore_differences());
         let comparison = compare::compare(

@@ -24,6 +24,7 @@ fn new_env() -> Env {
     Env {
         store,
         logs: Arc::new(LogBook::default()),
+        events: Arc::default(),
     }
 }
 

@@ -105,7 +105,7 @@ fn crd() -> Value {
 
 pub fn objects() -> Vec<Value> {
     let ns = Some("demo");
-    vec![
+    let mut all = vec![
         json!({"kind": "Namespace", "apiVersion": "v1", "metadata": meta("demo", None),
                "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Active"}}),
         json!({"kind": "ConfigMap", "apiVersion": "v1", "metadata": meta("web", ns),
@@ -165,5 +165,7 @@ pub fn objects() -> Vec<Value> {
         json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta("web", ns)}),
         json!({"kind": "Scale", "apiVersion": "autoscaling/v1", "metadata": meta("web", ns),
                "spec": {"replicas": 3}, "status": {"replicas": 2, "selector": "app=web"}}),
-    ]
+    ];
+    all.extend(super::cluster_fixtures::objects());
+    all
 }
