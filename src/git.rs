@@ -214,6 +214,17 @@ pub fn file_at(repo: &Repository, revision: &str, path: &str) -> Option<String> 
     String::from_utf8(blob.content().to_vec()).ok()
 }
 
+/// The commits of branch `main`, newest first (none when it has no commit).
+pub fn main_history(repo: &Repository) -> Vec<git2::Oid> {
+    let Ok(mut walk) = repo.revwalk() else {
+        return Vec::new();
+    };
+    if walk.push_ref("refs/heads/main").is_err() {
+        return Vec::new();
+    }
+    walk.flatten().collect()
+}
+
 /// The full SHA of HEAD, if there is a commit.
 pub fn head(repo: &Repository) -> Option<String> {
     repo.head().ok()?.target().map(|o| o.to_string())

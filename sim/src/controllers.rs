@@ -104,6 +104,29 @@ fn created(obj: &Value) -> jiff::Timestamp {
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
 }
 
+/// Deletes a Pod a controller owns and records `SuccessfulDelete` on the owner, as the
+/// ReplicaSet and DaemonSet controllers do.
+fn delete_owned_pod(env: &Env, owner: &Value, namespace: &str, name: &str, component: &str) {
+    if crate::ops::delete(
+        &env.store,
+        ty("v1", "Pod"),
+        namespace,
+        name,
+        &crate::ops::DeleteOptions::default(),
+    )
+    .is_ok()
+    {
+        events::record(
+            env,
+            owner,
+            false,
+            "SuccessfulDelete",
+            &format!("Deleted pod: {name}"),
+            component,
+        );
+    }
+}
+
 /// One entry of a `status.conditions` list, as a controller words it.
 struct Condition<'a> {
     /// The condition's `type`.

@@ -127,13 +127,10 @@ impl GitFacts {
 /// `main`'s commits and the tree id of each top-level folder at each.
 fn folders_of(repo: &git2::Repository) -> BTreeMap<String, BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
-    let Ok(mut walk) = repo.revwalk() else {
-        return out;
-    };
-    if walk.push_ref("refs/heads/main").is_err() {
-        return out;
-    }
-    for oid in walk.flatten().take(HISTORY_LIMIT) {
+    for oid in crate::git::main_history(repo)
+        .into_iter()
+        .take(HISTORY_LIMIT)
+    {
         let Ok(tree) = repo.find_commit(oid).and_then(|c| c.tree()) else {
             continue;
         };

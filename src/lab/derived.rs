@@ -100,19 +100,27 @@ pub fn image_source(app: &Application, live: &Value) -> &'static str {
 
 /// The manager of the latest managedFields entry that owns `path` of `obj`.
 pub fn field_owner(obj: &Value, path: &FieldPath) -> Option<String> {
+    writes_of(obj, path)
+        .filter_map(|m| m["manager"].as_str())
+        .next_back()
+        .map(String::from)
+}
+
+/// The managedFields entries of `obj` that hold `path`, in the order the object lists them.
+pub fn writes_of<'a>(
+    obj: &'a Value,
+    path: &FieldPath,
+) -> impl DoubleEndedIterator<Item = &'a Value> {
     let keys = path.managed_fields_keys();
     obj["metadata"]["managedFields"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|m| {
+        .filter(move |m| {
             keys.iter()
                 .try_fold(&m["fieldsV1"], |v, k| v.get(k))
                 .is_some_and(Value::is_object)
         })
-        .filter_map(|m| m["manager"].as_str())
-        .next_back()
-        .map(String::from)
 }
 
 #[cfg(test)]

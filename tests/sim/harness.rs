@@ -139,10 +139,10 @@ impl Independent {
         }
     }
 
-    pub async fn json(&self, args: &[&str]) -> Value {
+    /// kubectl against this server that must succeed; returns stdout.
+    pub async fn kubectl(&self, args: &[&str]) -> Vec<u8> {
         let out = tokio::process::Command::new(kubectl_path())
             .args(args)
-            .args(["-o", "json"])
             .env("KUBECONFIG", &self.kubeconfig)
             .env("KUBECACHEDIR", &self.cache)
             .output()
@@ -153,7 +153,13 @@ impl Independent {
             "kubectl {args:?}: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        serde_json::from_slice(&out.stdout).unwrap()
+        out.stdout
+    }
+
+    pub async fn json(&self, args: &[&str]) -> Value {
+        let mut all = args.to_vec();
+        all.extend(["-o", "json"]);
+        serde_json::from_slice(&self.kubectl(&all).await).unwrap()
     }
 }
 

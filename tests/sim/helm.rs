@@ -275,17 +275,10 @@ async fn lesson_three_compares_argo_cd_with_a_real_helm_release() {
         "set -e\n{}",
         Fit::for_paths(&paths).render(&lines.join("\n"))
     );
-    let tools = crate::harness::kubectl_path()
-        .parent()
-        .unwrap()
-        .to_path_buf();
     let out = tokio::process::Command::new("bash")
         .args(["-c", &script])
         .env("KUBECONFIG", &cluster.kubeconfig)
-        .env(
-            "PATH",
-            format!("{}:{}", tools.display(), std::env::var("PATH").unwrap()),
-        )
+        .env("PATH", crate::lessons::tools_path())
         .env("HELM_CACHE_HOME", dir.path().join("helm-cache"))
         .env("HELM_CONFIG_HOME", dir.path().join("helm-config"))
         .env("HELM_DATA_HOME", dir.path().join("helm-data"))

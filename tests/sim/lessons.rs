@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use crate::harness::{Independent, kubectl_path};
 
-fn tools_path() -> String {
+/// `.tools/bin` (the real kubectl and helm) first on PATH.
+pub fn tools_path() -> String {
     let tools = kubectl_path().parent().unwrap().to_path_buf();
     format!(
         "{}:{}",

@@ -52,18 +52,7 @@ impl Lab {
     }
 
     async fn kubectl(&self, args: &[&str]) {
-        let out = tokio::process::Command::new(crate::harness::kubectl_path())
-            .args(args)
-            .env("KUBECONFIG", &self.cluster.kubeconfig)
-            .env("KUBECACHEDIR", self.src.join("../kube-cache"))
-            .output()
-            .await
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "kubectl {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        self.cluster.kubectl(args).await;
     }
 
     /// Waits (up to a minute of real time) until lesson `n` passes again after a fault.

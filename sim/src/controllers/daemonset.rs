@@ -12,7 +12,7 @@ use super::queue::{Controller, Next};
 use super::replicaset::{drop_zero_counts, status_patch};
 use super::{Env, MANAGER, events, owned, owner_key, ty};
 use crate::objects;
-use crate::ops::{self, Actor, DeleteOptions, Part};
+use crate::ops::{self, Actor, Part};
 use crate::store::{Event, Key};
 
 pub struct DaemonSets;
@@ -91,25 +91,8 @@ impl Controller for DaemonSets {
             .iter()
             .filter(|p| wanted == 0 || (!on_delete && !current(p)))
         {
-            let name = objects::name(stale).to_string();
-            if ops::delete(
-                &env.store,
-                pod_ty,
-                &key.namespace,
-                &name,
-                &DeleteOptions::default(),
-            )
-            .is_ok()
-            {
-                events::record(
-                    env,
-                    &ds,
-                    false,
-                    "SuccessfulDelete",
-                    &format!("Deleted pod: {name}"),
-                    COMPONENT,
-                );
-            }
+            let name = objects::name(stale);
+            super::delete_owned_pod(env, &ds, &key.namespace, name, COMPONENT);
         }
         let pods = owned(env, pod_ty, &key.namespace, objects::uid(&ds));
         let ready = pods.iter().filter(|p| is_ready(p)).count();

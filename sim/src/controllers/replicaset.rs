@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use super::queue::{Controller, Next};
 use super::{Env, MANAGER, events, owned, owner_key, ty};
 use crate::objects;
-use crate::ops::{self, Actor, DeleteOptions, Part};
+use crate::ops::{self, Actor, Part};
 use crate::store::{Event, Key};
 
 /// One replica-keeping controller: the kind it keeps and the component its Events name.
@@ -98,25 +98,8 @@ impl Controller for ReplicaSets {
             // Remove the least useful first: not ready before ready, newest before oldest.
             pods.sort_by_key(|p| (is_ready(p), std::cmp::Reverse(super::created(p))));
             for pod in pods.drain(..pods.len() - desired) {
-                let name = objects::name(&pod).to_string();
-                if ops::delete(
-                    &env.store,
-                    pod_ty,
-                    &key.namespace,
-                    &name,
-                    &DeleteOptions::default(),
-                )
-                .is_ok()
-                {
-                    events::record(
-                        env,
-                        &rs,
-                        false,
-                        "SuccessfulDelete",
-                        &format!("Deleted pod: {name}"),
-                        self.component,
-                    );
-                }
+                let name = objects::name(&pod);
+                super::delete_owned_pod(env, &rs, &key.namespace, name, self.component);
             }
         }
         let ready = pods.iter().filter(|p| is_ready(p)).count();

@@ -42,21 +42,10 @@ fn value_at(repo: &Repository, commit: &str, file: &str, path: &FieldPath) -> Va
         .unwrap_or(Value::Null)
 }
 
-/// `main`'s commits, newest first.
-fn main_history(repo: &Repository) -> Vec<Oid> {
-    let Ok(mut walk) = repo.revwalk() else {
-        return Vec::new();
-    };
-    if walk.push_ref("refs/heads/main").is_err() {
-        return Vec::new();
-    }
-    walk.flatten().collect()
-}
-
 /// The commit of `main` the lab describes: it sets the value and breaks the other file, and
 /// its parent did not set the value.
 fn the_breaking_commit(repo: &Repository, c: &CommitCheck) -> Option<Oid> {
-    main_history(repo)
+    crate::git::main_history(repo)
         .into_iter()
         .rev()
         .find(|oid| describes(repo, &oid.to_string(), c).is_none())
@@ -125,7 +114,7 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
     let in_main = Oid::from_str(commit)
         .ok()
         .filter(|_| is_full_sha(commit))
-        .is_some_and(|oid| main_history(&repo).contains(&oid));
+        .is_some_and(|oid| crate::git::main_history(&repo).contains(&oid));
     if !in_main {
         return vec![fail(
             format!(
@@ -203,7 +192,7 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
     };
     let mut out = Vec::new();
     let known = bare(ctx, repo).is_some_and(|r| {
-        main_history(&r)
+        crate::git::main_history(&r)
             .iter()
             .any(|oid| oid.to_string().starts_with(rev))
     });

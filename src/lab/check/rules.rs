@@ -5,7 +5,8 @@ use serde_json::Value;
 
 use super::{Finding, expect, fail, history, pass, same_value};
 use crate::cluster::{self, argocd};
-use crate::lab::derived::field_owner;
+use crate::lab::checklist::shown;
+use crate::lab::derived::{field_owner, writes_of};
 use crate::lab::evidence::Context;
 use crate::lab::spec::{FieldPath, ObjectRef, Rule};
 
@@ -16,11 +17,6 @@ pub fn time_of(s: &str) -> Option<jiff::Timestamp> {
 
 fn time(v: &Value) -> Option<jiff::Timestamp> {
     v.as_str().and_then(time_of)
-}
-
-/// What a person reads for a value: strings bare, the rest as JSON.
-fn shown(v: &Value) -> String {
-    v.as_str().map_or_else(|| v.to_string(), String::from)
 }
 
 /// Unix times this far apart from now are milliseconds or a made-up number, not seconds.
@@ -297,16 +293,8 @@ async fn right_after_write(
 
 /// When `manager` last wrote `path` (its managedFields entry holding it).
 fn last_write(obj: &Value, path: &FieldPath, manager: &str) -> Option<jiff::Timestamp> {
-    let keys = path.managed_fields_keys();
-    obj["metadata"]["managedFields"]
-        .as_array()?
-        .iter()
+    writes_of(obj, path)
         .filter(|m| m["manager"] == manager)
-        .filter(|m| {
-            keys.iter()
-                .try_fold(&m["fieldsV1"], |v, k| v.get(k))
-                .is_some_and(Value::is_object)
-        })
         .filter_map(|m| time(&m["time"]))
         .max()
 }
