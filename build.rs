@@ -1,5 +1,6 @@
-//! Embeds `lessons/` and `repo-template/` in the binary, so capa-tui runs from any folder: a
-//! generated table of (path, contents) that `lab::catalog` reads.
+//! Embeds `lessons/`, `repo-template/` and the strings (`assets/i18n/`) in the binary, so
+//! capa-tui runs from any folder: a generated table of (path, contents) that `lab::catalog` and
+//! `i18n` read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -23,12 +24,12 @@ fn main() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for top in ["lessons", "repo-template"] {
+    for top in ["lessons", "repo-template", "assets/i18n"] {
         println!("cargo:rerun-if-changed={top}");
         walk(&root.join(top), &mut files);
     }
     let mut code = String::from(
-        "/// Embedded lesson and template files: (path relative to the repo root, contents).\npub static FILES: &[(&str, &str)] = &[\n",
+        "/// Embedded lesson, template and strings files: (path relative to the repo root, contents).\npub static FILES: &[(&str, &str)] = &[\n",
     );
     for f in &files {
         if let Some(parent) = f.parent() {

@@ -6,7 +6,8 @@
 
 use std::time::{Duration, Instant};
 
-use capa_tui::lab::catalog::{self, Lang};
+use capa_tui::i18n::Lang;
+use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::engine::{self, Runner};
 use capa_tui::lab::paths::LabPaths;
 use capa_tui::tui::state::State;
@@ -55,15 +56,18 @@ async fn main() {
         src_dir: dir.path().join("capa-src"),
         bare_dir: sim.bare_dir().to_path_buf(),
     };
+    let catalog = std::sync::Arc::new(Catalog::embedded().unwrap());
     let runner = Runner {
         client: client.clone(),
+        catalog: catalog.clone(),
+        lang: Lang::FALLBACK,
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         paths,
         kubeconfig: Some(kc.clone()),
         context: None,
         deadline: Duration::from_secs(120),
     };
-    for lesson in catalog::lessons().unwrap().iter().take(2) {
+    for lesson in catalog.lessons().iter().take(2) {
         let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
         runner
             .run(
@@ -78,7 +82,7 @@ async fn main() {
 
     // First frame, and the first frame with the Applications loaded from the watch.
     let launched = Instant::now();
-    let mut state = State::new(catalog::lessons().unwrap(), Lang::En, "bench".into(), true);
+    let mut state = State::new(catalog.clone(), Lang::FALLBACK, "bench".into(), true);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal
         .draw(|f| f.render_widget(&Screen(&state), f.area()))
@@ -87,13 +91,11 @@ async fn main() {
     let (wtx, mut wrx) = tokio::sync::mpsc::unbounded_channel();
     let _watches = capa_tui::cluster::watch::spawn(
         client.clone(),
-        &capa_tui::cluster::watch::lab_streams(&catalog::lab_namespaces(
-            &catalog::lessons().unwrap(),
-        )),
+        &capa_tui::cluster::watch::lab_streams(&catalog.namespaces()),
         None,
         wtx,
     );
-    while state.apps.is_empty() || !state.health.all_live() {
+    while state.live.apps.is_empty() || !state.live.health.all_live() {
         let e = wrx.recv().await.unwrap();
         update(&mut state, to_msg(e));
     }

@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::lab::catalog::{Catalog, CatalogError};
+
 #[derive(Debug, Parser)]
 #[command(
     name = "capa-tui",
@@ -183,9 +185,14 @@ impl Global {
         )
     }
 
+    /// The lessons and templates to use: `--lessons` and `--templates`, else the built-in ones.
+    pub fn catalog(&self) -> Result<std::sync::Arc<Catalog>, CatalogError> {
+        Catalog::load(self.lessons.as_deref(), self.templates.as_deref()).map(std::sync::Arc::new)
+    }
+
     /// Which cluster and folders a lab command works on.
-    pub fn session_options(&self) -> crate::lab::session::Options<'_> {
-        crate::lab::session::Options {
+    pub fn session_options(&self) -> crate::session::Options<'_> {
+        crate::session::Options {
             sim: self.sim,
             speed: self.speed,
             state_dir: self.state_dir.as_deref(),
@@ -201,12 +208,6 @@ impl Global {
 /// Runs the parsed command; returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
     let g = cli.global;
-    if let Some(dir) = &g.templates {
-        crate::lab::catalog::use_template_dir(dir.clone());
-    }
-    if let Some(dir) = &g.lessons {
-        crate::lab::catalog::use_lesson_dir(dir.clone());
-    }
     match cli.command {
         Some(Command::Sim(SimCommand::Serve(args))) => serve(&g, args).await,
         Some(Command::App(args)) => app(&g, args).await,
@@ -256,8 +257,15 @@ async fn tutor(g: &Global) -> i32 {
             return 2;
         }
     };
+    let catalog = match g.catalog() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("capa-tui: {e}");
+            return 1;
+        }
+    };
     let options = g.session_options();
-    let session = match crate::lab::session::Session::open(options).await {
+    let session = match crate::session::Session::open(options).await {
         Ok(s) => s,
         Err(e) => {
             eprintln!("capa-tui: {e}");
@@ -272,6 +280,7 @@ async fn tutor(g: &Global) -> i32 {
         .unwrap_or_else(|| std::env::temp_dir().join("capa-tui.log"));
     crate::tui::run(
         session,
+        catalog,
         crate::tui::Options {
             lang: settings.lang.value,
             present: settings.present.value,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::lab::catalog::Lang;
+use crate::i18n::Lang;
 
 /// The tutor's themes, by the names the file, `CAPA_THEME` and `--theme` use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -106,7 +106,13 @@ pub enum ConfigError {
     BadEnv {
         var: &'static str,
         value: String,
-        expected: &'static str,
+        expected: String,
+    },
+    #[error("{flag} {value:?}: {expected}")]
+    BadFlag {
+        flag: &'static str,
+        value: String,
+        expected: String,
     },
 }
 
@@ -143,14 +149,7 @@ fn read(path: &Path) -> Result<File, ConfigError> {
 }
 
 fn lang_word(s: &str) -> Option<Lang> {
-    let s = s.trim().to_ascii_lowercase();
-    if s.starts_with("zh") {
-        Some(Lang::Zh)
-    } else if s.starts_with("en") {
-        Some(Lang::En)
-    } else {
-        None
-    }
+    Lang::parse(s)
 }
 
 fn yes_no(s: &str) -> Option<bool> {
@@ -174,10 +173,10 @@ pub fn resolve(
         None => File::default(),
     };
     let in_file = || Origin::File(file_path.map(Path::to_path_buf).unwrap_or_default());
-    let bad_env = |var: &'static str, value: String, expected: &'static str| ConfigError::BadEnv {
+    let bad_env = |var: &'static str, value: String, expected: &str| ConfigError::BadEnv {
         var,
         value,
-        expected,
+        expected: expected.to_string(),
     };
     let env_var = |var: &'static str| env(var).filter(|v| !v.is_empty());
 
@@ -204,31 +203,7 @@ pub fn resolve(
         }
     };
 
-    let lang = if let Some(l) = flags.lang {
-        Setting {
-            value: Lang::detect(Some(l)),
-            origin: Origin::Flag("--lang"),
-        }
-    } else if let Some(v) = env_var("CAPA_LANG") {
-        let value = lang_word(&v).ok_or_else(|| bad_env("CAPA_LANG", v, "use en or zh"))?;
-        Setting {
-            value,
-            origin: Origin::Env("CAPA_LANG"),
-        }
-    } else if let Some(l) = &file.lang {
-        match lang_word(l) {
-            Some(value) => Setting {
-                value,
-                origin: in_file(),
-            },
-            None => return Err(malformed_value(file_path, "lang", l, "en or zh")),
-        }
-    } else {
-        Setting {
-            value: Lang::detect(None),
-            origin: Origin::Builtin("from the locale"),
-        }
-    };
+    let lang = resolve_lang(flags.lang, env, file.lang.as_deref(), file_path)?;
 
     let theme = if let Some(t) = flags.theme {
         Setting {
@@ -267,6 +242,56 @@ pub fn resolve(
         theme,
         lang,
         present,
+    })
+}
+
+/// The language: `--lang`, then `CAPA_LANG`, then the file's `lang`, then the locale.
+fn resolve_lang(
+    flag: Option<&str>,
+    env: &dyn Fn(&str) -> Option<String>,
+    in_file: Option<&str>,
+    file_path: Option<&Path>,
+) -> Result<Setting<Lang>, ConfigError> {
+    let languages = format!("use one of {}", Lang::codes());
+    Ok(if let Some(l) = flag {
+        Setting {
+            value: lang_word(l).ok_or_else(|| ConfigError::BadFlag {
+                flag: "--lang",
+                value: l.to_string(),
+                expected: languages.clone(),
+            })?,
+            origin: Origin::Flag("--lang"),
+        }
+    } else if let Some(v) = env("CAPA_LANG").filter(|v| !v.is_empty()) {
+        let value = lang_word(&v).ok_or_else(|| ConfigError::BadEnv {
+            var: "CAPA_LANG",
+            value: v,
+            expected: languages.clone(),
+        })?;
+        Setting {
+            value,
+            origin: Origin::Env("CAPA_LANG"),
+        }
+    } else if let Some(l) = in_file {
+        match lang_word(l) {
+            Some(value) => Setting {
+                value,
+                origin: Origin::File(file_path.map(Path::to_path_buf).unwrap_or_default()),
+            },
+            None => {
+                return Err(malformed_value(
+                    file_path,
+                    "lang",
+                    l,
+                    &format!("one of {}", Lang::codes()),
+                ));
+            }
+        }
+    } else {
+        Setting {
+            value: Lang::from_locale(env),
+            origin: Origin::Builtin("from the locale"),
+        }
     })
 }
 

@@ -1,19 +1,22 @@
-//! The lab: the lessons catalog (from `lessons/`, embedded in the binary), the templates a
-//! lesson writes (`repo-template/`), and the lab's paths. Never imports ratatui.
+//! The lab: the lessons as data and what is done with them. Never imports ratatui.
+//!
+//! - `spec`: every type of a `lesson.yaml` (the lesson, its checklist, plan, evidence, rules,
+//!   references); it evaluates nothing.
+//! - `catalog`: the lessons and templates one command uses, loaded once and passed in.
+//! - `eval`: judging a lesson against facts — the checklist's conditions, the evidence read from
+//!   the cluster, the values derived from Git, and the self-check that grades it all.
+//! - `engine`: running a lesson's plan ("do it for me"), one typed step at a time.
+//! - `paths`, `fit`, `files`, `fswatch`, `progress`, `snippets`: where the lab's files are, lesson
+//!   text fitted to them, atomic writes, watching the folders, the learner's progress, and the
+//!   commands a lesson's text holds.
 
 pub mod catalog;
-pub mod check;
-pub mod checklist;
-pub mod derived;
 pub mod engine;
-pub mod evidence;
+pub mod eval;
 pub mod files;
 pub mod fit;
 pub mod fswatch;
 pub mod paths;
-pub mod plan;
 pub mod progress;
-pub mod session;
-pub mod shell_env;
 pub mod snippets;
 pub mod spec;

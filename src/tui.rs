@@ -4,6 +4,7 @@
 
 pub mod keymap;
 pub mod layout;
+pub mod pty_keys;
 mod runtime;
 pub mod shell;
 pub mod state;

@@ -8,7 +8,8 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use capa_tui::lab::catalog::{self, Lang, Section};
+use capa_tui::i18n::Lang;
+use capa_tui::lab::catalog::{Catalog, Section};
 use capa_tui::lab::snippets::snippets;
 
 #[path = "support/tmux.rs"]
@@ -31,8 +32,13 @@ fn processes_naming(needle: &str) -> Vec<String> {
 
 /// Types the commands of a lesson part after the first `done` with Ctrl-] `]` `y` Enter.
 fn type_rest(t: &Tmux, lesson: usize, section: Section, done: usize) {
-    let lessons = catalog::lessons().unwrap();
-    let count = snippets(&lessons[lesson].text(Lang::En).section(section)).len();
+    let catalog = Catalog::embedded().unwrap();
+    let count = snippets(
+        &catalog.lessons()[lesson]
+            .text(Lang::FALLBACK)
+            .section(section),
+    )
+    .len();
     for _ in done..count {
         t.keys(&["C-]", "]", "y"]);
         // The command is typed, not run: the learner presses Enter.
@@ -64,7 +70,7 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
         s.contains("# git ini") || s.contains("$ git ini")
     });
     assert!(
-        typed.contains("typing · Ctrl-] back to the tutor"),
+        typed.contains("typing · Ctrl-] back to capa-tui"),
         "{typed}"
     );
     assert!(
@@ -90,8 +96,12 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
     // Lesson 2: Ctrl-] hands the keys back; n is then the tutor's "next lesson".
     t.keys(&["C-]", "n"]);
     t.wait_for("2 · The values file says 2", Duration::from_secs(10));
-    let lessons = catalog::lessons().unwrap();
-    let by_hand = snippets(&lessons[1].text(Lang::En).section(Section::ByHand));
+    let catalog = Catalog::embedded().unwrap();
+    let by_hand = snippets(
+        &catalog.lessons()[1]
+            .text(Lang::FALLBACK)
+            .section(Section::ByHand),
+    );
     // The first block applies the Application; the second reads the cluster once it synced.
     let first_block = by_hand
         .iter()
@@ -307,7 +317,7 @@ fn a_config_file_sets_theme_and_language_and_a_bad_line_is_named() {
         dir.path().join("state").display()
     );
     t.start(160, 40, &cmd);
-    let screen = t.wait_for("theme monochrome", Duration::from_secs(30));
+    let screen = t.wait_for("主题 monochrome", Duration::from_secs(30));
     assert!(
         screen.contains("课程"),
         "the chrome is in Chinese: {screen}"

@@ -314,19 +314,22 @@ async fn a_plan_interrupted_by_a_server_restart_completes_after_it() {
     let addr = sim.addr;
     sim.write_kubeconfig(&kc).unwrap();
     let followed = capa_tui::cluster::follow::connect(&kc, None).await.unwrap();
+    let catalog = std::sync::Arc::new(capa_tui::lab::catalog::Catalog::embedded().unwrap());
     let runner = Runner {
         client: followed.client.clone(),
+        catalog: catalog.clone(),
+        lang: capa_tui::i18n::Lang::FALLBACK,
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         paths: paths.clone(),
         kubeconfig: Some(kc.clone()),
         context: None,
         deadline: Duration::from_secs(120),
     };
-    let lesson = capa_tui::lab::catalog::lessons().unwrap().remove(0);
+    let lesson = catalog.lessons()[0].clone();
     let steps = engine::plan(&lesson).unwrap();
     let push = 1 + steps
         .iter()
-        .position(|s| matches!(s, capa_tui::lab::plan::Step::CommitPush { .. }))
+        .position(|s| matches!(s, capa_tui::lab::spec::Step::CommitPush { .. }))
         .unwrap();
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let (_cancel, cancel_rx) = tokio::sync::watch::channel(false);

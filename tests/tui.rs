@@ -11,8 +11,11 @@ mod tmux;
 
 use capa_tui::cluster::problem::Problem;
 use capa_tui::cluster::watch::{StreamId, lab_streams};
-use capa_tui::lab::catalog::{self, Lang};
-use capa_tui::tui::state::State;
+use std::sync::Arc;
+
+use capa_tui::i18n::Lang;
+use capa_tui::lab::catalog::{Catalog, Section};
+use capa_tui::tui::state::{Pane, State, StateBuilder};
 use capa_tui::tui::theme::Theme;
 use capa_tui::tui::update::{Msg, update};
 use capa_tui::tui::view::Screen;
@@ -27,67 +30,56 @@ fn recorded() -> Value {
     serde_json::from_str(include_str!("fixtures/lab-done.json")).unwrap()
 }
 
-fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
+fn catalog() -> Arc<Catalog> {
+    Arc::new(Catalog::embedded().unwrap())
+}
+
+/// A scene: lesson `lesson` (0-based) of the recorded lab, changed by `edit`, every watch
+/// listed. The builder takes what a test adds (a language, a part, a size).
+fn scene(lesson: usize, edit: impl FnOnce(&mut Value)) -> StateBuilder {
     let mut fx = recorded();
     edit(&mut fx);
-    let mut s = State::new(
-        catalog::lessons().unwrap(),
-        Lang::En,
-        "the embedded lab cluster at https://127.0.0.1:6443".into(),
-        true,
-    );
-    s.theme = Theme::Default;
-    s.tz = jiff::tz::TimeZone::UTC;
-    s.lesson = lesson;
-    // Every watch listed (empty), then the recorded objects as they arrived.
-    for stream in all_streams() {
-        update(
-            &mut s,
-            Msg::Listed {
-                stream,
-                objects: Vec::new(),
-                at: at("2026-03-01T10:00:00Z"),
-            },
-        );
-    }
+    let catalog = catalog();
+    let n = catalog.lessons()[lesson].spec.number.0;
+    let mut b = State::builder(catalog)
+        .target("the embedded lab cluster at https://127.0.0.1:6443", true)
+        .lesson(n)
+        .now(at("2026-03-01T10:00:00Z"))
+        .live();
     for app in fx["apps"].as_array().unwrap() {
-        update(&mut s, Msg::App(app.clone()));
+        b = b.app(app);
     }
     for (k, v) in fx["objects"].as_object().unwrap() {
-        update(&mut s, Msg::Object(k.clone(), v.clone()));
+        b = b.object(k, v.clone());
     }
     let chart = |f: &str| {
         serde_saphyr::from_str::<Value>(
             &std::fs::read_to_string(format!(
-                "{}/repo-template/lesson1/repo/charts/web/{f}",
+                "{}/repo-template/01-helm-chart/repo/charts/web/{f}",
                 env!("CARGO_MANIFEST_DIR")
             ))
             .unwrap(),
         )
         .unwrap()
     };
-    update(
-        &mut s,
-        Msg::ChartValues(vec![
-            ("values.yaml".into(), chart("values.yaml")),
-            ("values-prod.yaml".into(), chart("values-prod.yaml")),
-        ]),
-    );
-    update(
-        &mut s,
-        Msg::Evidence(vec![
-            ("precedence.json".into(), true),
-            ("tracking.json".into(), true),
-            ("waves.json".into(), true),
-            ("failed-hook.json".into(), false),
-            ("ignore.json".into(), false),
-            ("report.json".into(), false),
-        ]),
-    );
-    // Ticks carry the wall-clock time they were seen: snapshots stay stable without them (the
-    // checklist has tests of its own).
-    s.ticks.clear();
-    s
+    b = b
+        .chart_values("values.yaml", chart("values.yaml"))
+        .chart_values("values-prod.yaml", chart("values-prod.yaml"));
+    for (file, present) in [
+        ("precedence.json", true),
+        ("tracking.json", true),
+        ("waves.json", true),
+        ("failed-hook.json", false),
+        ("ignore.json", false),
+        ("report.json", false),
+    ] {
+        b = b.evidence_present(file, present);
+    }
+    b
+}
+
+fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
+    scene(lesson, edit).build()
 }
 
 fn at(t: &str) -> jiff::Timestamp {
@@ -96,7 +88,7 @@ fn at(t: &str) -> jiff::Timestamp {
 
 /// Every stream the tutor watches for the built-in lessons.
 fn all_streams() -> Vec<StreamId> {
-    lab_streams(&catalog::lab_namespaces(&catalog::lessons().unwrap()))
+    lab_streams(&catalog().namespaces())
 }
 
 fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {
@@ -235,9 +227,10 @@ fn screenshots_in_assets_are_what_the_tutor_draws_today() {
 
 #[test]
 fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
-    let mut s = state_with(0, |_| {});
-    s.section = capa_tui::lab::catalog::Section::ByHand;
-    s.size = (80, 24);
+    let mut s = scene(0, |_| {})
+        .section(Section::ByHand)
+        .size(80, 24)
+        .build();
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
     let limits = capa_tui::tui::view::scroll_limits(&s, area);
     assert!(
@@ -254,7 +247,7 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
     };
     let first = format!("{}", draw(&s, 80, 24));
     assert!(
-        lesson_bottom(&first).contains("↓ more"),
+        lesson_bottom(&first).contains('↓'),
         "the cut is marked:\n{first}"
     );
     assert!(!first.contains("deploy,configmap"));
@@ -275,7 +268,7 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
         .and_then(|(_, rest)| rest.split_once('/'))
         .unwrap_or_default();
     assert!(!total.is_empty() && shown_to == total, "{marker}");
-    assert!(!lesson_bottom(&last).contains("↓ more"), "{last}");
+    assert!(!lesson_bottom(&last).contains('↓'), "{last}");
     // One line up and back: the arrows move a line at a time within the text.
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Up)));
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Down)));
@@ -347,23 +340,18 @@ fn the_retry_trap_is_said_in_plain_words_with_its_key() {
 #[test]
 fn every_pane_survives_tiny_and_odd_sizes() {
     for (w, h) in [(80, 24), (20, 5), (1, 1), (300, 3), (81, 25)] {
-        let mut s = state_with(4, mid_wave);
         for zoom in [false, true] {
-            s.zoom = zoom;
-            for pane in capa_tui::tui::state::Pane::iter() {
-                s.focus = pane;
-                draw(&s, w, h);
+            for pane in Pane::iter() {
+                draw(&scene(4, mid_wave).zoom(zoom).focus(pane).build(), w, h);
             }
         }
-        s.help = true;
-        draw(&s, w, h);
+        draw(&scene(4, mid_wave).help(true).build(), w, h);
     }
 }
 
 #[test]
 fn status_is_never_colour_alone() {
-    let mut s = state_with(5, failed_hook);
-    s.theme = Theme::Mono;
+    let s = scene(5, failed_hook).theme(Theme::Mono).build();
     let screen = format!("{}", draw(&s, 200, 60));
     assert!(
         screen.contains("✗ Failed") || screen.contains("… Running"),
@@ -374,11 +362,9 @@ fn status_is_never_colour_alone() {
 
 #[test]
 fn every_pane_zoomed_at_every_size() {
-    for pane in capa_tui::tui::state::Pane::iter() {
+    for pane in Pane::iter() {
         for (w, h) in [(80, 24), (120, 40), (200, 60)] {
-            let mut s = state_with(6, |_| {});
-            s.focus = pane;
-            s.zoom = true;
+            let s = scene(6, |_| {}).focus(pane).zoom(true).build();
             let name = format!("pane_{pane:?}_{w}x{h}").to_lowercase();
             insta::assert_snapshot!(name, draw(&s, w, h));
         }
@@ -425,11 +411,11 @@ fn a_stale_watch_says_since_when_and_marks_its_panes() {
 
 #[test]
 fn chinese_lessons_are_shown_with_chinese_section_names() {
-    let mut s = state_with(0, |_| {});
-    s.lang = Lang::Zh;
-    s.section = capa_tui::lab::catalog::Section::Why;
+    let zh = Lang::parse("zh").unwrap();
+    let chinese = || scene(0, |_| {}).lang(zh).section(Section::Why);
+    let s = chinese().build();
     let screen = format!("{}", draw(&s, 120, 40));
-    assert!(screen.contains("为什么重要 (2/6)"), "{screen}");
+    assert!(screen.contains("为什么重要（2/6）"), "{screen}");
     assert!(
         screen.contains(" 课程 ") && screen.contains("替我做"),
         "pane titles and keys follow the language: {screen}"
@@ -437,8 +423,7 @@ fn chinese_lessons_are_shown_with_chinese_section_names() {
     // Argo CD's own words stay, with their meaning beside them; the chrome is Chinese too.
     assert!(screen.contains("✓ Synced 已同步"), "{screen}");
     assert!(screen.contains("✓ 实时"), "{screen}");
-    s.help = true;
-    let help = format!("{}", draw(&s, 120, 40));
+    let help = format!("{}", draw(&chinese().help(true).build(), 120, 40));
     assert!(help.contains("自检本课的证据文件"), "{help}");
     assert!(help.contains("按键 · Esc 关闭"), "{help}");
     assert!(screen.contains("Argo CD"), "{screen}");
@@ -446,7 +431,7 @@ fn chinese_lessons_are_shown_with_chinese_section_names() {
 
 #[test]
 fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
-    use capa_tui::lab::check::{Finding, Grade};
+    use capa_tui::lab::eval::check::{Finding, Grade};
     let mut s = state_with(1, |_| {});
     let bad = Finding {
         ok: false,
@@ -457,7 +442,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
         &mut s,
         Msg::Graded(vec![Grade {
             file: "precedence.json".into(),
-            lesson: 2,
+            lesson: capa_tui::lab::spec::LessonId(2),
             findings: vec![bad],
         }]),
     );
@@ -481,7 +466,7 @@ fn a_click_focuses_the_pane_under_it() {
             row: 3,
         },
     );
-    assert_eq!(s.focus, capa_tui::tui::state::Pane::Apps);
+    assert_eq!(s.ui.focus, Pane::Apps);
 }
 
 /// The whole app, headless: key presses drive update, effects run against the embedded
@@ -490,7 +475,7 @@ fn a_click_focuses_the_pane_under_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn key_presses_run_lessons_and_their_evidence_passes() {
     let dir = tempfile::tempdir().unwrap();
-    let options = capa_tui::lab::session::Options {
+    let options = capa_tui::session::Options {
         sim: true,
         speed: 10.0,
         state_dir: Some(dir.path()),
@@ -500,17 +485,16 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         bare_dir: None,
         fresh: false,
     };
-    let session = capa_tui::lab::session::Session::open(options)
-        .await
-        .unwrap();
+    let session = capa_tui::session::Session::open(options).await.unwrap();
+    let catalog = catalog();
     let mut s = State::new(
-        catalog::lessons().unwrap(),
-        Lang::En,
+        catalog.clone(),
+        Lang::FALLBACK,
         session.target.clone(),
         true,
     );
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let mut exec = capa_tui::tui::Executor::new(&session, catalog::lessons().unwrap(), tx);
+    let mut exec = capa_tui::tui::Executor::new(&session, catalog, Lang::FALLBACK, tx);
     let press = |s: &mut State, exec: &mut capa_tui::tui::Executor, code: KeyCode| {
         for e in update(s, Msg::Key(KeyEvent::from(code))) {
             exec.run(e);
@@ -527,7 +511,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
             for e in update(&mut s, msg) {
                 exec.run(e);
             }
-            let job = s.job.as_ref().unwrap();
+            let job = s.run.job.as_ref().unwrap();
             if let Some(result) = &job.finished {
                 assert!(
                     result.is_ok(),
@@ -537,10 +521,10 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
                 break;
             }
         }
-        assert_eq!(s.job.as_ref().unwrap().lesson, lesson);
+        assert_eq!(s.run.job.as_ref().unwrap().lesson.0, lesson);
         press(&mut s, &mut exec, KeyCode::Char('n'));
     }
-    while !s.grades.contains_key("precedence.json") {
+    while !s.lab.grades.contains_key("precedence.json") {
         let msg = tokio::time::timeout_at(deadline, rx.recv())
             .await
             .expect("graded")
@@ -548,11 +532,11 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         update(&mut s, msg);
     }
     assert!(
-        s.grades["precedence.json"].passed(),
+        s.lab.grades["precedence.json"].passed(),
         "{:?}",
-        s.grades["precedence.json"]
+        s.lab.grades["precedence.json"]
     );
-    s.lesson = 1;
+    press(&mut s, &mut exec, KeyCode::Char('p'));
     let screen = format!("{}", draw(&s, 120, 40));
     assert!(
         screen.contains("precedence.json passes the self-check"),

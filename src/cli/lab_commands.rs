@@ -7,15 +7,18 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
+use std::sync::Arc;
+
 use super::Global;
 use crate::cluster::argocd;
-use crate::lab::catalog::{self, Lang, Lesson};
-use crate::lab::engine::{self, Progress, Runner};
+use crate::i18n::Lang;
+use crate::lab::catalog::{Catalog, Lesson};
+use crate::lab::engine::{self, Progress};
+use crate::lab::eval::{check as grading, evidence};
 use crate::lab::fit::Fit;
-use crate::lab::plan::Step;
-use crate::lab::session::Session;
-use crate::lab::shell_env::ShellEnv;
-use crate::lab::{check as grading, evidence};
+use crate::lab::spec::Step;
+use crate::session::Session;
+use crate::session::shell_env::ShellEnv;
 
 async fn session(g: &Global) -> Result<Session, i32> {
     let options = g.session_options();
@@ -25,15 +28,28 @@ async fn session(g: &Global) -> Result<Session, i32> {
     })
 }
 
-fn pick_lessons(key: &str) -> Result<Vec<Lesson>, i32> {
-    let all = catalog::lessons().map_err(|e| {
+/// The lessons and templates to use, or the exit code after saying why they do not load.
+fn catalog(g: &Global) -> Result<Arc<Catalog>, i32> {
+    g.catalog().map_err(|e| {
         eprintln!("capa-tui: {e}");
         1
-    })?;
+    })
+}
+
+/// The language the command speaks: the settings' (flags, environment, config file, locale).
+fn lang(g: &Global) -> Lang {
+    g.settings().map_or_else(
+        |_| Lang::from_locale(&|k| std::env::var(k).ok()),
+        |s| s.lang.value,
+    )
+}
+
+fn pick_lessons(catalog: &Catalog, key: &str) -> Result<Vec<Lesson>, i32> {
+    let all = catalog.lessons();
     if key == "all" {
-        return Ok(all);
+        return Ok(all.to_vec());
     }
-    match catalog::find(&all, key) {
+    match catalog.find(key) {
         Some(l) => Ok(vec![l.clone()]),
         None => {
             let names: Vec<String> = all
@@ -50,13 +66,15 @@ fn pick_lessons(key: &str) -> Result<Vec<Lesson>, i32> {
 }
 
 pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
-    let lessons = match pick_lessons(key) {
+    let catalog = match catalog(g) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let lessons = match pick_lessons(&catalog, key) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let lang = g
-        .settings()
-        .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value);
+    let lang = lang(g);
     let mut plans = Vec::new();
     for lesson in &lessons {
         match engine::plan(lesson) {
@@ -73,7 +91,10 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
     };
     print_plans(&s, &plans, lang);
     let code = match confirm(&s, yes) {
-        Ok(()) => run_plans(&s, &plans, lang, Duration::from_secs(timeout)).await,
+        Ok(()) => {
+            let runner = s.runner(catalog.clone(), lang, Duration::from_secs(timeout));
+            run_plans(&runner, &plans, lang).await
+        }
         Err(code) => code,
     };
     s.close().await;
@@ -95,7 +116,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
             println!(
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
-                step.title(),
+                step.title(lang),
                 step.command(&fit)
             );
         }
@@ -129,13 +150,7 @@ fn confirm(s: &Session, yes: bool) -> Result<(), i32> {
 }
 
 /// Runs the plans in order, printing progress, until one fails or Ctrl-C; the exit code.
-async fn run_plans(
-    s: &Session,
-    plans: &[(&Lesson, Vec<Step>)],
-    lang: Lang,
-    deadline: Duration,
-) -> i32 {
-    let runner = Runner::new(s, deadline);
+async fn run_plans(runner: &engine::Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) -> i32 {
     let (cancel_tx, cancel_rx) = watch::channel(false);
     tokio::spawn(async move {
         super::wait_for_stop_signal().await;
@@ -185,7 +200,11 @@ async fn run_plans(
 }
 
 pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
-    let lessons = match pick_lessons(key) {
+    let catalog = match catalog(g) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let lessons = match pick_lessons(&catalog, key) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -193,8 +212,11 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    let lang = lang(g);
     let ctx = evidence::Context {
         client: &s.client,
+        catalog: &catalog,
+        lang,
         src_dir: &s.paths.src_dir,
         bare_dir: &s.paths.bare_dir,
     };
@@ -204,9 +226,6 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
     for lesson in &lessons {
         grades.push((lesson, grading::grade_lesson(lesson, &ctx).await));
     }
-    let lang = g
-        .settings()
-        .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value);
     let passed = grades.iter().all(|(_, g)| g.passed());
     if as_json {
         let out: Vec<Value> = grades.iter().map(|(l, g)| json!({"lesson": l.spec.number, "file": (!g.file.is_empty()).then_some(&g.file), "passed": g.passed(), "findings": g.findings})).collect();
@@ -256,9 +275,14 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let lessons = catalog::lessons().unwrap_or_default();
+    let catalog = match catalog(g) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let lang = lang(g);
+    let lessons = catalog.lessons();
     let mut apps = Vec::new();
-    for name in lab_apps(&lessons) {
+    for name in catalog.apps() {
         let row = match argocd::application(s.client.clone(), argocd::NAMESPACE, name).await {
             Ok(a) => json!({
                 "name": name,
@@ -277,7 +301,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         .filter_map(|l| l.evidence_file().map(|f| json!({"lesson": l.spec.number, "file": f, "present": s.paths.evidence(f).exists()})))
         .collect();
     let progress = crate::lab::progress::load(&s.paths.src_dir);
-    let checklists = checklist_summary(&lessons, &progress);
+    let checklists = checklist_summary(lessons, &progress, lang);
     if as_json {
         println!(
             "{}",
@@ -318,31 +342,30 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
                 e["file"].as_str().unwrap_or_default()
             );
         }
-        print_progress(
-            &progress,
-            &checklists,
-            g.settings()
-                .map_or_else(|_| Lang::detect(g.lang.as_deref()), |s| s.lang.value),
-        );
+        print_progress(&progress, &checklists, lang);
     }
     s.close().await;
     0
 }
 
 /// Each lesson's checklist as kept with the lab: steps done (with when) of all.
-fn checklist_summary(lessons: &[Lesson], progress: &crate::lab::progress::Progress) -> Vec<Value> {
+fn checklist_summary(
+    lessons: &[Lesson],
+    progress: &crate::lab::progress::Progress,
+    lang: Lang,
+) -> Vec<Value> {
     lessons
         .iter()
         .filter(|l| !l.spec.checklist.is_empty())
         .map(|l| {
-            let ticks = progress.ticks.get(&l.spec.number);
+            let ticks = progress.ticks.get(&l.id());
             let steps: Vec<Value> = l
                 .spec
                 .checklist
                 .iter()
                 .enumerate()
                 .map(|(i, item)| {
-                    json!({"step": item.step.en, "done_at": ticks.and_then(|t| t.get(&i)).map(|t| t.to_string())})
+                    json!({"step": item.step.get(lang), "done_at": ticks.and_then(|t| t.get(&i)).map(|t| t.to_string())})
                 })
                 .collect();
             json!({"lesson": l.spec.number, "done": ticks.map_or(0, |t| t.len()), "of": l.spec.checklist.len(), "steps": steps})
@@ -466,17 +489,6 @@ pub async fn doctor(g: &Global) -> i32 {
     );
     s.close().await;
     if ok { 0 } else { 1 }
-}
-
-/// The lab's Applications, in the order the lessons introduce them.
-fn lab_apps(lessons: &[Lesson]) -> Vec<&str> {
-    let mut apps: Vec<&str> = Vec::new();
-    for l in lessons {
-        if !apps.contains(&l.spec.app.as_str()) {
-            apps.push(&l.spec.app);
-        }
-    }
-    apps
 }
 
 /// `capa-tui env`: export lines for the lab's environment, without starting anything.

@@ -2,6 +2,10 @@
 
 use super::*;
 
+fn zh() -> Lang {
+    Lang::parse("zh").unwrap()
+}
+
 fn file(text: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let p = dir.path().join("config.toml");
@@ -23,7 +27,7 @@ fn flags_beat_the_environment_which_beats_the_file() {
     let (_d, p) = file("theme = \"monochrome\"\nlang = \"zh\"\npresent = true\n");
     let s = resolve(Flags::default(), &env_of(&[]), Some(&p)).unwrap();
     assert_eq!(s.theme.value, ThemeName::Monochrome);
-    assert_eq!(s.lang.value, Lang::Zh);
+    assert_eq!(s.lang.value, zh());
     assert!(s.present.value);
     assert_eq!(s.theme.origin, Origin::File(p.clone()));
     let s = resolve(
@@ -38,7 +42,7 @@ fn flags_beat_the_environment_which_beats_the_file() {
     .unwrap();
     assert_eq!(
         (s.theme.value, s.lang.value, s.present.value),
-        (ThemeName::Projector, Lang::En, false)
+        (ThemeName::Projector, Lang::FALLBACK, false)
     );
     assert_eq!(s.lang.origin, Origin::Env("CAPA_LANG"));
     let flags = Flags {
@@ -92,7 +96,7 @@ fn a_malformed_file_is_named_with_its_line_and_what_to_do() {
             2,
             "expected a boolean",
         ),
-        ("lang = \"fr\"\n", 1, "lang = \"fr\" is not en or zh"),
+        ("lang = \"fr\"\n", 1, "lang = \"fr\" is not one of en, zh"),
     ] {
         let (_d, p) = file(text);
         let e = resolve(Flags::default(), &env_of(&[]), Some(&p)).unwrap_err();

@@ -1,56 +1,17 @@
 //! The lessons: one folder each under `lessons/` (built into the binary, or read from
-//! `--lessons DIR`), holding `lesson.yaml` (parsed once into [`LessonSpec`]) and its text in
-//! English and Chinese, split into the six sections every lesson has. Adding a lesson is adding
-//! a folder: nothing in the code names a lesson.
+//! `--lessons DIR`), holding `lesson.yaml` (parsed once into [`LessonSpec`]) and its text in one
+//! file per language (`en.md`, `zh.md`, ...), split into the six sections every lesson has; and
+//! the files the lessons write (`repo-template/`, or `--templates DIR`). Adding a lesson is adding
+//! a folder: nothing in the code names a lesson. The catalog is loaded once by the command that
+//! needs it and passed to whatever reads it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use strum::{EnumCount, EnumIter, FromRepr};
 
-pub use super::spec::{EvidenceSpec, LessonSpec};
-
-mod embedded {
-    include!(concat!(env!("OUT_DIR"), "/embedded.rs"));
-}
-
-/// The language a learner reads in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    En,
-    Zh,
-}
-
-impl Lang {
-    /// The language's code: `en` or `zh`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-
-    /// `--lang` if given, else the locale (`LC_ALL`, `LC_MESSAGES`, `LANG`): `zh*` → Chinese.
-    pub fn detect(flag: Option<&str>) -> Lang {
-        let pick = |s: &str| {
-            if s.to_ascii_lowercase().starts_with("zh") {
-                Lang::Zh
-            } else {
-                Lang::En
-            }
-        };
-        if let Some(f) = flag {
-            return pick(f);
-        }
-        for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
-            if let Ok(v) = std::env::var(var)
-                && !v.is_empty()
-            {
-                return pick(&v);
-            }
-        }
-        Lang::En
-    }
-}
+pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
+use crate::i18n::Lang;
 
 /// The parts every lesson has, in the order a presenter steps through them.
 #[derive(
@@ -59,6 +20,8 @@ impl Lang {
     Copy,
     PartialEq,
     Eq,
+    PartialOrd,
+    Ord,
     Default,
     EnumIter,
     EnumCount,
@@ -79,20 +42,14 @@ pub enum Section {
 
 impl Section {
     /// The part's name as the lessons in `lang` head it.
-    pub fn name(self, lang: Lang) -> &'static str {
-        match (lang, self) {
-            (Lang::En, Section::Goal) => "Goal",
-            (Lang::En, Section::Why) => "Why it matters",
-            (Lang::En, Section::Steps) => "Steps",
-            (Lang::En, Section::Mistakes) => "Common mistakes",
-            (Lang::En, Section::Hints) => "Hints",
-            (Lang::En, Section::ByHand) => "By hand",
-            (Lang::Zh, Section::Goal) => "目标",
-            (Lang::Zh, Section::Why) => "为什么重要",
-            (Lang::Zh, Section::Steps) => "步骤",
-            (Lang::Zh, Section::Mistakes) => "常见错误",
-            (Lang::Zh, Section::Hints) => "提示",
-            (Lang::Zh, Section::ByHand) => "手动操作",
+    pub fn name(self, lang: Lang) -> String {
+        match self {
+            Section::Goal => crate::t!(lang, "section-goal"),
+            Section::Why => crate::t!(lang, "section-why"),
+            Section::Steps => crate::t!(lang, "section-steps"),
+            Section::Mistakes => crate::t!(lang, "section-mistakes"),
+            Section::Hints => crate::t!(lang, "section-hints"),
+            Section::ByHand => crate::t!(lang, "section-by-hand"),
         }
     }
 
@@ -148,23 +105,25 @@ pub struct Lesson {
     pub spec: LessonSpec,
     /// The folder name, e.g. `05-waves-hooks`.
     pub folder: String,
-    pub en: Text,
-    pub zh: Text,
+    /// The lesson's text by language code; English is always there.
+    pub texts: BTreeMap<String, Text>,
 }
 
 impl Lesson {
+    pub fn id(&self) -> LessonId {
+        self.spec.number
+    }
+
+    /// The text in `lang`, else in English.
     pub fn text(&self, lang: Lang) -> &Text {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Zh => &self.zh,
-        }
+        self.texts
+            .get(lang.code())
+            .or_else(|| self.texts.get(Lang::FALLBACK.code()))
+            .unwrap_or_else(|| empty_text())
     }
 
     pub fn title(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.spec.title.en,
-            Lang::Zh => &self.spec.title.zh,
-        }
+        self.spec.title.get(lang)
     }
 
     /// The evidence file this lesson writes, if any.
@@ -173,79 +132,143 @@ impl Lesson {
     }
 }
 
+fn empty_text() -> &'static Text {
+    static EMPTY: std::sync::OnceLock<Text> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(Text::default)
+}
+
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum CatalogError {
     #[error("lesson {folder}: {why}")]
     Bad { folder: String, why: String },
+    #[error("{}: no lesson folders here (each needs lesson.yaml and en.md)", .dir.display())]
+    Empty { dir: PathBuf },
 }
 
-static LESSON_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-
-/// Reads lessons from this folder (laid out like `lessons/`) instead of the ones built in: for
-/// instructors who add or adapt lessons. Call before the first [`lessons`].
-pub fn use_lesson_dir(dir: PathBuf) {
-    let _ = LESSON_DIR.set(dir);
+/// The lessons and the files they write, as one command uses them.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    lessons: Vec<Lesson>,
+    /// Template files: (path relative to the templates root, contents).
+    templates: Vec<(String, String)>,
 }
 
-/// All lessons, by number.
-pub fn lessons() -> Result<Vec<Lesson>, CatalogError> {
-    // Parsed once, not on every grade or plan.
-    static PARSED: std::sync::OnceLock<Result<Vec<Lesson>, CatalogError>> =
-        std::sync::OnceLock::new();
-    PARSED
-        .get_or_init(|| match LESSON_DIR.get() {
-            Some(dir) => load_dir(dir),
-            None => parse_lessons(
-                embedded::FILES
-                    .iter()
-                    .filter_map(|(p, c)| {
-                        Some((p.strip_prefix("lessons/")?.to_string(), c.to_string()))
-                    })
-                    .collect(),
-            ),
-        })
-        .clone()
-}
-
-/// The lessons in a folder laid out like `lessons/`.
-pub fn load_dir(dir: &Path) -> Result<Vec<Lesson>, CatalogError> {
-    let files = read_tree(dir);
-    if files.is_empty() {
-        return Err(CatalogError::Bad {
-            folder: dir.display().to_string(),
-            why: "no lesson folders here (each needs lesson.yaml, en.md and zh.md)".into(),
-        });
+impl Catalog {
+    /// The lessons and templates built into the binary.
+    pub fn embedded() -> Result<Catalog, CatalogError> {
+        Catalog::load(None, None)
     }
-    parse_lessons(files)
-}
 
-/// The namespaces the lessons' objects live in (Argo CD's own aside): what the tutor watches.
-pub fn lab_namespaces(lessons: &[Lesson]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut add = |ns: &str| {
-        if ns != "argocd" && !out.iter().any(|n| n == ns) {
-            out.push(ns.to_string());
-        }
-    };
-    for l in lessons {
-        if let Some(f) = &l.spec.focus {
-            add(&f.namespace);
-        }
-        for field in l.spec.evidence.iter().flat_map(|e| &e.fields) {
-            if let super::spec::Source::Field { object, .. } = &field.from {
-                add(&object.namespace);
+    /// The lessons from `lessons` (laid out like `lessons/`) and the templates from `templates`
+    /// (laid out like `repo-template/`), each the built-in ones when not given: for instructors
+    /// who adapt the lab, and for tests that change its values.
+    pub fn load(lessons: Option<&Path>, templates: Option<&Path>) -> Result<Catalog, CatalogError> {
+        let lesson_files = match lessons {
+            Some(dir) => {
+                let files = read_tree(dir);
+                if files.is_empty() {
+                    return Err(CatalogError::Empty {
+                        dir: dir.to_path_buf(),
+                    });
+                }
+                files
+            }
+            None => embedded_under("lessons/"),
+        };
+        let templates = match templates {
+            Some(dir) => read_tree(dir),
+            None => embedded_under("repo-template/"),
+        };
+        Ok(Catalog {
+            lessons: parse_lessons(lesson_files)?,
+            templates,
+        })
+    }
+
+    /// All lessons, by number.
+    pub fn lessons(&self) -> &[Lesson] {
+        &self.lessons
+    }
+
+    pub fn lesson(&self, id: LessonId) -> Option<&Lesson> {
+        self.lessons.iter().find(|l| l.id() == id)
+    }
+
+    /// Finds a lesson by number (`5`), slug (`waves-hooks`) or folder (`05-waves-hooks`).
+    pub fn find(&self, key: &str) -> Option<&Lesson> {
+        self.lessons.iter().find(|l| {
+            key.parse::<u8>().ok() == Some(l.spec.number.0) || l.spec.slug == key || l.folder == key
+        })
+    }
+
+    /// The lesson that writes `file`.
+    pub fn lesson_for_evidence(&self, file: &str) -> Option<&Lesson> {
+        self.lessons
+            .iter()
+            .find(|l| l.evidence_file() == Some(file))
+    }
+
+    /// The evidence files, in lesson order.
+    pub fn evidence_files(&self) -> impl Iterator<Item = &str> {
+        self.lessons.iter().filter_map(Lesson::evidence_file)
+    }
+
+    /// The lab's Applications, in the order the lessons introduce them.
+    pub fn apps(&self) -> Vec<&str> {
+        let mut apps: Vec<&str> = Vec::new();
+        for l in &self.lessons {
+            if !apps.contains(&l.spec.app.as_str()) {
+                apps.push(&l.spec.app);
             }
         }
+        apps
     }
-    out
+
+    /// The namespaces the lessons' objects live in (Argo CD's own aside): what the tutor watches.
+    pub fn namespaces(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut add = |ns: &str| {
+            if ns != "argocd" && !out.iter().any(|n| n == ns) {
+                out.push(ns.to_string());
+            }
+        };
+        for l in &self.lessons {
+            if let Some(f) = &l.spec.focus {
+                add(&f.namespace);
+            }
+            for field in l.spec.evidence.iter().flat_map(|e| &e.fields) {
+                if let super::spec::Source::Field { object, .. } = &field.from {
+                    add(&object.namespace);
+                }
+            }
+        }
+        out
+    }
+
+    /// Files under `<templates>/<template>/`, as (path relative to that folder, contents).
+    pub fn template_files(&self, template: &str) -> Vec<(String, String)> {
+        let prefix = format!("{template}/");
+        self.templates
+            .iter()
+            .filter_map(|(p, c)| Some((p.strip_prefix(prefix.as_str())?.to_string(), c.clone())))
+            .collect()
+    }
+
+    /// Whether some template's version of `path` (relative to its template folder) has exactly
+    /// this content: a file capa-tui wrote for an earlier lesson.
+    pub fn any_template_has(&self, path: &str, content: &str) -> bool {
+        self.templates
+            .iter()
+            .any(|(p, c)| c == content && p.split_once('/').is_some_and(|(_, rel)| rel == path))
+    }
 }
 
-/// The lesson that writes `file`.
-pub fn lesson_for_evidence(file: &str) -> Option<Lesson> {
-    lessons()
-        .ok()?
-        .into_iter()
-        .find(|l| l.evidence_file() == Some(file))
+/// Embedded files under `prefix`, as (path relative to it, contents).
+fn embedded_under(prefix: &str) -> Vec<(String, String)> {
+    crate::embedded::FILES
+        .iter()
+        .filter_map(|(p, c)| Some((p.strip_prefix(prefix)?.to_string(), c.to_string())))
+        .collect()
 }
 
 /// Every file under `dir`, as (path relative to it with `/`, contents).
@@ -276,7 +299,7 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
     folders.dedup();
     let mut out: Vec<Lesson> = Vec::new();
     for folder in folders {
-        let file = |name: &str| {
+        let in_folder = |name: &str| {
             files
                 .iter()
                 .find(|(p, _)| *p == format!("{folder}/{name}"))
@@ -287,7 +310,7 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
             why,
         };
         let spec: LessonSpec = serde_saphyr::from_str(
-            file("lesson.yaml").ok_or_else(|| bad("no lesson.yaml".into()))?,
+            in_folder("lesson.yaml").ok_or_else(|| bad("no lesson.yaml".into()))?,
         )
         .map_err(|e| bad(format!("lesson.yaml: {e}")))?;
         if let Some(other) = out.iter().find(|l| l.spec.number == spec.number) {
@@ -296,64 +319,32 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
                 spec.number, other.folder
             )));
         }
-        let en = parse_text(file("en.md").ok_or_else(|| bad("no en.md".into()))?)
-            .map_err(|e| bad(format!("en.md: {e}")))?;
-        let zh = parse_text(file("zh.md").ok_or_else(|| bad("no zh.md".into()))?)
-            .map_err(|e| bad(format!("zh.md: {e}")))?;
+        let mut texts = BTreeMap::new();
+        for (path, text) in &files {
+            let Some(code) = path
+                .strip_prefix(&format!("{folder}/"))
+                .and_then(|name| name.strip_suffix(".md"))
+                .filter(|code| !code.contains('/'))
+            else {
+                continue;
+            };
+            let parsed = parse_text(text).map_err(|e| bad(format!("{code}.md: {e}")))?;
+            texts.insert(code.to_string(), parsed);
+        }
+        if !texts.contains_key(Lang::FALLBACK.code()) {
+            return Err(bad(format!(
+                "no {}.md (the English text stands in for any language a lesson lacks)",
+                Lang::FALLBACK.code()
+            )));
+        }
         out.push(Lesson {
             spec,
             folder: folder.to_string(),
-            en,
-            zh,
+            texts,
         });
     }
     out.sort_by_key(|l| l.spec.number);
     Ok(out)
-}
-
-/// Finds a lesson by number (`5`) or slug (`waves-hooks`).
-pub fn find<'a>(lessons: &'a [Lesson], key: &str) -> Option<&'a Lesson> {
-    lessons.iter().find(|l| {
-        key.parse::<u8>().ok() == Some(l.spec.number) || l.spec.slug == key || l.folder == key
-    })
-}
-
-static TEMPLATE_DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-
-/// Reads templates from this folder (laid out like `repo-template/`) instead of the ones built
-/// in: for instructors who adapt the lab, and for tests that change its values.
-pub fn use_template_dir(dir: PathBuf) {
-    let _ = TEMPLATE_DIR.set(dir);
-}
-
-/// All template files: (path relative to the templates root, contents).
-fn all_templates() -> Vec<(String, String)> {
-    match TEMPLATE_DIR.get() {
-        Some(dir) => read_tree(dir),
-        None => embedded::FILES
-            .iter()
-            .filter_map(|(p, c)| {
-                Some((p.strip_prefix("repo-template/")?.to_string(), c.to_string()))
-            })
-            .collect(),
-    }
-}
-
-/// Files under `<templates>/<template>/`, as (path relative to that folder, contents).
-pub fn template_files(template: &str) -> Vec<(String, String)> {
-    let prefix = format!("{template}/");
-    all_templates()
-        .into_iter()
-        .filter_map(|(p, c)| Some((p.strip_prefix(prefix.as_str())?.to_string(), c)))
-        .collect()
-}
-
-/// Whether some template's version of `path` (relative to its template folder) has exactly
-/// this content: a file capa-tui wrote for an earlier lesson.
-pub fn any_template_has(path: &str, content: &str) -> bool {
-    all_templates()
-        .iter()
-        .any(|(p, c)| c == content && p.split_once('/').is_some_and(|(_, rel)| rel == path))
 }
 
 /// Splits a lesson text into its six `## ` sections, in order.
@@ -412,8 +403,8 @@ mod tests {
     }
 
     #[test]
-    fn every_action_of_every_lesson_is_narrated_in_both_languages() {
-        for lesson in lessons().unwrap() {
+    fn every_action_of_every_lesson_is_narrated_in_every_language() {
+        for lesson in Catalog::embedded().unwrap().lessons() {
             for (i, a) in lesson.spec.actions.iter().enumerate() {
                 let say = a.say.as_ref().unwrap_or_else(|| {
                     panic!(
@@ -422,14 +413,28 @@ mod tests {
                         i + 1
                     )
                 });
-                assert!(!say.en.is_empty() && !say.zh.is_empty());
+                for &lang in Lang::all() {
+                    assert!(
+                        say.has(lang),
+                        "lesson {} action {} is not narrated in {lang}",
+                        lesson.spec.number,
+                        i + 1
+                    );
+                }
             }
         }
     }
 
     #[test]
-    fn languages_come_from_the_flag_then_the_locale() {
-        assert_eq!(Lang::detect(Some("zh_CN.UTF-8")), Lang::Zh);
-        assert_eq!(Lang::detect(Some("en")), Lang::En);
+    fn every_lesson_has_its_text_in_every_language() {
+        for lesson in Catalog::embedded().unwrap().lessons() {
+            for &lang in Lang::all() {
+                assert!(
+                    lesson.texts.contains_key(lang.code()),
+                    "lesson {} has no {lang}.md",
+                    lesson.folder
+                );
+            }
+        }
     }
 }

@@ -5,20 +5,21 @@
 
 mod app_watch;
 mod by_hand;
+mod error;
 mod guard;
 mod reach;
 mod steps;
 
-pub use steps::StepError;
+pub use error::StepError;
 
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use super::catalog::Lesson;
+use super::catalog::{Catalog, Lesson};
 use super::fit::Fit;
 use super::paths::LabPaths;
-use super::plan::Step;
+use super::spec::{LessonId, Step};
 
 /// Progress, as the tutor and the CLI show it.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,7 +52,7 @@ pub enum RunError {
     Step {
         step: usize,
         title: String,
-        source: steps::StepError,
+        source: StepError,
     },
     #[error("{0}")]
     Plan(String),
@@ -61,6 +62,8 @@ pub enum RunError {
 #[derive(Clone)]
 pub struct Runner {
     pub client: kube::Client,
+    /// The lessons (a step reads the templates and evidence specs they name).
+    pub catalog: std::sync::Arc<Catalog>,
     pub paths: LabPaths,
     /// Passed to kubectl when the plan shells out to it.
     pub kubeconfig: Option<std::path::PathBuf>,
@@ -69,6 +72,8 @@ pub struct Runner {
     pub deadline: Duration,
     /// How commands are shown where the learner is.
     pub fit: Fit,
+    /// The language progress and errors are told in.
+    pub lang: crate::i18n::Lang,
 }
 
 /// Where a lesson's completed steps are recorded, so a re-run after a cancel or a failure
@@ -78,7 +83,7 @@ fn checkpoint_file(src_dir: &std::path::Path) -> std::path::PathBuf {
     src_dir.join(".capa-tui").join("progress.json")
 }
 
-fn read_checkpoint(src_dir: &std::path::Path, lesson: u8) -> usize {
+fn read_checkpoint(src_dir: &std::path::Path, lesson: LessonId) -> usize {
     std::fs::read_to_string(checkpoint_file(src_dir))
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
@@ -86,7 +91,7 @@ fn read_checkpoint(src_dir: &std::path::Path, lesson: u8) -> usize {
         .unwrap_or(0) as usize
 }
 
-fn write_checkpoint(src_dir: &std::path::Path, lesson: u8, done: Option<usize>) {
+fn write_checkpoint(src_dir: &std::path::Path, lesson: LessonId, done: Option<usize>) {
     let path = checkpoint_file(src_dir);
     let mut v = std::fs::read_to_string(&path)
         .ok()
@@ -118,23 +123,11 @@ pub fn plan(lesson: &Lesson) -> Result<Vec<Step>, RunError> {
 }
 
 impl Runner {
-    /// The runner for a session's cluster and folders: the same for the tutor and the CLI.
-    pub fn new(session: &super::session::Session, deadline: Duration) -> Runner {
-        Runner {
-            client: session.client.clone(),
-            paths: session.paths.clone(),
-            kubeconfig: session.kubeconfig.clone(),
-            context: session.context.clone(),
-            deadline,
-            fit: Fit::for_paths(&session.paths),
-        }
-    }
-
     /// Runs lesson `lesson`'s `steps`, sending progress; stops at the first failure or when
     /// `cancel` turns true. Steps an interrupted earlier run completed are not repeated.
     pub async fn run(
         &self,
-        lesson: u8,
+        lesson: LessonId,
         steps: &[Step],
         progress: mpsc::UnboundedSender<Progress>,
         cancel: watch::Receiver<bool>,
@@ -147,7 +140,7 @@ impl Runner {
     /// at a time in step mode. The plan counts as finished once its last step is done.
     pub async fn run_through(
         &self,
-        lesson: u8,
+        lesson: LessonId,
         steps: &[Step],
         end: usize,
         progress: mpsc::UnboundedSender<Progress>,
@@ -162,7 +155,7 @@ impl Runner {
             if i < by_hand {
                 let _ = progress.send(Progress::Started {
                     step: n,
-                    title: step.title(),
+                    title: step.title(self.lang),
                     command: step.command(&self.fit),
                 });
                 let summary = if i < resume {
@@ -184,7 +177,7 @@ impl Runner {
             }
             let _ = progress.send(Progress::Started {
                 step: n,
-                title: step.title(),
+                title: step.title(self.lang),
                 command: step.command(&self.fit),
             });
             let blocker = {
@@ -206,7 +199,7 @@ impl Runner {
                     });
                     return Err(RunError::Step {
                         step: n,
-                        title: step.title(),
+                        title: step.title(self.lang),
                         source,
                     });
                 }

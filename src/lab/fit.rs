@@ -73,7 +73,8 @@ fn display(p: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::catalog::{self, Lang, Section};
+    use crate::i18n::Lang;
+    use crate::lab::catalog::{Catalog, Section};
     use strum::IntoEnumIterator;
 
     fn sim() -> Fit {
@@ -107,8 +108,8 @@ mod tests {
     /// lab's paths are there; on the embedded cluster no lab VM path is shown at all.
     #[test]
     fn every_lesson_renders_for_the_lab_vm_and_for_the_embedded_cluster() {
-        for lesson in catalog::lessons().unwrap() {
-            for lang in [Lang::En, Lang::Zh] {
+        for lesson in Catalog::embedded().unwrap().lessons() {
+            for &lang in Lang::all() {
                 for section in Section::iter() {
                     let text = lesson.text(lang).section(section);
                     for fit in [Fit::lab_vm(), sim()] {
@@ -132,8 +133,9 @@ mod tests {
                 }
             }
         }
-        let one = catalog::lessons().unwrap();
-        let by_hand = Fit::lab_vm().render(&one[0].text(Lang::En).section(Section::ByHand));
+        let catalog = Catalog::embedded().unwrap();
+        let one = catalog.lessons();
+        let by_hand = Fit::lab_vm().render(&one[0].text(Lang::FALLBACK).section(Section::ByHand));
         assert!(by_hand.contains("git init --bare -b main /srv/bare/src.git"));
         assert!(by_hand.contains("git clone /srv/bare/src.git /root/capa-src/repo"));
     }

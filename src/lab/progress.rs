@@ -10,18 +10,19 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::catalog::Section;
-use super::check::Grade;
+use super::eval::check::Grade;
+use super::spec::LessonId;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Progress {
     /// The lesson (by number) and part shown last.
-    pub lesson: Option<u8>,
+    pub lesson: Option<LessonId>,
     pub section: Section,
     /// Hints shown, by lesson number.
-    pub hints: BTreeMap<u8, usize>,
+    pub hints: BTreeMap<LessonId, usize>,
     /// Checklist steps done: lesson number → step index → when.
-    pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
+    pub ticks: BTreeMap<LessonId, BTreeMap<usize, jiff::Timestamp>>,
     /// The last self-check of each evidence file.
     pub grades: BTreeMap<String, Grade>,
     /// Predictions: `lesson:action` (1-based action) → the choice made.
@@ -69,13 +70,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         assert_eq!(load(dir.path()), Progress::default());
         let mut p = Progress {
-            lesson: Some(2),
+            lesson: Some(LessonId(2)),
             section: Section::ByHand,
             ..Progress::default()
         };
-        p.hints.insert(2, 1);
+        p.hints.insert(LessonId(2), 1);
         p.ticks
-            .entry(1)
+            .entry(LessonId(1))
             .or_default()
             .insert(0, "2026-12-01T03:00:00Z".parse().unwrap());
         save(dir.path(), &p).unwrap();

@@ -130,7 +130,8 @@ fn split_block(lines: &[(usize, String)]) -> Vec<Snippet> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::catalog::{self, Lang, Section};
+    use crate::i18n::Lang;
+    use crate::lab::catalog::{Catalog, Section};
 
     #[test]
     fn a_heredoc_and_continued_lines_are_one_command_and_comments_are_skipped() {
@@ -163,8 +164,8 @@ mod tests {
     /// Every command of every lesson is whole: no quote, `$(` or heredoc left open.
     #[test]
     fn every_lesson_command_is_complete() {
-        for lesson in catalog::lessons().unwrap() {
-            for lang in [Lang::En, Lang::Zh] {
+        for lesson in Catalog::embedded().unwrap().lessons() {
+            for &lang in Lang::all() {
                 for snippet in snippets(&lesson.text(lang).section(Section::ByHand)) {
                     assert!(
                         !incomplete(&snippet.text),
@@ -179,8 +180,9 @@ mod tests {
 
     #[test]
     fn lesson_ones_by_hand_starts_with_creating_and_cloning_the_repo() {
-        let lessons = catalog::lessons().unwrap();
-        let by_hand = lessons[0].text(Lang::En).section(Section::ByHand);
+        let catalog = Catalog::embedded().unwrap();
+        let lessons = catalog.lessons();
+        let by_hand = lessons[0].text(Lang::FALLBACK).section(Section::ByHand);
         let s = snippets(&by_hand);
         assert!(
             s[0].text

@@ -6,24 +6,78 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::plan::Step;
-pub use crate::cluster::Kind;
+use crate::i18n::Lang;
 
-/// A text in both languages the lab is written in.
-#[derive(Debug, Clone, Deserialize)]
-pub struct Localized {
-    pub en: String,
-    pub zh: String,
+mod checklist;
+mod plan;
+mod refs;
+mod rule;
+
+pub use checklist::{ChecklistItem, DoneWhen};
+pub use plan::{Step, Until};
+pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
+pub use rule::{Breaks, CommitCheck, Rule};
+
+/// A lesson, by the number its `lesson.yaml` gives it: how progress, grades and plans name it.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
+#[serde(transparent)]
+pub struct LessonId(pub u8);
+
+impl fmt::Display for LessonId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// A text in the languages a lesson is written in, by language code (`en`, `zh`, ...). English
+/// is required: it stands in for a language a lesson does not have yet.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(try_from = "BTreeMap<String, String>")]
+pub struct Localized(BTreeMap<String, String>);
+
+impl Localized {
+    /// The text in `lang`, else in English.
+    pub fn get(&self, lang: Lang) -> &str {
+        self.0
+            .get(lang.code())
+            .or_else(|| self.0.get(Lang::FALLBACK.code()))
+            .map_or("", String::as_str)
+    }
+
+    /// Whether the text is written in `lang` itself (not falling back to English).
+    pub fn has(&self, lang: Lang) -> bool {
+        self.0.get(lang.code()).is_some_and(|t| !t.is_empty())
+    }
+
+    /// The language codes it is written in.
+    pub fn languages(&self) -> impl Iterator<Item = &str> {
+        self.0.keys().map(String::as_str)
+    }
+}
+
+impl TryFrom<BTreeMap<String, String>> for Localized {
+    type Error = String;
+    fn try_from(map: BTreeMap<String, String>) -> Result<Self, String> {
+        match map.get(Lang::FALLBACK.code()) {
+            Some(en) if !en.trim().is_empty() => Ok(Localized(map)),
+            _ => Err(format!(
+                "a text needs its English ({}:), which stands in for a language it lacks",
+                Lang::FALLBACK.code()
+            )),
+        }
+    }
 }
 
 /// `lesson.yaml`, parsed once.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LessonSpec {
-    pub number: u8,
+    pub number: LessonId,
     pub slug: String,
     pub title: Localized,
     /// The Application this lesson is about: listed first, and the timeline's default.
@@ -44,7 +98,7 @@ pub struct LessonSpec {
     pub values: Option<ValuesSpec>,
     /// The steps a learner does by hand, each with what shows it is done.
     #[serde(default)]
-    pub checklist: Vec<super::checklist::ChecklistItem>,
+    pub checklist: Vec<ChecklistItem>,
     /// "Do it for me", one typed step at a time, with what a presenter says around each.
     #[serde(default)]
     pub actions: Vec<PlanAction>,
@@ -81,7 +135,7 @@ pub struct PlanAction {
     pub then: Option<Localized>,
     /// What shows the learner already did this by hand: "do it for me" then skips it.
     #[serde(default)]
-    pub done_when: Option<super::checklist::DoneWhen>,
+    pub done_when: Option<DoneWhen>,
     /// Predict, then watch: asked before the action runs, answered from the cluster after.
     #[serde(default)]
     pub ask: Option<Question>,
@@ -104,21 +158,6 @@ pub enum Reveal {
     Field { object: ObjectRef, path: FieldPath },
     /// The manager that owns a live object's field.
     Owner { object: ObjectRef, path: FieldPath },
-}
-
-impl Reveal {
-    /// The answer as the live objects show it (by `namespace/Kind/name`).
-    pub fn live(&self, objects: &BTreeMap<String, Value>) -> Option<String> {
-        match self {
-            Reveal::Field { object, path } => objects
-                .get(&object.key())
-                .and_then(|o| path.get(o))
-                .map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)),
-            Reveal::Owner { object, path } => objects
-                .get(&object.key())
-                .and_then(|o| super::derived::field_owner(o, path)),
-        }
-    }
 }
 
 /// The tutor's live panes, as lessons name them.
@@ -256,186 +295,6 @@ pub enum Source {
         path: FieldPath,
     },
 }
-
-/// A field of another evidence file: `precedence.json#replicas`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub struct EvidenceRef {
-    pub file: String,
-    pub field: String,
-}
-
-impl TryFrom<String> for EvidenceRef {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        let (file, field) = s
-            .split_once('#')
-            .filter(|(f, k)| !f.is_empty() && !k.is_empty())
-            .ok_or_else(|| format!("{s:?} is not FILE#FIELD (e.g. precedence.json#replicas)"))?;
-        Ok(EvidenceRef {
-            file: file.into(),
-            field: field.into(),
-        })
-    }
-}
-
-/// `namespace/Kind/name`; the name may take an earlier field's value: `src-waves/Job/{hook_job}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub struct ObjectRef {
-    pub namespace: String,
-    pub kind: Kind,
-    pub name: String,
-}
-
-impl TryFrom<String> for ObjectRef {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
-        let parts: Vec<&str> = s.splitn(3, '/').collect();
-        let [namespace, kind, name] = parts.as_slice() else {
-            return Err(format!("{s:?} is not namespace/Kind/name"));
-        };
-        let kind = Kind::parse(kind).ok_or_else(|| {
-            format!("{s:?}: unknown kind {kind:?} (Application, ConfigMap, Deployment, Job, Pod, Secret, Service)")
-        })?;
-        Ok(ObjectRef {
-            namespace: namespace.to_string(),
-            kind,
-            name: name.to_string(),
-        })
-    }
-}
-
-impl ObjectRef {
-    /// The object's URL path, with `{field}` in its name taken from `values`.
-    pub fn path(&self, values: &serde_json::Map<String, Value>) -> String {
-        format!(
-            "{}/{}",
-            self.kind.collection_path(&self.namespace),
-            self.name_with(values)
-        )
-    }
-
-    pub fn name_with(&self, values: &serde_json::Map<String, Value>) -> String {
-        let mut name = self.name.clone();
-        for (k, v) in values {
-            if let Some(v) = v.as_str() {
-                name = name.replace(&format!("{{{k}}}"), v);
-            }
-        }
-        name
-    }
-
-    /// The key the tutor's watches use: `namespace/Kind/name`.
-    pub fn key(&self) -> String {
-        format!("{}/{}/{}", self.namespace, self.kind.name(), self.name)
-    }
-}
-
-impl fmt::Display for ObjectRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.key())
-    }
-}
-
-/// A path into a JSON object: `spec.replicas`, `metadata.annotations["a.b/c"]`, and a list item
-/// chosen by its fields: `status.resources[hookType=PreSync,hookPhase=Succeeded].name`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub struct FieldPath {
-    text: String,
-    steps: Vec<PathStep>,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum PathStep {
-    Key(String),
-    Index(usize),
-    Find(Vec<(String, String)>),
-}
-
-impl TryFrom<String> for FieldPath {
-    type Error = String;
-    fn try_from(text: String) -> Result<Self, String> {
-        let bad = |why: &str| format!("path {text:?}: {why}");
-        let mut steps = Vec::new();
-        let mut rest = text.as_str();
-        while !rest.is_empty() {
-            if let Some(after) = rest.strip_prefix("[\"") {
-                let end = after.find("\"]").ok_or_else(|| bad("unclosed [\""))?;
-                steps.push(PathStep::Key(after[..end].to_string()));
-                rest = &after[end + 2..];
-            } else if let Some(after) = rest.strip_prefix('[') {
-                let end = after.find(']').ok_or_else(|| bad("unclosed ["))?;
-                let inner = &after[..end];
-                steps.push(match inner.parse::<usize>() {
-                    Ok(i) => PathStep::Index(i),
-                    Err(_) => PathStep::Find(
-                        inner
-                            .split(',')
-                            .map(|kv| {
-                                kv.split_once('=')
-                                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
-                                    .ok_or_else(|| bad("a list filter is [key=value,...]"))
-                            })
-                            .collect::<Result<_, _>>()?,
-                    ),
-                });
-                rest = &after[end + 1..];
-            } else {
-                let end = rest.find(['.', '[']).unwrap_or(rest.len());
-                if end == 0 {
-                    return Err(bad("empty key"));
-                }
-                steps.push(PathStep::Key(rest[..end].to_string()));
-                rest = &rest[end..];
-            }
-            rest = rest.strip_prefix('.').unwrap_or(rest);
-        }
-        if steps.is_empty() {
-            return Err(bad("empty"));
-        }
-        Ok(FieldPath { text, steps })
-    }
-}
-
-impl FieldPath {
-    /// The value at this path, if every step finds something.
-    pub fn get<'a>(&self, mut v: &'a Value) -> Option<&'a Value> {
-        for step in &self.steps {
-            v = match step {
-                PathStep::Key(k) => v.get(k)?,
-                PathStep::Index(i) => v.get(*i)?,
-                PathStep::Find(pairs) => v.as_array()?.iter().find(|item| {
-                    pairs
-                        .iter()
-                        .all(|(k, want)| item.get(k).and_then(Value::as_str) == Some(want))
-                })?,
-            };
-        }
-        (!v.is_null()).then_some(v)
-    }
-
-    /// The managedFields form of a plain key path: `spec.replicas` → `f:spec` / `f:replicas`.
-    pub fn managed_fields_keys(&self) -> Vec<String> {
-        self.steps
-            .iter()
-            .filter_map(|s| match s {
-                PathStep::Key(k) => Some(format!("f:{k}")),
-                _ => None,
-            })
-            .collect()
-    }
-}
-
-impl fmt::Display for FieldPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-mod rule;
-pub use rule::{Breaks, CommitCheck, Rule};
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,13 @@
-//! The tutor's keys, as data: what each key does and the words the help overlay shows, so the
-//! help can never disagree with the keys. Presenter clickers send PgDn/PgUp/arrows/space.
+//! The tutor's keys, as data: what each key does and the words the help overlay and the footer
+//! show, so neither can disagree with the keys. Presenter clickers send PgDn/PgUp/arrows/space;
+//! in presenter step mode those run the next action, and the help and footer say so.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use crate::i18n::Lang;
+use crate::t;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter)]
 pub enum Action {
     Quit,
     Help,
@@ -36,221 +40,232 @@ pub enum Action {
     CopyCommand,
 }
 
+/// What the keys mean right now: presenter step mode turns the clicker's keys into "next action".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Normal,
+    /// Step mode with `--present`: PgDn/→/space run the next action.
+    PresentStep,
+}
+
+/// A key's place in the footer: the keys as shown there and a word or two.
+pub struct Footer {
+    pub keys: &'static str,
+    pub words: fn(Lang) -> String,
+}
+
 pub struct Binding {
     pub keys: &'static [KeyCode],
     pub action: Action,
+    /// The keys as the help lists them.
     pub label: &'static str,
-    pub help: &'static str,
-    /// The same, in Chinese.
-    pub help_zh: &'static str,
+    /// What the keys do, in the learner's language.
+    pub help: fn(Lang) -> String,
+    /// What they do instead in presenter step mode, when that differs.
+    pub help_stepping: Option<fn(Lang) -> String>,
+    /// Shown in the footer (in this list's order), when it is.
+    pub footer: Option<Footer>,
 }
 
+impl Binding {
+    /// What the keys do in `mode`.
+    pub fn help_in(&self, lang: Lang, mode: Mode) -> String {
+        match (mode, self.help_stepping) {
+            (Mode::PresentStep, Some(stepping)) => stepping(lang),
+            _ => (self.help)(lang),
+        }
+    }
+}
+
+const fn bind(
+    keys: &'static [KeyCode],
+    action: Action,
+    label: &'static str,
+    help: fn(Lang) -> String,
+) -> Binding {
+    Binding {
+        keys,
+        action,
+        label,
+        help,
+        help_stepping: None,
+        footer: None,
+    }
+}
+
+const fn with_footer(b: Binding, keys: &'static str, words: fn(Lang) -> String) -> Binding {
+    Binding {
+        footer: Some(Footer { keys, words }),
+        ..b
+    }
+}
+
+/// Every key, in the order the help lists them and the footer shows those it shows.
 pub const BINDINGS: &[Binding] = &[
+    with_footer(
+        bind(&[KeyCode::Char('?')], Action::Help, "?", |l| {
+            t!(l, "key-help")
+        }),
+        "?",
+        |l| t!(l, "footer-help"),
+    ),
     Binding {
-        keys: &[KeyCode::Char('s'), KeyCode::Enter],
-        action: Action::Shell,
-        label: "s Enter",
-        help: "shell: type the lab's commands here (starts one with the lab's environment)",
-        help_zh: "终端：在这里输入实验命令（以实验环境启动）",
+        help_stepping: Some(|l| t!(l, "key-next-section-stepping")),
+        ..with_footer(
+            bind(
+                &[KeyCode::PageDown, KeyCode::Right, KeyCode::Char(' ')],
+                Action::NextSection,
+                "PgDn → space",
+                |l| t!(l, "key-next-section"),
+            ),
+            "PgDn/PgUp",
+            |l| t!(l, "footer-next-section"),
+        )
     },
-    Binding {
-        keys: &[KeyCode::Char(']')],
-        action: Action::NextCommand,
-        label: "] [",
-        help: "select the next / previous command of the lesson",
-        help_zh: "选择课程中的下一条 / 上一条命令",
-    },
-    Binding {
-        keys: &[KeyCode::Char('[')],
-        action: Action::PrevCommand,
-        label: "[",
-        help: "select the previous command",
-        help_zh: "选择上一条命令",
-    },
-    Binding {
-        keys: &[KeyCode::Char('y')],
-        action: Action::TypeCommand,
-        label: "y",
-        help: "type the selected command into the shell (you press Enter)",
-        help_zh: "把选中的命令输入终端（由你按回车）",
-    },
-    Binding {
-        keys: &[KeyCode::Char('Y')],
-        action: Action::CopyCommand,
-        label: "Y",
-        help: "copy the selected command to the clipboard (OSC 52)",
-        help_zh: "把选中的命令复制到剪贴板（OSC 52）",
-    },
-    Binding {
-        // Ctrl-] is read while typing into the shell (every other key goes to the shell).
-        keys: &[],
-        action: Action::LeaveShell,
-        label: "Ctrl-]",
-        help: "leave the shell: keys go to the tutor again",
-        help_zh: "离开终端：按键重新交给导师",
-    },
-    Binding {
-        keys: &[KeyCode::Up, KeyCode::Char('k')],
-        action: Action::ScrollUp,
-        label: "↑ k",
-        help: "scroll the focused pane up (the shell: back through its output)",
-        help_zh: "向上滚动当前窗格（终端：回看输出）",
-    },
-    Binding {
-        keys: &[KeyCode::Down, KeyCode::Char('j')],
-        action: Action::ScrollDown,
-        label: "↓ j",
-        help: "scroll the focused pane down",
-        help_zh: "向下滚动当前窗格",
-    },
-    Binding {
-        keys: &[KeyCode::Home],
-        action: Action::ScrollTop,
-        label: "Home",
-        help: "to the top of the focused pane",
-        help_zh: "到当前窗格顶部",
-    },
-    Binding {
-        keys: &[KeyCode::End],
-        action: Action::ScrollBottom,
-        label: "End",
-        help: "to the bottom of the focused pane",
-        help_zh: "到当前窗格底部",
-    },
-    Binding {
-        keys: &[KeyCode::Char('q')],
-        action: Action::Quit,
-        label: "q",
-        help: "quit",
-        help_zh: "退出",
-    },
-    Binding {
-        keys: &[KeyCode::Char('?')],
-        action: Action::Help,
-        label: "?",
-        help: "help",
-        help_zh: "帮助",
-    },
-    Binding {
-        keys: &[KeyCode::Esc],
-        action: Action::Close,
-        label: "Esc",
-        help: "close help / raw view",
-        help_zh: "关闭帮助 / 原始视图",
-    },
-    Binding {
-        keys: &[KeyCode::Tab],
-        action: Action::NextPane,
-        label: "Tab",
-        help: "next pane",
-        help_zh: "下一个窗格",
-    },
-    Binding {
-        keys: &[KeyCode::BackTab],
-        action: Action::PrevPane,
-        label: "S-Tab",
-        help: "previous pane",
-        help_zh: "上一个窗格",
-    },
-    Binding {
-        keys: &[KeyCode::Char('z')],
-        action: Action::Zoom,
-        label: "z",
-        help: "zoom the focused pane",
-        help_zh: "放大当前窗格",
-    },
-    Binding {
-        keys: &[KeyCode::PageDown, KeyCode::Right, KeyCode::Char(' ')],
-        action: Action::NextSection,
-        label: "PgDn → space",
-        help: "next part of the lesson",
-        help_zh: "课程下一部分",
-    },
-    Binding {
-        keys: &[KeyCode::PageUp, KeyCode::Left],
-        action: Action::PrevSection,
-        label: "PgUp ←",
-        help: "previous part of the lesson",
-        help_zh: "课程上一部分",
-    },
-    Binding {
-        keys: &[KeyCode::Char('n')],
-        action: Action::NextLesson,
-        label: "n",
-        help: "next lesson",
-        help_zh: "下一课",
-    },
-    Binding {
-        keys: &[KeyCode::Char('p')],
-        action: Action::PrevLesson,
-        label: "p",
-        help: "previous lesson",
-        help_zh: "上一课",
-    },
-    Binding {
-        keys: &[KeyCode::Char('r')],
-        action: Action::Run,
-        label: "r",
-        help: "do it for me (run the lesson's plan)",
-        help_zh: "替我做（执行本课计划）",
-    },
-    Binding {
-        keys: &[KeyCode::Char('g')],
-        action: Action::Step,
-        label: "g",
-        help: "step mode: show the next action of the lesson's plan, then run it",
-        help_zh: "分步模式：先展示本课计划的下一步，再执行",
-    },
-    Binding {
-        keys: &[KeyCode::Char('x')],
-        action: Action::Cancel,
-        label: "x",
-        help: "cancel the running plan",
-        help_zh: "取消正在执行的计划",
-    },
-    Binding {
-        keys: &[KeyCode::Char('c')],
-        action: Action::Check,
-        label: "c",
-        help: "self-check this lesson's evidence",
-        help_zh: "自检本课的证据文件",
-    },
-    Binding {
-        keys: &[KeyCode::Char('h')],
-        action: Action::Hint,
-        label: "h",
-        help: "one more hint",
-        help_zh: "再给一个提示",
-    },
-    Binding {
-        keys: &[KeyCode::Char('t')],
-        action: Action::Theme,
-        label: "t",
-        help: "theme: default / projector / monochrome",
-        help_zh: "主题：默认 / 投影 / 单色",
-    },
-    Binding {
-        keys: &[KeyCode::Char('v')],
-        action: Action::Raw,
-        label: "v",
-        help: "raw managedFields",
-        help_zh: "原始 managedFields",
-    },
-    Binding {
-        keys: &[KeyCode::Char('a')],
-        action: Action::NextApp,
-        label: "a",
-        help: "timeline: next Application",
-        help_zh: "时间线：下一个 Application",
-    },
-    Binding {
-        keys: &[KeyCode::Char('o')],
-        action: Action::NextObject,
-        label: "o",
-        help: "managedFields: next object",
-        help_zh: "managedFields：下一个对象",
-    },
+    bind(
+        &[KeyCode::PageUp, KeyCode::Left],
+        Action::PrevSection,
+        "PgUp ←",
+        |l| t!(l, "key-prev-section"),
+    ),
+    bind(&[KeyCode::Char('n')], Action::NextLesson, "n", |l| {
+        t!(l, "key-next-lesson")
+    }),
+    bind(&[KeyCode::Char('p')], Action::PrevLesson, "p", |l| {
+        t!(l, "key-prev-lesson")
+    }),
+    with_footer(
+        bind(
+            &[KeyCode::Char('s'), KeyCode::Enter],
+            Action::Shell,
+            "s Enter",
+            |l| t!(l, "key-shell"),
+        ),
+        "s",
+        |l| t!(l, "footer-shell"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Char(']')], Action::NextCommand, "]", |l| {
+            t!(l, "key-next-command")
+        }),
+        "]/[",
+        |l| t!(l, "footer-next-command"),
+    ),
+    bind(&[KeyCode::Char('[')], Action::PrevCommand, "[", |l| {
+        t!(l, "key-prev-command")
+    }),
+    with_footer(
+        bind(&[KeyCode::Char('y')], Action::TypeCommand, "y", |l| {
+            t!(l, "key-type-command")
+        }),
+        "y",
+        |l| t!(l, "footer-type-command"),
+    ),
+    bind(&[KeyCode::Char('Y')], Action::CopyCommand, "Y", |l| {
+        t!(l, "key-copy-command")
+    }),
+    // Ctrl-] is read while typing into the shell (every other key goes to the shell).
+    bind(&[], Action::LeaveShell, "Ctrl-]", |l| {
+        t!(l, "key-leave-shell")
+    }),
+    with_footer(
+        bind(&[KeyCode::Char('r')], Action::Run, "r", |l| {
+            t!(l, "key-run")
+        }),
+        "r",
+        |l| t!(l, "footer-run"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Char('g')], Action::Step, "g", |l| {
+            t!(l, "key-step")
+        }),
+        "g",
+        |l| t!(l, "footer-step"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Char('x')], Action::Cancel, "x", |l| {
+            t!(l, "key-cancel")
+        }),
+        "x",
+        |l| t!(l, "footer-cancel"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Char('c')], Action::Check, "c", |l| {
+            t!(l, "key-check")
+        }),
+        "c",
+        |l| t!(l, "footer-check"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Char('h')], Action::Hint, "h", |l| {
+            t!(l, "key-hint")
+        }),
+        "h",
+        |l| t!(l, "footer-hint"),
+    ),
+    with_footer(
+        bind(&[KeyCode::Tab], Action::NextPane, "Tab", |l| {
+            t!(l, "key-next-pane")
+        }),
+        "Tab",
+        |l| t!(l, "footer-next-pane"),
+    ),
+    bind(&[KeyCode::BackTab], Action::PrevPane, "S-Tab", |l| {
+        t!(l, "key-prev-pane")
+    }),
+    with_footer(
+        bind(&[KeyCode::Char('z')], Action::Zoom, "z", |l| {
+            t!(l, "key-zoom")
+        }),
+        "z",
+        |l| t!(l, "footer-zoom"),
+    ),
+    bind(
+        &[KeyCode::Up, KeyCode::Char('k')],
+        Action::ScrollUp,
+        "↑ k",
+        |l| t!(l, "key-scroll-up"),
+    ),
+    bind(
+        &[KeyCode::Down, KeyCode::Char('j')],
+        Action::ScrollDown,
+        "↓ j",
+        |l| t!(l, "key-scroll-down"),
+    ),
+    bind(&[KeyCode::Home], Action::ScrollTop, "Home", |l| {
+        t!(l, "key-scroll-top")
+    }),
+    bind(&[KeyCode::End], Action::ScrollBottom, "End", |l| {
+        t!(l, "key-scroll-bottom")
+    }),
+    bind(&[KeyCode::Char('t')], Action::Theme, "t", |l| {
+        t!(l, "key-theme")
+    }),
+    bind(&[KeyCode::Char('v')], Action::Raw, "v", |l| {
+        t!(l, "key-raw")
+    }),
+    bind(&[KeyCode::Char('a')], Action::NextApp, "a", |l| {
+        t!(l, "key-next-app")
+    }),
+    bind(&[KeyCode::Char('o')], Action::NextObject, "o", |l| {
+        t!(l, "key-next-object")
+    }),
+    bind(&[KeyCode::Esc], Action::Close, "Esc", |l| {
+        t!(l, "key-close")
+    }),
+    with_footer(
+        bind(&[KeyCode::Char('q')], Action::Quit, "q", |l| {
+            t!(l, "key-quit")
+        }),
+        "q",
+        |l| t!(l, "footer-quit"),
+    ),
 ];
+
+/// The binding of an action.
+pub fn binding(action: Action) -> Option<&'static Binding> {
+    BINDINGS.iter().find(|b| b.action == action)
+}
 
 /// The action a key press means (key releases and repeats are ignored by the caller).
 pub fn action_for(key: &KeyEvent) -> Option<Action> {
@@ -283,13 +298,24 @@ mod tests {
     }
 
     #[test]
-    fn no_key_is_bound_twice() {
+    fn no_key_is_bound_twice_and_no_label_is_listed_twice() {
         let mut seen = Vec::new();
+        let mut labels = Vec::new();
         for b in BINDINGS {
             for k in b.keys {
                 assert!(!seen.contains(k), "{k:?} bound twice");
                 seen.push(*k);
             }
+            assert!(!labels.contains(&b.label), "{} listed twice", b.label);
+            labels.push(b.label);
+        }
+    }
+
+    #[test]
+    fn every_action_has_a_binding_the_help_lists() {
+        use strum::IntoEnumIterator;
+        for a in Action::iter() {
+            assert!(binding(a).is_some(), "{a:?} is in no binding");
         }
     }
 }

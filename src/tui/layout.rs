@@ -39,8 +39,8 @@ pub fn areas(s: &State, area: Rect) -> Areas {
         summaries: Vec::new(),
         tabs: None,
     };
-    if s.zoom {
-        out.panes.push((s.focus, body));
+    if s.ui.zoom {
+        out.panes.push((s.ui.focus, body));
     } else if body.width >= WIDE_COLUMNS && area.height >= TALL_ROWS {
         wide(s, body, &mut out);
     } else {
@@ -50,14 +50,14 @@ pub fn areas(s: &State, area: Rect) -> Areas {
 }
 
 fn shell_shown(s: &State) -> bool {
-    s.shell.status != ShellStatus::NotStarted || s.focus == Pane::Shell
+    s.shell.status != ShellStatus::NotStarted || s.ui.focus == Pane::Shell
 }
 
 /// The live panes in the order they get room: the lesson's first, a focused other one next.
 fn live_order(s: &State) -> Vec<Pane> {
     let mut order = s.lesson_panes();
-    if !matches!(s.focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.focus) {
-        order.insert(1.min(order.len()), s.focus);
+    if !matches!(s.ui.focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.ui.focus) {
+        order.insert(1.min(order.len()), s.ui.focus);
     }
     for p in [
         Pane::Apps,
@@ -91,7 +91,7 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
     }
     let order = live_order(s);
     // Presenting: one large live pane, the others a line each.
-    if s.present {
+    if s.ui.present {
         let rest = u16::try_from(order.len().saturating_sub(1)).unwrap_or(0);
         let [main, lines] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(rest)]).areas(right);
@@ -126,16 +126,16 @@ fn small(s: &State, body: Rect, out: &mut Areas) {
         Constraint::Fill(1),
     ])
     .areas(body);
-    let upper = if s.focus == Pane::Shell || (shell_shown(s) && s.shell.typing) {
+    let upper = if s.ui.focus == Pane::Shell || (shell_shown(s) && s.shell.typing) {
         Pane::Shell
     } else {
         Pane::Lesson
     };
     out.panes.push((upper, top));
-    let lower = if matches!(s.focus, Pane::Lesson | Pane::Shell) {
+    let lower = if matches!(s.ui.focus, Pane::Lesson | Pane::Shell) {
         live_order(s)[0]
     } else {
-        s.focus
+        s.ui.focus
     };
     out.panes.push((lower, bottom));
     out.tabs = Some(strip);
@@ -143,7 +143,7 @@ fn small(s: &State, body: Rect, out: &mut Areas) {
 
 /// The pane under a mouse click, if any (a one-line summary counts as its pane).
 pub fn pane_at(s: &State, column: u16, row: u16) -> Option<Pane> {
-    let area = Rect::new(0, 0, s.size.0, s.size.1);
+    let area = Rect::new(0, 0, s.ui.size.0, s.ui.size.1);
     let areas = areas(s, area);
     areas
         .panes
@@ -156,17 +156,15 @@ pub fn pane_at(s: &State, column: u16, row: u16) -> Option<Pane> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::catalog::{self, Lang};
+    use crate::lab::catalog::Catalog;
 
-    fn state(lesson: usize) -> State {
-        let mut s = State::new(catalog::lessons().unwrap(), Lang::En, "t".into(), true);
-        s.lesson = lesson;
-        s
+    fn state(lesson: u8) -> crate::tui::state::StateBuilder {
+        State::builder(std::sync::Arc::new(Catalog::embedded().unwrap())).lesson(lesson)
     }
 
     #[test]
     fn the_lessons_panes_get_the_room_and_the_others_a_line_each() {
-        let s = state(4);
+        let s = state(5).build();
         let a = areas(&s, Rect::new(0, 0, 120, 40));
         let drawn: Vec<Pane> = a.panes.iter().map(|(p, _)| *p).collect();
         assert_eq!(
@@ -181,12 +179,12 @@ mod tests {
 
     #[test]
     fn a_small_screen_stacks_the_lesson_over_its_first_pane_with_a_strip() {
-        let mut s = state(5);
+        let s = state(6).build();
         let a = areas(&s, Rect::new(0, 0, 80, 24));
         let drawn: Vec<Pane> = a.panes.iter().map(|(p, _)| *p).collect();
         assert_eq!(drawn, [Pane::Lesson, Pane::Apps], "lesson 6");
         assert!(a.tabs.is_some());
-        s.focus = Pane::Fields;
+        let s = state(6).focus(Pane::Fields).build();
         let drawn: Vec<Pane> = areas(&s, Rect::new(0, 0, 80, 24))
             .panes
             .iter()

@@ -14,20 +14,23 @@ use ratatui::crossterm::execute;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
+use std::sync::Arc;
+
 use super::shell::{self, ShellProcess};
-use super::state::{PlanStep, State};
+use super::state::{PlanStep, ShellAbout, State};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, lab_streams};
-use crate::lab::catalog::{self, Lang, Lesson};
-use crate::lab::checklist::read_git_facts;
+use crate::i18n::Lang;
+use crate::lab::catalog::Catalog;
 use crate::lab::engine::{self, Runner};
-use crate::lab::evidence;
+use crate::lab::eval::{evidence, read_git_facts};
 use crate::lab::fswatch::{self, FolderWatch};
 use crate::lab::paths::LabPaths;
 use crate::lab::progress;
-use crate::lab::session::Session;
-use crate::lab::shell_env::ShellEnv;
+use crate::lab::spec::LessonId;
+use crate::session::Session;
+use crate::session::shell_env::ShellEnv;
 
 /// The longest any wait of a plan may take in the tutor.
 const PLAN_DEADLINE: Duration = Duration::from_secs(600);
@@ -42,22 +45,25 @@ pub struct Executor {
     shell_env: ShellEnv,
     shell: Option<ShellProcess>,
     pub tx: mpsc::UnboundedSender<Msg>,
-    lessons: Vec<Lesson>,
+    catalog: Arc<Catalog>,
+    lang: Lang,
     cancel: Option<watch::Sender<bool>>,
 }
 
 impl Executor {
     pub fn new(
         session: &Session,
-        lessons: Vec<Lesson>,
+        catalog: Arc<Catalog>,
+        lang: Lang,
         tx: mpsc::UnboundedSender<Msg>,
     ) -> Executor {
         Executor {
-            runner: Runner::new(session, PLAN_DEADLINE),
+            runner: session.runner(catalog.clone(), lang, PLAN_DEADLINE),
             shell_env: session.shell_env(),
             shell: None,
             tx,
-            lessons,
+            catalog,
+            lang,
             cancel: None,
         }
     }
@@ -114,8 +120,8 @@ impl Executor {
     }
 
     /// Runs lesson `n`'s plan, or (step mode) its actions up to `end`.
-    fn run_lesson(&mut self, n: u8, end: Option<usize>) {
-        let Some(lesson) = self.lessons.iter().find(|l| l.spec.number == n) else {
+    fn run_lesson(&mut self, n: LessonId, end: Option<usize>) {
+        let Some(lesson) = self.catalog.lesson(n) else {
             return;
         };
         let steps = match engine::plan(lesson) {
@@ -129,14 +135,14 @@ impl Executor {
             lesson: n,
             steps: steps
                 .iter()
-                .map(|s| PlanStep::todo(&s.title(), &s.command(&self.runner.fit)))
+                .map(|s| PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit)))
                 .collect(),
         });
         let (cancel_tx, cancel_rx) = watch::channel(false);
         self.cancel = Some(cancel_tx);
         let runner = self.runner.clone();
         let tx = self.tx.clone();
-        let lessons = self.lessons.clone();
+        let catalog = self.catalog.clone();
         tokio::spawn(async move {
             let (ptx, mut prx) = mpsc::unbounded_channel();
             let forward = {
@@ -164,7 +170,7 @@ impl Executor {
                 evidence: present,
                 chart_values: values,
                 commits,
-            } = files_snapshot(&runner.paths, &lessons);
+            } = files_snapshot(&runner.paths, &catalog);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::ChartValues(values));
             let _ = tx.send(Msg::Commits(commits));
@@ -172,8 +178,8 @@ impl Executor {
         });
     }
 
-    fn check(&self, n: u8) {
-        let Some(lesson) = self.lessons.iter().find(|l| l.spec.number == n).cloned() else {
+    fn check(&self, n: LessonId) {
+        let Some(lesson) = self.catalog.lesson(n).cloned() else {
             return;
         };
         let (client, paths, tx) = (
@@ -181,17 +187,19 @@ impl Executor {
             self.runner.paths.clone(),
             self.tx.clone(),
         );
-        let lessons = self.lessons.clone();
+        let (catalog, lang) = (self.catalog.clone(), self.lang);
         tokio::spawn(async move {
             let ctx = evidence::Context {
                 client: &client,
+                catalog: &catalog,
+                lang,
                 src_dir: &paths.src_dir,
                 bare_dir: &paths.bare_dir,
             };
-            let grade = crate::lab::check::grade_lesson(&lesson, &ctx).await;
+            let grade = crate::lab::eval::check::grade_lesson(&lesson, &ctx).await;
             let FilesSnapshot {
                 evidence: present, ..
-            } = files_snapshot(&paths, &lessons);
+            } = files_snapshot(&paths, &catalog);
             let _ = tx.send(Msg::Evidence(present));
             let _ = tx.send(Msg::Graded(vec![grade]));
         });
@@ -215,13 +223,14 @@ impl SavedProgress {
 }
 
 /// What the panes and the checklists need from the learner's files, as messages.
-fn lab_files(paths: &LabPaths, lessons: &[Lesson]) -> Vec<Msg> {
+fn lab_files(paths: &LabPaths, catalog: &Catalog) -> Vec<Msg> {
     let FilesSnapshot {
         evidence,
         chart_values,
         commits,
-    } = files_snapshot(paths, lessons);
-    let items = lessons
+    } = files_snapshot(paths, catalog);
+    let items = catalog
+        .lessons()
         .iter()
         .flat_map(|l| &l.spec.checklist)
         .map(|i| &i.done_when);
@@ -237,16 +246,15 @@ fn lab_files(paths: &LabPaths, lessons: &[Lesson]) -> Vec<Msg> {
 /// which evidence files changed (so they are graded).
 fn watch_lab_files(
     paths: &LabPaths,
-    lessons: &[Lesson],
+    catalog: &Arc<Catalog>,
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Option<FolderWatch> {
-    let (paths, lessons) = (paths.clone(), lessons.to_vec());
+    let (paths, catalog) = (paths.clone(), catalog.clone());
     let dirs = [paths.bare_dir.clone(), paths.src_dir.clone()];
     let modified =
-        |paths: &LabPaths, lessons: &[Lesson]| -> Vec<(String, Option<std::time::SystemTime>)> {
-            lessons
-                .iter()
-                .filter_map(Lesson::evidence_file)
+        |paths: &LabPaths, catalog: &Catalog| -> Vec<(String, Option<std::time::SystemTime>)> {
+            catalog
+                .evidence_files()
                 .map(|f| {
                     let time = std::fs::metadata(paths.evidence(f))
                         .and_then(|m| m.modified())
@@ -255,16 +263,16 @@ fn watch_lab_files(
                 })
                 .collect()
         };
-    let mut last = modified(&paths, &lessons);
+    let mut last = modified(&paths, &catalog);
     let watched = fswatch::watch(&dirs, move || {
-        let now = modified(&paths, &lessons);
+        let now = modified(&paths, &catalog);
         let changed: Vec<String> = now
             .iter()
             .filter(|(f, t)| t.is_some() && !last.iter().any(|(g, u)| g == f && u == t))
             .map(|(f, _)| f.clone())
             .collect();
         last = now;
-        for msg in lab_files(&paths, &lessons) {
+        for msg in lab_files(&paths, &catalog) {
             let _ = tx.send(msg);
         }
         if !changed.is_empty() {
@@ -292,13 +300,13 @@ pub struct FilesSnapshot {
 
 /// Reads what the panes show from the learner's files: the lessons' evidence files and the
 /// chart whose values the values pane traces.
-pub fn files_snapshot(paths: &LabPaths, lessons: &[Lesson]) -> FilesSnapshot {
-    let present = lessons
-        .iter()
-        .filter_map(Lesson::evidence_file)
+pub fn files_snapshot(paths: &LabPaths, catalog: &Catalog) -> FilesSnapshot {
+    let present = catalog
+        .evidence_files()
         .map(|f| (f.to_string(), paths.evidence(f).exists()))
         .collect();
-    let chart = lessons
+    let chart = catalog
+        .lessons()
         .iter()
         .find_map(|l| l.spec.values.as_ref())
         .map(|v| paths.repo().join(&v.chart));
@@ -350,13 +358,13 @@ fn commit_subjects(repo_dir: &Path) -> Vec<(String, String)> {
 /// Starts the lab's watches (following the kubeconfig); what they see arrives as messages.
 fn start_watches(
     session: &Session,
-    lessons: &[Lesson],
+    catalog: &Catalog,
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Vec<tokio::task::JoinHandle<()>> {
     let (wtx, mut wrx) = mpsc::unbounded_channel();
     let watches = lab_watch::spawn(
         session.client.clone(),
-        &lab_streams(&catalog::lab_namespaces(lessons)),
+        &lab_streams(&catalog.namespaces()),
         Some(session.kubeconfig_changes()),
         wtx,
     );
@@ -379,48 +387,53 @@ pub struct Options {
 }
 
 /// Opens the tutor on `session` until the learner quits; returns the exit code.
-pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
+pub async fn run(
+    session: Session,
+    catalog: Arc<Catalog>,
+    options: Options,
+    log_file: &Path,
+) -> i32 {
     let (lang, present, theme) = (options.lang, options.present, options.theme);
     init_logging(log_file);
-    let lessons = match catalog::lessons() {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("capa-tui: {e}");
-            return 1;
-        }
-    };
-    let mut state = State::new(lessons, lang, session.target.clone(), session.is_sim());
-    state.fit = crate::lab::fit::Fit::for_paths(&session.paths);
-    (state.present, state.theme) = (present, super::theme::Theme::named(theme));
+    let mut state = State::new(
+        catalog.clone(),
+        lang,
+        session.target.clone(),
+        session.is_sim(),
+    );
+    state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
-    state.shell.about = format!(
-        "{}· in {} · KUBECONFIG {}, kubectl and helm on PATH",
-        env.prompt_marker(),
-        env.cwd.display(),
-        env.vars
+    state.shell.about = ShellAbout {
+        marker: env.prompt_marker(),
+        cwd: env.cwd.display().to_string(),
+        kubeconfig: env
+            .vars
             .iter()
             .find(|(k, _)| k == "KUBECONFIG")
-            .map_or("inherited".to_string(), |(_, v)| v.clone())
-    );
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default(),
+    };
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
-    let watches = start_watches(&session, &state.lessons, tx.clone());
+    let watches = start_watches(&session, &catalog, tx.clone());
     state.resume(progress::load(&session.paths.src_dir));
-    for msg in lab_files(&session.paths, &state.lessons) {
+    for msg in lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }
     // Kept alive until the tutor ends: pushes, commits and evidence files arrive as messages.
-    let _files_watch = watch_lab_files(&session.paths, &state.lessons, tx.clone());
-    let mut executor = Executor::new(&session, state.lessons.clone(), tx.clone());
+    let _files_watch = watch_lab_files(&session.paths, &catalog, tx.clone());
+    let mut executor = Executor::new(&session, catalog.clone(), lang, tx.clone());
 
     let mut terminal = ratatui::init();
     let _ = execute!(stdout(), EnableMouseCapture);
     if let Ok(size) = terminal.size() {
-        state.size = (size.width, size.height);
+        state.ui.size = (size.width, size.height);
     }
     spawn_input_thread(tx.clone());
     // Evidence already there is graded as soon as the watches are live, so a passing file
     // reads as passing (and a cluster that does not answer fails no one's evidence).
     let present: Vec<String> = state
+        .lab
         .evidence_present
         .iter()
         .filter(|(_, there)| **there)
@@ -443,7 +456,7 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
             code = 1;
             break;
         }
-        if let Some(limits) = limits.filter(|l| *l != state.scroll_max) {
+        if let Some(limits) = limits.filter(|l| *l != state.ui.scroll_max) {
             update(&mut state, Msg::ScrollLimits(limits));
         }
         let Some(first) = next_message(&mut rx, &mut clock, state.clock_running()).await else {
@@ -457,7 +470,7 @@ pub async fn run(session: Session, options: Options, log_file: &Path) -> i32 {
             executor.run(e);
         }
         saved.keep(&state, &session.paths.src_dir);
-        if state.quit {
+        if state.ui.quit {
             break;
         }
     }

@@ -1,342 +1,264 @@
-//! Everything the tutor shows, in one place. Only `update` changes it; views borrow it.
+//! Everything the tutor shows, in parts with one owner each: the session (which lab, in which
+//! language), the screen (`ui`), the cluster as the watches last told it (`live`), the
+//! learner's lab (`lab`), what runs for them (`run`) and the shell pane. Only `update` changes
+//! it; views borrow the part they draw. Tests build it with [`StateBuilder`].
 
-use std::collections::BTreeMap;
-use std::time::Instant;
-
-use strum::{EnumCount, EnumIter, FromRepr};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::theme::Theme;
 use crate::cluster::Application;
 use crate::cluster::health::Health;
-use crate::cluster::problem::Problem;
 use crate::cluster::watch::lab_streams;
-use crate::lab::catalog::{Lang, Lesson, Section};
-use crate::lab::check::Grade;
-use crate::lab::checklist::GitFacts;
+use crate::i18n::Lang;
+use crate::lab::catalog::{Catalog, Lesson, Section};
+use crate::lab::eval::GitFacts;
+use crate::lab::eval::check::Grade;
 use crate::lab::fit::Fit;
 use crate::lab::progress::Progress;
 use crate::lab::snippets::{Snippet, snippets};
-use crate::lab::spec::ValuesSpec;
+use crate::lab::spec::{LessonId, PaneName, Question, ValuesSpec};
 
-/// The panes, in the order Tab visits them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, EnumIter, EnumCount, FromRepr)]
-pub enum Pane {
-    Lesson,
-    Shell,
-    Apps,
-    Timeline,
-    Fields,
-    Values,
-    Evidence,
-}
+mod parts;
+pub use parts::{
+    JobView, Notice, Pane, PlanStep, SHELL_SCROLLBACK_LINES, ShellAbout, ShellStatus, ShellView,
+    StepMode, StepState,
+};
 
-impl Pane {
-    /// The pane's name in a strip of every pane.
-    pub fn short_title(self, lang: Lang) -> &'static str {
-        match (lang, self) {
-            (Lang::Zh, Pane::Lesson) => "课程",
-            (Lang::Zh, Pane::Shell) => "终端",
-            (Lang::Zh, Pane::Apps) => "应用",
-            (Lang::Zh, Pane::Timeline) => "时间线",
-            (Lang::Zh, Pane::Fields) => "字段归属",
-            (Lang::Zh, Pane::Values) => "取值",
-            (Lang::Zh, Pane::Evidence) => "证据",
-            (Lang::En, Pane::Lesson) => "Lesson",
-            (Lang::En, Pane::Shell) => "Shell",
-            (Lang::En, Pane::Apps) => "Apps",
-            (Lang::En, Pane::Timeline) => "Timeline",
-            (Lang::En, Pane::Fields) => "Fields",
-            (Lang::En, Pane::Values) => "Values",
-            (Lang::En, Pane::Evidence) => "Evidence",
-        }
-    }
-
-    /// The pane Tab (`forward`) or Shift-Tab goes to from this one.
-    pub fn cycle(self, forward: bool) -> Pane {
-        let n = Pane::COUNT;
-        let i = self as usize;
-        Pane::from_repr(if forward {
-            (i + 1) % n
-        } else {
-            (i + n - 1) % n
-        })
-        .unwrap_or(self)
-    }
-
-    pub fn title(self, lang: Lang) -> &'static str {
-        if lang == Lang::Zh {
-            return match self {
-                Pane::Lesson => "课程",
-                Pane::Shell => "终端",
-                Pane::Apps => "Applications",
-                Pane::Timeline => "同步时间线",
-                Pane::Fields => "managedFields（字段归属）",
-                Pane::Values => "取值来源",
-                Pane::Evidence => "证据",
-            };
-        }
-        match self {
-            Pane::Lesson => "Lesson",
-            Pane::Shell => "Shell",
-            Pane::Apps => "Applications",
-            Pane::Timeline => "Sync timeline",
-            Pane::Fields => "managedFields",
-            Pane::Values => "Values provenance",
-            Pane::Evidence => "Evidence",
-        }
-    }
-}
-
-/// A presenter running a lesson's plan one action at a time.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepMode {
-    pub lesson: u8,
-    /// The action shown next (0-based); the plan's length when all are done.
-    pub next: usize,
-    pub total: usize,
-    /// An action is running now.
-    pub running: bool,
-}
-
-/// Lines of shell output kept above the screen, to scroll back through.
-pub const SHELL_SCROLLBACK_LINES: usize = 5_000;
-
-/// Where the shell pane's shell is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ShellStatus {
-    NotStarted,
-    Running,
-    /// It ended, with its exit code when it had one.
-    Exited(Option<u32>),
-    /// It could not start (no shell, no pseudo-terminal): why, in plain words.
-    Failed(String),
-}
-
-/// The shell pane: the terminal screen the shell's output draws on, and whether keys go to it.
-pub struct ShellView {
-    pub screen: vt100::Parser,
-    pub status: ShellStatus,
-    /// Keys go to the shell (the pane is focused and the learner has not pressed Ctrl-]).
-    pub typing: bool,
-    /// Where it starts and what it is connected to, for the pane's first words.
-    pub about: String,
-    /// A command waiting for the shell to be ready ("type it for me" on a shell just started).
-    pub pending_input: Option<String>,
-    /// Keys pressed while that command waits: they follow it, in order.
-    pub pending_keys: Vec<u8>,
-    /// The shell has drawn its prompt at least once.
-    pub seen_prompt: bool,
-}
-
-impl ShellView {
-    fn new() -> ShellView {
-        ShellView {
-            screen: vt100::Parser::new(24, 80, SHELL_SCROLLBACK_LINES),
-            status: ShellStatus::NotStarted,
-            typing: false,
-            about: String::new(),
-            pending_input: None,
-            pending_keys: Vec::new(),
-            seen_prompt: false,
-        }
-    }
-
-    pub fn running(&self) -> bool {
-        self.status == ShellStatus::Running
-    }
-}
-
-/// Something the learner asked for and could not have, said until the next key.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Notice {
-    /// `action` needs the cluster, which does not answer: why, and since when.
-    ClusterUnreachable {
-        action: super::keymap::Action,
-        problem: Problem,
-        since: Option<jiff::Timestamp>,
-    },
-}
-
-/// A plan being run for the learner, as the lesson pane shows it.
-#[derive(Debug, Clone)]
-pub struct JobView {
-    pub lesson: u8,
-    pub steps: Vec<PlanStep>,
-    pub blocker: String,
-    pub log: Vec<String>,
-    pub started: Instant,
-    pub finished: Option<Result<(), String>>,
-    /// How long the plan took, once it finished.
-    pub took: Option<std::time::Duration>,
-}
-
-/// One step of a running plan: what it does, the command it stands for, and how far it got.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlanStep {
-    pub title: String,
-    pub command: String,
-    pub state: StepState,
-}
-
-impl PlanStep {
-    pub fn todo(title: &str, command: &str) -> PlanStep {
-        PlanStep {
-            title: title.into(),
-            command: command.into(),
-            state: StepState::Todo,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StepState {
-    Todo,
-    Running,
-    Done,
-    Failed,
-}
-
-pub struct State {
-    pub lessons: Vec<Lesson>,
-    pub lesson: usize,
-    pub section: Section,
-    pub hints_shown: usize,
+/// Which lab this is: fixed for the tutor's whole run.
+pub struct SessionView {
+    pub catalog: Arc<Catalog>,
     pub lang: Lang,
+    /// What the tutor is connected to, in words.
+    pub target: String,
+    /// The embedded lab cluster (`SIM` in the header, no confirmation before a plan).
+    pub sim: bool,
+    /// Lesson text and commands filled in for where the learner is.
+    pub fit: Fit,
+    /// Where clock times are shown in.
+    pub tz: jiff::tz::TimeZone,
+}
+
+/// What the screen shows and where the learner is in the lessons.
+pub struct Ui {
+    pub lesson: LessonId,
+    pub section: Section,
+    /// Hints shown in the current lesson.
+    pub hints_shown: usize,
     pub theme: Theme,
     pub focus: Pane,
     pub zoom: bool,
     pub help: bool,
+    /// The managedFields pane shows the raw entries.
     pub raw: bool,
     pub quit: bool,
-    /// What the tutor is connected to (and `SIM` for the embedded cluster).
-    pub target: String,
-    pub sim: bool,
+    pub size: (u16, u16),
+    /// Presenting to a room: the projector theme, fewer and larger panes, the last key shown.
+    pub present: bool,
+    /// The last key pressed, for the room to see (`--present`).
+    pub last_key: String,
+    /// Said over the screen until the next key.
+    pub notice: Option<Notice>,
+    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
+    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
+    pub confirm: Option<LessonId>,
+    /// How far each pane is scrolled down, in lines.
+    pub scroll: BTreeMap<Pane, u16>,
+    /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
+    pub scroll_max: BTreeMap<Pane, u16>,
+    /// The Application the timeline shows (`a` cycles); the lesson's when unset.
+    pub selected_app: Option<String>,
+    /// The object whose managedFields are shown (`o` cycles); the lesson's focus when unset.
+    pub selected_object: Option<String>,
+    /// The command chosen for "type it for me": (lesson, part, index among its commands).
+    pub selected_snippet: Option<(LessonId, Section, usize)>,
+}
+
+/// An Application as the watch last saw it: typed, and its raw `spec` for checklist steps that
+/// ask about any field.
+#[derive(Debug, Clone)]
+pub struct LiveApp {
+    pub app: Application,
+    pub spec: Value,
+}
+
+/// The cluster as the watches last told it.
+pub struct Live {
+    /// Applications in `argocd`, by name.
+    pub apps: BTreeMap<String, LiveApp>,
+    /// Live lab objects the panes read, by `namespace/Kind/name`.
+    pub objects: BTreeMap<String, Value>,
     /// Each watch's health: which panes show the cluster as it is now.
     pub health: Health,
     /// The wall clock as last told (by a watch or the once-a-second tick while something is
     /// stale), so drawing never reads the clock.
     pub now: jiff::Timestamp,
-    /// Where clock times are shown in.
-    pub tz: jiff::tz::TimeZone,
-    /// Said over the screen until the next key.
-    pub notice: Option<Notice>,
+}
+
+impl Live {
+    pub fn app(&self, name: &str) -> Option<&Application> {
+        self.apps.get(name).map(|a| &a.app)
+    }
+
+    pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
+        self.objects.get(&format!("{ns}/{kind}/{name}"))
+    }
+
+    /// The Applications' typed views and raw specs, as the checklist's facts borrow them.
+    pub fn typed_apps(&self) -> (BTreeMap<String, Application>, BTreeMap<String, Value>) {
+        let apps = self
+            .apps
+            .iter()
+            .map(|(n, a)| (n.clone(), a.app.clone()))
+            .collect();
+        let specs = self
+            .apps
+            .iter()
+            .map(|(n, a)| (n.clone(), a.spec.clone()))
+            .collect();
+        (apps, specs)
+    }
+}
+
+/// The learner's lab: what they did, asked for and wrote, and what Git holds.
+#[derive(Default)]
+pub struct LabView {
+    /// Checklist steps done: lesson → step index → when it was done.
+    pub ticks: BTreeMap<LessonId, BTreeMap<usize, jiff::Timestamp>>,
+    /// Hints shown in other lessons, as progress kept them.
+    pub hints_by_lesson: BTreeMap<LessonId, usize>,
+    /// Predictions made in step mode: `lesson:action` (1-based) → the choice.
+    pub answers: BTreeMap<String, String>,
+    /// The last self-check of each evidence file (or lesson without one), by [`Grade::key`].
+    pub grades: BTreeMap<String, Grade>,
+    /// Evidence file → whether it exists.
+    pub evidence_present: BTreeMap<String, bool>,
     /// Self-checks asked for by changed evidence while the cluster was not live: run once it is.
-    pub deferred_checks: std::collections::BTreeSet<u8>,
-    pub size: (u16, u16),
-    /// Applications in `argocd`, by name.
-    pub apps: BTreeMap<String, Application>,
-    /// Live lab objects the panes read, by `namespace/kind/name`.
-    pub objects: BTreeMap<String, Value>,
+    pub deferred_checks: BTreeSet<LessonId>,
+    /// What the bare repos and the working copy hold.
+    pub git: GitFacts,
     /// Chart values from the learner's working copy: file name → values.
     pub chart_values: BTreeMap<String, Value>,
     /// Commit subjects by full SHA, from the learner's working copy.
     pub commits: BTreeMap<String, String>,
+}
+
+/// What runs for the learner: a plan, and step mode around it.
+#[derive(Default)]
+pub struct Run {
     pub job: Option<JobView>,
-    /// The Application the timeline shows (`a` cycles); the lesson's when unset.
-    pub selected_app: Option<String>,
-    /// The object whose managedFields are shown (`o` cycles); the lesson's focus when unset.
-    pub selected_object: Option<String>,
-    pub grades: BTreeMap<String, Grade>,
-    /// Lesson text and commands filled in for where the learner is.
-    pub fit: Fit,
-    pub shell: ShellView,
-    /// Each Application's `spec` as JSON, for checklist steps that ask about any field.
-    pub app_specs: BTreeMap<String, Value>,
-    /// What the bare repos and the working copy hold.
-    pub git: GitFacts,
-    /// Hints shown in other lessons, as progress kept them.
-    pub hints_by_lesson: BTreeMap<u8, usize>,
-    /// Checklist steps done: lesson number → step index → when it was first seen done.
-    pub ticks: BTreeMap<u8, BTreeMap<usize, jiff::Timestamp>>,
-    /// Predictions made in step mode: `lesson:action` (1-based) → the choice.
-    pub answers: BTreeMap<String, String>,
     /// Step mode, while a presenter steps through a lesson's plan.
     pub step_mode: Option<StepMode>,
-    /// Presenting to a room: the projector theme, fewer and larger panes, and the last key
-    /// pressed shown in the footer.
-    pub present: bool,
-    /// The last key pressed, for the room to see (`--present`).
-    pub last_key: String,
-    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
-    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
-    pub confirm: Option<u8>,
-    /// How far each pane is scrolled down, in lines.
-    pub scroll: BTreeMap<Pane, u16>,
-    /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
-    pub scroll_max: BTreeMap<Pane, u16>,
-    /// The command chosen for "type it for me": (lesson, part, index among its commands).
-    pub selected_snippet: Option<(usize, Section, usize)>,
-    pub evidence_present: BTreeMap<String, bool>,
+}
+
+impl Run {
+    /// A plan is running now (step mode between two actions is not).
+    pub fn running(&self) -> bool {
+        let stepping_idle = self.step_mode.as_ref().is_some_and(|m| !m.running);
+        self.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle
+    }
+}
+
+pub struct State {
+    pub session: SessionView,
+    pub ui: Ui,
+    pub live: Live,
+    pub lab: LabView,
+    pub run: Run,
+    pub shell: ShellView,
 }
 
 impl State {
-    pub fn new(lessons: Vec<Lesson>, lang: Lang, target: String, sim: bool) -> State {
-        let health = Health::new(lab_streams(&crate::lab::catalog::lab_namespaces(&lessons)));
+    pub fn new(catalog: Arc<Catalog>, lang: Lang, target: String, sim: bool) -> State {
+        let health = Health::new(lab_streams(&catalog.namespaces()));
+        let first = catalog
+            .lessons()
+            .first()
+            .map(Lesson::id)
+            .unwrap_or_default();
         State {
-            lessons,
-            lesson: 0,
-            section: Section::Goal,
-            hints_shown: 0,
-            lang,
-            theme: Theme::from_env(),
-            focus: Pane::Lesson,
-            zoom: false,
-            help: false,
-            raw: false,
-            quit: false,
-            target,
-            sim,
-            health,
-            now: jiff::Timestamp::now(),
-            tz: jiff::tz::TimeZone::system(),
-            notice: None,
-            deferred_checks: std::collections::BTreeSet::new(),
-            size: (80, 24),
-            apps: BTreeMap::new(),
-            objects: BTreeMap::new(),
-            chart_values: BTreeMap::new(),
-            commits: BTreeMap::new(),
-            job: None,
-            selected_app: None,
-            selected_object: None,
-            grades: BTreeMap::new(),
-            fit: Fit::lab_vm(),
+            session: SessionView {
+                catalog,
+                lang,
+                target,
+                sim,
+                fit: Fit::lab_vm(),
+                tz: jiff::tz::TimeZone::system(),
+            },
+            ui: Ui {
+                lesson: first,
+                section: Section::Goal,
+                hints_shown: 0,
+                theme: Theme::from_env(),
+                focus: Pane::Lesson,
+                zoom: false,
+                help: false,
+                raw: false,
+                quit: false,
+                size: (80, 24),
+                present: false,
+                last_key: String::new(),
+                notice: None,
+                confirm: None,
+                scroll: BTreeMap::new(),
+                scroll_max: BTreeMap::new(),
+                selected_app: None,
+                selected_object: None,
+                selected_snippet: None,
+            },
+            live: Live {
+                apps: BTreeMap::new(),
+                objects: BTreeMap::new(),
+                health,
+                now: jiff::Timestamp::now(),
+            },
+            lab: LabView::default(),
+            run: Run::default(),
             shell: ShellView::new(),
-            selected_snippet: None,
-            confirm: None,
-            step_mode: None,
-            answers: BTreeMap::new(),
-            present: false,
-            last_key: String::new(),
-            scroll: BTreeMap::new(),
-            scroll_max: BTreeMap::new(),
-            app_specs: BTreeMap::new(),
-            git: GitFacts::default(),
-            ticks: BTreeMap::new(),
-            hints_by_lesson: BTreeMap::new(),
-            evidence_present: BTreeMap::new(),
         }
+    }
+
+    /// A builder for tests and screenshots: the state a scene needs, without writing fields.
+    pub fn builder(catalog: Arc<Catalog>) -> StateBuilder {
+        StateBuilder::new(catalog)
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.session.lang
+    }
+
+    pub fn theme(&self) -> Theme {
+        self.ui.theme
+    }
+
+    pub fn lessons(&self) -> &[Lesson] {
+        self.session.catalog.lessons()
     }
 
     /// Something on screen moves with the clock: a stale watch's age or a running plan's
     /// elapsed time. Only then does the tutor redraw once a second; otherwise it sits idle.
     pub fn clock_running(&self) -> bool {
-        let stepping_idle = self.step_mode.as_ref().is_some_and(|m| !m.running);
-        let plan_running =
-            self.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle;
         // A stream that never loaded shows no age, so nothing moves for it.
-        plan_running || self.health.oldest().is_some()
+        self.run.running() || self.live.health.oldest().is_some()
     }
 
     /// The header's height: a second line says why the watches are stale.
     pub fn header_rows(&self) -> u16 {
-        if self.health.any_stale() { 2 } else { 1 }
+        if self.live.health.any_stale() { 2 } else { 1 }
     }
 
     pub fn current(&self) -> Option<&Lesson> {
-        self.lessons.get(self.lesson)
+        self.session.catalog.lesson(self.ui.lesson)
+    }
+
+    /// The current lesson's place among the lessons (0-based).
+    pub fn lesson_index(&self) -> usize {
+        self.lessons()
+            .iter()
+            .position(|l| l.id() == self.ui.lesson)
+            .unwrap_or(0)
     }
 
     /// The Application the current lesson is about (its `lesson.yaml` says).
@@ -347,7 +269,6 @@ impl State {
     /// The live panes that matter most in this lesson, most important first (Applications and
     /// the timeline when the lesson does not say).
     pub fn lesson_panes(&self) -> Vec<Pane> {
-        use crate::lab::spec::PaneName;
         let named: Vec<Pane> = self
             .current()
             .map(|l| {
@@ -376,20 +297,20 @@ impl State {
     pub fn values_spec(&self) -> Option<&ValuesSpec> {
         self.current()
             .and_then(|l| l.spec.values.as_ref())
-            .or_else(|| self.lessons.iter().find_map(|l| l.spec.values.as_ref()))
+            .or_else(|| self.lessons().iter().find_map(|l| l.spec.values.as_ref()))
     }
 
     /// The commands of the part of the lesson shown.
     pub fn snippets(&self) -> Vec<Snippet> {
         self.current()
-            .map(|l| snippets(&l.text(self.lang).section(self.section)))
+            .map(|l| snippets(&l.text(self.lang()).section(self.ui.section)))
             .unwrap_or_default()
     }
 
     /// The command chosen for "type it for me", if it belongs to the part shown.
     pub fn selected_command(&self) -> Option<Snippet> {
-        let (lesson, section, i) = self.selected_snippet?;
-        if (lesson, section) != (self.lesson, self.section) {
+        let (lesson, section, i) = self.ui.selected_snippet?;
+        if (lesson, section) != (self.ui.lesson, self.ui.section) {
             return None;
         }
         self.snippets().into_iter().nth(i)
@@ -397,55 +318,53 @@ impl State {
 
     /// What is kept with the lab so reopening the tutor resumes here.
     pub fn progress(&self) -> Progress {
-        let mut hints = self.hints_by_lesson.clone();
-        if let Some(l) = self.current() {
-            hints.insert(l.spec.number, self.hints_shown);
+        let mut hints = self.lab.hints_by_lesson.clone();
+        if self.current().is_some() {
+            hints.insert(self.ui.lesson, self.ui.hints_shown);
         }
         Progress {
-            lesson: self.current().map(|l| l.spec.number),
-            section: self.section,
+            lesson: self.current().map(Lesson::id),
+            section: self.ui.section,
             hints,
-            ticks: self.ticks.clone(),
-            grades: self.grades.clone(),
-            answers: self.answers.clone(),
+            ticks: self.lab.ticks.clone(),
+            grades: self.lab.grades.clone(),
+            answers: self.lab.answers.clone(),
         }
     }
 
     /// Picks up where the learner was.
     pub fn resume(&mut self, p: Progress) {
-        if let Some(i) = p
+        if let Some(id) = p
             .lesson
-            .and_then(|n| self.lessons.iter().position(|l| l.spec.number == n))
+            .filter(|id| self.session.catalog.lesson(*id).is_some())
         {
-            self.lesson = i;
-            self.section = p.section;
+            self.ui.lesson = id;
+            self.ui.section = p.section;
         }
-        self.hints_shown = self
-            .current()
-            .and_then(|l| p.hints.get(&l.spec.number).copied())
-            .unwrap_or(0);
-        self.hints_by_lesson = p.hints;
+        self.ui.hints_shown = p.hints.get(&self.ui.lesson).copied().unwrap_or(0);
+        self.lab.hints_by_lesson = p.hints;
         for (lesson, steps) in p.ticks {
-            self.ticks.entry(lesson).or_default().extend(steps);
+            self.lab.ticks.entry(lesson).or_default().extend(steps);
         }
         for (file, grade) in p.grades {
-            self.grades.entry(file).or_insert(grade);
+            self.lab.grades.entry(file).or_insert(grade);
         }
-        self.answers.extend(p.answers);
+        self.lab.answers.extend(p.answers);
     }
 
     /// The question the next action of step mode asks and no one has answered yet.
-    pub fn pending_question(&self) -> Option<(String, &crate::lab::spec::Question)> {
-        let m = self.step_mode.as_ref().filter(|m| !m.running)?;
-        let lesson = self.lessons.iter().find(|l| l.spec.number == m.lesson)?;
+    pub fn pending_question(&self) -> Option<(String, &Question)> {
+        let m = self.run.step_mode.as_ref().filter(|m| !m.running)?;
+        let lesson = self.session.catalog.lesson(m.lesson)?;
         let ask = lesson.spec.actions.get(m.next)?.ask.as_ref()?;
         let key = answer_key(m.lesson, m.next);
-        (!self.answers.contains_key(&key)).then_some((key, ask))
+        (!self.lab.answers.contains_key(&key)).then_some((key, ask))
     }
 
     /// The Application the timeline shows.
     pub fn timeline_app(&self) -> &str {
-        self.selected_app
+        self.ui
+            .selected_app
             .as_deref()
             .unwrap_or_else(|| self.lesson_app())
     }
@@ -453,20 +372,149 @@ impl State {
     /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
     /// chosen with `o`, else the lesson's focus object.
     pub fn fields_object(&self) -> String {
-        self.selected_object.clone().unwrap_or_else(|| {
+        self.ui.selected_object.clone().unwrap_or_else(|| {
             self.current()
                 .and_then(|l| l.spec.focus.as_ref())
                 .map(|f| f.key())
                 .unwrap_or_default()
         })
     }
-
-    pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
-        self.objects.get(&format!("{ns}/{kind}/{name}"))
-    }
 }
 
 /// How a prediction is kept: `lesson:action`, the action counted from 1.
-pub fn answer_key(lesson: u8, action: usize) -> String {
+pub fn answer_key(lesson: LessonId, action: usize) -> String {
     format!("{lesson}:{}", action + 1)
+}
+
+/// Builds a [`State`] for a test or a screenshot: each method sets one thing a scene needs, as
+/// controller-rs's fixtures do, so tests never write the state's fields.
+pub struct StateBuilder {
+    state: State,
+}
+
+impl StateBuilder {
+    pub fn new(catalog: Arc<Catalog>) -> StateBuilder {
+        let mut state = State::new(catalog, Lang::FALLBACK, "test".into(), true);
+        state.ui.theme = Theme::Default;
+        state.session.tz = jiff::tz::TimeZone::UTC;
+        StateBuilder { state }
+    }
+
+    pub fn lang(mut self, lang: Lang) -> Self {
+        self.state.session.lang = lang;
+        self
+    }
+
+    pub fn target(mut self, target: &str, sim: bool) -> Self {
+        self.state.session.target = target.into();
+        self.state.session.sim = sim;
+        self
+    }
+
+    pub fn fit(mut self, fit: Fit) -> Self {
+        self.state.session.fit = fit;
+        self
+    }
+
+    pub fn tz(mut self, tz: jiff::tz::TimeZone) -> Self {
+        self.state.session.tz = tz;
+        self
+    }
+
+    pub fn theme(mut self, theme: Theme) -> Self {
+        self.state.ui.theme = theme;
+        self
+    }
+
+    /// On lesson `n` (its number), at its first part.
+    pub fn lesson(mut self, n: u8) -> Self {
+        self.state.ui.lesson = LessonId(n);
+        self
+    }
+
+    pub fn section(mut self, section: Section) -> Self {
+        self.state.ui.section = section;
+        self
+    }
+
+    pub fn size(mut self, width: u16, height: u16) -> Self {
+        self.state.ui.size = (width, height);
+        self
+    }
+
+    pub fn focus(mut self, pane: Pane) -> Self {
+        self.state.ui.focus = pane;
+        self
+    }
+
+    pub fn zoom(mut self, zoom: bool) -> Self {
+        self.state.ui.zoom = zoom;
+        self
+    }
+
+    pub fn help(mut self, help: bool) -> Self {
+        self.state.ui.help = help;
+        self
+    }
+
+    pub fn present(mut self, present: bool) -> Self {
+        self.state.ui.present = present;
+        self
+    }
+
+    /// The wall clock as the watches last told it.
+    pub fn now(mut self, now: jiff::Timestamp) -> Self {
+        self.state.live.now = now;
+        self
+    }
+
+    /// An Application as the watch would deliver it.
+    pub fn app(mut self, json: &Value) -> Self {
+        super::update::watch::insert_app(&mut self.state, json);
+        self
+    }
+
+    /// A live object, by `namespace/Kind/name`.
+    pub fn object(mut self, key: &str, json: Value) -> Self {
+        self.state.live.objects.insert(key.into(), json);
+        self
+    }
+
+    /// Every watch has listed: the panes show the cluster now.
+    pub fn live(mut self) -> Self {
+        let streams: Vec<_> = self.state.live.health.streams().cloned().collect();
+        for s in streams {
+            self.state.live.health.listed(&s);
+        }
+        self
+    }
+
+    pub fn grade(mut self, grade: Grade) -> Self {
+        self.state.lab.grades.insert(grade.key(), grade);
+        self
+    }
+
+    pub fn evidence_present(mut self, file: &str, present: bool) -> Self {
+        self.state.lab.evidence_present.insert(file.into(), present);
+        self
+    }
+
+    pub fn commit(mut self, sha: &str, subject: &str) -> Self {
+        self.state.lab.commits.insert(sha.into(), subject.into());
+        self
+    }
+
+    pub fn chart_values(mut self, file: &str, values: Value) -> Self {
+        self.state.lab.chart_values.insert(file.into(), values);
+        self
+    }
+
+    pub fn git(mut self, git: GitFacts) -> Self {
+        self.state.lab.git = git;
+        self
+    }
+
+    pub fn build(self) -> State {
+        self.state
+    }
 }

@@ -162,25 +162,28 @@ impl StyleSpec {
     }
 }
 
-/// What an Argo CD status word means, in Chinese: the word itself stays as Argo CD prints it
-/// (learners meet it in the CLI and the UI), with this beside it.
-pub fn gloss_zh(word: &str) -> Option<&'static str> {
-    Some(match word {
-        "Synced" => "已同步",
-        "OutOfSync" => "未同步",
-        "Healthy" => "健康",
-        "Progressing" => "进行中",
-        "Degraded" => "降级",
-        "Missing" => "缺失",
-        "Suspended" => "已暂停",
-        "Succeeded" => "成功",
-        "Failed" => "失败",
-        "Error" => "出错",
-        "Running" => "运行中",
-        "Terminating" => "终止中",
-        "Unknown" => "未知",
+/// The meaning of one of Argo CD's status words in the learner's language, shown beside the
+/// word itself (`✓ Synced 已同步`): the word stays as Argo CD's CLI and UI spell it. `None` where
+/// the language needs no gloss (English) or the word has none.
+pub fn gloss(lang: crate::i18n::Lang, word: &str) -> Option<String> {
+    use crate::t;
+    let text = match word {
+        "Synced" => t!(lang, "gloss-synced"),
+        "OutOfSync" => t!(lang, "gloss-out-of-sync"),
+        "Healthy" => t!(lang, "gloss-healthy"),
+        "Progressing" => t!(lang, "gloss-progressing"),
+        "Degraded" => t!(lang, "gloss-degraded"),
+        "Missing" => t!(lang, "gloss-missing"),
+        "Suspended" => t!(lang, "gloss-suspended"),
+        "Succeeded" => t!(lang, "gloss-succeeded"),
+        "Failed" => t!(lang, "gloss-failed"),
+        "Error" => t!(lang, "gloss-error"),
+        "Running" => t!(lang, "gloss-running"),
+        "Terminating" => t!(lang, "gloss-terminating"),
+        "Unknown" => t!(lang, "gloss-unknown"),
         _ => return None,
-    })
+    };
+    (!text.is_empty() && text != word).then_some(text)
 }
 
 /// A status word with its glyph, as every pane shows it: `✓ Synced`, `… Progressing`, `✗ Degraded`.

@@ -4,7 +4,7 @@
 mod checklist;
 mod shell;
 mod snippet;
-mod watch;
+pub(super) mod watch;
 
 use std::time::Instant;
 
@@ -17,9 +17,10 @@ use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepSt
 use crate::cluster::problem::Problem;
 use crate::cluster::watch::StreamId;
 use crate::lab::catalog::Section;
-use crate::lab::check::Grade;
-use crate::lab::checklist::GitFacts;
 use crate::lab::engine::Progress;
+use crate::lab::eval::GitFacts;
+use crate::lab::eval::check::Grade;
+use crate::lab::spec::LessonId;
 
 #[derive(Debug)]
 pub enum Msg {
@@ -54,7 +55,7 @@ pub enum Msg {
     Tick(jiff::Timestamp),
     /// A plan is about to run: its steps as (title, command).
     JobSteps {
-        lesson: u8,
+        lesson: LessonId,
         steps: Vec<PlanStep>,
     },
     Job(Progress),
@@ -98,14 +99,14 @@ pub enum Effect {
         rows: u16,
         cols: u16,
     },
-    RunLesson(u8),
+    RunLesson(LessonId),
     /// Run a lesson's plan up to (not including) action `end`: one action in step mode.
     RunStep {
-        lesson: u8,
+        lesson: LessonId,
         end: usize,
     },
     Cancel,
-    Check(u8),
+    Check(LessonId),
     Quit,
 }
 
@@ -136,7 +137,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             // A click on the shell types into it (starting it when it is not running).
             Some(Pane::Shell) => shell::enter(s),
             Some(pane) => {
-                s.focus = pane;
+                s.ui.focus = pane;
                 s.shell.typing = false;
                 Vec::new()
             }
@@ -148,11 +149,11 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::ScrollLimits(limits) => {
             for (pane, max) in &limits {
-                if let Some(at) = s.scroll.get_mut(pane) {
+                if let Some(at) = s.ui.scroll.get_mut(pane) {
                     *at = (*at).min(*max);
                 }
             }
-            s.scroll_max = limits;
+            s.ui.scroll_max = limits;
             Vec::new()
         }
         Msg::ShellOutput(bytes) => {
@@ -163,7 +164,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::ShellFailed(why) => shell::ended(s, ShellStatus::Failed(why)),
         job @ (Msg::JobSteps { .. } | Msg::Job(_) | Msg::JobEnded(_)) => on_job(s, job),
         Msg::Resize(w, h) => {
-            s.size = (w, h);
+            s.ui.size = (w, h);
             Vec::new()
         }
         Msg::App(json) => {
@@ -171,57 +172,56 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Git(facts) => {
-            s.git = facts;
+            s.lab.git = facts;
             Vec::new()
         }
         Msg::EvidenceChanged(files) => {
-            let lessons: Vec<u8> = s
-                .lessons
+            let lessons: Vec<LessonId> = s
+                .lessons()
                 .iter()
                 .filter(|l| {
                     l.evidence_file()
                         .is_some_and(|f| files.iter().any(|c| c == f))
                 })
-                .map(|l| l.spec.number)
+                .map(|l| l.id())
                 .collect();
             watch::checks(s, lessons)
         }
         Msg::AppGone(name) => {
-            s.apps.remove(&name);
-            s.app_specs.remove(&name);
+            s.live.apps.remove(&name);
             Vec::new()
         }
         Msg::Object(key, obj) => {
-            s.objects.insert(key, obj);
+            s.live.objects.insert(key, obj);
             Vec::new()
         }
         Msg::ObjectGone(key) => {
-            s.objects.remove(&key);
+            s.live.objects.remove(&key);
             Vec::new()
         }
         health @ (Msg::Listed { .. } | Msg::StreamLost { .. } | Msg::StreamExpired { .. }) => {
             watch::on_watch(s, health)
         }
         Msg::Tick(now) => {
-            s.now = now;
+            s.live.now = now;
             Vec::new()
         }
         Msg::Graded(grades) => {
             for g in grades {
-                s.grades.insert(g.key(), g);
+                s.lab.grades.insert(g.key(), g);
             }
             Vec::new()
         }
         Msg::Evidence(files) => {
-            s.evidence_present = files.into_iter().collect();
+            s.lab.evidence_present = files.into_iter().collect();
             Vec::new()
         }
         Msg::ChartValues(values) => {
-            s.chart_values = values.into_iter().collect();
+            s.lab.chart_values = values.into_iter().collect();
             Vec::new()
         }
         Msg::Commits(commits) => {
-            s.commits = commits.into_iter().collect();
+            s.lab.commits = commits.into_iter().collect();
             Vec::new()
         }
     }
@@ -231,7 +231,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
 fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::JobSteps { lesson, steps } => {
-            s.job = Some(JobView {
+            s.run.job = Some(JobView {
                 lesson,
                 steps,
                 blocker: String::new(),
@@ -243,19 +243,19 @@ fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Job(p) => {
-            if let Some(job) = &mut s.job {
+            if let Some(job) = &mut s.run.job {
                 apply_progress(job, p);
             }
             Vec::new()
         }
         Msg::JobEnded(result) => {
-            let lesson = s.job.as_ref().map(|j| j.lesson);
-            if let Some(job) = &mut s.job {
+            let lesson = s.run.job.as_ref().map(|j| j.lesson);
+            if let Some(job) = &mut s.run.job {
                 job.blocker.clear();
                 job.took = Some(job.started.elapsed());
                 job.finished = Some(result.clone());
             }
-            if let Some(step) = &mut s.step_mode {
+            if let Some(step) = &mut s.run.step_mode {
                 step.running = false;
                 if result.is_ok() {
                     step.next = (step.next + 1).min(step.total);
@@ -311,15 +311,15 @@ fn apply_progress(job: &mut JobView, p: Progress) {
 }
 
 fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let shown = (s.lesson, s.section);
+    let shown = (s.ui.lesson, s.ui.section);
     let effects = on_key_inner(s, key);
     // Another part of the lesson starts at its top.
-    if (s.lesson, s.section) != shown {
-        s.scroll.remove(&Pane::Lesson);
+    if (s.ui.lesson, s.ui.section) != shown {
+        s.ui.scroll.remove(&Pane::Lesson);
     }
     // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
-    if s.lesson != shown.0 && s.step_mode.as_ref().is_some_and(|m| !m.running) {
-        s.step_mode = None;
+    if s.ui.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
+        s.run.step_mode = None;
     }
     effects
 }
@@ -330,17 +330,17 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     }
     // A notice is read, then any key puts it away.
-    if s.notice.take().is_some() {
+    if s.ui.notice.take().is_some() {
         return Vec::new();
     }
     // While the learner types into the shell, every key is the shell's but Ctrl-].
-    if s.focus == Pane::Shell && s.shell.typing && !s.help {
+    if s.ui.focus == Pane::Shell && s.shell.typing && !s.ui.help {
         return shell::on_key(s, &key);
     }
-    if s.present {
-        s.last_key = key_label(&key);
+    if s.ui.present {
+        s.ui.last_key = key_label(&key);
     }
-    if let Some(lesson) = s.confirm {
+    if let Some(lesson) = s.ui.confirm {
         return confirm_key(s, lesson, &key);
     }
     // A prediction is asked: a digit answers it.
@@ -349,26 +349,25 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             .to_digit(10)
             .and_then(|d| ask.choices.get((d as usize).checked_sub(1)?))
     {
-        s.answers.insert(answer, choice.clone());
+        let choice = choice.clone();
+        s.lab.answers.insert(answer, choice);
         return Vec::new();
     }
     let Some(mut action) = action_for(&key) else {
         return Vec::new();
     };
     // A presenter's clicker steps through the plan while step mode is on.
-    if s.present && s.step_mode.is_some() && action == Action::NextSection {
+    if s.ui.present && s.run.step_mode.is_some() && action == Action::NextSection {
         action = Action::Step;
     }
-    if s.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
+    if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
         return Vec::new();
     }
-    let lesson_no = s.current().map_or(1, |l| l.spec.number);
-    // A plan shown in step mode between two actions is not running.
-    let stepping_idle = s.step_mode.as_ref().is_some_and(|m| !m.running);
-    let running = s.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle;
+    let lesson = s.ui.lesson;
+    let running = s.run.running();
     match action {
         Action::Quit => {
-            s.quit = true;
+            s.ui.quit = true;
             let mut effects = Vec::new();
             if running {
                 effects.push(Effect::Cancel);
@@ -376,16 +375,16 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             effects.push(Effect::Quit);
             return effects;
         }
-        Action::Help => s.help = !s.help,
+        Action::Help => s.ui.help = !s.ui.help,
         Action::Close => {
-            s.help = false;
-            s.raw = false;
-            s.zoom = false;
+            s.ui.help = false;
+            s.ui.raw = false;
+            s.ui.zoom = false;
         }
         Action::NextPane | Action::PrevPane => {
-            s.focus = s.focus.cycle(action == Action::NextPane);
+            s.ui.focus = s.ui.focus.cycle(action == Action::NextPane);
         }
-        Action::Zoom => s.zoom = !s.zoom,
+        Action::Zoom => s.ui.zoom = !s.ui.zoom,
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
             navigate(s, action);
         }
@@ -393,30 +392,30 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::Run if !running && watch::refused_while_unreachable(s, action) => {}
         Action::Check if watch::refused_while_unreachable(s, action) => {}
         // On a cluster that is not the embedded one, look before changing anything.
-        Action::Run if !running && !s.sim => s.confirm = Some(lesson_no),
-        Action::Run if !running => return vec![Effect::RunLesson(lesson_no)],
+        Action::Run if !running && !s.session.sim => s.ui.confirm = Some(lesson),
+        Action::Run if !running => return vec![Effect::RunLesson(lesson)],
         Action::Run => {}
         Action::Cancel if running => return vec![Effect::Cancel],
         Action::Cancel => {}
-        Action::Check => return vec![Effect::Check(lesson_no)],
+        Action::Check => return vec![Effect::Check(lesson)],
         Action::Hint => {
-            let total = s.current().map_or(0, |l| l.text(s.lang).hints.len());
-            s.hints_shown = (s.hints_shown + 1).min(total);
-            s.section = Section::Hints;
+            let total = s.current().map_or(0, |l| l.text(s.lang()).hints.len());
+            s.ui.hints_shown = (s.ui.hints_shown + 1).min(total);
+            s.ui.section = Section::Hints;
         }
-        Action::Theme => s.theme = s.theme.next(),
+        Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {
-            let names: Vec<String> = s.apps.keys().cloned().collect();
-            s.selected_app = next_after(&names, s.timeline_app());
+            let names: Vec<String> = s.live.apps.keys().cloned().collect();
+            s.ui.selected_app = next_after(&names, s.timeline_app());
         }
         Action::NextObject => {
-            let keys: Vec<String> = s.objects.keys().cloned().collect();
-            s.selected_object = next_after(&keys, &s.fields_object());
+            let keys: Vec<String> = s.live.objects.keys().cloned().collect();
+            s.ui.selected_object = next_after(&keys, &s.fields_object());
         }
-        Action::Raw => s.raw = !s.raw,
-        Action::Step => return step(s, lesson_no, running),
+        Action::Raw => s.ui.raw = !s.ui.raw,
+        Action::Step => return step(s, lesson, running),
         // Enter starts typing only where the shell is.
-        Action::Shell if key.code == KeyCode::Enter && s.focus != Pane::Shell => {}
+        Action::Shell if key.code == KeyCode::Enter && s.ui.focus != Pane::Shell => {}
         Action::Shell => return shell::enter(s),
         Action::NextCommand => snippet::step(s, true),
         Action::PrevCommand => snippet::step(s, false),
@@ -433,33 +432,33 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Step mode: the first press shows the plan and what comes first; each next press runs the
 /// action shown, after which the pane says what changed and what comes next.
-fn step(s: &mut State, lesson_no: u8, running: bool) -> Vec<Effect> {
+fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
     let total = s.current().map_or(0, |l| l.spec.actions.len());
-    match &mut s.step_mode {
+    match &mut s.run.step_mode {
         // The action waits for the room's prediction first.
-        Some(m) if m.lesson == lesson_no && !running && m.next < m.total => {
+        Some(m) if m.lesson == lesson && !running && m.next < m.total => {
             if s.pending_question().is_some() || watch::refused_while_unreachable(s, Action::Step) {
                 return Vec::new();
             }
-            let Some(m) = &mut s.step_mode else {
+            let Some(m) = &mut s.run.step_mode else {
                 return Vec::new();
             };
             m.running = true;
             vec![Effect::RunStep {
-                lesson: lesson_no,
+                lesson,
                 end: m.next + 1,
             }]
         }
-        Some(m) if m.lesson == lesson_no => {
+        Some(m) if m.lesson == lesson => {
             if m.next >= m.total && !running {
-                s.step_mode = None;
+                s.run.step_mode = None;
             }
             Vec::new()
         }
         _ if running || total == 0 => Vec::new(),
         _ => {
-            s.step_mode = Some(StepMode {
-                lesson: lesson_no,
+            s.run.step_mode = Some(StepMode {
+                lesson,
                 next: 0,
                 total,
                 running: false,
@@ -470,17 +469,13 @@ fn step(s: &mut State, lesson_no: u8, running: bool) -> Vec<Effect> {
                     l.spec
                         .actions
                         .iter()
-                        .map(|a| PlanStep::todo(&a.step.title(), &a.step.command(&s.fit)))
+                        .map(|a| {
+                            PlanStep::todo(&a.step.title(s.lang()), &a.step.command(&s.session.fit))
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
-            on_job(
-                s,
-                Msg::JobSteps {
-                    lesson: lesson_no,
-                    steps,
-                },
-            )
+            on_job(s, Msg::JobSteps { lesson, steps })
         }
     }
 }
@@ -508,17 +503,17 @@ fn key_label(key: &KeyEvent) -> String {
 }
 
 /// A key while the plan and the cluster it would change are shown: only y/Enter goes ahead.
-fn confirm_key(s: &mut State, lesson: u8, key: &KeyEvent) -> Vec<Effect> {
+fn confirm_key(s: &mut State, lesson: LessonId, key: &KeyEvent) -> Vec<Effect> {
     match key.code {
         KeyCode::Char('y') | KeyCode::Enter => {
-            s.confirm = None;
+            s.ui.confirm = None;
             if watch::refused_while_unreachable(s, Action::Run) {
                 return Vec::new();
             }
             vec![Effect::RunLesson(lesson)]
         }
         KeyCode::Char('n') | KeyCode::Esc | KeyCode::Char('q') => {
-            s.confirm = None;
+            s.ui.confirm = None;
             Vec::new()
         }
         _ => Vec::new(),
@@ -527,40 +522,45 @@ fn confirm_key(s: &mut State, lesson: u8, key: &KeyEvent) -> Vec<Effect> {
 
 /// Through the lesson: parts, then the next or previous lesson.
 fn navigate(s: &mut State, action: Action) {
+    let here = s.lesson_index();
+    let lessons: Vec<LessonId> = s.lessons().iter().map(|l| l.id()).collect();
+    let at = |i: usize| lessons.get(i).copied();
     let (lesson, section) = match action {
-        Action::NextSection => match s.section.next() {
-            Some(next) => (s.lesson, next),
-            None if s.lesson + 1 < s.lessons.len() => (s.lesson + 1, Section::Goal),
-            None => return,
+        Action::NextSection => match s.ui.section.next() {
+            Some(next) => (Some(s.ui.lesson), next),
+            None => (at(here + 1), Section::Goal),
         },
-        Action::PrevSection => match s.section.prev() {
-            Some(prev) => (s.lesson, prev),
-            None if s.lesson > 0 => (s.lesson - 1, Section::LAST),
-            None => return,
+        Action::PrevSection => match s.ui.section.prev() {
+            Some(prev) => (Some(s.ui.lesson), prev),
+            None => (here.checked_sub(1).and_then(at), Section::LAST),
         },
-        Action::NextLesson if s.lesson + 1 < s.lessons.len() => (s.lesson + 1, Section::Goal),
-        Action::PrevLesson if s.lesson > 0 => (s.lesson - 1, Section::Goal),
+        Action::NextLesson => (at(here + 1), Section::Goal),
+        Action::PrevLesson => (here.checked_sub(1).and_then(at), Section::Goal),
         _ => return,
     };
-    if lesson != s.lesson {
-        s.hints_shown = 0;
+    let Some(lesson) = lesson else {
+        return;
+    };
+    if lesson != s.ui.lesson {
+        s.lab.hints_by_lesson.insert(s.ui.lesson, s.ui.hints_shown);
+        s.ui.hints_shown = s.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
     }
-    (s.lesson, s.section) = (lesson, section);
+    (s.ui.lesson, s.ui.section) = (lesson, section);
 }
 
 /// ↑/↓/Home/End on the focused pane (the shell scrolls back through its own output).
 fn scroll_focused(s: &mut State, action: Action) {
-    match (s.focus, action) {
+    match (s.ui.focus, action) {
         (Pane::Shell, Action::ScrollUp) => shell::scroll(s, true, 1),
         (Pane::Shell, Action::ScrollDown) => shell::scroll(s, false, 1),
         (pane, Action::ScrollUp) => scroll_by(s, pane, -1),
         (pane, Action::ScrollDown) => scroll_by(s, pane, 1),
         (pane, Action::ScrollTop) => {
-            s.scroll.insert(pane, 0);
+            s.ui.scroll.insert(pane, 0);
         }
         (pane, _) => {
-            let max = s.scroll_max.get(&pane).copied().unwrap_or(0);
-            s.scroll.insert(pane, max);
+            let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+            s.ui.scroll.insert(pane, max);
         }
     }
 }
@@ -576,10 +576,10 @@ fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
 
 /// Scrolls a pane by `lines` (up when negative), within what it holds.
 fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
-    let max = s.scroll_max.get(&pane).copied().unwrap_or(0);
-    let at = i32::from(s.scroll.get(&pane).copied().unwrap_or(0));
+    let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+    let at = i32::from(s.ui.scroll.get(&pane).copied().unwrap_or(0));
     let to = (at + lines).clamp(0, i32::from(max));
-    s.scroll.insert(pane, u16::try_from(to).unwrap_or(0));
+    s.ui.scroll.insert(pane, u16::try_from(to).unwrap_or(0));
 }
 
 /// The item after `current` in `items`, wrapping around (the first when `current` is absent).

@@ -258,9 +258,9 @@ async fn lesson_three_compares_argo_cd_with_a_real_helm_release() {
         src_dir: state.join("capa-src"),
         bare_dir: state.join("bare"),
     };
-    let lessons = catalog::lessons().unwrap();
-    let by_hand = lessons[2]
-        .text(catalog::Lang::En)
+    let catalog = catalog::Catalog::embedded().unwrap();
+    let by_hand = catalog.lessons()[2]
+        .text(capa_tui::i18n::Lang::FALLBACK)
         .section(catalog::Section::ByHand);
     // The whole code block, as "type it for me" offers it command by command.
     let block = by_hand

@@ -19,6 +19,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         src_dir: lab.dir.path().join("capa-src"),
         bare_dir: lab.handle.bare_dir().to_path_buf(),
     };
+    let catalog = std::sync::Arc::new(catalog::Catalog::embedded().unwrap());
     let runner = Runner {
         client: lab.client().await,
         paths: paths.clone(),
@@ -26,10 +27,12 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         context: None,
         deadline: Duration::from_secs(90),
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
+        catalog: catalog.clone(),
+        lang: capa_tui::i18n::Lang::FALLBACK,
     };
     let mut cancels = 0;
-    for lesson in catalog::lessons().unwrap() {
-        let steps = engine::plan(&lesson).unwrap();
+    for lesson in catalog.lessons() {
+        let steps = engine::plan(lesson).unwrap();
         for k in 1..=steps.len() {
             let (tx, mut rx) = mpsc::unbounded_channel();
             let (cancel, cancelled) = watch::channel(false);
@@ -81,8 +84,10 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         5,
         "one commit per commit step, none duplicated: {messages:?}"
     );
-    let ctx = capa_tui::lab::evidence::Context {
+    let ctx = capa_tui::lab::eval::evidence::Context {
         client: &runner.client,
+        catalog: &catalog,
+        lang: capa_tui::i18n::Lang::FALLBACK,
         src_dir: &paths.src_dir,
         bare_dir: &paths.bare_dir,
     };
@@ -94,7 +99,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         "ignore.json",
         "report.json",
     ] {
-        let grade = capa_tui::lab::check::grade(file, &ctx).await;
+        let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
         assert!(grade.passed(), "{file}: {:?}", grade.findings);
     }
 }

@@ -223,23 +223,23 @@ async fn changed_values_change_the_evidence_and_the_report() {
         dir.path(),
         &[
             (
-                "lesson1/repo/charts/web/values.yaml",
+                "01-helm-chart/repo/charts/web/values.yaml",
                 "greeting: chart-default",
                 "greeting: chart-says-hi",
             ),
             (
-                "lesson2/app-src-helm.yaml",
+                "02-precedence/app-src-helm.yaml",
                 "replicaCount: 3",
                 "replicaCount: 4",
             ),
             // No parameter: valuesObject now decides the greeting too.
             (
-                "lesson2/app-src-helm.yaml",
+                "02-precedence/app-src-helm.yaml",
                 "      parameters:\n        - name: greeting\n          value: from-parameter\n",
                 "",
             ),
             (
-                "lesson2/app-src-helm.yaml",
+                "02-precedence/app-src-helm.yaml",
                 "greeting: from-values-object",
                 "greeting: object-says-hi",
             ),

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use capa_tui::lab::catalog::{self, Lang};
+use capa_tui::lab::catalog::Catalog;
 use capa_tui::tui::state::State;
 use capa_tui::tui::update::{Msg, update};
 use capa_tui::tui::view::Screen;
@@ -75,7 +75,7 @@ fn ninth_lesson(dir: &Path) -> (PathBuf, PathBuf) {
     std::fs::write(nine.join("zh.md"), lesson_text("zh")).unwrap();
     // Lesson nine's change: a Helm parameter on the Application, with a new greeting.
     std::fs::create_dir_all(templates.join("lesson9")).unwrap();
-    let app = std::fs::read_to_string(templates.join("lesson1/app-src-helm.yaml"))
+    let app = std::fs::read_to_string(templates.join("01-helm-chart/app-src-helm.yaml"))
         .unwrap()
         .replace(
             "      valueFiles:",
@@ -89,9 +89,9 @@ fn ninth_lesson(dir: &Path) -> (PathBuf, PathBuf) {
 fn a_ninth_lesson_folder_appears_in_the_tutor() {
     let dir = tempfile::tempdir().unwrap();
     let (lessons_dir, _) = ninth_lesson(dir.path());
-    let lessons = catalog::load_dir(&lessons_dir).unwrap();
-    assert_eq!(lessons.len(), 9);
-    let mut state = State::new(lessons, Lang::En, "test".into(), true);
+    let catalog = Catalog::load(Some(&lessons_dir), None).unwrap();
+    assert_eq!(catalog.lessons().len(), 9);
+    let mut state = State::builder(std::sync::Arc::new(catalog)).build();
     for _ in 0..8 {
         update(
             &mut state,
@@ -126,7 +126,9 @@ fn a_lesson_with_a_typo_fails_to_load_and_says_where() {
         .unwrap()
         .replace("rule: one-of", "rule: one-off");
     std::fs::write(&yaml, text).unwrap();
-    let e = catalog::load_dir(&lessons_dir).unwrap_err().to_string();
+    let e = Catalog::load(Some(&lessons_dir), None)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("09-greeting-check") && e.contains("one-off"),
         "{e}"

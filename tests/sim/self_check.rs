@@ -4,9 +4,11 @@
 
 use std::path::{Path, PathBuf};
 
-use capa_tui::lab::catalog::{self, Lesson};
-use capa_tui::lab::check::{self, Grade};
-use capa_tui::lab::evidence::Context;
+use capa_tui::i18n::Lang;
+use capa_tui::lab::catalog::Catalog;
+use capa_tui::lab::eval::check::{self, Grade};
+use capa_tui::lab::eval::evidence::Context;
+use capa_tui::lab::spec::LessonId;
 use serde_json::{Value, json};
 
 use crate::harness::{Independent, client_for};
@@ -16,7 +18,7 @@ struct Lab {
     client: kube::Client,
     src: PathBuf,
     bare: PathBuf,
-    lessons: Vec<Lesson>,
+    catalog: Catalog,
     cluster: Independent,
 }
 
@@ -24,14 +26,12 @@ impl Lab {
     async fn grade(&self, lesson: u8) -> Grade {
         let ctx = Context {
             client: &self.client,
+            catalog: &self.catalog,
+            lang: Lang::FALLBACK,
             src_dir: &self.src,
             bare_dir: &self.bare,
         };
-        let l = self
-            .lessons
-            .iter()
-            .find(|l| l.spec.number == lesson)
-            .unwrap();
+        let l = self.catalog.lesson(LessonId(lesson)).unwrap();
         check::grade_lesson(l, &ctx).await
     }
 
@@ -105,7 +105,7 @@ async fn lab(dir: &Path) -> Lab {
         client: client_for(&cluster.kubeconfig).await,
         src: state.join("capa-src"),
         bare: state.join("bare"),
-        lessons: catalog::lessons().unwrap(),
+        catalog: Catalog::embedded().unwrap(),
         cluster,
     }
 }
@@ -435,10 +435,12 @@ async fn the_steps_each_lesson_left_in_the_cluster_are_checked_and_a_check_that_
         kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap())).unwrap();
     let ctx = Context {
         client: &nowhere,
+        catalog: &lab.catalog,
+        lang: Lang::FALLBACK,
         src_dir: &lab.src,
         bare_dir: &lab.bare,
     };
-    for l in &lab.lessons {
+    for l in lab.catalog.lessons() {
         let g = check::grade_lesson(l, &ctx).await;
         fails_saying(
             &g,

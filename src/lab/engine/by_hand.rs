@@ -8,15 +8,12 @@ use serde_json::Value;
 
 use super::Runner;
 use crate::cluster::{Application, Kind, argocd};
-use crate::lab::catalog;
-use crate::lab::checklist::{DoneWhen, Facts, read_git_facts};
+use crate::lab::eval::{Facts, GitFacts, read_git_facts};
+use crate::lab::spec::{DoneWhen, LessonId};
 
 /// How many actions from `from` (up to `end`) the learner has already done, one after another.
-pub async fn done(r: &Runner, lesson: u8, from: usize, end: usize) -> usize {
-    let Some(l) = catalog::lessons()
-        .ok()
-        .and_then(|all| all.into_iter().find(|l| l.spec.number == lesson))
-    else {
+pub async fn done(r: &Runner, lesson: LessonId, from: usize, end: usize) -> usize {
+    let Some(l) = r.catalog.lesson(lesson) else {
         return 0;
     };
     let conditions: Vec<Option<DoneWhen>> = l
@@ -51,7 +48,7 @@ struct Owned {
     apps: BTreeMap<String, Application>,
     specs: BTreeMap<String, Value>,
     objects: BTreeMap<String, Value>,
-    git: crate::lab::checklist::GitFacts,
+    git: GitFacts,
     present: BTreeMap<String, bool>,
 }
 

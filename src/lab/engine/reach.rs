@@ -9,9 +9,9 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::Runner;
-use super::steps::StepError;
+use super::StepError;
 use crate::cluster::{self, ClusterError};
-use crate::lab::evidence::EvidenceError;
+use crate::lab::eval::evidence::EvidenceError;
 
 /// How often a cluster that does not answer is asked again.
 const PROBE_INTERVAL: Duration = Duration::from_secs(1);
@@ -102,6 +102,8 @@ mod tests {
         };
         let r = Runner {
             client: followed.client.clone(),
+            catalog: std::sync::Arc::new(crate::lab::catalog::Catalog::embedded().unwrap()),
+            lang: crate::i18n::Lang::FALLBACK,
             fit: crate::lab::fit::Fit::for_paths(&paths),
             paths,
             kubeconfig: Some(kc),

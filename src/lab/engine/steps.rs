@@ -6,41 +6,17 @@ use std::time::Duration;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
-use super::Runner;
 use super::app_watch::{next_app, watch_app};
 use super::guard;
 use super::reach;
+use super::{Runner, StepError};
 use crate::cluster::{self, Application, application, argocd};
 use crate::git;
-use crate::lab::catalog;
-use crate::lab::evidence;
-use crate::lab::plan::{Step, Until};
+use crate::lab::eval::evidence;
+use crate::lab::spec::{Step, Until};
 
 /// A step's summary line, or why it could not be done.
 type StepResult = Result<String, StepError>;
-
-/// Why a step failed: typed where it came from below, plain words where the lab's state asks the
-/// learner to act.
-#[derive(Debug, thiserror::Error)]
-pub enum StepError {
-    #[error(transparent)]
-    Git(#[from] git::GitError),
-    #[error(transparent)]
-    Cluster(#[from] cluster::ClusterError),
-    #[error(transparent)]
-    Evidence(#[from] evidence::EvidenceError),
-    #[error("git: {0}")]
-    Git2(#[from] git2::Error),
-    /// What is in the way and what to do about it.
-    #[error("{0}")]
-    Lab(String),
-}
-
-impl From<String> for StepError {
-    fn from(why: String) -> StepError {
-        StepError::Lab(why)
-    }
-}
 
 pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
     match step {
@@ -82,6 +58,8 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::Evidence { file } => {
             let ctx = evidence::Context {
                 client: &r.client,
+                catalog: &r.catalog,
+                lang: r.lang,
                 src_dir: &r.paths.src_dir,
                 bare_dir: &r.paths.bare_dir,
             };
@@ -140,11 +118,11 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
 }
 
 async fn write_templates(r: &Runner, template: &str) -> StepResult {
-    let files = catalog::template_files(template);
+    let files = r.catalog.template_files(template);
     if files.is_empty() {
         return Err(format!("capa-tui has no template {template}").into());
     }
-    let (repo_dir, src_dir) = (r.paths.repo(), r.paths.src_dir.clone());
+    let (repo_dir, src_dir, catalog) = (r.paths.repo(), r.paths.src_dir.clone(), r.catalog.clone());
     let ours: Vec<(String, String)> = files
         .iter()
         .filter_map(|(p, c)| Some((p.strip_prefix("repo/")?.to_string(), c.to_string())))
@@ -169,7 +147,7 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
             // the learner's and is kept as a backup.
             let ours = existing
                 .as_deref()
-                .is_some_and(|e| catalog::any_template_has(&path, e));
+                .is_some_and(|e| catalog.any_template_has(&path, e));
             let written_file = if ours {
                 crate::lab::files::write_atomic(&target, &text).map(|()| None)
             } else {
@@ -484,8 +462,10 @@ async fn end_operation_and_record(
     file: &str,
     blocker: &(dyn Fn(String) + Sync),
 ) -> StepResult {
-    let spec = catalog::lesson_for_evidence(file)
-        .and_then(|l| l.spec.evidence)
+    let spec = r
+        .catalog
+        .lesson_for_evidence(file)
+        .and_then(|l| l.spec.evidence.clone())
         .ok_or_else(|| StepError::Lab(format!("no lesson writes {file}")))?;
     let app_path = format!(
         "{}/{name}",
@@ -545,6 +525,8 @@ async fn end_operation_and_record(
     known.insert(app_path, ended);
     let ctx = evidence::Context {
         client: &r.client,
+        catalog: &r.catalog,
+        lang: r.lang,
         src_dir: &r.paths.src_dir,
         bare_dir: &r.paths.bare_dir,
     };

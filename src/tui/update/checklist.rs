@@ -5,27 +5,29 @@
 
 use std::collections::BTreeMap;
 
-use crate::lab::checklist::Facts;
+use crate::lab::eval::Facts;
 use crate::tui::state::State;
 
 pub fn refresh(s: &mut State) {
     let passed: BTreeMap<String, bool> = s
+        .lab
         .grades
         .iter()
         .map(|(file, g)| (file.clone(), g.passed()))
         .collect();
+    let (apps, specs) = s.live.typed_apps();
     let facts = Facts {
-        apps: &s.apps,
-        app_specs: &s.app_specs,
-        objects: &s.objects,
-        git: &s.git,
-        evidence_present: &s.evidence_present,
+        apps: &apps,
+        app_specs: &specs,
+        objects: &s.live.objects,
+        git: &s.lab.git,
+        evidence_present: &s.lab.evidence_present,
         evidence_passed: &passed,
     };
     let mut newly = Vec::new();
-    for lesson in &s.lessons {
-        let n = lesson.spec.number;
-        let ticked = s.ticks.get(&n);
+    for lesson in s.session.catalog.lessons() {
+        let n = lesson.id();
+        let ticked = s.lab.ticks.get(&n);
         // A moment that is over (lesson 6's failed sync, once fixed) is proven by the evidence
         // that passed its self-check, as the self-check itself takes it.
         let proven = lesson
@@ -49,7 +51,7 @@ pub fn refresh(s: &mut State) {
     }
     let now = jiff::Timestamp::now();
     for (n, i) in newly {
-        s.ticks.entry(n).or_default().insert(i, now);
+        s.lab.ticks.entry(n).or_default().insert(i, now);
     }
     // A step that ticked may let the next one tick on the same facts.
     refresh(s);

@@ -4,7 +4,7 @@ use super::*;
 use crate::cluster::Kind;
 use crate::cluster::problem::Problem;
 use crate::cluster::watch::{StreamId, lab_streams};
-use crate::lab::catalog::{self, Lang};
+use crate::lab::catalog::Catalog;
 use crate::tui::state::Notice;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -14,14 +14,16 @@ fn at(t: &str) -> jiff::Timestamp {
     t.parse().unwrap()
 }
 
+fn catalog() -> std::sync::Arc<Catalog> {
+    std::sync::Arc::new(Catalog::embedded().unwrap())
+}
+
 fn streams() -> Vec<StreamId> {
-    lab_streams(&catalog::lab_namespaces(&catalog::lessons().unwrap()))
+    lab_streams(&catalog().namespaces())
 }
 
 fn state() -> State {
-    let mut s = State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true);
-    s.tz = jiff::tz::TimeZone::UTC;
-    s
+    State::builder(catalog()).build()
 }
 
 fn app(name: &str) -> (String, Value) {
@@ -83,7 +85,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     assert!(screen(&s).0.contains("… connecting"));
     assert_eq!(
         key(&mut s, 'r'),
-        [Effect::RunLesson(1)],
+        [Effect::RunLesson(crate::lab::spec::LessonId(1))],
         "connecting is not unreachable"
     );
 
@@ -122,18 +124,18 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     // An action that needs the cluster says so now; the next key puts the notice away.
     assert!(key(&mut s, 'r').is_empty());
     assert!(matches!(
-        s.notice,
+        s.ui.notice,
         Some(Notice::ClusterUnreachable { ref problem, .. }) if problem.unreachable
     ));
     assert!(screen(&s).1.contains("The cluster does not answer"));
     assert!(key(&mut s, 'c').is_empty(), "closes the notice only");
-    assert_eq!(s.notice, None);
+    assert_eq!(s.ui.notice, None);
     assert!(key(&mut s, 'c').is_empty());
-    assert!(s.notice.is_some());
+    assert!(s.ui.notice.is_some());
     key(&mut s, 'x');
     // Evidence that changes meanwhile is graded once the cluster is back, not against nothing.
     let evidence = s
-        .lessons
+        .lessons()
         .iter()
         .find_map(|l| l.evidence_file())
         .unwrap()
@@ -142,7 +144,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
 
     // A watch event on a stale stream proves nothing about what was missed: still stale.
     update(&mut s, Msg::App(app("gamma").1));
-    assert!(!s.health.is_live(&apps));
+    assert!(!s.live.health.is_live(&apps));
     // The re-list is the whole truth: beta was deleted while away, gamma created.
     listed(
         &mut s,
@@ -151,7 +153,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
         "2026-03-01T10:00:20Z",
     );
     assert_eq!(
-        s.apps.keys().map(String::as_str).collect::<Vec<_>>(),
+        s.live.apps.keys().map(String::as_str).collect::<Vec<_>>(),
         ["alpha", "gamma"]
     );
     let (header, whole) = screen(&s);
@@ -192,8 +194,10 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
 fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
     let mut s = state();
     let apps = StreamId::applications();
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
+    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
+    assert_eq!(s.ui.focus, crate::tui::state::Pane::Apps);
     lost(&mut s, &apps, "2026-03-01T10:00:00Z");
-    s.focus = crate::tui::state::Pane::Apps;
     let (header, whole) = screen(&s);
     assert!(
         header.contains("✗ not loaded yet · reconnecting"),

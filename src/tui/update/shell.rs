@@ -7,7 +7,7 @@ use ratatui::layout::Rect;
 
 use super::Effect;
 use crate::tui::layout;
-use crate::tui::shell::key_bytes;
+use crate::tui::pty_keys::key_bytes;
 use crate::tui::state::{Pane, ShellStatus, State};
 
 /// The key that leaves the shell: keys go to the tutor again.
@@ -18,7 +18,7 @@ pub fn is_leave_key(key: &KeyEvent) -> bool {
 
 /// Focus the shell and type into it, starting it first when it is not running.
 pub fn enter(s: &mut State) -> Vec<Effect> {
-    s.focus = Pane::Shell;
+    s.ui.focus = Pane::Shell;
     s.shell.typing = true;
     if s.shell.running() {
         return Vec::new();
@@ -77,7 +77,7 @@ pub fn scroll(s: &mut State, up: bool, lines: usize) {
 
 /// The shell pane's inner size (rows, cols), if it is on screen.
 fn pane_size(s: &State) -> Option<(u16, u16)> {
-    let area = Rect::new(0, 0, s.size.0, s.size.1);
+    let area = Rect::new(0, 0, s.ui.size.0, s.ui.size.1);
     layout::areas(s, area)
         .panes
         .into_iter()

@@ -18,14 +18,14 @@ fn selected(s: &State) -> Option<Snippet> {
 /// Selects the next (or previous) command; a part without commands moves to "By hand".
 pub fn step(s: &mut State, forward: bool) {
     if current(s).is_empty() {
-        s.section = Section::ByHand;
+        s.ui.section = Section::ByHand;
     }
     let count = current(s).len();
     if count == 0 {
         return;
     }
-    let now = match s.selected_snippet {
-        Some((lesson, section, i)) if (lesson, section) == (s.lesson, s.section) => Some(i),
+    let now = match s.ui.selected_snippet {
+        Some((lesson, section, i)) if (lesson, section) == (s.ui.lesson, s.ui.section) => Some(i),
         _ => None,
     };
     let next = match (now, forward) {
@@ -34,7 +34,7 @@ pub fn step(s: &mut State, forward: bool) {
         (Some(i), true) => (i + 1).min(count - 1),
         (Some(i), false) => i.saturating_sub(1),
     };
-    s.selected_snippet = Some((s.lesson, s.section, next));
+    s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, next));
 }
 
 /// Types the selected command into the shell (starting it when needed); the learner presses
@@ -46,7 +46,7 @@ pub fn type_it(s: &mut State) -> Vec<Effect> {
     let Some(snippet) = selected(s) else {
         return Vec::new();
     };
-    let text = s.fit.render(&snippet.text);
+    let text = s.session.fit.render(&snippet.text);
     let mut effects = shell::enter(s);
     s.shell.pending_input = Some(text);
     effects.extend(deliver(s));
@@ -59,7 +59,7 @@ pub fn copy_it(s: &mut State) -> Vec<Effect> {
         step(s, true);
     }
     selected(s)
-        .map(|snippet| vec![Effect::CopyToClipboard(s.fit.render(&snippet.text))])
+        .map(|snippet| vec![Effect::CopyToClipboard(s.session.fit.render(&snippet.text))])
         .unwrap_or_default()
 }
 

@@ -1,12 +1,24 @@
 //! How `update` turns keys and messages into state and effects, without a terminal.
 use super::*;
-use crate::lab::catalog::{self, Lang};
+use crate::i18n::Lang;
+use crate::lab::catalog::Catalog;
+use crate::tui::state::StateBuilder;
 use ratatui::crossterm::event::{KeyCode, KeyEventState, KeyModifiers};
 use strum::EnumCount;
 
-fn state() -> State {
-    State::new(catalog::lessons().unwrap(), Lang::En, "test".into(), true)
+fn catalog() -> std::sync::Arc<Catalog> {
+    std::sync::Arc::new(Catalog::embedded().unwrap())
 }
+
+fn builder() -> StateBuilder {
+    State::builder(catalog())
+}
+
+fn state() -> State {
+    builder().build()
+}
+
+const L: fn(u8) -> LessonId = LessonId;
 
 fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
     update(s, Msg::Key(KeyEvent::from(code)))
@@ -18,9 +30,9 @@ fn presenter_keys_walk_sections_then_lessons() {
     for _ in 0..Section::COUNT {
         key(&mut s, KeyCode::PageDown);
     }
-    assert_eq!((s.lesson, s.section), (1, Section::Goal));
+    assert_eq!((s.ui.lesson, s.ui.section), (L(2), Section::Goal));
     key(&mut s, KeyCode::PageUp);
-    assert_eq!((s.lesson, s.section), (0, Section::LAST));
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
 }
 
 #[test]
@@ -34,11 +46,11 @@ fn releases_are_ignored_and_help_swallows_other_keys() {
     };
     assert!(update(&mut s, Msg::Key(release)).is_empty());
     key(&mut s, KeyCode::Char('?'));
-    assert!(s.help);
+    assert!(s.ui.help);
     assert!(key(&mut s, KeyCode::Char('r')).is_empty());
     key(&mut s, KeyCode::Esc);
-    assert!(!s.help);
-    assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+    assert!(!s.ui.help);
+    assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
 }
 
 #[test]
@@ -47,7 +59,7 @@ fn quitting_cancels_a_running_plan_first() {
     update(
         &mut s,
         Msg::JobSteps {
-            lesson: 1,
+            lesson: L(1),
             steps: vec![PlanStep::todo("a", "b")],
         },
     );
@@ -55,7 +67,7 @@ fn quitting_cancels_a_running_plan_first() {
         key(&mut s, KeyCode::Char('q')),
         [Effect::Cancel, Effect::Quit]
     );
-    assert!(s.quit);
+    assert!(s.ui.quit);
 }
 
 #[test]
@@ -64,7 +76,7 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     update(
         &mut s,
         Msg::JobSteps {
-            lesson: 2,
+            lesson: L(2),
             steps: vec![PlanStep::todo("a", "$ a"), PlanStep::todo("b", "$ b")],
         },
     );
@@ -83,7 +95,7 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
             line: "waiting: wave 0".into(),
         }),
     );
-    assert_eq!(s.job.as_ref().unwrap().blocker, "waiting: wave 0");
+    assert_eq!(s.run.job.as_ref().unwrap().blocker, "waiting: wave 0");
     update(
         &mut s,
         Msg::Job(Progress::Done {
@@ -91,8 +103,8 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
             summary: "ok".into(),
         }),
     );
-    assert_eq!(s.job.as_ref().unwrap().steps[0].state, StepState::Done);
-    assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(2)]);
+    assert_eq!(s.run.job.as_ref().unwrap().steps[0].state, StepState::Done);
+    assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(L(2))]);
 }
 
 #[test]
@@ -131,22 +143,21 @@ fn hints_come_one_at_a_time() {
     let mut s = state();
     key(&mut s, KeyCode::Char('h'));
     key(&mut s, KeyCode::Char('h'));
-    assert_eq!(s.hints_shown, 2);
-    assert_eq!(s.section, Section::Hints);
+    assert_eq!(s.ui.hints_shown, 2);
+    assert_eq!(s.ui.section, Section::Hints);
 }
 
 #[test]
 fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
-    let mut s = state();
-    s.size = (120, 40);
+    let mut s = builder().size(120, 40).build();
     let started = key(&mut s, KeyCode::Char('s'));
     assert!(matches!(started[..], [Effect::StartShell { rows, cols }] if rows > 5 && cols > 40));
-    assert_eq!((s.focus, s.shell.typing), (Pane::Shell, true));
+    assert_eq!((s.ui.focus, s.shell.typing), (Pane::Shell, true));
     assert_eq!(
         key(&mut s, KeyCode::Char('q')),
         [Effect::ShellInput(b"q".to_vec())]
     );
-    assert!(!s.quit, "q in the shell types q");
+    assert!(!s.ui.quit, "q in the shell types q");
     let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
     assert!(update(&mut s, Msg::Key(leave)).is_empty());
     assert!(!s.shell.typing);
@@ -155,8 +166,7 @@ fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
 
 #[test]
 fn a_shell_that_exited_says_so_and_enter_starts_another() {
-    let mut s = state();
-    s.size = (120, 40);
+    let mut s = builder().size(120, 40).build();
     key(&mut s, KeyCode::Char('s'));
     update(&mut s, Msg::ShellOutput(b"hello\r\n".to_vec()));
     assert!(s.shell.screen.screen().contents().contains("hello"));
@@ -172,8 +182,7 @@ fn a_shell_that_exited_says_so_and_enter_starts_another() {
 
 #[test]
 fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
-    let mut s = state();
-    s.size = (120, 40);
+    let mut s = builder().size(120, 40).build();
     key(&mut s, KeyCode::Char('s'));
     let before = s.shell.screen.screen().size();
     let resized = update(&mut s, Msg::Resize(200, 60));
@@ -206,11 +215,10 @@ fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
 
 #[test]
 fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
-    let mut s = state();
-    s.size = (120, 40);
+    let mut s = builder().size(120, 40).build();
     assert!(key(&mut s, KeyCode::Char(']')).is_empty());
     assert_eq!(
-        s.section,
+        s.ui.section,
         Section::ByHand,
         "a part without commands moves to By hand"
     );
@@ -250,10 +258,10 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
 
 #[test]
 fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
-    use crate::lab::checklist::GitFacts;
+    use crate::lab::eval::GitFacts;
     let mut s = state();
     // The Application and the chart exactly as lesson 1 writes them.
-    let files = crate::lab::catalog::template_files("lesson1");
+    let files = catalog().template_files("01-helm-chart");
     let manifest = &files
         .iter()
         .find(|(p, _)| p == "app-src-helm.yaml")
@@ -263,13 +271,13 @@ fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
     app["status"] = serde_json::json!({"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}});
     // The Application alone ticks nothing: the steps before it are not done.
     update(&mut s, Msg::App(app.clone()));
-    assert!(!s.ticks.contains_key(&1));
+    assert!(!s.lab.ticks.contains_key(&L(1)));
     let mut git = GitFacts::default();
     git.repos.insert("src".into(), Some("abc".into()));
     git.cloned.push("src".into());
     update(&mut s, Msg::Git(git.clone()));
     assert_eq!(
-        s.ticks[&1].len(),
+        s.lab.ticks[&L(1)].len(),
         2,
         "bare repo and clone; nothing pushed yet"
     );
@@ -280,94 +288,105 @@ fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
         }
     }
     update(&mut s, Msg::Git(git.clone()));
-    assert_eq!(s.ticks[&1].len(), 5, "pushed, applied and synced at main");
+    assert_eq!(
+        s.lab.ticks[&L(1)].len(),
+        5,
+        "pushed, applied and synced at main"
+    );
     // A new push moves main on: what was done stays done.
     git.repos.insert("src".into(), Some("def".into()));
     update(&mut s, Msg::Git(git));
-    assert_eq!(s.ticks[&1].len(), 5);
+    assert_eq!(s.lab.ticks[&L(1)].len(), 5);
 }
 
 #[test]
 fn progress_taken_from_the_tutor_resumes_the_same_place() {
     let mut s = state();
-    key(&mut s, KeyCode::Char('n'));
-    key(&mut s, KeyCode::Char('h'));
-    s.ticks
-        .entry(1)
+    let mut earlier = crate::lab::progress::Progress::default();
+    earlier
+        .ticks
+        .entry(L(1))
         .or_default()
         .insert(0, "2026-12-01T03:00:00Z".parse().unwrap());
+    s.resume(earlier);
+    key(&mut s, KeyCode::Char('n'));
+    key(&mut s, KeyCode::Char('h'));
     let kept = s.progress();
-    assert_eq!(kept.lesson, Some(2));
+    assert_eq!(kept.lesson, Some(L(2)));
     let mut again = state();
     again.resume(kept);
     assert_eq!(
-        (again.lesson, again.section, again.hints_shown),
-        (1, Section::Hints, 1)
+        (again.ui.lesson, again.ui.section, again.ui.hints_shown),
+        (L(2), Section::Hints, 1)
     );
-    assert_eq!(again.ticks[&1].len(), 1);
+    assert_eq!(again.lab.ticks[&L(1)].len(), 1);
 }
 
 #[test]
 fn on_a_real_cluster_r_asks_first_and_only_y_goes_ahead() {
-    let mut s = state();
-    s.sim = false;
+    let mut s = builder().target("a real cluster", false).build();
     assert!(key(&mut s, KeyCode::Char('r')).is_empty());
-    assert_eq!(s.confirm, Some(1));
+    assert_eq!(s.ui.confirm, Some(L(1)));
     assert!(
         key(&mut s, KeyCode::Char('q')).is_empty(),
         "q leaves the question"
     );
-    assert!(!s.quit && s.confirm.is_none());
+    assert!(!s.ui.quit && s.ui.confirm.is_none());
     key(&mut s, KeyCode::Char('r'));
     assert!(
         key(&mut s, KeyCode::Char('x')).is_empty(),
         "other keys wait"
     );
-    assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(1)]);
+    assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(L(1))]);
     let mut sim = state();
-    assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(1)]);
+    assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
 }
 
 #[test]
 fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
-    let mut s = state();
-    s.lesson = 5;
+    let mut s = builder().lesson(6).build();
     assert!(
         key(&mut s, KeyCode::Char('g')).is_empty(),
         "the first g only shows the plan"
     );
-    let m = s.step_mode.clone().unwrap();
-    assert_eq!((m.lesson, m.next, m.total), (6, 0, 9));
+    let m = s.run.step_mode.clone().unwrap();
+    assert_eq!((m.lesson, m.next, m.total), (L(6), 0, 9));
     assert_eq!(
         key(&mut s, KeyCode::Char('g')),
-        [Effect::RunStep { lesson: 6, end: 1 }]
+        [Effect::RunStep {
+            lesson: L(6),
+            end: 1
+        }]
     );
     assert!(
         key(&mut s, KeyCode::Char('g')).is_empty(),
         "one action at a time"
     );
     update(&mut s, Msg::JobEnded(Ok(())));
-    assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+    assert_eq!(s.run.step_mode.as_ref().unwrap().next, 1);
     // Presenting, the clicker's next key runs the next action.
-    s.present = true;
+    let mut p = builder().lesson(6).present(true).build();
+    key(&mut p, KeyCode::Char('g'));
     assert_eq!(
-        key(&mut s, KeyCode::PageDown),
-        [Effect::RunStep { lesson: 6, end: 2 }]
+        key(&mut p, KeyCode::PageDown),
+        [Effect::RunStep {
+            lesson: L(6),
+            end: 1
+        }]
     );
-    assert_eq!(s.last_key, "PgDn");
+    assert_eq!(p.ui.last_key, "PgDn");
     // A failed action stays next, to be run again.
-    update(&mut s, Msg::JobEnded(Err("boom".into())));
-    assert_eq!(s.step_mode.as_ref().unwrap().next, 1);
+    update(&mut p, Msg::JobEnded(Err("boom".into())));
+    assert_eq!(p.run.step_mode.as_ref().unwrap().next, 0);
 }
 
 #[test]
 fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
-    let mut s = state();
-    s.lesson = 1;
+    let mut s = builder().lesson(2).build();
     key(&mut s, KeyCode::Char('g'));
     let (answer_key, ask) = s.pending_question().map(|(k, a)| (k, a.clone())).unwrap();
     assert_eq!(answer_key, "2:1");
-    assert!(ask.question.en.contains("replicas"));
+    assert!(ask.question.get(Lang::FALLBACK).contains("replicas"));
     assert!(
         key(&mut s, KeyCode::Char('g')).is_empty(),
         "not before the room answers"
@@ -375,10 +394,13 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     assert!(key(&mut s, KeyCode::Char('9')).is_empty(), "no 9th choice");
     assert!(s.pending_question().is_some());
     key(&mut s, KeyCode::Char('3'));
-    assert_eq!(s.answers["2:1"], "3");
+    assert_eq!(s.lab.answers["2:1"], "3");
     assert_eq!(
         key(&mut s, KeyCode::Char('g')),
-        [Effect::RunStep { lesson: 2, end: 1 }]
+        [Effect::RunStep {
+            lesson: L(2),
+            end: 1
+        }]
     );
     assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
     // After the action, the live value is shown beside the prediction.
@@ -390,22 +412,22 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
             serde_json::json!({"spec": {"replicas": 3}}),
         ),
     );
-    let lesson = s.lessons[1].clone();
-    let m = s.step_mode.clone().unwrap();
+    let lesson = s.lessons()[1].clone();
+    let m = s.run.step_mode.clone().unwrap();
     let shown = crate::tui::view::predictions_text(&s, &lesson, &m);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
 }
 
 #[test]
 fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
-    use crate::lab::check::{Finding, Grade};
+    use crate::lab::eval::check::{Finding, Grade};
     let mut s = state();
     // Lesson 6 done elsewhere: the broken push and the failed sync are long gone.
     update(
         &mut s,
         Msg::Graded(vec![Grade {
             file: "failed-hook.json".into(),
-            lesson: 6,
+            lesson: L(6),
             findings: vec![Finding {
                 ok: true,
                 what: "commit is the broken one".into(),
@@ -413,7 +435,7 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
             }],
         }]),
     );
-    let ticked: Vec<usize> = s.ticks[&6].keys().copied().collect();
+    let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
     assert_eq!(
         ticked,
         [0, 1],
@@ -421,7 +443,7 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
     );
     let failing = Grade {
         file: "waves.json".into(),
-        lesson: 5,
+        lesson: L(5),
         findings: vec![Finding {
             ok: false,
             what: "hook_job".into(),
@@ -429,5 +451,8 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
         }],
     };
     update(&mut s, Msg::Graded(vec![failing]));
-    assert!(!s.ticks.contains_key(&5), "a failing file proves nothing");
+    assert!(
+        !s.lab.ticks.contains_key(&L(5)),
+        "a failing file proves nothing"
+    );
 }

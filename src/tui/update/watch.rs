@@ -8,8 +8,9 @@ use serde_json::Value;
 use super::{Effect, Msg};
 use crate::cluster::Application;
 use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
-use crate::tui::state::{Notice, State};
+use crate::tui::state::{LiveApp, Notice, State};
 
 /// What a watch saw, as a message: an Application or another object, or a stream's health.
 impl From<WatchEvent> for Msg {
@@ -53,9 +54,9 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
             objects,
             at,
         } => {
-            s.now = at;
+            s.live.now = at;
             replace(s, &stream, objects);
-            s.health.listed(&stream);
+            s.live.health.listed(&stream);
             run_deferred(s)
         }
         Msg::StreamLost {
@@ -63,13 +64,13 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
             problem,
             at,
         } => {
-            s.now = at;
-            s.health.lost(&stream, problem, at);
+            s.live.now = at;
+            s.live.health.lost(&stream, problem, at);
             Vec::new()
         }
         Msg::StreamExpired { stream, at } => {
-            s.now = at;
-            s.health.expired(&stream, at);
+            s.live.now = at;
+            s.live.health.expired(&stream, at);
             Vec::new()
         }
         _ => Vec::new(),
@@ -79,39 +80,39 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
 /// What `stream` holds now, in place of what it held.
 fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
     if *stream == StreamId::applications() {
-        s.apps.clear();
-        s.app_specs.clear();
+        s.live.apps.clear();
         for (_, json) in objects {
             insert_app(s, &json);
         }
     } else {
-        s.objects.retain(|key, _| !stream.holds(key));
-        s.objects.extend(objects);
+        s.live.objects.retain(|key, _| !stream.holds(key));
+        s.live.objects.extend(objects);
     }
 }
 
 /// An Application as it is now (ignored when it does not read as one).
 pub fn insert_app(s: &mut State, json: &Value) {
     if let Some(app) = Application::from_json(json).filter(|a| !a.metadata.name.is_empty()) {
-        s.app_specs
-            .insert(app.metadata.name.clone(), json["spec"].clone());
-        s.apps.insert(app.metadata.name.clone(), app);
+        let spec = json["spec"].clone();
+        s.live
+            .apps
+            .insert(app.metadata.name.clone(), LiveApp { app, spec });
     }
 }
 
 /// Self-checks of these lessons, asked for by changed evidence: now when every stream is live
 /// (a grade read from a cluster that does not answer would fail for the wrong reason), else
 /// once they all are.
-pub fn checks(s: &mut State, lessons: impl IntoIterator<Item = u8>) -> Vec<Effect> {
-    s.deferred_checks.extend(lessons);
+pub fn checks(s: &mut State, lessons: impl IntoIterator<Item = LessonId>) -> Vec<Effect> {
+    s.lab.deferred_checks.extend(lessons);
     run_deferred(s)
 }
 
 fn run_deferred(s: &mut State) -> Vec<Effect> {
-    if !s.health.all_live() {
+    if !s.live.health.all_live() {
         return Vec::new();
     }
-    std::mem::take(&mut s.deferred_checks)
+    std::mem::take(&mut s.lab.deferred_checks)
         .into_iter()
         .map(Effect::Check)
         .collect()
@@ -120,11 +121,11 @@ fn run_deferred(s: &mut State) -> Vec<Effect> {
 /// Whether `action` must wait for the cluster: it does not answer, so the learner
 /// is told so now instead of after the action's timeout.
 pub fn refused_while_unreachable(s: &mut State, action: Action) -> bool {
-    let Some(problem) = s.health.unreachable().cloned() else {
+    let Some(problem) = s.live.health.unreachable().cloned() else {
         return false;
     };
-    let since = s.health.oldest();
-    s.notice = Some(Notice::ClusterUnreachable {
+    let since = s.live.health.oldest();
+    s.ui.notice = Some(Notice::ClusterUnreachable {
         action,
         problem,
         since,

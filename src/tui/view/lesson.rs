@@ -8,11 +8,13 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::markdown;
+use super::{Look, markdown};
 use strum::EnumCount;
 
-use crate::lab::catalog::{Lang, Lesson, Section};
-use crate::tui::state::{JobView, Pane, State, StepState};
+use crate::lab::catalog::{Lesson, Section};
+use crate::lab::spec::Localized;
+use crate::t;
+use crate::tui::state::{JobView, Pane, State, StepMode, StepState, answer_key};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -23,15 +25,20 @@ impl Widget for &LessonView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let s = self.0;
         let Some(lesson) = s.current() else {
-            Paragraph::new("No lessons found.").render(area, buf);
+            Paragraph::new(t!(s.lang(), "lesson-none")).render(area, buf);
             return;
         };
         let [top, bottom] = split(s, area);
         let text = text_of(s, lesson, top);
         let max = max_scroll(&text, top);
-        let offset = s.scroll.get(&Pane::Lesson).copied().unwrap_or(0).min(max);
+        let offset =
+            s.ui.scroll
+                .get(&Pane::Lesson)
+                .copied()
+                .unwrap_or(0)
+                .min(max);
         text.scroll((offset, 0)).render(top, buf);
-        if let Some(job) = &s.job {
+        if let Some(job) = &s.run.job {
             Paragraph::new(plan(s, job))
                 .wrap(Wrap { trim: false })
                 .render(bottom, buf);
@@ -41,8 +48,8 @@ impl Widget for &LessonView<'_> {
 
 /// The lesson's text above, the running plan (if any) below.
 fn split(s: &State, area: Rect) -> [Rect; 2] {
-    let plan_height = s.job.as_ref().map_or(0, |j| {
-        let narration = if s.step_mode.is_some() { 6 } else { 0 };
+    let plan_height = s.run.job.as_ref().map_or(0, |j| {
+        let narration = if s.run.step_mode.is_some() { 6 } else { 0 };
         (j.steps.len() as u16 + 6 + narration).min(area.height * 3 / 5)
     });
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
@@ -77,15 +84,15 @@ fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
         lines.extend(verdict(s, lesson));
         let marked = s.selected_command().map(|c| c.code_lines);
         let (mut text, first_marked) =
-            markdown::render_marked(&s.fit.render(&body(s, lesson)), s.theme, marked);
+            markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
         // Keep the selected command in sight: skip what is above it, and say so.
         if let Some(first) = first_marked {
             let skip = first.saturating_sub(2);
             if skip > 0 && lines.len() + first + 6 > usize::from(top.height) {
                 text.drain(..skip);
                 lines.push(Line::from(Span::styled(
-                    format!("↑ {skip} lines above · [ ] choose · y type it · Y copy"),
-                    s.theme.dim(),
+                    t!(s.lang(), "lesson-lines-above", lines = skip),
+                    s.ui.theme.dim(),
                 )));
             }
         }
@@ -96,20 +103,25 @@ fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
 
 /// The lesson's number and title, the part shown and the evidence file it writes.
 fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
+    let evidence = lesson
+        .evidence_file()
+        .map_or_else(|| t!(lang, "lesson-no-evidence"), String::from);
     vec![
         Line::from(Span::styled(
-            format!("{} · {}", lesson.spec.number, lesson.title(s.lang)),
-            s.theme.title(),
+            format!("{} · {}", lesson.spec.number, lesson.title(lang)),
+            theme.title(),
         )),
         Line::from(Span::styled(
-            format!(
-                "{} ({}/{})  ·  evidence: {}",
-                s.section.name(s.lang),
-                s.section.ordinal(),
-                Section::COUNT,
-                lesson.evidence_file().unwrap_or("none")
+            t!(
+                lang,
+                "lesson-part",
+                part = s.ui.section.name(lang),
+                at = s.ui.section.ordinal(),
+                of = Section::COUNT,
+                evidence = evidence
             ),
-            s.theme.accent(),
+            theme.accent(),
         )),
         Line::raw(""),
     ]
@@ -118,48 +130,34 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
 /// The lesson's checklist: each step ticked with the time it was seen done, the next one
 /// pointed at; or, compact, how many are done and what is next.
 fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
+    let look = Look::of(s);
     let items = &lesson.spec.checklist;
     if items.is_empty() {
         return Vec::new();
     }
-    let ticks = s.ticks.get(&lesson.spec.number);
+    let ticks = s.lab.ticks.get(&lesson.id());
     let done_at = |i: usize| ticks.and_then(|t| t.get(&i));
     let done = (0..items.len()).filter(|i| done_at(*i).is_some()).count();
     let next = (0..items.len()).find(|i| done_at(*i).is_none());
-    let label = |i: usize| match s.lang {
-        Lang::En => items[i].step.en.clone(),
-        Lang::Zh => items[i].step.zh.clone(),
-    };
-    let title = if s.lang == Lang::Zh {
-        "检查清单"
-    } else {
-        "Checklist"
-    };
+    let label = |i: usize| items[i].step.get(lang).to_string();
+    let count = t!(lang, "checklist-count", done = done, of = items.len());
     if compact {
         let rest = next.map_or_else(
-            || {
-                if s.lang == Lang::Zh {
-                    " · 全部完成".into()
-                } else {
-                    " · all done".into()
-                }
-            },
-            |i| format!(" · next: {}", label(i)),
+            || t!(lang, "checklist-all-done"),
+            |i| t!(lang, "checklist-next", step = label(i)),
         );
         return vec![Line::from(Span::styled(
-            format!("{title} {done}/{}{rest}", items.len()),
-            s.theme.accent(),
+            format!("{count}{rest}"),
+            theme.accent(),
         ))];
     }
-    let mut lines = vec![Line::from(Span::styled(
-        format!("{title} {done}/{}", items.len()),
-        s.theme.accent(),
-    ))];
+    let mut lines = vec![Line::from(Span::styled(count, theme.accent()))];
     for i in 0..items.len() {
         let line = match done_at(i) {
-            Some(t) => Span::styled(format!(" ✓ {} {}", clock(*t), label(i)), s.theme.good()),
-            None if Some(i) == next => Span::styled(format!(" ▸ {}", label(i)), s.theme.title()),
-            None => Span::styled(format!(" · {}", label(i)), s.theme.dim()),
+            Some(t) => Span::styled(format!(" ✓ {} {}", look.clock(*t), label(i)), theme.good()),
+            None if Some(i) == next => Span::styled(format!(" ▸ {}", label(i)), theme.title()),
+            None => Span::styled(format!(" · {}", label(i)), theme.dim()),
         };
         lines.push(Line::from(line));
     }
@@ -170,36 +168,30 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
 /// Step mode's words: what the last action changed, and what the next one will do and what to
 /// watch — from the plan's `say` and `then` in `lesson.yaml` (the step's title when it has none).
 fn narration(s: &State) -> Vec<Line<'static>> {
-    let Some(m) = &s.step_mode else {
+    let (theme, lang) = (s.ui.theme, s.lang());
+    let Some(m) = &s.run.step_mode else {
         return Vec::new();
     };
-    let Some(lesson) = s.lessons.iter().find(|l| l.spec.number == m.lesson) else {
+    let Some(lesson) = s.session.catalog.lesson(m.lesson) else {
         return Vec::new();
     };
-    let words = |l: &crate::lab::spec::Localized| match s.lang {
-        Lang::En => l.en.clone(),
-        Lang::Zh => l.zh.clone(),
-    };
-    let (en, zh) = if m.next >= m.total {
-        ("all done · g leaves step mode", "全部完成 · g 退出分步模式")
+    let words = |l: &Localized| l.get(lang).to_string();
+    let now = if m.next >= m.total {
+        t!(lang, "step-mode-all-done")
     } else if m.running {
-        ("running…", "执行中…")
+        t!(lang, "step-mode-running")
     } else {
-        ("g runs it", "g 执行")
+        t!(lang, "step-mode-g-runs-it")
     };
     let mut lines = vec![Line::from(Span::styled(
-        format!(
-            "{} · {}/{} · {}",
-            if s.lang == Lang::Zh {
-                "分步模式"
-            } else {
-                "Step mode"
-            },
-            m.next.min(m.total),
-            m.total,
-            if s.lang == Lang::Zh { zh } else { en }
+        t!(
+            lang,
+            "step-mode-heading",
+            at = m.next.min(m.total),
+            of = m.total,
+            now = now
         ),
-        s.theme.title(),
+        theme.title(),
     ))];
     if let Some(then) = m
         .next
@@ -210,7 +202,7 @@ fn narration(s: &State) -> Vec<Line<'static>> {
     {
         lines.push(Line::from(Span::styled(
             format!("✓ {}", words(then)),
-            s.theme.good().add_modifier(Modifier::BOLD),
+            theme.good().add_modifier(Modifier::BOLD),
         )));
     }
     lines.extend(predictions(s, lesson, m));
@@ -218,10 +210,10 @@ fn narration(s: &State) -> Vec<Line<'static>> {
         let say = action
             .say
             .as_ref()
-            .map_or_else(|| action.step.title(), words);
+            .map_or_else(|| action.step.title(lang), words);
         lines.push(Line::from(Span::styled(
             format!("▶ {say}"),
-            s.theme.warn().add_modifier(Modifier::BOLD),
+            theme.warn().add_modifier(Modifier::BOLD),
         )));
     }
     lines.push(Line::raw(""));
@@ -230,28 +222,13 @@ fn narration(s: &State) -> Vec<Line<'static>> {
 
 /// Predict, then watch: the question the next action asks (with its choices), or — after the
 /// action that answers it ran — the prediction beside the live value.
-pub fn predictions(
-    s: &State,
-    lesson: &Lesson,
-    m: &crate::tui::state::StepMode,
-) -> Vec<Line<'static>> {
-    let words = |l: &crate::lab::spec::Localized| match s.lang {
-        Lang::En => l.en.clone(),
-        Lang::Zh => l.zh.clone(),
-    };
+pub fn predictions(s: &State, lesson: &Lesson, m: &StepMode) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
     let mut lines = Vec::new();
     if let Some((_, ask)) = s.pending_question() {
         lines.push(Line::from(Span::styled(
-            format!(
-                "? {} {}",
-                if s.lang == Lang::Zh {
-                    "先猜："
-                } else {
-                    "Predict:"
-                },
-                words(&ask.question)
-            ),
-            s.theme.accent().add_modifier(Modifier::BOLD),
+            t!(lang, "predict-question", question = ask.question.get(lang)),
+            theme.accent().add_modifier(Modifier::BOLD),
         )));
         let choices: Vec<String> = ask
             .choices
@@ -272,48 +249,35 @@ pub fn predictions(
         .and_then(|i| Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?)));
     if let Some((i, ask)) = answered {
         let said = s
+            .lab
             .answers
-            .get(&crate::tui::state::answer_key(m.lesson, i))
+            .get(&answer_key(m.lesson, i))
             .cloned()
             .unwrap_or_else(|| "-".into());
-        let live = ask.reveal.live(&s.objects).unwrap_or_else(|| "?".into());
+        let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live.objects)
+            .unwrap_or_else(|| "?".into());
         let right = said == live || said.ends_with(&format!(" {live}"));
         lines.push(Line::from(Span::styled(
             format!(
-                "{} {}: {said} · {}: {live}",
+                "{} {}",
                 if right { "✓" } else { "✗" },
-                if s.lang == Lang::Zh {
-                    "你猜"
-                } else {
-                    "you said"
-                },
-                if s.lang == Lang::Zh { "实际" } else { "live" }
+                t!(lang, "predict-reveal", said = said, live = live)
             ),
-            if right { s.theme.good() } else { s.theme.bad() },
+            if right { theme.good() } else { theme.bad() },
         )));
     }
     lines
 }
 
-/// A moment as the learner's clock shows it.
-fn clock(t: jiff::Timestamp) -> String {
-    t.to_zoned(jiff::tz::TimeZone::system())
-        .strftime("%H:%M:%S")
-        .to_string()
-}
-
 /// The text of the part shown; hints only as far as the learner asked for them.
 fn body(s: &State, lesson: &Lesson) -> String {
-    let text = lesson.text(s.lang);
-    match s.section {
-        Section::Hints if s.hints_shown == 0 && s.lang == Lang::Zh => {
-            "按 h 查看第一个提示。".to_string()
-        }
-        Section::Hints if s.hints_shown == 0 => "Press h for a first hint.".to_string(),
+    let text = lesson.text(s.lang());
+    match s.ui.section {
+        Section::Hints if s.ui.hints_shown == 0 => t!(s.lang(), "lesson-press-h"),
         Section::Hints => text
             .hints
             .iter()
-            .take(s.hints_shown)
+            .take(s.ui.hints_shown)
             .enumerate()
             .map(|(i, h)| format!("{}. {h}", i + 1))
             .collect::<Vec<_>>()
@@ -324,41 +288,47 @@ fn body(s: &State, lesson: &Lesson) -> String {
 
 /// The self-check's verdict on the lesson's evidence: what failed and the hint that helps.
 fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
     let mut lines = Vec::new();
     let key = lesson
         .evidence_file()
         .map_or_else(|| format!("lesson {}", lesson.spec.number), String::from);
-    let Some(g) = s.grades.get(&key) else {
+    let Some(g) = s.lab.grades.get(&key) else {
         return lines;
     };
-    let (file, verb) = if g.file.is_empty() {
-        (
-            format!("lesson {}'s steps", lesson.spec.number),
-            ("pass", "fail"),
-        )
-    } else {
-        (key, ("passes", "fails"))
-    };
+    let n = lesson.spec.number.to_string();
     if g.passed() {
-        lines.push(Line::from(Span::styled(
-            format!("✓ {file} {} the self-check", verb.0),
-            s.theme.good(),
-        )));
+        let words = if g.file.is_empty() {
+            t!(lang, "verdict-steps-pass", lesson = n)
+        } else {
+            t!(lang, "verdict-file-passes", file = key.as_str())
+        };
+        lines.push(Line::from(Span::styled(format!("✓ {words}"), theme.good())));
     } else {
-        lines.push(Line::from(Span::styled(
-            format!("✗ {file} {} the self-check:", verb.1),
-            s.theme.bad(),
-        )));
-        let hints = &lesson.text(s.lang).hints;
+        let words = if g.file.is_empty() {
+            t!(lang, "verdict-steps-fail", lesson = n)
+        } else {
+            t!(lang, "verdict-file-fails", file = key.as_str())
+        };
+        lines.push(Line::from(Span::styled(format!("✗ {words}"), theme.bad())));
+        let hints = &lesson.text(lang).hints;
         for f in g.findings.iter().filter(|f| !f.ok).take(3) {
             lines.push(Line::from(Span::styled(
                 format!("  ✗ {}", f.what),
-                s.theme.bad(),
+                theme.bad(),
             )));
             if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
                 lines.push(Line::from(Span::styled(
-                    format!("    hint {n}: {}", s.fit.render(hint)),
-                    s.theme.warn(),
+                    format!(
+                        "    {}",
+                        t!(
+                            lang,
+                            "verdict-hint",
+                            n = n,
+                            hint = s.session.fit.render(hint)
+                        )
+                    ),
+                    theme.warn(),
                 )));
             }
         }
@@ -369,44 +339,45 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
 
 /// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's tail.
 fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
     let mut plan = narration(s);
     let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
-    let stepping_idle = s.step_mode.as_ref().is_some_and(|m| !m.running);
+    let stepping_idle = s.run.step_mode.as_ref().is_some_and(|m| !m.running);
     let state = match &job.finished {
-        None if stepping_idle => Span::styled("· waiting for g", s.theme.dim()),
-        None => Span::styled(format!("… running · {elapsed}s"), s.theme.warn()),
-        Some(Ok(())) => Span::styled(format!("✓ done in {elapsed}s"), s.theme.good()),
-        Some(Err(e)) => Span::styled(format!("✗ {e}"), s.theme.bad()),
+        None if stepping_idle => Span::styled(t!(lang, "plan-waiting-for-g"), theme.dim()),
+        None => Span::styled(t!(lang, "plan-running", seconds = elapsed), theme.warn()),
+        Some(Ok(())) => Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
+        Some(Err(e)) => Span::styled(format!("✗ {e}"), theme.bad()),
     };
     plan.push(Line::from(vec![
         Span::styled(
-            format!("Do it for me · lesson {} ", job.lesson),
-            s.theme.title(),
+            t!(lang, "plan-heading", lesson = job.lesson.to_string()),
+            theme.title(),
         ),
         state,
     ]));
     for step in &job.steps {
         let title = &step.title;
         let (glyph, style) = match step.state {
-            StepState::Todo => ("·", s.theme.dim()),
+            StepState::Todo => ("·", theme.dim()),
             StepState::Running => (
                 SPINNER[(elapsed % SPINNER.len() as u64) as usize],
-                s.theme.warn(),
+                theme.warn(),
             ),
-            StepState::Done => ("✓", s.theme.good()),
-            StepState::Failed => ("✗", s.theme.bad()),
+            StepState::Done => ("✓", theme.good()),
+            StepState::Failed => ("✗", theme.bad()),
         };
         plan.push(Line::from(Span::styled(format!(" {glyph} {title}"), style)));
     }
     if !job.blocker.is_empty() {
         plan.push(Line::from(Span::styled(
             format!(" {}", job.blocker),
-            s.theme.warn(),
+            theme.warn(),
         )));
     }
     // The log's tail: what the plan did last.
     for line in job.log.iter().skip(job.log.len().saturating_sub(3)) {
-        plan.push(Line::from(Span::styled(line.clone(), s.theme.dim())));
+        plan.push(Line::from(Span::styled(line.clone(), theme.dim())));
     }
     plan
 }

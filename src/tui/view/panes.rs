@@ -1,163 +1,172 @@
-//! The cluster panes: Applications (with the step-6 trap said in plain words), the sync
-//! timeline, managedFields ownership, Helm value provenance, and the evidence files.
+//! The cluster panes: Applications (with the step-6 trap said in plain words), managedFields
+//! ownership, Helm value provenance, and the evidence files. Each borrows only the parts of the
+//! state it draws.
+
+use std::collections::BTreeMap;
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use serde_json::Value;
 
+use super::Look;
+use crate::cluster::health::StreamHealth;
+use crate::cluster::watch::StreamId;
 use crate::cluster::{Application, derive};
-use crate::tui::state::State;
-use crate::tui::theme::{gloss_zh, status_glyph, status_style};
+use crate::lab::catalog::Catalog;
+use crate::lab::spec::ValuesSpec;
+use crate::t;
+use crate::tui::state::{LabView, Live};
+
+pub use super::timeline::TimelineView;
 
 fn short(rev: Option<&str>) -> String {
     rev.map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
 }
 
-/// A status word with its glyph; in Chinese with its meaning beside it (`✓ Synced 已同步`).
-fn status(s: &State, word: &str) -> Span<'static> {
-    let word = if word.is_empty() { "Unknown" } else { word };
-    let gloss = match (s.lang, gloss_zh(word)) {
-        (crate::lab::catalog::Lang::Zh, Some(g)) => format!(" {g}"),
-        _ => String::new(),
-    };
-    Span::styled(
-        format!("{} {word}{gloss}", status_glyph(word)),
-        status_style(s.theme, word),
-    )
+pub struct AppsView<'a> {
+    pub live: &'a Live,
+    pub lab: &'a LabView,
+    /// The lesson's Application, listed first.
+    pub lesson_app: &'a str,
+    /// How to end a blocking operation where the learner is.
+    pub terminate_op: &'a dyn Fn(&str) -> String,
+    pub look: Look<'a>,
 }
-
-pub struct AppsView<'a>(pub &'a State);
 
 impl AppsView<'_> {
     /// The pane's lines; the screen wraps, scrolls and marks them.
     pub fn lines(&self) -> Vec<Line<'static>> {
-        let s = self.0;
+        let lang = self.look.lang;
         let mut lines = Vec::new();
         let loaded = !matches!(
-            s.health
-                .of(&crate::cluster::watch::StreamId::applications()),
-            crate::cluster::health::StreamHealth::Connecting
-                | crate::cluster::health::StreamHealth::Stale { since: None, .. }
+            self.live.health.of(&StreamId::applications()),
+            StreamHealth::Connecting | StreamHealth::Stale { since: None, .. }
         );
-        if s.apps.is_empty() && !loaded {
-            lines.push(Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
-                "Applications 尚未载入：集群还没有回应（见顶部）。"
-            } else {
-                "The Applications are not loaded yet: the cluster has not answered (see the header)."
-            }));
-        } else if s.apps.is_empty() {
-            lines.push(Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
-                "argocd 中还没有 Application。r 执行本课计划，会创建所需的一切。"
-            } else {
-                "No Applications in argocd yet. r runs this lesson's plan, which creates what it needs."
-            }));
+        if self.live.apps.is_empty() && !loaded {
+            lines.push(Line::raw(t!(lang, "apps-not-loaded")));
+        } else if self.live.apps.is_empty() {
+            lines.push(Line::raw(t!(lang, "apps-none-yet")));
         }
         // The lesson's own Application first: its operation and banner are what matter.
-        for (name, app) in super::summary::ordered_apps(s) {
-            lines.extend(app_lines(s, name, app));
+        for (name, app) in super::summary::ordered_apps(self.live, self.lesson_app) {
+            lines.extend(self.app_lines(name, app));
+        }
+        lines
+    }
+
+    /// One Application: sync and health, Git's revision beside the synced one (with commit
+    /// subjects), the operation, its conditions, and the retry trap in plain words.
+    fn app_lines(&self, name: &str, app: &Application) -> Vec<Line<'static>> {
+        let look = &self.look;
+        let lang = look.lang;
+        let st = &app.status;
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{name:<10} "), look.theme.title()),
+            look.status(&st.sync.status),
+            Span::raw("  "),
+            look.status(&st.health.status),
+        ])];
+        let subject = |rev: Option<&str>| {
+            rev.and_then(|r| self.lab.commits.get(r))
+                .map(|t| format!(" \"{t}\""))
+                .unwrap_or_default()
+        };
+        lines.push(Line::from(Span::raw(t!(
+            lang,
+            "apps-revisions",
+            git = short(app.git_revision()),
+            git_subject = subject(app.git_revision()),
+            synced = short(app.synced_revision()),
+            synced_subject = subject(app.synced_revision())
+        ))));
+        if let Some(op) = st.operation_state.as_ref().filter(|o| !o.phase.is_empty()) {
+            let retry = op
+                .retry_count
+                .map(|n| t!(lang, "retry-count", count = n))
+                .unwrap_or_default();
+            let clock = |t: Option<&str>| t.and_then(|t| t.get(11..19)).unwrap_or("-").to_string();
+            let finished = op
+                .finished_at
+                .as_deref()
+                .map(|t| format!("→{}", clock(Some(t))))
+                .unwrap_or_default();
+            lines.push(Line::from(vec![
+                Span::raw(t!(lang, "apps-operation")),
+                look.status(&op.phase),
+                Span::raw(format!(
+                    "{retry} · {}{finished} · {}",
+                    clock(op.started_at.as_deref()),
+                    op.message
+                )),
+            ]));
+        }
+        for c in &st.conditions {
+            lines.push(Line::from(Span::styled(
+                format!("  ✗ {}: {}", c.kind, c.message),
+                look.theme.bad(),
+            )));
+        }
+        if let Some(retrying) = app.retrying_an_old_revision() {
+            lines.push(Line::from(Span::styled(
+                t!(
+                    lang,
+                    "apps-retry-trap",
+                    retrying = short(Some(retrying)),
+                    git = short(app.git_revision()),
+                    command = (self.terminate_op)(name)
+                ),
+                look.theme.warn().add_modifier(Modifier::BOLD),
+            )));
         }
         lines
     }
 }
 
-/// One Application: sync and health, Git's revision beside the synced one (with commit
-/// subjects), the operation, its conditions, and the retry trap in plain words.
-fn app_lines(s: &State, name: &str, app: &Application) -> Vec<Line<'static>> {
-    let st = &app.status;
-    let mut lines = vec![Line::from(vec![
-        Span::styled(format!("{name:<10} "), s.theme.title()),
-        status(s, &st.sync.status),
-        Span::raw("  "),
-        status(s, &st.health.status),
-    ])];
-    let subject = |rev: Option<&str>| {
-        rev.and_then(|r| s.commits.get(r))
-            .map(|t| format!(" \"{t}\""))
-            .unwrap_or_default()
-    };
-    lines.push(Line::from(Span::raw(format!(
-        "  git {}{} · synced {}{}",
-        short(app.git_revision()),
-        subject(app.git_revision()),
-        short(app.synced_revision()),
-        subject(app.synced_revision()),
-    ))));
-    if let Some(op) = st.operation_state.as_ref().filter(|o| !o.phase.is_empty()) {
-        let retry = op
-            .retry_count
-            .map(|n| format!(" · retry {n}"))
-            .unwrap_or_default();
-        let clock = |t: Option<&str>| t.and_then(|t| t.get(11..19)).unwrap_or("-").to_string();
-        let finished = op
-            .finished_at
-            .as_deref()
-            .map(|t| format!("→{}", clock(Some(t))))
-            .unwrap_or_default();
-        lines.push(Line::from(vec![
-            Span::raw("  op "),
-            status(s, &op.phase),
-            Span::raw(format!(
-                "{retry} · {}{finished} · {}",
-                clock(op.started_at.as_deref()),
-                op.message
-            )),
-        ]));
-    }
-    for c in &st.conditions {
-        lines.push(Line::from(Span::styled(
-            format!("  ✗ {}: {}", c.kind, c.message),
-            s.theme.bad(),
-        )));
-    }
-    if let Some(retrying) = app.retrying_an_old_revision() {
-        lines.push(Line::from(Span::styled(
-            format!(
-                "  ⚠ An operation is still retrying {} while Git is at {}: the new commit waits until it ends. End it with: capa-tui app terminate-op {name}",
-                short(Some(retrying)),
-                short(app.git_revision())
-            ),
-            s.theme.warn().add_modifier(Modifier::BOLD),
-        )));
-    }
-    lines
+pub struct FieldsView<'a> {
+    pub objects: &'a BTreeMap<String, Value>,
+    /// The object shown, by `namespace/Kind/name`.
+    pub key: String,
+    pub raw: bool,
+    pub look: Look<'a>,
 }
-
-pub use super::timeline::TimelineView;
-
-pub struct FieldsView<'a>(pub &'a State);
 
 impl FieldsView<'_> {
     /// The pane's lines; the screen wraps, scrolls and marks them.
     pub fn lines(&self) -> Vec<Line<'static>> {
-        let s = self.0;
-        let key = s.fields_object();
-        let Some(obj) = s.objects.get(&key) else {
-            return vec![Line::raw(format!(
-                "{key} does not exist yet. o: next object"
-            ))];
+        let (theme, lang) = (self.look.theme, self.look.lang);
+        let key = &self.key;
+        let Some(obj) = self.objects.get(key) else {
+            return vec![Line::raw(t!(lang, "fields-not-there", object = key))];
         };
-        if s.raw {
+        if self.raw {
             let raw =
                 serde_json::to_string_pretty(&obj["metadata"]["managedFields"]).unwrap_or_default();
             return raw.lines().map(|l| Line::raw(l.to_string())).collect();
         }
         let mut lines = vec![Line::from(Span::styled(
-            format!("{key}   (o: next object · v: raw)"),
-            s.theme.dim(),
+            t!(lang, "fields-heading", object = key),
+            theme.dim(),
         ))];
         if let Some(owner) = derive::replicas_owner(obj) {
+            let text = if owner.subresource.is_empty() {
+                t!(
+                    lang,
+                    "fields-replicas-owner",
+                    manager = owner.manager,
+                    operation = owner.operation
+                )
+            } else {
+                t!(
+                    lang,
+                    "fields-replicas-owner-subresource",
+                    manager = owner.manager,
+                    operation = owner.operation,
+                    subresource = owner.subresource
+                )
+            };
             lines.push(Line::from(Span::styled(
-                format!(
-                    "spec.replicas is owned by {} ({}{})",
-                    owner.manager,
-                    owner.operation,
-                    if owner.subresource.is_empty() {
-                        String::new()
-                    } else {
-                        format!(", subresource {}", owner.subresource)
-                    }
-                ),
-                s.theme.accent().add_modifier(Modifier::BOLD),
+                text,
+                theme.accent().add_modifier(Modifier::BOLD),
             )));
         }
         for o in derive::owners(obj) {
@@ -168,7 +177,7 @@ impl FieldsView<'_> {
             };
             lines.push(Line::from(Span::styled(
                 format!("{} · {}{sub} · {}", o.manager, o.operation, o.time),
-                s.theme.title(),
+                theme.title(),
             )));
             for f in o
                 .fields
@@ -177,9 +186,9 @@ impl FieldsView<'_> {
                 .take(6)
             {
                 let style = if f == ".spec.replicas" {
-                    s.theme.accent().add_modifier(Modifier::BOLD)
+                    theme.accent().add_modifier(Modifier::BOLD)
                 } else {
-                    s.theme.dim()
+                    theme.dim()
                 };
                 lines.push(Line::from(Span::styled(format!("  {f}"), style)));
             }
@@ -188,20 +197,29 @@ impl FieldsView<'_> {
     }
 }
 
-pub struct ValuesView<'a>(pub &'a State);
+pub struct ValuesView<'a> {
+    pub spec: Option<&'a ValuesSpec>,
+    pub live: &'a Live,
+    pub chart_values: &'a BTreeMap<String, Value>,
+    pub look: Look<'a>,
+}
 
 impl ValuesView<'_> {
     /// The pane's lines; the screen wraps, scrolls and marks them.
     pub fn lines(&self) -> Vec<Line<'static>> {
-        let s = self.0;
-        let Some(spec) = s.values_spec() else {
-            return vec![Line::raw("No lesson traces Helm values.")];
+        let (theme, lang) = (self.look.theme, self.look.lang);
+        let Some(spec) = self.spec else {
+            return vec![Line::raw(t!(lang, "values-none"))];
         };
-        let Some(app) = s.apps.get(&spec.app) else {
-            return vec![Line::raw(format!("{} does not exist yet.", spec.app))];
+        let Some(app) = self.live.app(&spec.app) else {
+            return vec![Line::raw(t!(
+                lang,
+                "values-app-missing",
+                app = spec.app.as_str()
+            ))];
         };
         let helm = app.helm().cloned().unwrap_or_default();
-        let chart = s
+        let chart = self
             .chart_values
             .get("values.yaml")
             .cloned()
@@ -209,17 +227,18 @@ impl ValuesView<'_> {
         let files: Vec<Value> = helm
             .value_files
             .iter()
-            .map(|f| s.chart_values.get(f).cloned().unwrap_or(Value::Null))
+            .map(|f| self.chart_values.get(f).cloned().unwrap_or(Value::Null))
             .collect();
-        let mut lines = vec![Line::from(Span::styled(spec.app.clone(), s.theme.dim()))];
+        let mut lines = vec![Line::from(Span::styled(spec.app.clone(), theme.dim()))];
         for value_key in &spec.keys {
             let key = value_key.key.as_str();
-            let live = s
+            let live = self
+                .live
                 .objects
                 .get(&value_key.live.key())
                 .map(|o| value_key.path.get(o).cloned().unwrap_or(Value::Null));
             let p = derive::provenance(key, &chart, &files, &helm);
-            lines.push(Line::from(Span::styled(key.to_string(), s.theme.title())));
+            lines.push(Line::from(Span::styled(key.to_string(), theme.title())));
             for (layer, value) in &p.layers {
                 let won = p.winner == Some(layer);
                 let text = if value.is_null() {
@@ -228,9 +247,9 @@ impl ValuesView<'_> {
                     value.to_string()
                 };
                 let style = if won {
-                    s.theme.good().add_modifier(Modifier::BOLD)
+                    theme.good().add_modifier(Modifier::BOLD)
                 } else {
-                    s.theme.dim()
+                    theme.dim()
                 };
                 lines.push(Line::from(Span::styled(
                     format!("  {} {layer:<13} {text}", if won { "▶" } else { " " }),
@@ -245,38 +264,47 @@ impl ValuesView<'_> {
                     .map(|(_, v)| v.clone())
                     .unwrap_or(Value::Null);
                 let render = |v: &Value| v.as_str().map_or_else(|| v.to_string(), String::from);
-                let (glyph, style) = if render(&winner_value) == render(&live) {
-                    ("✓", s.theme.good())
+                let (words, style) = if render(&winner_value) == render(&live) {
+                    (
+                        t!(lang, "values-live-matches", value = render(&live)),
+                        theme.good(),
+                    )
                 } else {
-                    ("✗ mismatch", s.theme.bad())
+                    (
+                        t!(lang, "values-live-differs", value = render(&live)),
+                        theme.bad(),
+                    )
                 };
-                lines.push(Line::from(Span::styled(
-                    format!("    live: {} {glyph}", render(&live)),
-                    style,
-                )));
+                lines.push(Line::from(Span::styled(format!("    {words}"), style)));
             }
         }
         lines
     }
 }
 
-pub struct EvidenceView<'a>(pub &'a State);
+pub struct EvidenceView<'a> {
+    pub catalog: &'a Catalog,
+    pub lab: &'a LabView,
+    pub look: Look<'a>,
+}
 
 impl EvidenceView<'_> {
     /// The pane's lines; the screen wraps, scrolls and marks them.
     pub fn lines(&self) -> Vec<Line<'static>> {
-        let s = self.0;
+        let (theme, lang) = (self.look.theme, self.look.lang);
         let mut lines = Vec::new();
-        for lesson in &s.lessons {
-            let Some(file) = lesson.evidence_file() else {
-                continue;
-            };
-            let present = s.evidence_present.get(file).copied().unwrap_or(false);
-            let (glyph, word, style) = match (present, s.grades.get(file)) {
-                (false, _) => ("·", "missing", s.theme.dim()),
-                (true, Some(g)) if g.passed() => ("✓", "passes", s.theme.good()),
-                (true, Some(_)) => ("✗", "fails", s.theme.bad()),
-                (true, None) => ("…", "not checked (c)", s.theme.warn()),
+        for file in self.catalog.evidence_files() {
+            let present = self
+                .lab
+                .evidence_present
+                .get(file)
+                .copied()
+                .unwrap_or(false);
+            let (glyph, word, style) = match (present, self.lab.grades.get(file)) {
+                (false, _) => ("·", t!(lang, "evidence-missing"), theme.dim()),
+                (true, Some(g)) if g.passed() => ("✓", t!(lang, "evidence-passes"), theme.good()),
+                (true, Some(_)) => ("✗", t!(lang, "evidence-fails"), theme.bad()),
+                (true, None) => ("…", t!(lang, "evidence-not-checked"), theme.warn()),
             };
             lines.push(Line::from(Span::styled(
                 format!("{glyph} {file:<17} {word}"),

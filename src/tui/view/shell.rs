@@ -8,53 +8,55 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 use tui_term::widget::{Cursor, PseudoTerminal};
 
-use crate::lab::catalog::Lang;
-use crate::tui::state::{ShellStatus, State};
+use super::Look;
+use crate::t;
+use crate::tui::state::{ShellStatus, ShellView};
 
-pub struct ShellPane<'a>(pub &'a State);
+pub struct ShellPane<'a> {
+    pub shell: &'a ShellView,
+    /// Keys go to it now (it shows the cursor).
+    pub focused: bool,
+    pub look: Look<'a>,
+}
 
 impl Widget for &ShellPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let s = self.0;
-        let shell = &s.shell;
+        let (shell, look) = (self.shell, self.look);
+        let lang = look.lang;
         let note = |text: String| {
             Paragraph::new(text)
-                .style(s.theme.warn())
+                .style(look.theme.warn())
                 .wrap(Wrap { trim: true })
         };
         match &shell.status {
             ShellStatus::NotStarted => {
-                let zh = s.lang == Lang::Zh;
+                let about = &shell.about;
+                let kubeconfig = if about.kubeconfig.is_empty() {
+                    t!(lang, "shell-kubeconfig-inherited")
+                } else {
+                    about.kubeconfig.clone()
+                };
                 let lines = vec![
-                    Line::from(Span::styled(
-                        if zh {
-                            "按 s（或在此按回车）打开实验用的终端。"
-                        } else {
-                            "Press s (or Enter here) to open a shell for the lab."
-                        },
-                        s.theme.title(),
+                    Line::from(Span::styled(t!(lang, "shell-press-s"), look.theme.title())),
+                    Line::raw(t!(
+                        lang,
+                        "shell-about",
+                        marker = about.marker.as_str(),
+                        cwd = about.cwd.as_str(),
+                        kubeconfig = kubeconfig
                     )),
-                    Line::raw(shell.about.clone()),
-                    Line::raw(if zh {
-                        "之后每个按键都交给终端；Ctrl-] 把按键交回导师。"
-                    } else {
-                        "Every key then goes to the shell; Ctrl-] hands the keys back to the tutor."
-                    }),
+                    Line::raw(t!(lang, "shell-keys")),
                 ];
                 Paragraph::new(lines)
                     .wrap(Wrap { trim: true })
                     .render(area, buf);
             }
-            ShellStatus::Failed(why) if s.lang == Lang::Zh => {
-                note(format!("✗ 终端无法启动：{why}。导师仍可使用；按 s 重试。")).render(area, buf);
+            ShellStatus::Failed(why) => {
+                note(t!(lang, "shell-failed", why = why.as_str())).render(area, buf);
             }
-            ShellStatus::Failed(why) => note(format!(
-                "✗ The shell could not start: {why}. The tutor keeps working; press s to try again."
-            ))
-            .render(area, buf),
             ShellStatus::Running | ShellStatus::Exited(_) => {
                 let mut cursor = Cursor::default();
-                if !shell.typing || shell.screen.screen().scrollback() > 0 {
+                if !(shell.typing && self.focused) || shell.screen.screen().scrollback() > 0 {
                     cursor.hide();
                 }
                 PseudoTerminal::new(shell.screen.screen())
@@ -63,25 +65,19 @@ impl Widget for &ShellPane<'_> {
                 let bottom = Rect::new(area.x, area.bottom().saturating_sub(1), area.width, 1);
                 let status = match &shell.status {
                     ShellStatus::Exited(code) => Some(Span::styled(
-                        if s.lang == Lang::Zh {
-                            format!(
-                                " 终端已退出{} · 回车启动新的 ",
-                                code.map(|c| format!("（代码 {c}）")).unwrap_or_default()
-                            )
-                        } else {
-                            format!(
-                                " the shell exited{} · Enter starts another ",
-                                code.map(|c| format!(" (code {c})")).unwrap_or_default()
-                            )
+                        match code {
+                            Some(c) => t!(lang, "shell-exited-code", code = c),
+                            None => t!(lang, "shell-exited"),
                         },
-                        s.theme.warn().add_modifier(Modifier::REVERSED),
+                        look.theme.warn().add_modifier(Modifier::REVERSED),
                     )),
                     _ if shell.screen.screen().scrollback() > 0 => Some(Span::styled(
-                        format!(
-                            " ↑ {} lines back · ↓/j forward, typing returns ",
-                            shell.screen.screen().scrollback()
+                        t!(
+                            lang,
+                            "shell-scrolled-back",
+                            lines = shell.screen.screen().scrollback()
                         ),
-                        s.theme.accent().add_modifier(Modifier::REVERSED),
+                        look.theme.accent().add_modifier(Modifier::REVERSED),
                     )),
                     _ => None,
                 };

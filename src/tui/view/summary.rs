@@ -3,74 +3,95 @@
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
+use strum::IntoEnumIterator;
 
-use crate::cluster::derive;
-use crate::tui::state::{Pane, ShellStatus, State};
+use super::Look;
+use crate::cluster::{Application, derive};
+use crate::t;
+use crate::tui::state::{Live, Pane, ShellStatus, State};
 use crate::tui::theme::{status_glyph, status_style};
 
 /// What a pane would show, in one line of `width`, cut with `…` when longer.
 pub fn line(s: &State, pane: Pane, width: u16) -> Line<'static> {
-    let mut line = full_line(s, pane);
-    let room = usize::from(width);
-    if line.width() > room {
-        let mut used = 0;
-        let mut kept = Vec::new();
-        for span in line.spans {
-            let left = room.saturating_sub(used + 1);
-            let text: String = span.content.chars().take(left).collect();
-            used += text.chars().count();
-            let cut = text.chars().count() < span.content.chars().count();
-            kept.push(Span::styled(text, span.style));
-            if cut {
-                break;
-            }
-        }
-        kept.push(Span::styled("…", s.theme.dim()));
-        line = Line::from(kept);
+    let look = Look::of(s);
+    let line = full_line(s, pane);
+    fit_line(line, usize::from(width), look)
+}
+
+/// `line` in `room` cells, its end cut with `…` when it is wider (cells, not characters: a
+/// Chinese character takes two).
+pub fn fit_line(line: Line<'static>, room: usize, look: Look<'_>) -> Line<'static> {
+    use unicode_width::UnicodeWidthChar;
+    if line.width() <= room {
+        return line;
     }
-    line
+    let mut used = 0;
+    let mut kept = Vec::new();
+    'spans: for span in line.spans {
+        let mut text = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w + 1 > room {
+                kept.push(Span::styled(text, span.style));
+                break 'spans;
+            }
+            used += w;
+            text.push(c);
+        }
+        kept.push(Span::styled(text, span.style));
+    }
+    kept.push(Span::styled("…", look.theme.dim()));
+    Line::from(kept)
 }
 
 fn full_line(s: &State, pane: Pane) -> Line<'static> {
+    let look = Look::of(s);
+    let lang = look.lang;
     let as_of = super::health::as_of_words(s, pane).unwrap_or_default();
     let mut spans = vec![Span::styled(
-        format!("▸ {}{as_of}: ", pane.title(s.lang)),
-        s.theme.title(),
+        format!("▸ {}{as_of}: ", pane.title(lang)),
+        look.theme.title(),
     )];
     spans.extend(match pane {
-        Pane::Apps => apps(s),
-        Pane::Timeline => timeline(s),
+        Pane::Apps => apps(&s.live, s.lesson_app(), look),
+        Pane::Timeline => timeline(s, look),
         Pane::Fields => fields(s),
-        Pane::Values => values(s),
-        Pane::Evidence => evidence(s),
+        Pane::Values => values(s, look),
+        Pane::Evidence => evidence(s, look),
         Pane::Shell => vec![Span::raw(match &s.shell.status {
-            ShellStatus::Running => "running · s to type".to_string(),
-            ShellStatus::NotStarted => "s opens one with the lab's environment".to_string(),
-            ShellStatus::Exited(_) => "exited · s starts another".to_string(),
-            ShellStatus::Failed(why) => format!("could not start: {why}"),
+            ShellStatus::Running => t!(lang, "summary-shell-running"),
+            ShellStatus::NotStarted => t!(lang, "summary-shell-not-started"),
+            ShellStatus::Exited(_) => t!(lang, "summary-shell-exited"),
+            ShellStatus::Failed(why) => t!(lang, "summary-shell-failed", why = why.as_str()),
         })],
         Pane::Lesson => Vec::new(),
     });
     Line::from(spans)
 }
 
-fn word(s: &State, w: &str) -> Span<'static> {
+fn word(look: Look<'_>, w: &str) -> Span<'static> {
     let w = if w.is_empty() { "Unknown" } else { w };
-    Span::styled(format!("{} {w}", status_glyph(w)), status_style(s.theme, w))
+    Span::styled(
+        format!("{} {w}", status_glyph(w)),
+        status_style(look.theme, w),
+    )
 }
 
-fn apps(s: &State) -> Vec<Span<'static>> {
-    if s.apps.is_empty() {
-        return vec![Span::raw("none yet")];
+fn apps(live: &Live, lesson_app: &str, look: Look<'_>) -> Vec<Span<'static>> {
+    if live.apps.is_empty() {
+        return vec![Span::raw(t!(look.lang, "summary-apps-none"))];
     }
     let mut out = Vec::new();
-    for (name, app) in ordered_apps(s) {
+    for (name, app) in ordered_apps(live, lesson_app) {
         out.push(Span::raw(format!("{name} ")));
-        out.push(word(s, &app.status.sync.status));
+        out.push(word(look, &app.status.sync.status));
         out.push(Span::raw(" "));
-        out.push(word(s, &app.status.health.status));
+        out.push(word(look, &app.status.health.status));
         if app.retrying_an_old_revision().is_some() {
-            out.push(Span::styled(" ⚠ retrying an old commit", s.theme.warn()));
+            out.push(Span::styled(
+                t!(look.lang, "summary-apps-retrying"),
+                look.theme.warn(),
+            ));
         }
         out.push(Span::raw("  "));
     }
@@ -78,35 +99,39 @@ fn apps(s: &State) -> Vec<Span<'static>> {
 }
 
 /// The Applications with the lesson's own first.
-pub fn ordered_apps(s: &State) -> Vec<(&String, &crate::cluster::Application)> {
-    let mut apps: Vec<_> = s.apps.iter().collect();
-    apps.sort_by_key(|(name, _)| name.as_str() != s.lesson_app());
+pub fn ordered_apps<'a>(live: &'a Live, lesson_app: &str) -> Vec<(&'a String, &'a Application)> {
+    let mut apps: Vec<_> = live.apps.iter().map(|(n, a)| (n, &a.app)).collect();
+    apps.sort_by_key(|(name, _)| name.as_str() != lesson_app);
     apps
 }
 
-fn timeline(s: &State) -> Vec<Span<'static>> {
+fn timeline(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let name = s.timeline_app().to_string();
     match s
-        .apps
-        .get(&name)
+        .live
+        .app(&name)
         .and_then(|a| a.status.operation_state.clone())
     {
         Some(op) => vec![
             Span::raw(format!("{name} ")),
-            word(s, &op.phase),
+            word(look, &op.phase),
             Span::raw(
                 op.retry_count
-                    .map(|n| format!(" · retry {n}"))
+                    .map(|n| t!(look.lang, "retry-count", count = n))
                     .unwrap_or_default(),
             ),
         ],
-        None => vec![Span::raw(format!("{name}: no operation yet"))],
+        None => vec![Span::raw(t!(
+            look.lang,
+            "timeline-no-operation",
+            app = name
+        ))],
     }
 }
 
 fn fields(s: &State) -> Vec<Span<'static>> {
     let key = s.fields_object();
-    match s.objects.get(&key).and_then(derive::replicas_owner) {
+    match s.live.objects.get(&key).and_then(derive::replicas_owner) {
         Some(owner) => vec![Span::raw(format!(
             "{key} · spec.replicas ← {}",
             owner.manager
@@ -115,14 +140,19 @@ fn fields(s: &State) -> Vec<Span<'static>> {
     }
 }
 
-fn values(s: &State) -> Vec<Span<'static>> {
+fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let Some(spec) = s.values_spec() else {
-        return vec![Span::raw("no lesson traces Helm values")];
+        return vec![Span::raw(t!(look.lang, "values-none"))];
     };
-    let Some(helm) = s.apps.get(&spec.app).and_then(|a| a.helm().cloned()) else {
-        return vec![Span::raw(format!("{} does not exist yet", spec.app))];
+    let Some(helm) = s.live.app(&spec.app).and_then(|a| a.helm().cloned()) else {
+        return vec![Span::raw(t!(
+            look.lang,
+            "values-app-missing",
+            app = spec.app.as_str()
+        ))];
     };
     let chart = s
+        .lab
         .chart_values
         .get("values.yaml")
         .cloned()
@@ -130,7 +160,7 @@ fn values(s: &State) -> Vec<Span<'static>> {
     let files: Vec<serde_json::Value> = helm
         .value_files
         .iter()
-        .map(|f| s.chart_values.get(f).cloned().unwrap_or_default())
+        .map(|f| s.lab.chart_values.get(f).cloned().unwrap_or_default())
         .collect();
     let winners: Vec<String> = spec
         .keys
@@ -143,49 +173,59 @@ fn values(s: &State) -> Vec<Span<'static>> {
     vec![Span::raw(winners.join(" · "))]
 }
 
-fn evidence(s: &State) -> Vec<Span<'static>> {
-    let files: Vec<&str> = s.lessons.iter().filter_map(|l| l.evidence_file()).collect();
+fn evidence(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
+    let lang = look.lang;
+    let files: Vec<&str> = s.session.catalog.evidence_files().collect();
+    let present = |f: &&str| s.lab.evidence_present.get(*f).copied().unwrap_or(false);
+    // A file that is not there passes nothing, whatever an older grade said.
     let passing = files
         .iter()
-        .filter(|f| s.grades.get(**f).is_some_and(|g| g.passed()))
+        .filter(|f| present(f) && s.lab.grades.get(**f).is_some_and(|g| g.passed()))
         .count();
     let failing = files
         .iter()
-        .filter(|f| s.grades.get(**f).is_some_and(|g| !g.passed()))
+        .filter(|f| present(f) && s.lab.grades.get(**f).is_some_and(|g| !g.passed()))
         .count();
+    let missing = files.iter().filter(|f| !present(f)).count();
     let mut out = vec![Span::styled(
-        format!("{passing}/{} pass", files.len()),
-        s.theme.good(),
+        t!(
+            lang,
+            "summary-evidence-pass",
+            passing = passing,
+            total = files.len()
+        ),
+        look.theme.good(),
     )];
     if failing > 0 {
-        out.push(Span::styled(format!(" · {failing} fail"), s.theme.bad()));
+        out.push(Span::styled(
+            t!(lang, "summary-evidence-fail", count = failing),
+            look.theme.bad(),
+        ));
+    }
+    if missing > 0 {
+        out.push(Span::styled(
+            t!(lang, "summary-evidence-missing", count = missing),
+            look.theme.dim(),
+        ));
     }
     out
 }
 
 /// Every pane's name, the ones on screen marked: `Tab` moves along it.
-pub fn strip(s: &State, shown: &[Pane]) -> Line<'static> {
+pub fn strip(look: Look<'_>, shown: &[Pane]) -> Line<'static> {
     let mut spans = Vec::new();
-    for pane in [
-        Pane::Lesson,
-        Pane::Shell,
-        Pane::Apps,
-        Pane::Timeline,
-        Pane::Fields,
-        Pane::Values,
-        Pane::Evidence,
-    ] {
-        let name = pane.short_title(s.lang).to_string();
+    for pane in Pane::iter() {
+        let name = pane.short_title(look.lang);
         let style = if shown.contains(&pane) {
-            s.theme
+            look.theme
                 .accent()
                 .add_modifier(Modifier::BOLD | Modifier::REVERSED)
         } else {
-            s.theme.dim()
+            look.theme.dim()
         };
         spans.push(Span::styled(format!(" {name} "), style));
         spans.push(Span::raw(" "));
     }
-    spans.push(Span::styled("Tab ⇄", s.theme.dim()));
+    spans.push(Span::styled("Tab ⇄", look.theme.dim()));
     Line::from(spans)
 }

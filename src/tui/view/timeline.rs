@@ -5,12 +5,20 @@
 
 use ratatui::text::{Line, Span};
 
+use super::Look;
 use crate::cluster::application::OperationState;
 use crate::cluster::derive::{self, Lane, LaneItem};
-use crate::tui::state::State;
+use crate::i18n::Lang;
+use crate::t;
+use crate::tui::state::Live;
 use crate::tui::theme::{status_glyph, status_style};
 
-pub struct TimelineView<'a>(pub &'a State);
+pub struct TimelineView<'a> {
+    pub live: &'a Live,
+    /// The Application whose last operation it shows.
+    pub app: &'a str,
+    pub look: Look<'a>,
+}
 
 /// Columns of the time axis for a pane `width` wide.
 fn axis_width(width: u16) -> usize {
@@ -23,7 +31,7 @@ fn end_of(item: &LaneItem) -> Option<i64> {
 }
 
 /// The item's outcome in words, with its times from the operation's start.
-fn outcome(item: &LaneItem) -> (String, String) {
+fn outcome(item: &LaneItem, lang: Lang) -> (String, String) {
     let phase = if item.phase.is_empty() {
         "Synced".to_string()
     } else {
@@ -33,14 +41,14 @@ fn outcome(item: &LaneItem) -> (String, String) {
     let times = match (item.created_at, item.healthy_at, item.failed_at) {
         // Namespaces are not watched: nothing to say about their times.
         (None, _, _) if item.kind == "Namespace" => String::new(),
-        (None, _, _) if failed => " failed (gone)".to_string(),
-        (None, _, _) => " (gone or not yet seen)".to_string(),
+        (None, _, _) if failed => t!(lang, "timeline-failed-gone"),
+        (None, _, _) => t!(lang, "timeline-gone-or-unseen"),
         // Applied unchanged: the object is older than this operation.
-        (Some(c), _, _) if c < 0 => " (existed before)".to_string(),
-        (Some(_), h, f) if failed => format!(" failed +{}s", f.or(h).unwrap_or(0)),
-        (Some(c), Some(h), _) => format!(" +{c}s → ready +{h}s"),
-        (Some(c), _, Some(f)) => format!(" +{c}s → failed +{f}s"),
-        (Some(c), None, None) => format!(" +{c}s"),
+        (Some(c), _, _) if c < 0 => t!(lang, "timeline-existed-before"),
+        (Some(_), h, f) if failed => t!(lang, "timeline-failed-at", at = f.or(h).unwrap_or(0)),
+        (Some(c), Some(h), _) => t!(lang, "timeline-created-ready", created = c, ready = h),
+        (Some(c), _, Some(f)) => t!(lang, "timeline-created-failed", created = c, failed = f),
+        (Some(c), None, None) => t!(lang, "timeline-created", created = c),
     };
     (phase, times)
 }
@@ -78,7 +86,7 @@ fn axis_seconds(op: &OperationState, lanes: &[Lane]) -> i64 {
 }
 
 /// The column heads: phase and wave, the axis from 0 to `max` seconds, the resource.
-fn axis_line(s: &State, cols: usize, max: i64) -> Line<'static> {
+fn axis_line(look: Look<'_>, cols: usize, max: i64) -> Line<'static> {
     let mut axis = vec![' '; cols];
     let label = format!("{max}s");
     for (i, ch) in label.chars().enumerate() {
@@ -89,16 +97,17 @@ fn axis_line(s: &State, cols: usize, max: i64) -> Line<'static> {
     axis[0] = '0';
     Line::from(Span::styled(
         format!(
-            "{:<12}│{}│ resource · outcome (s from start)",
-            "phase wave",
-            axis.iter().collect::<String>()
+            "{}│{}│ {}",
+            super::chrome::cut_pad(&t!(look.lang, "timeline-head-lane"), 12),
+            axis.iter().collect::<String>(),
+            t!(look.lang, "timeline-head-resource")
         ),
-        s.theme.dim(),
+        look.theme.dim(),
     ))
 }
 
 /// The pause line between two lanes: when the earlier wave was done.
-fn gap_line(s: &State, before: &Lane, lane: &Lane) -> Line<'static> {
+fn gap_line(look: Look<'_>, before: &Lane, lane: &Lane) -> Line<'static> {
     let done = before
         .items
         .iter()
@@ -106,31 +115,33 @@ fn gap_line(s: &State, before: &Lane, lane: &Lane) -> Line<'static> {
         .filter(|t| *t >= 0)
         .max();
     // Waves in the same phase start after the previous one is done and a pause.
-    let pause = if before.phase == lane.phase {
-        " · then the 2 s pause"
-    } else {
-        ""
+    let words = match (done, before.phase == lane.phase) {
+        (Some(d), true) => t!(look.lang, "timeline-wave-done-pause", at = d),
+        (Some(d), false) => t!(look.lang, "timeline-wave-done-at", at = d),
+        (None, true) => t!(look.lang, "timeline-wave-done-then-pause"),
+        (None, false) => t!(look.lang, "timeline-wave-done"),
     };
     Line::from(Span::styled(
-        format!(
-            "{:<12}⤷ wave done{}{pause}",
-            "",
-            done.map(|d| format!(" +{d}s")).unwrap_or_default()
-        ),
-        s.theme.dim(),
+        format!("{:<12}⤷ {words}", ""),
+        look.theme.dim(),
     ))
 }
 
 /// One resource: phase and wave, its bar, and its outcome in words.
-fn item_row(s: &State, lane: &Lane, item: &LaneItem, (max, cols): (i64, usize)) -> Line<'static> {
-    let (phase, times) = outcome(item);
+fn item_row(
+    look: Look<'_>,
+    lane: &Lane,
+    item: &LaneItem,
+    (max, cols): (i64, usize),
+) -> Line<'static> {
+    let (phase, times) = outcome(item, look.lang);
     // The phase column already says which hook it is.
     let hook = if item.hook.is_some() { " hook" } else { "" };
-    let style = status_style(s.theme, &phase);
+    let style = status_style(look.theme, &phase);
     Line::from(vec![
         Span::styled(
             format!("{:<8}{:>3} ", lane.phase, lane.wave),
-            s.theme.accent(),
+            look.theme.accent(),
         ),
         Span::raw("│"),
         Span::styled(bar(item, max, cols), style),
@@ -150,19 +161,16 @@ fn item_row(s: &State, lane: &Lane, item: &LaneItem, (max, cols): (i64, usize)) 
 impl TimelineView<'_> {
     /// The pane's lines for a pane `width` wide.
     pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
-        let s = self.0;
-        let name = s.timeline_app().to_string();
-        let Some(app) = s.apps.get(&name) else {
-            return vec![Line::raw(if s.lang == crate::lab::catalog::Lang::Zh {
-                format!("{name}：还没有操作")
-            } else {
-                format!("{name}: no operation yet")
-            })];
+        let look = self.look;
+        let lang = look.lang;
+        let name = self.app.to_string();
+        let Some(app) = self.live.app(&name) else {
+            return vec![Line::raw(t!(lang, "timeline-no-operation", app = name))];
         };
         let op = app.status.operation_state.clone().unwrap_or_default();
         let retry = op
             .retry_count
-            .map(|n| format!(" · retry {n}"))
+            .map(|n| t!(lang, "retry-count", count = n))
             .unwrap_or_default();
         let started = op
             .started_at
@@ -170,31 +178,39 @@ impl TimelineView<'_> {
             .and_then(|t| t.get(11..19))
             .unwrap_or("-");
         let mut lines = vec![Line::from(vec![
-            Span::styled(format!("{name} · last operation "), s.theme.title()),
+            Span::styled(
+                t!(lang, "timeline-last-operation", app = name.as_str()),
+                look.theme.title(),
+            ),
             Span::styled(
                 format!("{} {}", status_glyph(&op.phase), op.phase),
-                status_style(s.theme, &op.phase),
+                status_style(look.theme, &op.phase),
             ),
-            Span::raw(format!("{retry} · started {started}")),
+            Span::raw(t!(
+                lang,
+                "timeline-started",
+                retry = retry,
+                started = started
+            )),
         ])];
         if app.operation.is_some() && !op.message.is_empty() {
             lines.push(Line::from(Span::styled(
-                format!("now: {}", op.message),
-                s.theme.warn(),
+                t!(lang, "timeline-now", message = op.message.as_str()),
+                look.theme.warn(),
             )));
         }
-        let live = |ns: &str, kind: &str, name: &str| s.object(ns, kind, name).cloned();
+        let live = |ns: &str, kind: &str, name: &str| self.live.object(ns, kind, name).cloned();
         let lanes = derive::timeline(app, &live);
         let (max, cols) = (axis_seconds(&op, &lanes), axis_width(width));
-        lines.push(axis_line(s, cols, max));
+        lines.push(axis_line(look, cols, max));
         // A narrow pane keeps one row per resource: the pauses are left to the wide one.
         let roomy = width >= 100;
         for (i, lane) in lanes.iter().enumerate() {
             if i > 0 && roomy {
-                lines.push(gap_line(s, &lanes[i - 1], lane));
+                lines.push(gap_line(look, &lanes[i - 1], lane));
             }
             for item in &lane.items {
-                lines.push(item_row(s, lane, item, (max, cols)));
+                lines.push(item_row(look, lane, item, (max, cols)));
             }
         }
         lines
@@ -220,10 +236,10 @@ mod tests {
 
     #[test]
     fn a_failed_hook_reads_failed_never_a_tick() {
-        let (phase, times) = outcome(&item("Failed", 0, Some(2), None));
+        let (phase, times) = outcome(&item("Failed", 0, Some(2), None), Lang::FALLBACK);
         assert_eq!(status_glyph(&phase), "✗");
         assert_eq!(times, " failed +2s");
-        let (phase, times) = outcome(&item("Succeeded", 0, Some(2), None));
+        let (phase, times) = outcome(&item("Succeeded", 0, Some(2), None), Lang::FALLBACK);
         assert_eq!(
             (status_glyph(&phase), times.as_str()),
             ("✓", " +0s → ready +2s")

@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::catalog;
 use super::derived;
-use super::spec::{EvidenceRef, EvidenceSpec, FieldPath, Source};
 use crate::cluster::{self, argocd};
+use crate::lab::catalog::Catalog;
+use crate::lab::spec::{EvidenceRef, EvidenceSpec, FieldPath, Source};
 
 #[derive(Debug, thiserror::Error)]
 pub enum EvidenceError {
@@ -32,6 +32,10 @@ pub type Result<T> = std::result::Result<T, EvidenceError>;
 /// What a capture may need beyond the cluster.
 pub struct Context<'a> {
     pub client: &'a kube::Client,
+    /// The lessons: which one writes an evidence file another reads.
+    pub catalog: &'a Catalog,
+    /// The language findings and errors are told in.
+    pub lang: crate::i18n::Lang,
     pub src_dir: &'a Path,
     /// Where the bare repos are (`<bare_dir>/src.git`): what was pushed.
     pub bare_dir: &'a Path,
@@ -80,7 +84,9 @@ pub fn object_paths(spec: &EvidenceSpec) -> Vec<String> {
 
 /// Captures the evidence file `file` of whichever lesson writes it.
 pub async fn capture_file(file: &str, ctx: &Context<'_>) -> Result<Value> {
-    let lesson = catalog::lesson_for_evidence(file)
+    let lesson = ctx
+        .catalog
+        .lesson_for_evidence(file)
         .ok_or_else(|| missing(file, "no lesson of this lab writes this evidence file"))?;
     let spec = lesson
         .spec
@@ -210,7 +216,7 @@ fn commit_not_applied(
             "{} has no {}: {}",
             commit.file,
             commit.field,
-            derived::redo(&commit.file)
+            derived::redo(ctx, &commit.file)
         ))
     })?;
     let recorded_live = derived::evidence_field(ctx, live)?;
@@ -256,7 +262,7 @@ pub fn write(path: &Path, value: &Value) -> Result<Option<PathBuf>> {
         "{}\n",
         serde_json::to_string_pretty(value).unwrap_or_default()
     );
-    super::files::write_keeping_backup(path, &text).map_err(|source| EvidenceError::Write {
+    crate::lab::files::write_keeping_backup(path, &text).map_err(|source| EvidenceError::Write {
         path: path.to_path_buf(),
         source,
     })

@@ -5,9 +5,9 @@ use serde_json::Value;
 
 use super::{Finding, expect, fail, history, pass, same_value};
 use crate::cluster::{self, argocd};
-use crate::lab::checklist::shown;
-use crate::lab::derived::{field_owner, writes_of};
-use crate::lab::evidence::Context;
+use crate::lab::eval::derived::{field_owner, writes_of};
+use crate::lab::eval::evidence::Context;
+use crate::lab::eval::shown;
 use crate::lab::spec::{FieldPath, ObjectRef, Rule};
 
 /// An RFC 3339 time, as an instant.

@@ -3,9 +3,10 @@
 
 use serde_json::Value;
 
-use super::{DoneWhen, Facts};
+use super::Facts;
+use super::derived::field_owner;
 use crate::cluster::Application;
-use crate::lab::derived::field_owner;
+use crate::lab::spec::DoneWhen;
 
 /// The bare repo an Application's source is (the URL's last part without `.git`).
 fn repo_of(app: &Application) -> Option<String> {
@@ -64,6 +65,11 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 impl DoneWhen {
+    /// Whether the condition holds on these facts.
+    pub fn holds(&self, f: &Facts<'_>) -> bool {
+        self.unmet(f).is_none()
+    }
+
     /// `None` when the condition holds; else what is wrong and what to do, in plain words.
     pub fn unmet(&self, f: &Facts<'_>) -> Option<String> {
         match self {

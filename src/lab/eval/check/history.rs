@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{Finding, expect, fail, pass};
 use crate::cluster::argocd;
-use crate::lab::evidence::Context;
+use crate::lab::eval::evidence::Context;
 use crate::lab::spec::{CommitCheck, FieldPath, Rule};
 
 fn is_full_sha(s: &str) -> bool {

@@ -3,7 +3,9 @@
 
 use serde::Deserialize;
 
-use super::fit::Fit;
+use crate::i18n::Lang;
+use crate::lab::fit::Fit;
+use crate::t;
 
 /// When a wait is over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -83,41 +85,55 @@ pub enum Step {
 }
 
 impl Step {
-    /// What the step does, in a few words.
-    pub fn title(&self) -> String {
+    /// What the step does, in a few words, in the learner's language.
+    pub fn title(&self, lang: Lang) -> String {
         match self {
-            Step::CreateBareRepo { repo } => format!("create the bare repo {repo}.git"),
-            Step::Clone { repo } => format!("clone {repo}.git"),
-            Step::WriteTemplates { template } => format!("write the files of {template}"),
-            Step::CommitPush { message } => format!("commit and push: {message}"),
-            Step::ApplyApp { file } => format!("apply {file}"),
-            Step::HardRefresh { app } => format!("hard-refresh {app}"),
-            Step::Wait { app, until } => format!(
-                "wait for {app} to be {}",
-                match until {
-                    Until::SyncedHealthy => "Synced and Healthy",
-                    Until::Succeeded => "Synced, Healthy and Succeeded",
-                    Until::OperationFailed => "failing its operation",
-                }
-            ),
-            Step::EndBlockingOperation { app } => {
-                format!("end an operation of {app} that blocks the new commit")
+            Step::CreateBareRepo { repo } => t!(lang, "step-create-bare-repo", repo = repo),
+            Step::Clone { repo } => t!(lang, "step-clone", repo = repo),
+            Step::WriteTemplates { template } => {
+                t!(lang, "step-write-templates", template = template)
             }
-            Step::EndOperation { app } => format!("end {app}'s failing operation"),
+            Step::CommitPush { message } => t!(lang, "step-commit-push", message = message),
+            Step::ApplyApp { file } => t!(lang, "step-apply-app", file = file),
+            Step::HardRefresh { app } => t!(lang, "step-hard-refresh", app = app),
+            Step::Wait { app, until } => match until {
+                Until::SyncedHealthy => t!(lang, "step-wait-synced-healthy", app = app),
+                Until::Succeeded => t!(lang, "step-wait-succeeded", app = app),
+                Until::OperationFailed => t!(lang, "step-wait-operation-failed", app = app),
+            },
+            Step::EndBlockingOperation { app } => {
+                t!(lang, "step-end-blocking-operation", app = app)
+            }
+            Step::EndOperation { app } => t!(lang, "step-end-operation", app = app),
             Step::EndOperationAndRecord { app, file } => {
-                format!("end {app}'s failing operation and record {file}")
+                t!(
+                    lang,
+                    "step-end-operation-and-record",
+                    app = app,
+                    file = file
+                )
             }
             Step::Scale {
                 deployment,
                 replicas,
                 ..
-            } => format!("scale {deployment} to {replicas}"),
+            } => t!(
+                lang,
+                "step-scale",
+                deployment = deployment,
+                replicas = replicas
+            ),
             Step::HoldAfterScale {
                 deployment,
                 seconds,
                 ..
-            } => format!("wait {seconds} s after scaling {deployment}"),
-            Step::Evidence { file } => format!("write {file} from the cluster"),
+            } => t!(
+                lang,
+                "step-hold-after-scale",
+                deployment = deployment,
+                seconds = seconds
+            ),
+            Step::Evidence { file } => t!(lang, "step-evidence", file = file),
         }
     }
 

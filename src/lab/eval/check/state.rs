@@ -8,9 +8,10 @@ use serde_json::Value;
 use super::{Finding, fail, pass};
 use crate::cluster::{Application, ClusterError, Kind, argocd};
 use crate::lab::catalog::Lesson;
-use crate::lab::checklist::{ChecklistItem, DoneWhen, Facts, GitFacts, read_git_facts};
-use crate::lab::evidence::Context;
+use crate::lab::eval::evidence::Context;
+use crate::lab::eval::{Facts, GitFacts, read_git_facts};
 use crate::lab::paths::LabPaths;
+use crate::lab::spec::{ChecklistItem, DoneWhen};
 
 /// The facts the checklist is judged against, read from the cluster and Git now.
 #[derive(Default)]
@@ -72,11 +73,11 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
     items
         .iter()
         .map(|item| match item.done_when.unmet(&facts) {
-            None => pass(item.step.en.clone()),
+            None => pass(item.step.get(ctx.lang)),
             // The reason already says what to do; a hint only where the lesson names one.
             Some(why) => Finding {
                 ok: false,
-                what: format!("{} — {why}", item.step.en),
+                what: format!("{} — {why}", item.step.get(ctx.lang)),
                 hint: item.hint,
             },
         })

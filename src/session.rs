@@ -2,10 +2,18 @@
 //! lab cluster started in-process (`--sim`) with its state, source and bare dirs kept under one
 //! state dir, so `capa-tui do all --sim` and a later `capa-tui check all --sim` see the same lab.
 
-use std::path::{Path, PathBuf};
+pub mod shell_env;
 
-use super::paths::LabPaths;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
 use crate::cluster;
+use crate::lab::catalog::Catalog;
+use crate::lab::engine::Runner;
+use crate::lab::fit::Fit;
+use crate::lab::paths::LabPaths;
+use shell_env::ShellEnv;
 
 pub struct Options<'a> {
     pub sim: bool,
@@ -183,14 +191,34 @@ impl Session {
         })
     }
 
+    /// What a plan needs to run on this session's cluster and folders: the same for the tutor
+    /// and the CLI.
+    pub fn runner(
+        &self,
+        catalog: Arc<Catalog>,
+        lang: crate::i18n::Lang,
+        deadline: Duration,
+    ) -> Runner {
+        Runner {
+            client: self.client.clone(),
+            catalog,
+            paths: self.paths.clone(),
+            kubeconfig: self.kubeconfig.clone(),
+            context: self.context.clone(),
+            deadline,
+            fit: Fit::for_paths(&self.paths),
+            lang,
+        }
+    }
+
     /// The environment a shell for this session's cluster and folders gets.
-    pub fn shell_env(&self) -> super::shell_env::ShellEnv {
+    pub fn shell_env(&self) -> ShellEnv {
         let label = if self.is_sim() {
             "sim".to_string()
         } else {
             self.context.clone().unwrap_or_else(|| "cluster".into())
         };
-        super::shell_env::ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label)
+        ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label)
     }
 
     /// Ticks each time the kubeconfig changed and the client moved to what it now says.

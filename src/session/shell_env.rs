@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::paths::LabPaths;
+use crate::lab::paths::LabPaths;
 
 /// What a shell started for the lab gets.
 #[derive(Debug, Clone, PartialEq)]

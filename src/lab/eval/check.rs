@@ -7,9 +7,10 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::catalog::{self, Lesson};
 use super::evidence::{self, Context};
-use super::spec::{EvidenceSpec, JsonType};
+use crate::lab::catalog::Lesson;
+use crate::lab::spec::LessonId;
+use crate::lab::spec::{EvidenceSpec, JsonType};
 
 mod history;
 mod rules;
@@ -29,7 +30,7 @@ pub struct Grade {
     /// The evidence file graded; empty for a lesson that writes none.
     pub file: String,
     #[serde(default)]
-    pub lesson: u8,
+    pub lesson: LessonId,
     pub findings: Vec<Finding>,
 }
 
@@ -95,11 +96,11 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
 
 /// Grades the evidence file `file` in the source dir by the check of the lesson that writes it.
 pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
-    match catalog::lesson_for_evidence(file) {
-        Some(lesson) => grade_lesson(&lesson, ctx).await,
+    match ctx.catalog.lesson_for_evidence(file) {
+        Some(lesson) => grade_lesson(lesson, ctx).await,
         None => Grade {
             file: file.to_string(),
-            lesson: 0,
+            lesson: LessonId(0),
             findings: vec![fail(
                 format!("{file} is not an evidence file of this lab"),
                 1,
@@ -185,7 +186,7 @@ mod tests {
 
     #[test]
     fn every_lesson_with_evidence_checks_its_fields() {
-        for lesson in catalog::lessons().unwrap() {
+        for lesson in crate::lab::catalog::Catalog::embedded().unwrap().lessons() {
             if let Some(e) = &lesson.spec.evidence {
                 assert!(
                     !e.fields.is_empty(),
@@ -213,8 +214,11 @@ mod tests {
         let client =
             kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
                 .unwrap();
+        let catalog = crate::lab::catalog::Catalog::embedded().unwrap();
         let ctx = Context {
             client: &client,
+            catalog: &catalog,
+            lang: crate::i18n::Lang::FALLBACK,
             src_dir: std::path::Path::new("/nonexistent"),
             bare_dir: std::path::Path::new("/nonexistent"),
         };

@@ -4,31 +4,34 @@
 
 use serde_json::Value;
 
-use super::catalog;
 use super::evidence::{Context, EvidenceError};
-use super::spec::{EvidenceRef, FieldPath};
 use crate::cluster::Application;
 use crate::cluster::derive::provenance;
+use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};
 
 /// A field of an earlier evidence file, or what to do when it is not there.
 pub fn evidence_field(ctx: &Context<'_>, r: &EvidenceRef) -> Result<Value, EvidenceError> {
     let path = ctx.src_dir.join(&r.file);
     let text = std::fs::read_to_string(&path).map_err(|_| {
-        EvidenceError::Derived(format!("{} is missing: {}", path.display(), redo(&r.file)))
+        EvidenceError::Derived(format!(
+            "{} is missing: {}",
+            path.display(),
+            redo(ctx, &r.file)
+        ))
     })?;
     let v: Value = serde_json::from_str(&text).map_err(|e| {
         EvidenceError::Derived(format!(
             "{} is not valid JSON ({e}): fix it, or {}",
             path.display(),
-            redo(&r.file)
+            redo(ctx, &r.file)
         ))
     })?;
     Ok(v.get(&r.field).cloned().unwrap_or(Value::Null))
 }
 
 /// How to get an evidence file again: the lesson that writes it.
-pub fn redo(file: &str) -> String {
-    match catalog::lesson_for_evidence(file) {
+pub fn redo(ctx: &Context<'_>, file: &str) -> String {
+    match ctx.catalog.lesson_for_evidence(file) {
         Some(l) => format!("do lesson {} first (it writes {file})", l.spec.number),
         None => format!("write {file} first"),
     }
@@ -96,6 +99,22 @@ pub fn image_source(app: &Application, live: &Value) -> &'static str {
         target == live_image || live_image.ends_with(&format!("/{target}"))
     });
     if from_app { "application" } else { "git" }
+}
+
+/// The answer a prediction's reveal names, as the live objects show it (by `namespace/Kind/name`).
+pub fn revealed(
+    reveal: &Reveal,
+    objects: &std::collections::BTreeMap<String, Value>,
+) -> Option<String> {
+    match reveal {
+        Reveal::Field { object, path } => objects
+            .get(&object.key())
+            .and_then(|o| path.get(o))
+            .map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)),
+        Reveal::Owner { object, path } => objects
+            .get(&object.key())
+            .and_then(|o| field_owner(o, path)),
+    }
 }
 
 /// The manager of the latest managedFields entry that owns `path` of `obj`.

@@ -1,0 +1,13 @@
+//! Judging a lesson: whether its checklist's conditions hold on the facts at hand (the watched
+//! cluster, the bare repos, the evidence files), the evidence read from the cluster as its
+//! `lesson.yaml` says, the values derived from Git and managedFields, and the self-check that
+//! grades a lesson as the lab's grader would. The one place a lesson's data meets the world.
+
+pub mod check;
+pub mod derived;
+pub mod evidence;
+pub mod facts;
+mod unmet;
+
+pub use facts::{Facts, GitFacts, read_git_facts};
+pub use unmet::{holds, shown};

@@ -1,0 +1,100 @@
+//! A lesson's checklist as `lesson.yaml` states it: each step and the observable condition that
+//! shows it done. Only the types and what they name; `lab::eval` judges them.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{FieldPath, Localized, ObjectRef};
+
+/// One step of a lesson's checklist.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChecklistItem {
+    pub step: Localized,
+    pub done_when: DoneWhen,
+    /// A step that happens and passes (a failure seen once, a file pushed and later changed):
+    /// the self-check does not ask for it to hold still; the evidence proves it instead.
+    #[serde(default)]
+    pub moment: bool,
+    /// The lesson hint (1-based) that helps when the self-check finds it undone.
+    #[serde(default)]
+    pub hint: Option<usize>,
+}
+
+/// What shows a step is done.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub enum DoneWhen {
+    /// The bare repo `<bare-dir>/<name>.git` exists.
+    BareRepo(String),
+    /// The working copy `<src-dir>/repo` is a clone of that bare repo.
+    Cloned(String),
+    /// `main` of the bare repo has a file at `path` (containing `contains`, when given).
+    Pushed {
+        repo: String,
+        path: String,
+        #[serde(default)]
+        contains: Option<String>,
+    },
+    /// The Application exists and its spec holds `has` (every key and value given).
+    AppSpec { app: String, has: Value },
+    /// Synced and Healthy, no operation running, at the revision `main` is at now.
+    Synced { app: String },
+    /// As `Synced`, and the last operation Succeeded on that revision.
+    Succeeded { app: String },
+    /// The operation on `main`'s revision has failed (or is retrying after a failure).
+    OperationFailed { app: String },
+    /// The latest managedFields entry owning `path` of the object is `manager`'s.
+    FieldOwner {
+        object: ObjectRef,
+        path: FieldPath,
+        manager: String,
+    },
+    /// A live object's field has this value.
+    ObjectField {
+        object: ObjectRef,
+        path: FieldPath,
+        equals: Value,
+    },
+    /// `main` of the bare repo has the YAML `file` with `path` equal to `equals` (`null`: the
+    /// file does not set it).
+    GitValue {
+        repo: String,
+        file: String,
+        path: FieldPath,
+        equals: Value,
+    },
+    /// The Deployment has rolled out: as many ready, updated replicas as it asks for, and
+    /// every container of its Pod template on `image`.
+    RolledOut { object: ObjectRef, image: String },
+    /// Every one of these conditions holds.
+    All(Vec<DoneWhen>),
+    /// The evidence file exists.
+    EvidenceExists(String),
+    /// The evidence file passes its self-check.
+    EvidencePasses(String),
+}
+
+impl DoneWhen {
+    /// The bare repo and the file at `main` this condition reads, if any.
+    pub fn git_needs(&self) -> Vec<(&str, Option<&str>)> {
+        match self {
+            DoneWhen::BareRepo(r) | DoneWhen::Cloned(r) => vec![(r, None)],
+            DoneWhen::Pushed { repo, path, .. } => vec![(repo, Some(path))],
+            DoneWhen::GitValue { repo, file, .. } => vec![(repo, Some(file))],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::git_needs).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The live objects this condition reads.
+    pub fn objects(&self) -> Vec<&ObjectRef> {
+        match self {
+            DoneWhen::FieldOwner { object, .. }
+            | DoneWhen::ObjectField { object, .. }
+            | DoneWhen::RolledOut { object, .. } => vec![object],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::objects).collect(),
+            _ => Vec::new(),
+        }
+    }
+}

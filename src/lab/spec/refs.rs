@@ -1,0 +1,187 @@
+//! The references a `lesson.yaml` makes: to a live object (`namespace/Kind/name`), to a field of
+//! another evidence file (`file#field`), and a path into a JSON object. Each is checked when the
+//! lesson loads, so a typo fails with the reason, never at grading time.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+pub use crate::cluster::Kind;
+
+/// A field of another evidence file: `precedence.json#replicas`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct EvidenceRef {
+    pub file: String,
+    pub field: String,
+}
+
+impl TryFrom<String> for EvidenceRef {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let (file, field) = s
+            .split_once('#')
+            .filter(|(f, k)| !f.is_empty() && !k.is_empty())
+            .ok_or_else(|| format!("{s:?} is not FILE#FIELD (e.g. precedence.json#replicas)"))?;
+        Ok(EvidenceRef {
+            file: file.into(),
+            field: field.into(),
+        })
+    }
+}
+
+/// `namespace/Kind/name`; the name may take an earlier field's value: `src-waves/Job/{hook_job}`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct ObjectRef {
+    pub namespace: String,
+    pub kind: Kind,
+    pub name: String,
+}
+
+impl TryFrom<String> for ObjectRef {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        let parts: Vec<&str> = s.splitn(3, '/').collect();
+        let [namespace, kind, name] = parts.as_slice() else {
+            return Err(format!("{s:?} is not namespace/Kind/name"));
+        };
+        let kind = Kind::parse(kind).ok_or_else(|| {
+            format!("{s:?}: unknown kind {kind:?} (Application, ConfigMap, Deployment, Job, Pod, Secret, Service)")
+        })?;
+        Ok(ObjectRef {
+            namespace: namespace.to_string(),
+            kind,
+            name: name.to_string(),
+        })
+    }
+}
+
+impl ObjectRef {
+    /// The object's URL path, with `{field}` in its name taken from `values`.
+    pub fn path(&self, values: &serde_json::Map<String, Value>) -> String {
+        format!(
+            "{}/{}",
+            self.kind.collection_path(&self.namespace),
+            self.name_with(values)
+        )
+    }
+
+    pub fn name_with(&self, values: &serde_json::Map<String, Value>) -> String {
+        let mut name = self.name.clone();
+        for (k, v) in values {
+            if let Some(v) = v.as_str() {
+                name = name.replace(&format!("{{{k}}}"), v);
+            }
+        }
+        name
+    }
+
+    /// The key the tutor's watches use: `namespace/Kind/name`.
+    pub fn key(&self) -> String {
+        format!("{}/{}/{}", self.namespace, self.kind.name(), self.name)
+    }
+}
+
+impl fmt::Display for ObjectRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.key())
+    }
+}
+
+/// A path into a JSON object: `spec.replicas`, `metadata.annotations["a.b/c"]`, and a list item
+/// chosen by its fields: `status.resources[hookType=PreSync,hookPhase=Succeeded].name`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct FieldPath {
+    text: String,
+    steps: Vec<PathStep>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+    Find(Vec<(String, String)>),
+}
+
+impl TryFrom<String> for FieldPath {
+    type Error = String;
+    fn try_from(text: String) -> Result<Self, String> {
+        let bad = |why: &str| format!("path {text:?}: {why}");
+        let mut steps = Vec::new();
+        let mut rest = text.as_str();
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix("[\"") {
+                let end = after.find("\"]").ok_or_else(|| bad("unclosed [\""))?;
+                steps.push(PathStep::Key(after[..end].to_string()));
+                rest = &after[end + 2..];
+            } else if let Some(after) = rest.strip_prefix('[') {
+                let end = after.find(']').ok_or_else(|| bad("unclosed ["))?;
+                let inner = &after[..end];
+                steps.push(match inner.parse::<usize>() {
+                    Ok(i) => PathStep::Index(i),
+                    Err(_) => PathStep::Find(
+                        inner
+                            .split(',')
+                            .map(|kv| {
+                                kv.split_once('=')
+                                    .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+                                    .ok_or_else(|| bad("a list filter is [key=value,...]"))
+                            })
+                            .collect::<Result<_, _>>()?,
+                    ),
+                });
+                rest = &after[end + 1..];
+            } else {
+                let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                if end == 0 {
+                    return Err(bad("empty key"));
+                }
+                steps.push(PathStep::Key(rest[..end].to_string()));
+                rest = &rest[end..];
+            }
+            rest = rest.strip_prefix('.').unwrap_or(rest);
+        }
+        if steps.is_empty() {
+            return Err(bad("empty"));
+        }
+        Ok(FieldPath { text, steps })
+    }
+}
+
+impl FieldPath {
+    /// The value at this path, if every step finds something.
+    pub fn get<'a>(&self, mut v: &'a Value) -> Option<&'a Value> {
+        for step in &self.steps {
+            v = match step {
+                PathStep::Key(k) => v.get(k)?,
+                PathStep::Index(i) => v.get(*i)?,
+                PathStep::Find(pairs) => v.as_array()?.iter().find(|item| {
+                    pairs
+                        .iter()
+                        .all(|(k, want)| item.get(k).and_then(Value::as_str) == Some(want))
+                })?,
+            };
+        }
+        (!v.is_null()).then_some(v)
+    }
+
+    /// The managedFields form of a plain key path: `spec.replicas` → `f:spec` / `f:replicas`.
+    pub fn managed_fields_keys(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .filter_map(|s| match s {
+                PathStep::Key(k) => Some(format!("f:{k}")),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}

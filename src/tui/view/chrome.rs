@@ -1,0 +1,321 @@
+//! The tutor's frame around the panes: the header (whether the panes are live, the cluster, the
+//! theme), the footer of keys (from the keymap), pane titles, and the overlays — the help
+//! (from the keymap), the look-before-you-change confirmation, and the prediction box.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+
+use super::{Look, health, lesson};
+use crate::lab::catalog::Lesson;
+use crate::lab::spec::LessonId;
+use crate::t;
+use crate::tui::keymap::{Action, BINDINGS, Mode};
+use crate::tui::state::{Pane, State, StepMode};
+
+/// What the keys mean now (the help and the footer say it).
+pub fn mode(s: &State) -> Mode {
+    if s.ui.present && s.run.step_mode.is_some() {
+        Mode::PresentStep
+    } else {
+        Mode::Normal
+    }
+}
+
+/// A pane's title; a stale pane's says since when, the shell's what it is connected to and,
+/// while typing, how to leave.
+pub fn pane_title(s: &State, pane: Pane) -> String {
+    let lang = s.lang();
+    if pane != Pane::Shell {
+        let as_of = health::as_of_words(s, pane).unwrap_or_default();
+        return format!("{}{as_of}", pane.title(lang));
+    }
+    let marker = s.shell.about.marker.trim();
+    if s.shell.typing && s.ui.focus == Pane::Shell {
+        format!(
+            "{} {marker} · {}",
+            pane.title(lang),
+            t!(lang, "shell-typing")
+        )
+    } else {
+        format!("{} {marker}", pane.title(lang))
+    }
+}
+
+/// Whether the panes show the cluster now comes first, then the cluster, then the theme; a
+/// stale watch's reason gets a line of its own. A line too long for the screen gives up the
+/// cluster's words first (a path), never the short ones.
+pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
+    let look = Look::of(s);
+    let (watch, why) = health::watch_lines(s);
+    let mut spans = vec![
+        Span::styled(
+            " capa-tui ",
+            look.theme.title().add_modifier(Modifier::REVERSED),
+        ),
+        Span::raw(" "),
+    ];
+    if s.session.sim {
+        spans.push(Span::styled(
+            "SIM ",
+            look.theme.accent().add_modifier(Modifier::BOLD),
+        ));
+    }
+    spans.extend(watch);
+    let theme = Span::styled(
+        t!(look.lang, "header-theme", theme = look.theme.name()),
+        look.theme.dim(),
+    );
+    let used: usize = spans.iter().map(Span::width).sum::<usize>() + theme.width();
+    let room = usize::from(area.width).saturating_sub(used + 3);
+    spans.push(Span::raw(format!(" · {}", cut(&s.session.target, room))));
+    spans.push(theme);
+    let mut lines = vec![Line::from(spans)];
+    lines.extend(why);
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// `text` in at most `room` cells, cut with `…` in the middle (a path keeps its ends).
+pub fn cut(text: &str, room: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if text.width() <= room {
+        return text.to_string();
+    }
+    if room < 2 {
+        return "…".chars().take(room).collect();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let half = (room - 1) / 2;
+    let mut head = String::new();
+    for c in &chars {
+        if (head.clone() + &c.to_string()).width() > half {
+            break;
+        }
+        head.push(*c);
+    }
+    let mut tail: Vec<char> = Vec::new();
+    for c in chars.iter().rev() {
+        let t: String = std::iter::once(*c)
+            .chain(tail.iter().rev().copied())
+            .collect();
+        if t.width() > room - 1 - head.width() {
+            break;
+        }
+        tail.insert(0, *c);
+    }
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
+/// `text` padded with spaces, or cut with `…`, to exactly `width` cells.
+pub fn cut_pad(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut out = cut(text, width);
+    let pad = width.saturating_sub(out.width());
+    out.push_str(&" ".repeat(pad));
+    out
+}
+
+pub fn footer(s: &State, area: Rect, buf: &mut Buffer) {
+    let look = Look::of(s);
+    let lang = look.lang;
+    if s.ui.focus == Pane::Shell && s.shell.typing {
+        let line = Line::from(vec![
+            Span::styled(" Ctrl-] ", look.theme.accent().add_modifier(Modifier::BOLD)),
+            Span::raw(t!(lang, "footer-leave-shell")),
+        ]);
+        Paragraph::new(line).render(area, buf);
+        return;
+    }
+    let stepping = mode(s) == Mode::PresentStep;
+    let has_commands = !s.snippets().is_empty();
+    let mut spans = Vec::new();
+    let mut used = 0;
+    // For the room: the key just pressed, at the start where everyone looks.
+    if s.ui.present && !s.ui.last_key.is_empty() {
+        let echo = format!(" ⌨ {} ", s.ui.last_key);
+        used += Span::raw(echo.as_str()).width();
+        spans.push(Span::styled(
+            echo,
+            look.theme.warn().add_modifier(Modifier::REVERSED),
+        ));
+    }
+    for b in BINDINGS {
+        let Some(f) = &b.footer else {
+            continue;
+        };
+        // The commands of the lesson's text are chosen and typed only where there are some.
+        if matches!(b.action, Action::NextCommand | Action::TypeCommand) && !has_commands {
+            continue;
+        }
+        let words = match b.action {
+            Action::NextSection if stepping => t!(lang, "footer-next-action"),
+            _ => (f.words)(lang),
+        };
+        let (key, words) = (format!(" {} ", f.keys), format!("{words} "));
+        let width = Span::raw(key.as_str()).width() + Span::raw(words.as_str()).width();
+        // Keys that do not fit are left to the help (?), and the cut is marked.
+        if used + width > usize::from(area.width) {
+            spans.push(Span::styled("…", look.theme.dim()));
+            break;
+        }
+        used += width;
+        spans.push(Span::styled(
+            key,
+            look.theme.accent().add_modifier(Modifier::BOLD),
+        ));
+        spans.push(Span::raw(words));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// The overlays, over everything else: help, confirmation, notice, the room's prediction.
+pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
+    if s.ui.help {
+        help(s, area, buf);
+    }
+    if let Some(lesson) = s.ui.confirm {
+        confirm(s, lesson, area, buf);
+    }
+    health::notice(s, area, buf);
+    // Presenting, the question is shown large for the room to vote.
+    if s.ui.present
+        && s.pending_question().is_some()
+        && let Some(m) = &s.run.step_mode
+        && let Some(l) = s.session.catalog.lesson(m.lesson)
+    {
+        let lines = lesson::predictions(s, l, m);
+        let rect = centered(area, area.width.saturating_sub(8).min(90), 6);
+        Clear.render(rect, buf);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .border_type(BorderType::Double)
+                    .title(t!(s.lang(), "predict-title")),
+            )
+            .render(rect, buf);
+    }
+}
+
+/// Before a plan changes a cluster other than the embedded one: which cluster, then every
+/// step with its command, and the keys that go ahead or leave it.
+fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
+    let look = Look::of(s);
+    let lang = look.lang;
+    let Some(l) = s.session.catalog.lesson(lesson) else {
+        return;
+    };
+    let fit = &s.session.fit;
+    let mut lines = vec![
+        Line::from(Span::styled(
+            t!(
+                lang,
+                "confirm-about-to-change",
+                lesson = lesson.to_string(),
+                target = s.session.target.as_str()
+            ),
+            look.theme.warn().add_modifier(Modifier::BOLD),
+        )),
+        Line::raw(t!(
+            lang,
+            "confirm-folders",
+            src = fit.src_dir.as_str(),
+            bare = fit.bare_dir.as_str()
+        )),
+        Line::raw(""),
+    ];
+    for (i, step) in l.spec.actions.iter().map(|a| &a.step).enumerate() {
+        lines.push(Line::from(Span::styled(
+            format!("{:>2}. {}", i + 1, step.title(lang)),
+            look.theme.title(),
+        )));
+        lines.push(Line::from(Span::styled(
+            format!("    $ {}", step.command(fit)),
+            look.theme.dim(),
+        )));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::from(vec![
+        Span::styled(" y ", look.theme.accent().add_modifier(Modifier::BOLD)),
+        Span::raw(t!(lang, "confirm-go-ahead")),
+        Span::styled(" n ", look.theme.accent().add_modifier(Modifier::BOLD)),
+        Span::raw(t!(lang, "confirm-change-nothing")),
+    ]));
+    let width = area.width.saturating_sub(4).min(110);
+    let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
+    let rect = centered(area, width, height);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_type(BorderType::Double)
+                .title(t!(lang, "confirm-title")),
+        )
+        .render(rect, buf);
+}
+
+/// A `width`×`height` rectangle in the middle of `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [_, mid, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let [_, rect, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height),
+        Constraint::Fill(1),
+    ])
+    .areas(mid);
+    rect
+}
+
+/// The help overlay, generated from the keymap: what each key does in the mode the tutor is in.
+fn help(s: &State, area: Rect, buf: &mut Buffer) {
+    let look = Look::of(s);
+    let m = mode(s);
+    let height = (u16::try_from(BINDINGS.len()).unwrap_or(u16::MAX) + 4).min(area.height);
+    let rect = centered(area, area.width.min(72), height);
+    Clear.render(rect, buf);
+    let lines: Vec<Line> = BINDINGS
+        .iter()
+        .map(|b| {
+            Line::from(vec![
+                Span::styled(
+                    format!("{:>14}  ", b.label),
+                    look.theme.accent().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(b.help_in(look.lang, m)),
+            ])
+        })
+        .collect();
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .border_type(BorderType::Double)
+                .title(t!(look.lang, "help-title")),
+        )
+        .render(rect, buf);
+}
+
+/// The prediction lines of step mode as plain text (for tests and logs).
+pub fn predictions_text(s: &State, lesson: &Lesson, m: &StepMode) -> String {
+    lesson::predictions(s, lesson, m)
+        .iter()
+        .map(|l| {
+            l.spans
+                .iter()
+                .map(|sp| sp.content.as_ref())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
