@@ -419,6 +419,11 @@ pub async fn run(
         session.is_sim(),
     );
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    // Attaching is in the header; a lab moved aside or taken over is said before anything else.
+    let started = &session.started;
+    if started.kept_aside.is_some() || started.took_over_from.is_some() {
+        state.ui.notice = Some(super::state::Notice::LabStarted(started.clone()));
+    }
     (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
     state.shell.about = ShellAbout {
