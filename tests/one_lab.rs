@@ -316,8 +316,15 @@ fn the_tutor_says_when_the_lab_was_moved_aside_or_taken_over() {
     let t = tmux::Tmux {
         socket: format!("capa-one-lab-fresh-{}", std::process::id()),
     };
-    t.start(120, 40, &format!("{} --fresh", tutor_command(&state, "en_US.UTF-8")));
-    let screen = t.wait_for("A new lab: the previous one is kept in", Duration::from_secs(30));
+    t.start(
+        120,
+        40,
+        &format!("{} --fresh", tutor_command(&state, "en_US.UTF-8")),
+    );
+    let screen = t.wait_for(
+        "A new lab: the previous one is kept in",
+        Duration::from_secs(30),
+    );
     assert!(screen.contains("Any key closes this."), "{screen}");
     t.keys(&["Space"]);
     t.wait_until("the notice closed", Duration::from_secs(5), |s| {
