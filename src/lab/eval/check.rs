@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::evidence::{self, Context};
+use super::context::Context;
+use super::evidence;
 use crate::lab::catalog::Lesson;
 use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
 use crate::t;

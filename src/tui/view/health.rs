@@ -184,7 +184,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     let width = area.width.saturating_sub(4).min(80);
     let text = Paragraph::new(lines).wrap(Wrap { trim: false });
     let rows = u16::try_from(text.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
-    let rect = super::chrome::centered(area, width, rows.saturating_add(2).min(area.height));
+    let rect = crate::tui::layout::centered(area, width, rows.saturating_add(2).min(area.height));
     Clear.render(rect, buf);
     text.block(
         Block::default()
