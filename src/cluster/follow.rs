@@ -81,7 +81,10 @@ pub async fn connect(path: &Path, context: Option<&str>) -> Result<Followed> {
     let (tx, rx) = mpsc::unbounded_channel::<()>();
     let watcher = watch_file(path, tx);
     if let Err(e) = &watcher {
-        tracing::warn!("{e}; the tutor keeps talking to {}", path.display());
+        tracing::warn!(
+            "cannot watch the kubeconfig {}: {e}; the tutor keeps talking to the cluster it named",
+            path.display()
+        );
     }
     let target = Target {
         path: path.to_path_buf(),
@@ -107,7 +110,7 @@ fn read(path: &Path) -> Result<String> {
 fn watch_file(
     path: &Path,
     tx: mpsc::UnboundedSender<()>,
-) -> std::result::Result<notify::RecommendedWatcher, String> {
+) -> notify::Result<notify::RecommendedWatcher> {
     let name = path.file_name().map(std::ffi::OsStr::to_os_string);
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -118,11 +121,8 @@ fn watch_file(
         if event.paths.iter().any(|p| p.file_name() == name.as_deref()) {
             let _ = tx.send(());
         }
-    })
-    .map_err(|e| format!("cannot watch the kubeconfig: {e}"))?;
-    watcher
-        .watch(&dir, RecursiveMode::NonRecursive)
-        .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+    })?;
+    watcher.watch(&dir, RecursiveMode::NonRecursive)?;
     Ok(watcher)
 }
 

@@ -137,10 +137,33 @@ fn empty_text() -> &'static Text {
     EMPTY.get_or_init(Text::default)
 }
 
+/// Why the lessons cannot be loaded: what the lesson author must fix, and where. Said in
+/// English, the language lessons are written in first.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum CatalogError {
-    #[error("lesson {folder}: {why}")]
-    Bad { folder: String, why: String },
+    #[error("lesson {folder}: no lesson.yaml")]
+    NoSpec { folder: String },
+    /// The YAML parser's own message, with the line and column it points at.
+    #[error("lesson {folder}: lesson.yaml: {why}")]
+    BadSpec { folder: String, why: String },
+    #[error("lesson {folder}: number {number} is also lesson {other}'s")]
+    SameNumber {
+        folder: String,
+        number: LessonId,
+        other: String,
+    },
+    #[error(
+        "lesson {folder}: {file}: expected 6 sections (goal, why, steps, mistakes, hints, by hand), found {found}"
+    )]
+    Sections {
+        folder: String,
+        file: String,
+        found: usize,
+    },
+    #[error(
+        "lesson {folder}: no {code}.md (the English text stands in for any language a lesson lacks)"
+    )]
+    NoEnglish { folder: String, code: &'static str },
     #[error("{}: no lesson folders here (each needs lesson.yaml and en.md)", .dir.display())]
     Empty { dir: PathBuf },
 }
@@ -305,19 +328,20 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
                 .find(|(p, _)| *p == format!("{folder}/{name}"))
                 .map(|(_, c)| c.as_str())
         };
-        let bad = |why: String| CatalogError::Bad {
-            folder: folder.to_string(),
-            why,
-        };
-        let spec: LessonSpec = serde_saphyr::from_str(
-            in_folder("lesson.yaml").ok_or_else(|| bad("no lesson.yaml".into()))?,
-        )
-        .map_err(|e| bad(format!("lesson.yaml: {e}")))?;
+        let folder_name = || folder.to_string();
+        let yaml = in_folder("lesson.yaml").ok_or_else(|| CatalogError::NoSpec {
+            folder: folder_name(),
+        })?;
+        let spec: LessonSpec = serde_saphyr::from_str(yaml).map_err(|e| CatalogError::BadSpec {
+            folder: folder_name(),
+            why: e.to_string(),
+        })?;
         if let Some(other) = out.iter().find(|l| l.spec.number == spec.number) {
-            return Err(bad(format!(
-                "number {} is also lesson {}'s",
-                spec.number, other.folder
-            )));
+            return Err(CatalogError::SameNumber {
+                folder: folder_name(),
+                number: spec.number,
+                other: other.folder.clone(),
+            });
         }
         let mut texts = BTreeMap::new();
         for (path, text) in &files {
@@ -328,14 +352,18 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
             else {
                 continue;
             };
-            let parsed = parse_text(text).map_err(|e| bad(format!("{code}.md: {e}")))?;
+            let parsed = parse_text(text).map_err(|found| CatalogError::Sections {
+                folder: folder_name(),
+                file: format!("{code}.md"),
+                found,
+            })?;
             texts.insert(code.to_string(), parsed);
         }
         if !texts.contains_key(Lang::FALLBACK.code()) {
-            return Err(bad(format!(
-                "no {}.md (the English text stands in for any language a lesson lacks)",
-                Lang::FALLBACK.code()
-            )));
+            return Err(CatalogError::NoEnglish {
+                folder: folder_name(),
+                code: Lang::FALLBACK.code(),
+            });
         }
         out.push(Lesson {
             spec,
@@ -347,8 +375,8 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
     Ok(out)
 }
 
-/// Splits a lesson text into its six `## ` sections, in order.
-fn parse_text(md: &str) -> Result<Text, String> {
+/// Splits a lesson text into its six `## ` sections, in order; else how many it has.
+fn parse_text(md: &str) -> Result<Text, usize> {
     let mut sections: Vec<String> = Vec::new();
     for line in md.lines() {
         if line.starts_with("## ") {
@@ -359,10 +387,7 @@ fn parse_text(md: &str) -> Result<Text, String> {
         }
     }
     if sections.len() != Section::COUNT {
-        return Err(format!(
-            "expected 6 sections (goal, why, steps, mistakes, hints, by hand), found {}",
-            sections.len()
-        ));
+        return Err(sections.len());
     }
     let hints = sections[Section::Hints as usize]
         .lines()

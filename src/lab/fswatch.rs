@@ -16,11 +16,31 @@ pub struct FolderWatch {
     _watcher: notify::RecommendedWatcher,
 }
 
+/// Why the lab's folders cannot be watched (the tutor then learns of files only after its own
+/// plans and checks; it says so in its log).
+#[derive(Debug, thiserror::Error)]
+pub enum FolderWatchError {
+    #[error("cannot watch the lab's folders: {0}")]
+    Start(#[source] notify::Error),
+    #[error("cannot create {}: {source}", .dir.display())]
+    Create {
+        dir: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot watch {}: {source}", .dir.display())]
+    Watch {
+        dir: PathBuf,
+        #[source]
+        source: notify::Error,
+    },
+}
+
 /// Watches `dirs` (created when missing) and runs `on_change` after each settled burst.
 pub fn watch(
     dirs: &[PathBuf],
     mut on_change: impl FnMut() + Send + 'static,
-) -> Result<FolderWatch, String> {
+) -> Result<FolderWatch, FolderWatchError> {
     let (tx, rx) = mpsc::channel::<()>();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
@@ -32,13 +52,18 @@ pub fn watch(
             let _ = tx.send(());
         }
     })
-    .map_err(|e| format!("cannot watch the lab's folders: {e}"))?;
+    .map_err(FolderWatchError::Start)?;
     for dir in dirs {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|source| FolderWatchError::Create {
+            dir: dir.clone(),
+            source,
+        })?;
         watcher
             .watch(dir, RecursiveMode::Recursive)
-            .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
+            .map_err(|source| FolderWatchError::Watch {
+                dir: dir.clone(),
+                source,
+            })?;
     }
     std::thread::spawn(move || {
         while rx.recv().is_ok() {

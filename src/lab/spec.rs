@@ -3,6 +3,7 @@
 //! the cluster), the rules a comparison cannot express, and the plan. A typo in a rule, a type, a
 //! kind or a path fails to load with the file and the reason, never at grading time.
 
+pub use error::SpecError;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -12,6 +13,7 @@ use serde_json::Value;
 use crate::i18n::Lang;
 
 mod checklist;
+mod error;
 mod plan;
 mod refs;
 mod rule;
@@ -70,18 +72,17 @@ impl Localized {
 }
 
 impl TryFrom<LocalizedRepr> for Localized {
-    type Error = String;
-    fn try_from(repr: LocalizedRepr) -> Result<Self, String> {
+    type Error = SpecError;
+    fn try_from(repr: LocalizedRepr) -> Result<Self, SpecError> {
         let map = match repr {
             LocalizedRepr::Plain(en) => BTreeMap::from([(Lang::FALLBACK.code().to_string(), en)]),
             LocalizedRepr::ByLanguage(map) => map,
         };
         match map.get(Lang::FALLBACK.code()) {
             Some(en) if !en.trim().is_empty() => Ok(Localized(map)),
-            _ => Err(format!(
-                "a text needs its English ({}:), which stands in for a language it lacks",
-                Lang::FALLBACK.code()
-            )),
+            _ => Err(SpecError::NoEnglish {
+                code: Lang::FALLBACK.code(),
+            }),
         }
     }
 }
@@ -356,7 +357,7 @@ mod tests {
         assert!(FieldPath::try_from("a[b".to_string()).is_err());
         assert!(FieldPath::try_from(String::new()).is_err());
         let e = ObjectRef::try_from("ns/Widget/x".to_string()).unwrap_err();
-        assert!(e.contains("unknown kind \"Widget\""), "{e}");
+        assert!(e.to_string().contains("unknown kind \"Widget\""), "{e}");
         let e = serde_saphyr::from_str::<Rule>("{rule: wave-order}").unwrap_err();
         assert!(e.to_string().contains("wave-order"), "{e}");
         let e = serde_saphyr::from_str::<FieldSpec>(

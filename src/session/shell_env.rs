@@ -20,25 +20,47 @@ pub struct ShellEnv {
     pub label: String,
 }
 
-/// Why a lab shell cannot start; said with what to do by [`Say`].
-#[derive(Debug)]
+/// Why a lab shell cannot start (in the shell pane or as `capa-tui shell`); said with what to
+/// do by [`Say`]. The system's own words are kept as text, so the tutor's state that holds one
+/// stays comparable.
+#[derive(Debug, Clone, PartialEq)]
 pub enum ShellError {
     NoShell,
-    RcFile {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    RcFile { path: PathBuf, why: String },
+    CreateDir { dir: PathBuf, why: String },
+    Terminal { why: String },
+    Start { program: PathBuf, why: String },
+}
+
+impl ShellError {
+    /// A pseudo-terminal that cannot be opened, read or written.
+    pub fn terminal(e: impl std::fmt::Display) -> ShellError {
+        ShellError::Terminal { why: e.to_string() }
+    }
 }
 
 impl Say for ShellError {
     fn say(&self, lang: Lang) -> String {
         match self {
             ShellError::NoShell => t!(lang, "shell-error-no-shell"),
-            ShellError::RcFile { path, source } => t!(
+            ShellError::RcFile { path, why } => t!(
                 lang,
                 "shell-error-rc-file",
                 path = path.display().to_string(),
-                why = source.to_string()
+                why = why.as_str()
+            ),
+            ShellError::CreateDir { dir, why } => t!(
+                lang,
+                "shell-error-create-dir",
+                dir = dir.display().to_string(),
+                why = why.as_str()
+            ),
+            ShellError::Terminal { why } => t!(lang, "shell-error-terminal", why = why.as_str()),
+            ShellError::Start { program, why } => t!(
+                lang,
+                "shell-cannot-start",
+                program = program.display().to_string(),
+                why = why.as_str()
             ),
         }
     }
@@ -120,9 +142,9 @@ impl ShellEnv {
         );
         std::fs::create_dir_all(rc_dir)
             .and_then(|()| std::fs::write(&rc, text))
-            .map_err(|source| ShellError::RcFile {
+            .map_err(|e| ShellError::RcFile {
                 path: rc.clone(),
-                source,
+                why: e.to_string(),
             })?;
         Ok((
             shell,

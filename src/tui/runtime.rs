@@ -135,7 +135,7 @@ impl Executor {
         let steps = match engine::plan(lesson) {
             Ok(s) => s,
             Err(e) => {
-                let _ = self.tx.send(Msg::JobEnded(Err(e.to_string())));
+                let _ = self.tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(&e, self.runner.lang))));
                 return;
             }
         };

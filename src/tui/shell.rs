@@ -10,7 +10,7 @@ use portable_pty::{ChildKiller, CommandBuilder, MasterPty, PtySize, native_pty_s
 use tokio::sync::mpsc;
 
 use super::update::Msg;
-use crate::session::shell_env::ShellEnv;
+use crate::session::shell_env::{ShellEnv, ShellError};
 
 /// A running shell: where keys go, how to resize and end it.
 pub struct ShellProcess {
@@ -28,10 +28,12 @@ pub fn spawn(
     rc_dir: &Path,
     (rows, cols): (u16, u16),
     tx: mpsc::UnboundedSender<Msg>,
-) -> Result<ShellProcess, String> {
-    let (program, args) = env.command(rc_dir).map_err(|e| e.to_string())?;
-    std::fs::create_dir_all(&env.cwd)
-        .map_err(|e| format!("cannot create {}: {e}", env.cwd.display()))?;
+) -> Result<ShellProcess, ShellError> {
+    let (program, args) = env.command(rc_dir)?;
+    std::fs::create_dir_all(&env.cwd).map_err(|e| ShellError::CreateDir {
+        dir: env.cwd.clone(),
+        why: e.to_string(),
+    })?;
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: rows.max(2),
@@ -39,7 +41,7 @@ pub fn spawn(
             pixel_width: 0,
             pixel_height: 0,
         })
-        .map_err(|e| format!("cannot open a pseudo-terminal: {e}"))?;
+        .map_err(ShellError::terminal)?;
     let mut cmd = CommandBuilder::new(&program);
     cmd.args(&args);
     cmd.cwd(&env.cwd);
@@ -52,18 +54,18 @@ pub fn spawn(
     let mut child = pair
         .slave
         .spawn_command(cmd)
-        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
+        .map_err(|e| ShellError::Start {
+            program: program.clone(),
+            why: e.to_string(),
+        })?;
     drop(pair.slave);
     let session = child.process_id().and_then(|p| i32::try_from(p).ok());
     let killer = child.clone_killer();
     let mut reader = pair
         .master
         .try_clone_reader()
-        .map_err(|e| format!("cannot read the pseudo-terminal: {e}"))?;
-    let writer = pair
-        .master
-        .take_writer()
-        .map_err(|e| format!("cannot write to the pseudo-terminal: {e}"))?;
+        .map_err(ShellError::terminal)?;
+    let writer = pair.master.take_writer().map_err(ShellError::terminal)?;
     std::thread::spawn(move || {
         let mut chunk = [0u8; 8192];
         loop {

@@ -86,7 +86,7 @@ pub enum Msg {
     /// The shell ended, with its exit code when it had one.
     ShellExited(Option<u32>),
     /// The shell could not start: why.
-    ShellFailed(String),
+    ShellFailed(crate::session::shell_env::ShellError),
 }
 
 #[derive(Debug, PartialEq)]

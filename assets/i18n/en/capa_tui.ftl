@@ -588,3 +588,5 @@ shell-opening = a shell for the lab on { $label } in { $cwd } (exit it to come b
 shell-cannot-start = cannot start { $program }: { $why }
 shell-error-no-shell = no shell to start: $SHELL is not set and bash is not installed. Set SHELL (export SHELL=/bin/sh) or install bash, then start the shell again
 shell-error-rc-file = cannot write the shell's start-up file { $path }: { $why }
+shell-error-create-dir = cannot create the shell's folder { $dir }: { $why }
+shell-error-terminal = cannot open a pseudo-terminal for it: { $why }

@@ -579,3 +579,5 @@ shell-opening = 一个用于实验的 shell，集群 { $label }，位于 { $cwd 
 shell-cannot-start = 无法启动 { $program }：{ $why }
 shell-error-no-shell = 没有可启动的 shell：没有设置 $SHELL，也没有安装 bash。设置 SHELL（export SHELL=/bin/sh）或安装 bash，然后再启动终端
 shell-error-rc-file = 无法写入 shell 的启动文件 { $path }：{ $why }
+shell-error-create-dir = 无法创建 shell 的文件夹 { $dir }：{ $why }
+shell-error-terminal = 无法为它打开伪终端：{ $why }

@@ -3,7 +3,7 @@
 
 use super::{Global, lang, session};
 use crate::session::serving;
-use crate::session::shell_env::{ShellEnv, quote};
+use crate::session::shell_env::{ShellEnv, ShellError, quote};
 use crate::t;
 
 /// `capa-tui env`: export lines for the lab's environment, without starting anything; with
@@ -56,7 +56,7 @@ pub async fn shell(g: &Global) -> i32 {
     let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui"), lang).await {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("capa-tui shell: {e}");
+            eprintln!("capa-tui shell: {}", crate::i18n::Say::say(&e, lang));
             1
         }
     };
@@ -68,18 +68,12 @@ async fn run_subshell(
     env: &ShellEnv,
     rc_dir: &std::path::Path,
     lang: crate::i18n::Lang,
-) -> Result<i32, String> {
-    std::fs::create_dir_all(&env.cwd).map_err(|e| {
-        t!(
-            lang,
-            "step-error-cannot-write-in",
-            path = env.cwd.display().to_string(),
-            why = e.to_string()
-        )
+) -> Result<i32, ShellError> {
+    std::fs::create_dir_all(&env.cwd).map_err(|e| ShellError::CreateDir {
+        dir: env.cwd.clone(),
+        why: e.to_string(),
     })?;
-    let (program, args) = env
-        .command(rc_dir)
-        .map_err(|e| crate::i18n::Say::say(&e, lang))?;
+    let (program, args) = env.command(rc_dir)?;
     eprintln!(
         "capa-tui: {}",
         t!(
@@ -97,13 +91,9 @@ async fn run_subshell(
         .current_dir(&env.cwd)
         .status()
         .await
-        .map_err(|e| {
-            t!(
-                lang,
-                "shell-cannot-start",
-                program = program.display().to_string(),
-                why = e.to_string()
-            )
+        .map_err(|e| ShellError::Start {
+            program: program.clone(),
+            why: e.to_string(),
         })?;
     Ok(status.code().unwrap_or(1))
 }

@@ -2,6 +2,7 @@
 //! another evidence file (`file#field`), and a path into a JSON object. Each is checked when the
 //! lesson loads, so a typo fails with the reason, never at grading time.
 
+use super::SpecError;
 use std::fmt;
 
 use serde::Deserialize;
@@ -18,12 +19,12 @@ pub struct EvidenceRef {
 }
 
 impl TryFrom<String> for EvidenceRef {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
+    type Error = SpecError;
+    fn try_from(s: String) -> Result<Self, SpecError> {
         let (file, field) = s
             .split_once('#')
             .filter(|(f, k)| !f.is_empty() && !k.is_empty())
-            .ok_or_else(|| format!("{s:?} is not FILE#FIELD (e.g. precedence.json#replicas)"))?;
+            .ok_or_else(|| SpecError::NotEvidenceRef(s.clone()))?;
         Ok(EvidenceRef {
             file: file.into(),
             field: field.into(),
@@ -41,14 +42,15 @@ pub struct ObjectRef {
 }
 
 impl TryFrom<String> for ObjectRef {
-    type Error = String;
-    fn try_from(s: String) -> Result<Self, String> {
+    type Error = SpecError;
+    fn try_from(s: String) -> Result<Self, SpecError> {
         let parts: Vec<&str> = s.splitn(3, '/').collect();
         let [namespace, kind, name] = parts.as_slice() else {
-            return Err(format!("{s:?} is not namespace/Kind/name"));
+            return Err(SpecError::NotObjectRef(s.clone()));
         };
-        let kind = Kind::parse(kind).ok_or_else(|| {
-            format!("{s:?}: unknown kind {kind:?} (Application, ConfigMap, Deployment, Job, Pod, Secret, Service)")
+        let kind = Kind::parse(kind).ok_or_else(|| SpecError::UnknownKind {
+            reference: s.clone(),
+            kind: kind.to_string(),
         })?;
         Ok(ObjectRef {
             namespace: namespace.to_string(),
@@ -107,9 +109,12 @@ enum PathStep {
 }
 
 impl TryFrom<String> for FieldPath {
-    type Error = String;
-    fn try_from(text: String) -> Result<Self, String> {
-        let bad = |why: &str| format!("path {text:?}: {why}");
+    type Error = SpecError;
+    fn try_from(text: String) -> Result<Self, SpecError> {
+        let bad = |why: &'static str| SpecError::BadPath {
+            path: text.clone(),
+            why,
+        };
         let mut steps = Vec::new();
         let mut rest = text.as_str();
         while !rest.is_empty() {

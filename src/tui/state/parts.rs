@@ -85,7 +85,7 @@ pub enum ShellStatus {
     /// It ended, with its exit code when it had one.
     Exited(Option<u32>),
     /// It could not start (no shell, no pseudo-terminal): why, in plain words.
-    Failed(String),
+    Failed(crate::session::shell_env::ShellError),
 }
 
 /// The shell pane: the terminal screen the shell's output draws on, and whether keys go to it.

@@ -52,7 +52,12 @@ impl Widget for &ShellPane<'_> {
                     .render(area, buf);
             }
             ShellStatus::Failed(why) => {
-                note(t!(lang, "shell-failed", why = why.as_str())).render(area, buf);
+                note(t!(
+                    lang,
+                    "shell-failed",
+                    why = crate::i18n::Say::say(why, lang)
+                ))
+                .render(area, buf);
             }
             ShellStatus::Running | ShellStatus::Exited(_) => {
                 let mut cursor = Cursor::default();

@@ -62,7 +62,11 @@ fn full_line(s: &State, pane: Pane) -> Line<'static> {
             ShellStatus::Running => t!(lang, "summary-shell-running"),
             ShellStatus::NotStarted => t!(lang, "summary-shell-not-started"),
             ShellStatus::Exited(_) => t!(lang, "summary-shell-exited"),
-            ShellStatus::Failed(why) => t!(lang, "summary-shell-failed", why = why.as_str()),
+            ShellStatus::Failed(why) => t!(
+                lang,
+                "summary-shell-failed",
+                why = crate::i18n::Say::say(why, lang)
+            ),
         })],
         Pane::Lesson => Vec::new(),
     });
