@@ -18,28 +18,90 @@ use std::path::{Path, PathBuf};
 
 use kube::config::{KubeConfigOptions, Kubeconfig};
 
-#[derive(Debug, thiserror::Error)]
+use crate::i18n::{Lang, Say};
+use crate::t;
+
+/// Why the cluster could not be used, typed; said in the learner's language by [`Say`].
+#[derive(Debug)]
 pub enum ClusterError {
-    #[error(
-        "no kubeconfig found (looked at $KUBECONFIG, ~/.kube/config and /etc/rancher/k3s/k3s.yaml): pass --kubeconfig FILE, set KUBECONFIG, or start the embedded cluster with --sim"
-    )]
     NoKubeconfig,
-    #[error("cannot read the kubeconfig {path}: {why}")]
-    BadKubeconfig { path: PathBuf, why: String },
-    #[error("the kubeconfig has no usable context{}: {why}", .context.as_deref().map(|c| format!(" named {c:?}")).unwrap_or_default())]
+    /// The kubeconfig does not read (kube-rs's words for why).
+    BadKubeconfig {
+        path: PathBuf,
+        why: String,
+    },
     BadContext {
         context: Option<String>,
         why: String,
     },
-    #[error("{0}")]
+    /// A client for the kubeconfig's server cannot be made.
+    NoClient {
+        server: String,
+        why: String,
+    },
+    /// The API answered no: its own message, quoted.
     Api(String),
-    /// The API answered that the object does not exist.
-    #[error("{0}")]
+    /// The API answered that the object does not exist: its own message.
     NotFound(String),
-    /// No answer: the words name the server and why (`cannot reach https://…: connection refused`).
-    #[error("{0}. Is the cluster running, and is this the right kubeconfig/context?")]
-    Unreachable(String),
+    /// No answer.
+    Unreachable(problem::Problem),
+    /// An object the lab reads as an Application does not read as one.
+    NotAnApplication(String),
+    /// The API server's clock cannot be read from its `Date` header.
+    NoClock(Option<String>),
+    /// An Application kept changing under an update.
+    KeptChanging(String),
 }
+
+impl Say for ClusterError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            ClusterError::NoKubeconfig => t!(lang, "cluster-no-kubeconfig"),
+            ClusterError::BadKubeconfig { path, why } => t!(
+                lang,
+                "cluster-bad-kubeconfig",
+                path = path.display().to_string(),
+                why = why.as_str()
+            ),
+            ClusterError::BadContext {
+                context: Some(c),
+                why,
+            } => t!(
+                lang,
+                "cluster-bad-context-named",
+                context = c.as_str(),
+                why = why.as_str()
+            ),
+            ClusterError::BadContext { context: None, why } => {
+                t!(lang, "cluster-bad-context", why = why.as_str())
+            }
+            ClusterError::NoClient { server, why } => t!(
+                lang,
+                "cluster-no-client",
+                server = server.as_str(),
+                why = why.as_str()
+            ),
+            ClusterError::Api(message) | ClusterError::NotFound(message) => message.clone(),
+            ClusterError::Unreachable(problem) => {
+                t!(lang, "cluster-unreachable", problem = problem.say(lang))
+            }
+            ClusterError::NotAnApplication(name) => {
+                t!(lang, "cluster-not-an-application", name = name.as_str())
+            }
+            ClusterError::NoClock(Some(date)) => {
+                t!(lang, "cluster-bad-date", date = date.as_str())
+            }
+            ClusterError::NoClock(None) => t!(lang, "cluster-no-date"),
+            ClusterError::KeptChanging(name) => {
+                t!(lang, "cluster-kept-changing", name = name.as_str())
+            }
+        }
+    }
+}
+
+crate::display_says!(ClusterError);
+
+impl std::error::Error for ClusterError {}
 
 pub type Result<T> = std::result::Result<T, ClusterError>;
 
@@ -113,9 +175,9 @@ async fn client_from_text(
         .to_string()
         .trim_end_matches('/')
         .to_string();
-    let client = kube::Client::try_from(config).map_err(|e| ClusterError::BadKubeconfig {
-        path: path.to_path_buf(),
-        why: format!("cannot make a client for {server}: {e}"),
+    let client = kube::Client::try_from(config).map_err(|e| ClusterError::NoClient {
+        server: server.clone(),
+        why: e.to_string(),
     })?;
     Ok((client, server))
 }
@@ -127,10 +189,10 @@ pub fn explain(e: kube::Error) -> ClusterError {
         kube::Error::Api(s) => ClusterError::Api(s.message),
         other => {
             let problem = problem::describe(&other);
-            if problem.unreachable {
-                ClusterError::Unreachable(problem.words)
+            if problem.unreachable() {
+                ClusterError::Unreachable(problem)
             } else {
-                ClusterError::Api(problem.words)
+                ClusterError::Api(problem.to_string())
             }
         }
     }
@@ -148,7 +210,7 @@ impl ClusterError {
 pub async fn now(client: &kube::Client) -> Result<jiff::Timestamp> {
     let req = http::Request::get("/version")
         .body(Vec::new())
-        .map_err(|e| ClusterError::Api(e.to_string()))?;
+        .map_err(|_| ClusterError::NoClock(None))?;
     let resp = client
         .send(req.map(kube::client::Body::from))
         .await
@@ -157,14 +219,10 @@ pub async fn now(client: &kube::Client) -> Result<jiff::Timestamp> {
         .headers()
         .get(http::header::DATE)
         .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| ClusterError::Api("the API server sent no Date header".into()))?;
+        .ok_or(ClusterError::NoClock(None))?;
     jiff::fmt::rfc2822::parse(date)
         .map(|z| z.timestamp())
-        .map_err(|e| {
-            ClusterError::Api(format!(
-                "the API server's Date header {date:?} is not a date: {e}"
-            ))
-        })
+        .map_err(|_| ClusterError::NoClock(Some(date.to_string())))
 }
 
 #[cfg(test)]

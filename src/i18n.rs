@@ -84,6 +84,25 @@ impl std::fmt::Display for Lang {
     }
 }
 
+/// Something said to a person — an error, a finding, a reason — in their language. Types that
+/// implement it are typed inside (the facts they carry) and put into words only here, at the
+/// edge; their `Display` is the English, for logs.
+pub trait Say {
+    fn say(&self, lang: Lang) -> String;
+}
+
+/// `Display` for a [`Say`] type: its English words (what a log or a test reads).
+#[macro_export]
+macro_rules! display_says {
+    ($($t:ty),+ $(,)?) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&$crate::i18n::Say::say(self, $crate::i18n::Lang::FALLBACK))
+            }
+        }
+    )+};
+}
+
 /// The embedded `.ftl` files, as i18n-embed reads assets.
 struct Embedded;
 

@@ -374,7 +374,10 @@ fn every_pane_zoomed_at_every_size() {
 #[test]
 fn a_stale_watch_says_since_when_and_marks_its_panes() {
     let mut s = state_with(2, |_| {});
-    let refused = Problem::unreachable("cannot reach https://127.0.0.1:6443: connection refused");
+    let refused = Problem::no_answer(
+        "https://127.0.0.1:6443",
+        capa_tui::cluster::problem::Why::Refused,
+    );
     for stream in all_streams() {
         update(
             &mut s,

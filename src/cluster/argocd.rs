@@ -22,7 +22,7 @@ pub async fn application(client: kube::Client, namespace: &str, name: &str) -> R
     serde_json::to_value(app)
         .ok()
         .and_then(|v| Application::from_json(&v))
-        .ok_or_else(|| ClusterError::Api(format!("{name} does not read as an Application")))
+        .ok_or_else(|| ClusterError::NotAnApplication(name.to_string()))
 }
 
 /// Any object by its API path, as JSON (managedFields included).
@@ -78,7 +78,5 @@ pub async fn terminate_op(client: kube::Client, namespace: &str, name: &str) -> 
             Err(e) => return Err(explain(e)),
         }
     }
-    Err(ClusterError::Api(format!(
-        "could not terminate the operation of {name}: the Application kept changing; try again"
-    )))
+    Err(ClusterError::KeptChanging(name.to_string()))
 }

@@ -17,7 +17,7 @@ use kube::client::Body;
 use notify::{RecursiveMode, Watcher};
 use tokio::sync::{mpsc, watch};
 
-use super::problem::{Unreachable, transport_words};
+use super::problem::{Unreachable, transport_why};
 use super::{ClusterError, Result};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -55,7 +55,7 @@ impl tower_service::Service<Request<Body>> for Following {
                 kube::Error::Auth(_) => Box::new(e) as BoxError,
                 other => Box::new(Unreachable {
                     server,
-                    why: transport_words(&other),
+                    why: transport_why(&other),
                 }),
             })
         })

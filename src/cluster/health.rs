@@ -87,13 +87,7 @@ impl Health {
     /// The server cannot resume the stream (410 Gone): it may have missed changes until it
     /// re-lists.
     pub fn expired(&mut self, stream: &StreamId, at: Timestamp) {
-        self.lost(
-            stream,
-            Problem::refused(
-                "the server's history no longer reaches back to what the tutor saw; re-listing",
-            ),
-            at,
-        );
+        self.lost(stream, Problem::HistoryExpired, at);
     }
 
     /// Where `stream` stands (a stream not watched is no one's business: live).
@@ -119,7 +113,7 @@ impl Health {
     /// Why the cluster gives no answer, when a stream says so.
     pub fn unreachable(&self) -> Option<&Problem> {
         self.streams.values().find_map(|h| match h {
-            StreamHealth::Stale { problem, .. } if problem.unreachable => Some(problem),
+            StreamHealth::Stale { problem, .. } if problem.unreachable() => Some(problem),
             _ => None,
         })
     }
@@ -204,7 +198,8 @@ mod tests {
         h.listed(&jobs);
         assert_eq!(h.overall(), Overall::Live);
 
-        let refused = Problem::unreachable("cannot reach https://127.0.0.1:1: connection refused");
+        let refused =
+            Problem::no_answer("https://127.0.0.1:1", crate::cluster::problem::Why::Refused);
         h.lost(&jobs, refused.clone(), at("2026-01-01T10:00:00Z"));
         h.lost(&jobs, refused.clone(), at("2026-01-01T10:00:05Z"));
         assert!(h.is_live(&apps) && !h.is_live(&jobs));
@@ -249,7 +244,7 @@ mod tests {
         let cms = StreamId::new("src-helm", Kind::ConfigMap);
         let mut h = Health::new([apps.clone(), cms.clone()]);
         h.listed(&apps);
-        let refused = Problem::unreachable("no");
+        let refused = Problem::Other("no".into());
         h.lost(&cms, refused.clone(), at("2026-01-01T10:00:00Z"));
         h.lost(&apps, refused.clone(), at("2026-01-01T10:00:01Z"));
         assert_eq!(h.as_of([&cms]), Some(None));

@@ -35,11 +35,16 @@ impl StreamId {
     }
 
     /// How the header names it: `Applications`, `src-helm Deployments`.
-    pub fn label(&self) -> String {
+    pub fn label(&self, lang: crate::i18n::Lang) -> String {
         if *self == StreamId::applications() {
-            return "Applications".into();
+            return crate::t!(lang, "stream-applications");
         }
-        format!("{} {}s", self.namespace, self.kind.name())
+        crate::t!(
+            lang,
+            "stream-of-kind",
+            namespace = self.namespace.as_str(),
+            kind = self.kind.name()
+        )
     }
 
     /// The stream an object key (`namespace/Kind/name`) comes from.

@@ -235,10 +235,7 @@ async fn watch_until_end(
             }
             Ok(ApiEvent::Error(status)) if status.code == 410 => return Some(End::Expired),
             Ok(ApiEvent::Error(status)) => {
-                return Some(End::Refused(Problem::refused(format!(
-                    "the watch stopped: {}",
-                    status.message
-                ))));
+                return Some(End::Refused(Problem::WatchStopped(status.message)));
             }
             Err(e) => return Some(End::Failed(e)),
         };

@@ -17,13 +17,13 @@ use crate::lab::eval::evidence::EvidenceError;
 const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The words, when a step failed only because the cluster did not answer.
-pub fn unreachable(e: &StepError) -> Option<&str> {
+pub fn unreachable(e: &StepError) -> Option<String> {
     let cluster = match e {
         StepError::Cluster(c) | StepError::Evidence(EvidenceError::Cluster(c)) => c,
         _ => return None,
     };
     match cluster {
-        ClusterError::Unreachable(words) => Some(words),
+        ClusterError::Unreachable(problem) => Some(problem.to_string()),
         _ => None,
     }
 }

@@ -346,13 +346,13 @@ async fn wait(
                 return Err(StepError::Lab("the watch on the Application ended".into()));
             }
             Ok(Err(problem)) => {
-                let line = if problem.unreachable {
-                    reach::waiting_line(&problem.words)
+                let line = if problem.unreachable() {
+                    reach::waiting_line(&problem.to_string())
                 } else {
                     format!("waiting: the watch on the Application stopped ({problem}); re-reading")
                 };
                 blocker(line);
-                away = problem.unreachable.then_some(problem.words);
+                away = problem.unreachable().then(|| problem.to_string());
                 continue;
             }
             Ok(Ok(Some(None))) => {
@@ -508,7 +508,7 @@ async fn end_operation_and_record(
                 continue;
             }
             Err(problem) => {
-                blocker(reach::waiting_line(&problem.words));
+                blocker(reach::waiting_line(&problem.to_string()));
                 continue;
             }
         };

@@ -45,7 +45,10 @@ fn listed(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>, t: &s
 }
 
 fn lost(s: &mut State, stream: &StreamId, t: &str) {
-    let problem = Problem::unreachable("cannot reach https://127.0.0.1:18443: connection refused");
+    let problem = Problem::no_answer(
+        "https://127.0.0.1:18443",
+        crate::cluster::problem::Why::Refused,
+    );
     update(
         s,
         Msg::StreamLost {
@@ -125,7 +128,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     assert!(key(&mut s, 'r').is_empty());
     assert!(matches!(
         s.ui.notice,
-        Some(Notice::ClusterUnreachable { ref problem, .. }) if problem.unreachable
+        Some(Notice::ClusterUnreachable { ref problem, .. }) if problem.unreachable()
     ));
     assert!(screen(&s).1.contains("The cluster does not answer"));
     assert!(key(&mut s, 'c').is_empty(), "closes the notice only");

@@ -13,7 +13,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wra
 use super::Look;
 use crate::cluster::health::{Failing, Overall};
 use crate::cluster::watch::StreamId;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::t;
 use crate::tui::keymap::{Action, binding};
 use crate::tui::state::{Notice, Pane, State};
@@ -86,7 +86,12 @@ fn failing_words(f: &Failing<'_>, lang: Lang) -> String {
     let who = if f.all {
         t!(lang, "watch-all")
     } else {
-        let mut names: Vec<String> = f.streams.iter().take(NAMED).map(|s| s.label()).collect();
+        let mut names: Vec<String> = f
+            .streams
+            .iter()
+            .take(NAMED)
+            .map(|s| s.label(lang))
+            .collect();
         if f.streams.len() > NAMED {
             let more: usize = f.streams.len() - NAMED;
             names.push(t!(lang, "watch-more", count = more));
@@ -97,7 +102,7 @@ fn failing_words(f: &Failing<'_>, lang: Lang) -> String {
         lang,
         "watch-failing",
         who = who,
-        problem = f.problem.to_string()
+        problem = f.problem.say(lang)
     )
 }
 
@@ -172,7 +177,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             t!(lang, "notice-needs-cluster", what = what, key = label),
             look.theme.bad().add_modifier(Modifier::BOLD),
         )),
-        Line::raw(format!("  {problem}")),
+        Line::raw(format!("  {}", problem.say(lang))),
     ];
     // A stream that never loaded has no moment to show.
     if let Some(t) = since {

@@ -56,7 +56,7 @@ impl tower_service::Service<Request<Body>> for Scripted {
                 Some(Reply::Body(text)) => Ok(Response::new(Body::from(text.into_bytes()))),
                 Some(Reply::Refused) => Err(Box::new(Unreachable {
                     server: "https://127.0.0.1:1".into(),
-                    why: "connection refused".into(),
+                    why: crate::cluster::problem::Why::Refused,
                 }) as BoxError),
                 None => std::future::pending().await,
             }
@@ -97,7 +97,7 @@ fn said(change: &Change) -> String {
         Change::Listed(items) => format!("listed [{}]", names(items)),
         Change::Applied(o) => format!("applied {}", o.name_any()),
         Change::Deleted(o) => format!("deleted {}", o.name_any()),
-        Change::Lost(p) => format!("lost ({}): {}", p.unreachable, p.words),
+        Change::Lost(p) => format!("lost ({}): {p}", p.unreachable()),
         Change::Expired => "expired".into(),
     }
 }
