@@ -21,7 +21,7 @@
 ##   status words, glossed at the end of this file: Synced = 동기화됨, Healthy = 정상, ...
 
 ## 키: 도움말에 나오는 각 키의 동작(tui/keymap.rs).
-key-shell = 셸: 실습 명령을 여기에 입력합니다(실습 환경으로 셸을 시작합니다)
+key-shell = 셸: 실습 명령을 여기서 입력(실습 환경을 갖춘 셸을 시작)
 key-next-command = 레슨의 다음 명령 선택
 key-prev-command = 이전 명령 선택
 key-type-command = 선택한 명령을 셸에 입력(Enter는 직접 누릅니다)
