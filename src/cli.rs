@@ -8,7 +8,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::i18n::Say;
 use crate::lab::catalog::{Catalog, CatalogError};
+use crate::t;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -26,7 +28,8 @@ pub struct Cli {
 /// Options every command understands.
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Start the embedded lab cluster in-process and work against it.
+    /// Work on the embedded lab cluster: the one already serving this state dir, else started
+    /// here.
     #[arg(long, global = true)]
     pub sim: bool,
     /// With --sim: run the cluster's clock this many times faster than real time.
@@ -64,7 +67,7 @@ pub struct Global {
     /// (nothing is deleted).
     #[arg(long, global = true)]
     pub fresh: bool,
-    /// Lesson language: en or zh [default: $CAPA_LANG, then the config file, then the locale].
+    /// Lesson language: en, zh or ko [default: $CAPA_LANG, then the config file, then the locale].
     #[arg(long, global = true)]
     pub lang: Option<String>,
     /// Take the lesson files from this folder (laid out like repo-template/) instead of the
@@ -72,7 +75,7 @@ pub struct Global {
     #[arg(long, global = true)]
     pub templates: Option<PathBuf>,
     /// Take the lessons from this folder (laid out like lessons/: one folder per lesson with
-    /// lesson.yaml, en.md and zh.md) instead of the built-in ones.
+    /// lesson.yaml and a <lang>.md per language) instead of the built-in ones.
     #[arg(long, global = true)]
     pub lessons: Option<PathBuf>,
 }
@@ -130,7 +133,8 @@ pub enum Command {
 
 #[derive(Debug, Subcommand)]
 pub enum SimCommand {
-    /// Serve the embedded lab cluster until interrupted (Ctrl-C or SIGTERM).
+    /// Serve the lab's embedded cluster until interrupted (Ctrl-C or SIGTERM); `capa-tui --sim`
+    /// and the other --sim commands on the same state dir use it.
     Serve(ServeArgs),
 }
 
@@ -139,9 +143,9 @@ pub struct ServeArgs {
     /// Loopback address to listen on; port 0 picks a free port.
     #[arg(long, default_value = "127.0.0.1:0")]
     pub listen: SocketAddr,
-    /// Write a kubeconfig for the cluster here once it is serving.
+    /// Write a kubeconfig for the cluster here once it is serving [default: <state-dir>/kubeconfig].
     #[arg(long)]
-    pub kubeconfig_out: PathBuf,
+    pub kubeconfig_out: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -244,31 +248,25 @@ pub async fn run(cli: Cli) -> i32 {
 /// Opens the terminal tutor, on the embedded cluster with `--sim`.
 async fn tutor(g: &Global) -> i32 {
     use std::io::IsTerminal;
+    let lang = lab_commands::lang(g);
     if !std::io::stdout().is_terminal() {
-        eprintln!(
-            "capa-tui: the tutor needs a terminal; for scripts use `capa-tui do|check|status` (see --help)"
-        );
+        eprintln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
         return 2;
     }
     let settings = match g.settings() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui: {e}");
+            eprintln!("capa-tui: {}", e.say(lang));
             return 2;
         }
     };
-    let catalog = match g.catalog() {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("capa-tui: {e}");
-            return 1;
-        }
+    let Ok(catalog) = lab_commands::catalog(g, lang) else {
+        return 1;
     };
-    let options = g.session_options();
-    let session = match crate::session::Session::open(options).await {
+    let session = match crate::session::Session::open(g.session_options()).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui: {e}");
+            eprintln!("capa-tui: {}", e.say(lang));
             return 1;
         }
     };
@@ -293,28 +291,40 @@ async fn tutor(g: &Global) -> i32 {
 
 /// `capa-tui config`: each setting, its value and where it came from.
 fn show_config(g: &Global) -> i32 {
+    let lang = lab_commands::lang(g);
     let file = crate::config::path();
     match &file {
-        Some(p) if p.exists() => println!("config file: {}", p.display()),
-        Some(p) => println!(
-            "config file: {} (not there; see capa-tui config --help)",
-            p.display()
+        Some(p) if p.exists() => println!(
+            "{}",
+            t!(lang, "config-file", path = p.display().to_string())
         ),
-        None => println!("config file: none (no home directory)"),
+        Some(p) => println!(
+            "{}",
+            t!(lang, "config-file-absent", path = p.display().to_string())
+        ),
+        None => println!("{}", t!(lang, "config-file-none")),
     }
     match g.settings() {
         Ok(s) => {
             println!(
                 "theme   = {:<10} # {}",
                 s.theme.value.name(),
-                s.theme.origin
+                s.theme.origin.say(lang)
             );
-            println!("lang    = {:<10} # {}", s.lang.value.code(), s.lang.origin);
-            println!("present = {:<10} # {}", s.present.value, s.present.origin);
+            println!(
+                "lang    = {:<10} # {}",
+                s.lang.value.code(),
+                s.lang.origin.say(lang)
+            );
+            println!(
+                "present = {:<10} # {}",
+                s.present.value,
+                s.present.origin.say(lang)
+            );
             0
         }
         Err(e) => {
-            eprintln!("capa-tui config: {e}");
+            eprintln!("capa-tui config: {}", e.say(lang));
             2
         }
     }
@@ -322,24 +332,26 @@ fn show_config(g: &Global) -> i32 {
 
 async fn app(g: &Global, args: AppArgs) -> i32 {
     use crate::cluster;
+    let lang = lab_commands::lang(g);
     let client = match cluster::connect(g.kubeconfig.as_deref(), g.context.as_deref()).await {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("capa-tui app: {e}");
+            eprintln!("capa-tui app: {}", e.say(lang));
             return 1;
         }
     };
     let (result, done) = match &args.command {
         AppCommand::Refresh { name, hard } => (
             cluster::argocd::refresh(client, &args.namespace, name, *hard).await,
-            format!(
-                "Application '{name}' refresh requested{}",
-                if *hard { " (hard)" } else { "" }
-            ),
+            if *hard {
+                t!(lang, "app-refresh-hard", name = name.as_str())
+            } else {
+                t!(lang, "app-refresh", name = name.as_str())
+            },
         ),
         AppCommand::TerminateOp { name } => (
             cluster::argocd::terminate_op(client, &args.namespace, name).await,
-            format!("Application '{name}' operation terminating"),
+            t!(lang, "app-terminating", name = name.as_str()),
         ),
     };
     match result {
@@ -348,53 +360,72 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("capa-tui app: {e}");
+            eprintln!("capa-tui app: {}", e.say(lang));
             1
         }
     }
 }
 
+/// `capa-tui sim serve`: serves the lab's embedded cluster (the same state dir as `--sim`)
+/// until interrupted; the other `--sim` commands attach to it.
 async fn serve(g: &Global, args: ServeArgs) -> i32 {
-    let config = capa_sim::Config {
+    let lang = lab_commands::lang(g);
+    let mut options = g.session_options();
+    options.sim = true;
+    let serve = crate::session::Serve {
         listen: args.listen,
-        state_dir: g.state_dir.clone(),
-        speed: g.speed,
-        bare_dir: g.bare_dir.clone(),
+        kubeconfig_out: args.kubeconfig_out.as_deref(),
     };
-    let handle = match capa_sim::start(config).await {
-        Ok(h) => h,
+    let session = match crate::session::Session::serve(options, serve).await {
+        Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui sim serve: {e}");
+            eprintln!("capa-tui sim serve: {}", e.say(lang));
             return 1;
         }
     };
-    if let Err(e) = handle.write_kubeconfig(&args.kubeconfig_out) {
-        eprintln!("capa-tui sim serve: {e}");
-        handle.shutdown().await;
-        return 1;
-    }
-    println!("embedded lab cluster serving at {}", handle.url());
-    println!("kubeconfig: {}", args.kubeconfig_out.display());
+    let kubeconfig = session
+        .kubeconfig
+        .as_deref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let bare = session.paths.bare_dir.display().to_string();
     println!(
-        "bare git repos: {} (create one: git init --bare -b main {}/src.git)",
-        handle.bare_dir().display(),
-        handle.bare_dir().display()
+        "{}",
+        t!(
+            lang,
+            "serve-serving",
+            url = session.sim_url().unwrap_or_default()
+        )
     );
     println!(
-        "git URL: {} (Applications use git://{}/src.git)",
-        handle.git_url("src"),
-        capa_sim::GITD_HOST
+        "{}",
+        t!(lang, "serve-kubeconfig", path = kubeconfig.as_str())
+    );
+    println!("{}", t!(lang, "serve-bare", bare = bare.as_str()));
+    println!(
+        "{}",
+        t!(
+            lang,
+            "serve-git",
+            url = session.sim_git_url("src").unwrap_or_default(),
+            host = capa_sim::GITD_HOST
+        )
     );
     println!(
-        "try: KUBECONFIG={} kubectl get namespaces",
-        args.kubeconfig_out.display()
+        "{}",
+        t!(lang, "serve-try", kubeconfig = kubeconfig.as_str())
     );
-    if let Some(dir) = &g.state_dir {
-        println!("state dir: {}", dir.display());
-    }
+    println!(
+        "{}",
+        t!(
+            lang,
+            "serve-state",
+            state = g.session_options().place().state.display().to_string()
+        )
+    );
     wait_for_stop_signal().await;
-    println!("stopping the embedded lab cluster...");
-    handle.shutdown().await;
+    println!("{}", t!(lang, "serve-stopping"));
+    session.close().await;
     0
 }
 

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
+use crate::t;
 
 /// The tutor's themes, by the names the file, `CAPA_THEME` and `--theme` use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -53,17 +54,35 @@ pub enum Origin {
     Env(&'static str),
     File(PathBuf),
     /// Nothing set it: the built-in choice, and why.
-    Builtin(&'static str),
+    Builtin(Builtin),
+}
+
+/// Why the built-in choice is what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    NotPresenting,
+    Locale,
+    Presenting,
+    Default,
+}
+
+impl Say for Origin {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            Origin::Flag(flag) => t!(lang, "origin-flag", flag = flag.to_string()),
+            Origin::Env(var) => format!("${var}"),
+            Origin::File(p) => p.display().to_string(),
+            Origin::Builtin(Builtin::NotPresenting) => t!(lang, "origin-not-presenting"),
+            Origin::Builtin(Builtin::Locale) => t!(lang, "origin-locale"),
+            Origin::Builtin(Builtin::Presenting) => t!(lang, "origin-presenting"),
+            Origin::Builtin(Builtin::Default) => t!(lang, "origin-default"),
+        }
+    }
 }
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Origin::Flag(flag) => write!(f, "the {flag} flag"),
-            Origin::Env(var) => write!(f, "${var}"),
-            Origin::File(p) => write!(f, "{}", p.display()),
-            Origin::Builtin(why) => f.write_str(why),
-        }
+        f.write_str(&self.say(Lang::FALLBACK))
     }
 }
 
@@ -89,32 +108,120 @@ pub struct Flags<'a> {
     pub present: Option<bool>,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why the settings cannot be read, typed; said with what to do by [`Say`].
+#[derive(Debug)]
 pub enum ConfigError {
-    #[error("{}, line {line}: {message}. Fix or remove that line (`capa-tui config` shows the settings in effect).", .path.display())]
     Malformed {
         path: PathBuf,
         line: usize,
         message: String,
     },
-    #[error("cannot read {}: {source}", .path.display())]
     Unreadable {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("${var} is {value:?}: {expected}")]
+    /// A value of the right type but not one capa-tui knows, on its line.
+    BadValue {
+        path: PathBuf,
+        line: usize,
+        key: &'static str,
+        value: String,
+        expected: Expected,
+    },
     BadEnv {
         var: &'static str,
         value: String,
-        expected: String,
+        expected: Expected,
     },
-    #[error("{flag} {value:?}: {expected}")]
     BadFlag {
         flag: &'static str,
         value: String,
-        expected: String,
+        expected: Expected,
     },
 }
+
+/// What a setting takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    Languages,
+    Themes,
+    YesNo,
+}
+
+impl Expected {
+    fn say(self, lang: Lang) -> String {
+        match self {
+            Expected::Languages => t!(lang, "config-use-languages", codes = Lang::codes()),
+            Expected::Themes => t!(lang, "config-use-themes"),
+            Expected::YesNo => t!(lang, "config-use-yes-no"),
+        }
+    }
+}
+
+impl Say for ConfigError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            ConfigError::Malformed {
+                path,
+                line,
+                message,
+            } => t!(
+                lang,
+                "config-malformed",
+                path = path.display().to_string(),
+                line = line.to_string(),
+                message = message.as_str()
+            ),
+            ConfigError::BadValue {
+                path,
+                line,
+                key,
+                value,
+                expected,
+            } => t!(
+                lang,
+                "config-bad-value",
+                path = path.display().to_string(),
+                line = line.to_string(),
+                key = key.to_string(),
+                value = value.as_str(),
+                expected = expected.say(lang)
+            ),
+            ConfigError::Unreadable { path, source } => t!(
+                lang,
+                "config-unreadable",
+                path = path.display().to_string(),
+                why = source.to_string()
+            ),
+            ConfigError::BadEnv {
+                var,
+                value,
+                expected,
+            } => t!(
+                lang,
+                "config-bad-env",
+                var = var.to_string(),
+                value = value.as_str(),
+                expected = expected.say(lang)
+            ),
+            ConfigError::BadFlag {
+                flag,
+                value,
+                expected,
+            } => t!(
+                lang,
+                "config-bad-flag",
+                flag = flag.to_string(),
+                value = value.as_str(),
+                expected = expected.say(lang)
+            ),
+        }
+    }
+}
+
+crate::display_says!(ConfigError);
+
+impl std::error::Error for ConfigError {}
 
 /// `$CAPA_CONFIG`, else `<XDG config dir>/capa-tui/config.toml`.
 pub fn path() -> Option<PathBuf> {
@@ -173,10 +280,10 @@ pub fn resolve(
         None => File::default(),
     };
     let in_file = || Origin::File(file_path.map(Path::to_path_buf).unwrap_or_default());
-    let bad_env = |var: &'static str, value: String, expected: &str| ConfigError::BadEnv {
+    let bad_env = |var: &'static str, value: String, expected: Expected| ConfigError::BadEnv {
         var,
         value,
-        expected: expected.to_string(),
+        expected,
     };
     let env_var = |var: &'static str| env(var).filter(|v| !v.is_empty());
 
@@ -186,7 +293,7 @@ pub fn resolve(
             origin: Origin::Flag(if p { "--present" } else { "--no-present" }),
         }
     } else if let Some(v) = env_var("CAPA_PRESENT") {
-        let value = yes_no(&v).ok_or_else(|| bad_env("CAPA_PRESENT", v, "use 1 or 0"))?;
+        let value = yes_no(&v).ok_or_else(|| bad_env("CAPA_PRESENT", v, Expected::YesNo))?;
         Setting {
             value,
             origin: Origin::Env("CAPA_PRESENT"),
@@ -199,7 +306,7 @@ pub fn resolve(
     } else {
         Setting {
             value: false,
-            origin: Origin::Builtin("not presenting unless asked"),
+            origin: Origin::Builtin(Builtin::NotPresenting),
         }
     };
 
@@ -211,8 +318,8 @@ pub fn resolve(
             origin: Origin::Flag("--theme"),
         }
     } else if let Some(v) = env_var("CAPA_THEME") {
-        let value = ThemeName::parse(&v)
-            .ok_or_else(|| bad_env("CAPA_THEME", v, "use default, projector or monochrome"))?;
+        let value =
+            ThemeName::parse(&v).ok_or_else(|| bad_env("CAPA_THEME", v, Expected::Themes))?;
         Setting {
             value,
             origin: Origin::Env("CAPA_THEME"),
@@ -225,7 +332,7 @@ pub fn resolve(
     } else if present.value {
         Setting {
             value: ThemeName::Projector,
-            origin: Origin::Builtin("presenting"),
+            origin: Origin::Builtin(Builtin::Presenting),
         }
     } else if env_var("NO_COLOR").is_some() {
         Setting {
@@ -235,7 +342,7 @@ pub fn resolve(
     } else {
         Setting {
             value: ThemeName::Default,
-            origin: Origin::Builtin("the default"),
+            origin: Origin::Builtin(Builtin::Default),
         }
     };
     Ok(Settings {
@@ -252,21 +359,20 @@ fn resolve_lang(
     in_file: Option<&str>,
     file_path: Option<&Path>,
 ) -> Result<Setting<Lang>, ConfigError> {
-    let languages = format!("use one of {}", Lang::codes());
     Ok(if let Some(l) = flag {
         Setting {
             value: lang_word(l).ok_or_else(|| ConfigError::BadFlag {
                 flag: "--lang",
                 value: l.to_string(),
-                expected: languages.clone(),
+                expected: Expected::Languages,
             })?,
             origin: Origin::Flag("--lang"),
         }
     } else if let Some(v) = env("CAPA_LANG").filter(|v| !v.is_empty()) {
-        let value = lang_word(&v).ok_or_else(|| ConfigError::BadEnv {
+        let value = lang_word(&v).ok_or(ConfigError::BadEnv {
             var: "CAPA_LANG",
             value: v,
-            expected: languages.clone(),
+            expected: Expected::Languages,
         })?;
         Setting {
             value,
@@ -279,24 +385,24 @@ fn resolve_lang(
                 origin: Origin::File(file_path.map(Path::to_path_buf).unwrap_or_default()),
             },
             None => {
-                return Err(malformed_value(
-                    file_path,
-                    "lang",
-                    l,
-                    &format!("one of {}", Lang::codes()),
-                ));
+                return Err(malformed_value(file_path, "lang", l, Expected::Languages));
             }
         }
     } else {
         Setting {
             value: Lang::from_locale(env),
-            origin: Origin::Builtin("from the locale"),
+            origin: Origin::Builtin(Builtin::Locale),
         }
     })
 }
 
 /// A value of the right type but not one we know, with the line that holds it.
-fn malformed_value(path: Option<&Path>, key: &str, value: &str, expected: &str) -> ConfigError {
+fn malformed_value(
+    path: Option<&Path>,
+    key: &'static str,
+    value: &str,
+    expected: Expected,
+) -> ConfigError {
     let path = path.map(Path::to_path_buf).unwrap_or_default();
     let line = std::fs::read_to_string(&path)
         .ok()
@@ -306,10 +412,12 @@ fn malformed_value(path: Option<&Path>, key: &str, value: &str, expected: &str) 
                 .map(|i| i + 1)
         })
         .unwrap_or(1);
-    ConfigError::Malformed {
+    ConfigError::BadValue {
         path,
         line,
-        message: format!("{key} = {value:?} is not {expected}"),
+        key,
+        value: value.to_string(),
+        expected,
     }
 }
 

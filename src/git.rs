@@ -10,13 +10,32 @@ use git2::{
     StatusOptions,
 };
 
-#[derive(Debug, thiserror::Error)]
+use crate::i18n::{Lang, Say};
+use crate::t;
+
+/// What git was doing when it failed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum GitOp {
+    CreateBare(PathBuf),
+    Clone { url: String, dest: PathBuf },
+    SetHead,
+    Open(PathBuf),
+    Fetch,
+    Status,
+    Compare,
+    Index,
+    Commit,
+    FindRemote,
+    Push(String),
+    Configure,
+}
+
+/// Why a git operation failed, typed; said in the learner's language by [`Say`].
+#[derive(Debug)]
 pub enum GitError {
-    #[error("git: {what}: {source}")]
-    Git { what: String, source: git2::Error },
-    #[error(
-        "the push to {remote} was rejected: {why}. Someone else pushed first: fetch and look at what changed (git -C {repo} fetch && git -C {repo} log --oneline HEAD..origin/main) before trying again"
-    )]
+    /// libgit2 failed: what it was doing, and its own words.
+    Git { op: GitOp, source: git2::Error },
+    /// The remote refused the push (someone pushed first).
     Rejected {
         remote: String,
         repo: PathBuf,
@@ -24,13 +43,59 @@ pub enum GitError {
     },
 }
 
+impl Say for GitError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            GitError::Git { op, source } => {
+                let what = match op {
+                    GitOp::CreateBare(p) => {
+                        t!(lang, "git-op-create-bare", path = p.display().to_string())
+                    }
+                    GitOp::Clone { url, dest } => t!(
+                        lang,
+                        "git-op-clone",
+                        url = url.as_str(),
+                        dest = dest.display().to_string()
+                    ),
+                    GitOp::SetHead => t!(lang, "git-op-set-head"),
+                    GitOp::Open(p) => t!(lang, "git-op-open", path = p.display().to_string()),
+                    GitOp::Fetch => t!(lang, "git-op-fetch"),
+                    GitOp::Status => t!(lang, "git-op-status"),
+                    GitOp::Compare => t!(lang, "git-op-compare"),
+                    GitOp::Index => t!(lang, "git-op-index"),
+                    GitOp::Commit => t!(lang, "git-op-commit"),
+                    GitOp::FindRemote => t!(lang, "git-op-find-remote"),
+                    GitOp::Push(url) => t!(lang, "git-op-push", url = url.as_str()),
+                    GitOp::Configure => t!(lang, "git-op-configure"),
+                };
+                t!(lang, "git-failed", what = what, why = source.message())
+            }
+            GitError::Rejected { remote, repo, why } => t!(
+                lang,
+                "git-rejected",
+                remote = remote.as_str(),
+                repo = repo.display().to_string(),
+                why = why.as_str()
+            ),
+        }
+    }
+}
+
+crate::display_says!(GitError);
+
+impl std::error::Error for GitError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            GitError::Git { source, .. } => Some(source),
+            GitError::Rejected { .. } => None,
+        }
+    }
+}
+
 pub type Result<T> = std::result::Result<T, GitError>;
 
-fn git<T>(what: impl Into<String>, r: std::result::Result<T, git2::Error>) -> Result<T> {
-    r.map_err(|source| GitError::Git {
-        what: what.into(),
-        source,
-    })
+fn git<T>(op: GitOp, r: std::result::Result<T, git2::Error>) -> Result<T> {
+    r.map_err(|source| GitError::Git { op, source })
 }
 
 /// What is in a working copy that is not yet on the remote.
@@ -58,37 +123,85 @@ pub fn init_bare(path: &Path) -> Result<bool> {
     let mut opts = git2::RepositoryInitOptions::new();
     opts.bare(true).initial_head("main").mkpath(true);
     git(
-        format!("create bare repo {}", path.display()),
+        GitOp::CreateBare(path.to_path_buf()),
         Repository::init_opts(path, &opts),
     )?;
     Ok(true)
 }
 
-/// Clones `url` into `dest` (an empty repo clones fine), on branch `main`.
+/// Clones `url` into `dest` (an empty repo clones fine), on branch `main`, which tracks
+/// `origin/main` so a plain `git push` and `git pull` work.
 pub fn clone(url: &str, dest: &Path) -> Result<Repository> {
     let repo = git(
-        format!("clone {url} into {}", dest.display()),
+        GitOp::Clone {
+            url: url.to_string(),
+            dest: dest.to_path_buf(),
+        },
         Repository::clone(url, dest),
     )?;
     if repo.head().is_err() {
         // An empty remote: point HEAD at main so the first commit lands there.
-        git("set HEAD to main", repo.set_head("refs/heads/main"))?;
+        git(GitOp::SetHead, repo.set_head("refs/heads/main"))?;
     }
+    track_origin(&repo)?;
     Ok(repo)
 }
 
+/// Makes the working copy's branch `main` track `origin/main`, as `git push -u` would, when it
+/// tracks nothing: a clone of an empty repo (by git2, or by `git clone`) tracks nothing, or a
+/// `master` that does not exist. Touches only `.git/config`, never a file or a commit of the
+/// learner's; returns whether it changed anything.
+pub fn track_origin(repo: &Repository) -> Result<bool> {
+    if repo.find_remote("origin").is_err() {
+        return Ok(false);
+    }
+    let on_main = repo
+        .find_reference("HEAD")
+        .ok()
+        .and_then(|h| h.symbolic_target().ok().flatten().map(String::from))
+        .is_some_and(|t| t == "refs/heads/main");
+    // The working copy's own file, not the learner's global settings.
+    let mut config = git(
+        GitOp::Configure,
+        repo.config()
+            .and_then(|c| c.open_level(git2::ConfigLevel::Local)),
+    )?;
+    let mut changed = false;
+    // A clone of an empty repo by git2 sets up a branch that will never exist.
+    let stale_master = repo.find_branch("master", BranchType::Local).is_err()
+        && config.get_string("branch.master.merge").is_ok();
+    if stale_master {
+        for key in ["branch.master.remote", "branch.master.merge"] {
+            let _ = config.remove(key);
+        }
+        changed = true;
+    }
+    if on_main && config.get_string("branch.main.merge").is_err() {
+        git(
+            GitOp::Configure,
+            config.set_str("branch.main.remote", "origin"),
+        )?;
+        git(
+            GitOp::Configure,
+            config.set_str("branch.main.merge", "refs/heads/main"),
+        )?;
+        changed = true;
+    }
+    Ok(changed)
+}
+
 pub fn open(path: &Path) -> Result<Repository> {
-    git(format!("open {}", path.display()), Repository::open(path))
+    git(GitOp::Open(path.to_path_buf()), Repository::open(path))
 }
 
 /// Fetches `origin` and reports what the working copy holds that the remote does not.
 pub fn pending(repo: &Repository, branch: &str) -> Result<Pending> {
     if let Ok(mut origin) = repo.find_remote("origin") {
-        git("fetch origin", origin.fetch(&[branch], None, None))?;
+        git(GitOp::Fetch, origin.fetch(&[branch], None, None))?;
     }
     let mut opts = StatusOptions::new();
     opts.include_untracked(true).recurse_untracked_dirs(true);
-    let statuses = git("read status", repo.statuses(Some(&mut opts)))?;
+    let statuses = git(GitOp::Status, repo.statuses(Some(&mut opts)))?;
     let uncommitted = statuses
         .iter()
         .filter(|s| s.status() != Status::CURRENT && !s.status().contains(Status::IGNORED))
@@ -103,9 +216,9 @@ pub fn pending(repo: &Repository, branch: &str) -> Result<Pending> {
         .ok()
         .and_then(|r| r.target());
     let (unpushed, behind) = match (local, remote) {
-        (Some(l), Some(r)) => git("compare with origin", repo.graph_ahead_behind(l, r))?,
-        (Some(l), None) => (git("count commits", count_commits(repo, l))?, 0),
-        (None, Some(r)) => (0, git("count commits", count_commits(repo, r))?),
+        (Some(l), Some(r)) => git(GitOp::Compare, repo.graph_ahead_behind(l, r))?,
+        (Some(l), None) => (git(GitOp::Compare, count_commits(repo, l))?, 0),
+        (None, Some(r)) => (0, git(GitOp::Compare, count_commits(repo, r))?),
         (None, None) => (0, 0),
     };
     Ok(Pending {
@@ -124,22 +237,22 @@ fn count_commits(repo: &Repository, from: git2::Oid) -> std::result::Result<usiz
 /// Stages everything and commits it on the current branch; `None` when there was nothing to
 /// commit (so re-running a step never makes a duplicate commit).
 pub fn commit_all(repo: &Repository, message: &str, author: &Signature) -> Result<Option<String>> {
-    let mut index = git("read index", repo.index())?;
+    let mut index = git(GitOp::Index, repo.index())?;
     git(
-        "stage files",
+        GitOp::Index,
         index.add_all(["*"], IndexAddOption::DEFAULT, None),
     )?;
-    git("stage deletions", index.update_all(["*"], None))?;
-    git("write index", index.write())?;
-    let tree_id = git("write tree", index.write_tree())?;
-    let tree = git("find tree", repo.find_tree(tree_id))?;
+    git(GitOp::Index, index.update_all(["*"], None))?;
+    git(GitOp::Index, index.write())?;
+    let tree_id = git(GitOp::Commit, index.write_tree())?;
+    let tree = git(GitOp::Commit, repo.find_tree(tree_id))?;
     let parent = repo.head().ok().and_then(|h| h.peel_to_commit().ok());
     if parent.as_ref().is_some_and(|p| p.tree_id() == tree_id) {
         return Ok(None);
     }
     let parents: Vec<&git2::Commit> = parent.iter().collect();
     let oid = git(
-        "commit",
+        GitOp::Commit,
         repo.commit(Some("HEAD"), author, author, message, &tree, &parents),
     )?;
     Ok(Some(oid.to_string()))
@@ -156,7 +269,7 @@ pub struct PushProgress {
 /// Pushes `branch` to `origin`, reporting progress; a rejected update is an error that says
 /// what to do, never a force push.
 pub fn push(repo: &Repository, branch: &str, mut progress: impl FnMut(PushProgress)) -> Result<()> {
-    let mut origin = git("find remote origin", repo.find_remote("origin"))?;
+    let mut origin = git(GitOp::FindRemote, repo.find_remote("origin"))?;
     let remote_url = origin.url().unwrap_or("origin").to_string();
     let mut rejected: Option<String> = None;
     {
@@ -189,7 +302,7 @@ pub fn push(repo: &Repository, branch: &str, mut progress: impl FnMut(PushProgre
                 });
             }
             return Err(GitError::Git {
-                what: format!("push to {remote_url}"),
+                op: GitOp::Push(remote_url),
                 source: e,
             });
         }
@@ -246,6 +359,17 @@ mod tests {
         assert!(!init_bare(&bare).unwrap(), "a second init is a no-op");
         let work = dir.path().join("repo");
         let repo = clone(&format!("file://{}", bare.display()), &work).unwrap();
+        // libgit2 leaves an empty `[branch "master"]` header behind; git ignores it.
+        let config = repo.config().unwrap().snapshot().unwrap();
+        assert_eq!(
+            config.get_str("branch.main.merge").unwrap(),
+            "refs/heads/main"
+        );
+        assert_eq!(config.get_str("branch.main.remote").unwrap(), "origin");
+        assert!(
+            config.get_str("branch.master.merge").is_err(),
+            "no stale master"
+        );
         std::fs::write(work.join("a.txt"), "hello").unwrap();
         let p = pending(&repo, "main").unwrap();
         assert_eq!(p.uncommitted, ["a.txt"]);

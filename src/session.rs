@@ -1,18 +1,25 @@
 //! Which cluster and which folders a command works on: a kubeconfig/context, or the embedded
-//! lab cluster started in-process (`--sim`) with its state, source and bare dirs kept under one
-//! state dir, so `capa-tui do all --sim` and a later `capa-tui check all --sim` see the same lab.
+//! lab cluster (`--sim`) with its state, source and bare dirs kept under one state dir, so
+//! `capa-tui do all --sim` and a later `capa-tui check all --sim` see the same lab. One process
+//! serves a state dir's cluster (`serving`): the first `--sim` command (a tutor, `sim serve`)
+//! starts it, and every other command on that state dir attaches to it over HTTP.
 
+pub mod serving;
 pub mod shell_env;
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use crate::cluster;
+use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Catalog;
 use crate::lab::engine::Runner;
 use crate::lab::fit::Fit;
 use crate::lab::paths::LabPaths;
+use crate::t;
+use serving::{Claim, Owner, Serving};
 use shell_env::ShellEnv;
 
 pub struct Options<'a> {
@@ -27,23 +34,110 @@ pub struct Options<'a> {
     pub fresh: bool,
 }
 
-/// Why a session could not start, in words that say what to do.
-#[derive(Debug, thiserror::Error)]
+/// Why a session could not start, typed; said with what to do by [`Say`].
+#[derive(Debug)]
 pub enum SessionError {
-    /// The embedded cluster says what went wrong (a port in use, a state dir that is not
-    /// ours, a kubeconfig it cannot write) and what to do.
-    #[error(transparent)]
-    Sim(#[from] capa_sim::SimError),
-    #[error(transparent)]
-    Cluster(#[from] cluster::ClusterError),
-    #[error(
-        "cannot move the old lab {from} aside to {to}: {source}. Move it yourself, or pick another --state-dir"
-    )]
+    /// The embedded cluster could not start (a port in use, a state dir that is not ours, a
+    /// kubeconfig it cannot write).
+    Sim(capa_sim::SimError),
+    Cluster(cluster::ClusterError),
     MoveAside {
         from: PathBuf,
         to: PathBuf,
         source: std::io::Error,
     },
+    /// The state dir cannot be made or locked.
+    StateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// Another process serves this lab, so it cannot be moved aside or served twice.
+    Served {
+        pid: Option<u32>,
+        url: Option<String>,
+    },
+    /// Another process holds the lab, and never said where it serves.
+    NotSaying {
+        state: PathBuf,
+    },
+}
+
+impl Say for SessionError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            SessionError::Sim(e) => sim_words(e, lang),
+            SessionError::Cluster(e) => e.say(lang),
+            SessionError::MoveAside { from, to, source } => t!(
+                lang,
+                "session-move-aside",
+                from = from.display().to_string(),
+                to = to.display().to_string(),
+                why = source.to_string()
+            ),
+            SessionError::StateDir { path, source } => t!(
+                lang,
+                "session-state-dir",
+                path = path.display().to_string(),
+                why = source.to_string()
+            ),
+            SessionError::Served { pid, url } => t!(
+                lang,
+                "session-served",
+                pid = pid.map_or_else(|| "?".into(), |p| p.to_string()),
+                url = url.clone().unwrap_or_else(|| "?".into())
+            ),
+            SessionError::NotSaying { state } => t!(
+                lang,
+                "session-not-saying",
+                state = state.display().to_string()
+            ),
+        }
+    }
+}
+
+/// The embedded cluster's own errors, in the learner's words where they ask the learner to act.
+fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
+    use capa_sim::SimError;
+    match e {
+        SimError::NotLoopback(addr) => t!(lang, "sim-not-loopback", addr = addr.to_string()),
+        SimError::Listen { addr, source } => t!(
+            lang,
+            "sim-cannot-listen",
+            addr = addr.to_string(),
+            why = source.to_string()
+        ),
+        SimError::BadSpeed(speed) => t!(lang, "sim-bad-speed", speed = speed.to_string()),
+        SimError::BareDir { path, source } => t!(
+            lang,
+            "sim-bare-dir",
+            path = path.display().to_string(),
+            why = source.to_string()
+        ),
+        SimError::Kubeconfig { path, source } => t!(
+            lang,
+            "sim-kubeconfig",
+            path = path.display().to_string(),
+            why = source.to_string()
+        ),
+        // The store, TLS and git daemon fail in their own words (a damaged store says how).
+        other => other.to_string(),
+    }
+}
+
+crate::display_says!(SessionError);
+
+impl std::error::Error for SessionError {}
+
+impl From<cluster::ClusterError> for SessionError {
+    fn from(e: cluster::ClusterError) -> SessionError {
+        SessionError::Cluster(e)
+    }
+}
+
+impl From<capa_sim::SimError> for SessionError {
+    fn from(e: capa_sim::SimError) -> SessionError {
+        SessionError::Sim(e)
+    }
 }
 
 /// Moves a lab's state dir to `<dir>-<UTC time>` so a new lab can start there; returns where it
@@ -106,6 +200,49 @@ impl Options<'_> {
     }
 }
 
+/// What happened as the session started, for the learner to read once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Started {
+    /// `--fresh` kept the old lab here.
+    pub kept_aside: Option<PathBuf>,
+    /// The process that served this lab before ended without stopping it; this one took over.
+    pub took_over_from: Option<u32>,
+    /// Another process serves this lab; this session uses its cluster.
+    pub attached_to: Option<u32>,
+}
+
+impl Started {
+    /// What to tell the learner, one line each, in their language.
+    pub fn lines(&self, lang: Lang) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(kept) = &self.kept_aside {
+            out.push(t!(
+                lang,
+                "session-kept-aside",
+                path = kept.display().to_string()
+            ));
+        }
+        if let Some(pid) = self.took_over_from {
+            out.push(t!(lang, "session-took-over", pid = pid.to_string()));
+        }
+        if let Some(pid) = self.attached_to {
+            out.push(t!(lang, "session-attached", pid = pid.to_string()));
+        }
+        out
+    }
+}
+
+/// The embedded cluster, as this session has it.
+enum Embedded {
+    /// This process serves it, and stops it when the session closes.
+    Serves {
+        handle: Box<capa_sim::Handle>,
+        owner: Owner,
+    },
+    /// Another process serves it.
+    Attached,
+}
+
 pub struct Session {
     /// Follows the kubeconfig file: after the cluster restarts elsewhere and rewrites it, the
     /// same client talks to the new address.
@@ -114,11 +251,71 @@ pub struct Session {
     pub kubeconfig: Option<PathBuf>,
     pub context: Option<String>,
     /// What the session is about to change, for the learner to confirm.
-    pub target: String,
-    sim: Option<capa_sim::Handle>,
+    pub target: Target,
+    pub started: Started,
+    embedded: Option<Embedded>,
     /// Keeps the kubeconfig followed while the session lasts.
     followed: cluster::follow::Followed,
 }
+
+/// The cluster a session works on, as the learner reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    Embedded {
+        url: String,
+        state: PathBuf,
+        /// The process serving it, when it is not this one.
+        served_by: Option<u32>,
+    },
+    Context {
+        context: Option<String>,
+        kubeconfig: Option<PathBuf>,
+    },
+}
+
+impl Say for Target {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            Target::Embedded {
+                url,
+                state,
+                served_by: None,
+            } => t!(
+                lang,
+                "target-embedded",
+                url = url.as_str(),
+                state = state.display().to_string()
+            ),
+            Target::Embedded {
+                url,
+                state,
+                served_by: Some(pid),
+            } => t!(
+                lang,
+                "target-embedded-attached",
+                url = url.as_str(),
+                state = state.display().to_string(),
+                pid = pid.to_string()
+            ),
+            Target::Context {
+                context,
+                kubeconfig,
+            } => t!(
+                lang,
+                "target-context",
+                context = context
+                    .clone()
+                    .unwrap_or_else(|| t!(lang, "target-current")),
+                kubeconfig = kubeconfig.as_ref().map_or_else(
+                    || "$KUBECONFIG ~/.kube/config".to_string(),
+                    |p| p.display().to_string()
+                )
+            ),
+        }
+    }
+}
+
+crate::display_says!(Target);
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
 /// directories, as `etcetera` reads them); the temporary folder when there is no home.
@@ -131,74 +328,142 @@ pub fn default_sim_state() -> PathBuf {
         .join("capa-tui/sim")
 }
 
+/// How long an attaching command waits for an owner that is starting the cluster to say where.
+const OWNER_PATIENCE: Duration = Duration::from_secs(20);
+
+/// How to serve when this process starts the embedded cluster.
+pub struct Serve<'a> {
+    pub listen: SocketAddr,
+    /// Where to write the kubeconfig (the state dir's `kubeconfig` when `None`).
+    pub kubeconfig_out: Option<&'a Path>,
+}
+
 impl Session {
+    /// A session on the cluster the options name; with `--sim`, the lab's embedded cluster,
+    /// started here when no other process serves it, else attached to.
     pub async fn open(o: Options<'_>) -> Result<Session, SessionError> {
         if o.sim {
-            let Where {
-                state,
-                paths,
-                kubeconfig,
-            } = o.place();
-            if o.fresh
-                && let Some(kept) = move_aside(&state)?
-            {
-                eprintln!(
-                    "capa-tui: starting a new lab; the previous one is kept in {}",
-                    kept.display()
-                );
-            }
-            let config = capa_sim::Config {
-                state_dir: Some(state.clone()),
-                speed: o.speed,
-                bare_dir: Some(paths.bare_dir.clone()),
-                ..Default::default()
-            };
-            let handle = capa_sim::start(config).await?;
-            handle.write_kubeconfig(&kubeconfig)?;
-            let followed = cluster::follow::connect(&kubeconfig, None).await?;
-            return Ok(Session {
-                client: followed.client.clone(),
-                followed,
-                paths,
-                target: format!(
-                    "the embedded lab cluster at {} (state in {})",
-                    handle.url(),
-                    state.display()
-                ),
-                kubeconfig: Some(kubeconfig),
-                context: None,
-                sim: Some(handle),
-            });
+            return Session::embedded(&o, None).await;
         }
         let path = cluster::kubeconfig_path(o.kubeconfig)?;
         let followed = cluster::follow::connect(&path, o.context).await?;
-        let target = format!(
-            "the cluster of context {} in {}",
-            o.context.unwrap_or("(current)"),
-            o.kubeconfig.map_or_else(
-                || "$KUBECONFIG or ~/.kube/config".to_string(),
-                |p| p.display().to_string()
-            ),
-        );
         Ok(Session {
             client: followed.client.clone(),
             followed,
             paths: LabPaths::resolve(o.src_dir, o.bare_dir),
             kubeconfig: o.kubeconfig.map(Path::to_path_buf),
             context: o.context.map(String::from),
-            target,
-            sim: None,
+            target: Target::Context {
+                context: o.context.map(String::from),
+                kubeconfig: o.kubeconfig.map(Path::to_path_buf),
+            },
+            started: Started::default(),
+            embedded: None,
         })
+    }
+
+    /// `capa-tui sim serve`: this process serves the lab's embedded cluster; another that
+    /// already does is named, never doubled.
+    pub async fn serve(o: Options<'_>, serve: Serve<'_>) -> Result<Session, SessionError> {
+        Session::embedded(&o, Some(serve)).await
+    }
+
+    async fn embedded(o: &Options<'_>, serve: Option<Serve<'_>>) -> Result<Session, SessionError> {
+        let Where {
+            state,
+            paths,
+            kubeconfig,
+        } = o.place();
+        let mut started = Started::default();
+        let state_error = |source| SessionError::StateDir {
+            path: state.clone(),
+            source,
+        };
+        if o.fresh {
+            // A lab some process serves is not moved from under it.
+            if state.exists() {
+                match serving::claim(&state).map_err(state_error)? {
+                    Claim::Taken => return Err(served(&state)),
+                    Claim::Owner { owner, .. } => drop(owner),
+                }
+            }
+            started.kept_aside = move_aside(&state)?;
+        }
+        match serving::claim(&state).map_err(state_error)? {
+            Claim::Owner { owner, previous } => {
+                started.took_over_from = previous;
+                let out = serve
+                    .as_ref()
+                    .and_then(|s| s.kubeconfig_out)
+                    .map_or_else(|| kubeconfig.clone(), Path::to_path_buf);
+                let config = capa_sim::Config {
+                    listen: serve
+                        .as_ref()
+                        .map_or_else(|| capa_sim::Config::default().listen, |s| s.listen),
+                    state_dir: Some(state.clone()),
+                    speed: o.speed,
+                    bare_dir: Some(paths.bare_dir.clone()),
+                };
+                let handle = capa_sim::start(config).await?;
+                handle.write_kubeconfig(&out)?;
+                owner
+                    .publish(&Serving {
+                        pid: std::process::id(),
+                        url: handle.url(),
+                        kubeconfig: out.clone(),
+                    })
+                    .map_err(state_error)?;
+                let followed = cluster::follow::connect(&out, None).await?;
+                repair_tracking(&paths);
+                Ok(Session {
+                    client: followed.client.clone(),
+                    followed,
+                    paths,
+                    target: Target::Embedded {
+                        url: handle.url(),
+                        state,
+                        served_by: None,
+                    },
+                    kubeconfig: Some(out),
+                    context: None,
+                    started,
+                    embedded: Some(Embedded::Serves {
+                        handle: Box::new(handle),
+                        owner,
+                    }),
+                })
+            }
+            Claim::Taken if serve.is_some() => Err(served(&state)),
+            Claim::Taken => {
+                let serving = serving::wait_for(&state, OWNER_PATIENCE)
+                    .await
+                    .ok_or_else(|| SessionError::NotSaying {
+                        state: state.clone(),
+                    })?;
+                started.attached_to = Some(serving.pid);
+                let followed = cluster::follow::connect(&serving.kubeconfig, None).await?;
+                repair_tracking(&paths);
+                Ok(Session {
+                    client: followed.client.clone(),
+                    followed,
+                    paths,
+                    target: Target::Embedded {
+                        url: serving.url,
+                        state,
+                        served_by: Some(serving.pid),
+                    },
+                    kubeconfig: Some(serving.kubeconfig),
+                    context: None,
+                    started,
+                    embedded: Some(Embedded::Attached),
+                })
+            }
+        }
     }
 
     /// What a plan needs to run on this session's cluster and folders: the same for the tutor
     /// and the CLI.
-    pub fn runner(
-        &self,
-        catalog: Arc<Catalog>,
-        lang: crate::i18n::Lang,
-        deadline: Duration,
-    ) -> Runner {
+    pub fn runner(&self, catalog: Arc<Catalog>, lang: Lang, deadline: Duration) -> Runner {
         Runner {
             client: self.client.clone(),
             catalog,
@@ -226,15 +491,53 @@ impl Session {
         self.followed.changes.clone()
     }
 
+    /// The embedded lab cluster (served here or by another process).
     pub fn is_sim(&self) -> bool {
-        self.sim.is_some()
+        self.embedded.is_some()
     }
 
-    /// Stops the in-process cluster, if any, flushing its state.
-    pub async fn close(self) {
-        if let Some(h) = self.sim {
-            h.shutdown().await;
+    /// The embedded cluster's address, when this process serves it.
+    pub fn sim_url(&self) -> Option<String> {
+        match &self.embedded {
+            Some(Embedded::Serves { handle, .. }) => Some(handle.url()),
+            _ => None,
         }
+    }
+
+    /// The bare repos' git URL, when this process serves the embedded cluster.
+    pub fn sim_git_url(&self, name: &str) -> Option<String> {
+        match &self.embedded {
+            Some(Embedded::Serves { handle, .. }) => Some(handle.git_url(name)),
+            _ => None,
+        }
+    }
+
+    /// Ends the session: the embedded cluster this process serves stops, flushing its state;
+    /// one it attached to goes on serving.
+    pub async fn close(self) {
+        if let Some(Embedded::Serves { handle, owner }) = self.embedded {
+            (*handle).shutdown().await;
+            owner.withdraw();
+        }
+    }
+}
+
+/// Another process serves the lab at `state`: who, and where.
+fn served(state: &Path) -> SessionError {
+    let serving = serving::read(state);
+    SessionError::Served {
+        pid: serving.as_ref().map(|s| s.pid),
+        url: serving.map(|s| s.url),
+    }
+}
+
+/// The working copy tracks `origin/main`, so a plain `git push` works there (a clone of an
+/// empty repo, by capa-tui or by the learner, tracks nothing). Never touches a file of theirs.
+fn repair_tracking(paths: &LabPaths) {
+    if let Ok(repo) = crate::git::open(&paths.repo())
+        && let Err(e) = crate::git::track_origin(&repo)
+    {
+        tracing::warn!("cannot set the working copy's upstream: {e}");
     }
 }
 

@@ -191,7 +191,9 @@ fn age_seconds(screen: &str) -> u64 {
 /// Stopped: the header says stale since a clock time, with an age that moves, and why; both
 /// panes are marked as of that time.
 fn read_stale(t: &Tmux, url: &str) {
-    let screen = t.wait_for("✗ stale since", Duration::from_secs(10));
+    // Streams fail one by one as each notices; once all have, the header says so in one line.
+    t.wait_for("✗ stale since", Duration::from_secs(10));
+    let screen = t.wait_for("all watches: cannot reach", Duration::from_secs(10));
     let since = clock_after(&screen, "✗ stale since ");
     assert!(
         since.len() == 8 && since.chars().filter(|c| *c == ':').count() == 2,

@@ -440,6 +440,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
         ok: false,
         what: "replicas must be a number, found \"3\"".into(),
         hint: Some(1),
+        help: None,
     };
     update(
         &mut s,
@@ -447,6 +448,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
             file: "precedence.json".into(),
             lesson: capa_tui::lab::spec::LessonId(2),
             findings: vec![bad],
+            checked_at: None,
         }]),
     );
     let screen = format!("{}", draw(&s, 200, 60));
@@ -493,7 +495,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
     let mut s = State::new(
         catalog.clone(),
         Lang::FALLBACK,
-        session.target.clone(),
+        session.target.to_string(),
         true,
     );
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();

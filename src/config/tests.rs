@@ -96,7 +96,7 @@ fn a_malformed_file_is_named_with_its_line_and_what_to_do() {
             2,
             "expected a boolean",
         ),
-        ("lang = \"fr\"\n", 1, "lang = \"fr\" is not one of en, zh"),
+        ("lang = \"fr\"\n", 1, "lang = \"fr\": use one of en"),
     ] {
         let (_d, p) = file(text);
         let e = resolve(Flags::default(), &env_of(&[]), Some(&p)).unwrap_err();

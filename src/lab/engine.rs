@@ -1,10 +1,14 @@
 //! Runs a lesson's plan: one step at a time, progress sent as data (for the tutor and the CLI
-//! alike), cancellable between and inside steps, and safe to re-run — a step that is already
-//! done is recognised and skipped, so a re-run after a cancel or failure makes no duplicate
-//! commits or objects. The learner's work is never overwritten.
+//! alike), cancellable between and inside steps, and safe to re-run. Nothing is taken on trust
+//! from an earlier run: a step is skipped only when its condition holds now, in the cluster and
+//! in Git, or when an interrupted run got past it and nothing it touched has changed since
+//! (`checkpoint`); every other step reads before it writes, so re-running after a cancel, a
+//! failure or another lesson converges. A lesson whose prerequisite is missing names the lesson
+//! to do first and changes nothing. The learner's work is never overwritten.
 
 mod app_watch;
 mod by_hand;
+mod checkpoint;
 mod error;
 mod guard;
 mod reach;
@@ -12,14 +16,20 @@ mod steps;
 
 pub use error::StepError;
 
+use std::ops::Range;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
 use super::catalog::{Catalog, Lesson};
+use super::eval::Unmet;
+use super::eval::evidence::Context;
 use super::fit::Fit;
 use super::paths::LabPaths;
 use super::spec::{LessonId, Step};
+use crate::cluster::ClusterError;
+use crate::i18n::{Lang, Say};
+use crate::t;
 
 /// Progress, as the tutor and the CLI show it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,19 +54,64 @@ pub enum Progress {
     },
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why a plan stopped, typed; said in the learner's language by [`Say`].
+#[derive(Debug)]
 pub enum RunError {
-    #[error("cancelled during step {step}; run the lesson again to finish it")]
-    Cancelled { step: usize },
-    #[error("step {step} ({title}) failed: {source}")]
+    Cancelled {
+        step: usize,
+    },
     Step {
         step: usize,
         title: String,
-        source: StepError,
+        source: Box<StepError>,
     },
-    #[error("{0}")]
-    Plan(String),
+    /// The lesson has no actions to run.
+    NoActions(String),
+    /// Something another lesson makes is not there: do that lesson first.
+    Prerequisite {
+        lesson: LessonId,
+        needs: LessonId,
+        why: Box<Unmet>,
+    },
+    /// Whether the prerequisites hold cannot be told: the cluster does not answer.
+    Unknowable(ClusterError),
 }
+
+impl Say for RunError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            RunError::Cancelled { step } => {
+                t!(lang, "run-cancelled", step = step.to_string())
+            }
+            RunError::Step {
+                step,
+                title,
+                source,
+            } => t!(
+                lang,
+                "run-step-failed",
+                step = step.to_string(),
+                title = title.as_str(),
+                why = source.say(lang)
+            ),
+            RunError::NoActions(folder) => {
+                t!(lang, "run-no-actions", folder = folder.as_str())
+            }
+            RunError::Prerequisite { lesson, needs, why } => t!(
+                lang,
+                "run-needs-lesson",
+                lesson = lesson.to_string(),
+                needs = needs.to_string(),
+                why = why.say(lang)
+            ),
+            RunError::Unknowable(e) => t!(lang, "run-unknowable", why = e.say(lang)),
+        }
+    }
+}
+
+crate::display_says!(RunError);
+
+impl std::error::Error for RunError {}
 
 /// What a run needs.
 #[derive(Clone)]
@@ -73,58 +128,31 @@ pub struct Runner {
     /// How commands are shown where the learner is.
     pub fit: Fit,
     /// The language progress and errors are told in.
-    pub lang: crate::i18n::Lang,
-}
-
-/// Where a lesson's completed steps are recorded, so a re-run after a cancel or a failure
-/// resumes after them instead of repeating them (lesson 6 must not re-commit the broken
-/// migration after its fix).
-fn checkpoint_file(src_dir: &std::path::Path) -> std::path::PathBuf {
-    src_dir.join(".capa-tui").join("progress.json")
-}
-
-fn read_checkpoint(src_dir: &std::path::Path, lesson: LessonId) -> usize {
-    std::fs::read_to_string(checkpoint_file(src_dir))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v[lesson.to_string()].as_u64())
-        .unwrap_or(0) as usize
-}
-
-fn write_checkpoint(src_dir: &std::path::Path, lesson: LessonId, done: Option<usize>) {
-    let path = checkpoint_file(src_dir);
-    let mut v = std::fs::read_to_string(&path)
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .filter(serde_json::Value::is_object)
-        .unwrap_or_else(|| serde_json::json!({}));
-    match done {
-        Some(n) => v[lesson.to_string()] = serde_json::json!(n),
-        None => {
-            if let Some(o) = v.as_object_mut() {
-                o.remove(&lesson.to_string());
-            }
-        }
-    }
-    if let Err(e) = super::files::write_atomic(&path, &v.to_string()) {
-        tracing::warn!("cannot record lesson progress in {}: {e}", path.display());
-    }
+    pub lang: Lang,
 }
 
 /// The plan of a lesson, from its `lesson.yaml` (already parsed and typed when it loaded).
 pub fn plan(lesson: &Lesson) -> Result<Vec<Step>, RunError> {
     if lesson.spec.actions.is_empty() {
-        return Err(RunError::Plan(format!(
-            "lesson {} has no actions in its lesson.yaml",
-            lesson.folder
-        )));
+        return Err(RunError::NoActions(lesson.folder.clone()));
     }
     Ok(lesson.spec.actions.iter().map(|a| a.step.clone()).collect())
 }
 
 impl Runner {
+    /// What reading evidence needs from this run.
+    pub fn context(&self) -> Context<'_> {
+        Context {
+            client: &self.client,
+            catalog: &self.catalog,
+            lang: self.lang,
+            src_dir: &self.paths.src_dir,
+            bare_dir: &self.paths.bare_dir,
+        }
+    }
+
     /// Runs lesson `lesson`'s `steps`, sending progress; stops at the first failure or when
-    /// `cancel` turns true. Steps an interrupted earlier run completed are not repeated.
+    /// `cancel` turns true.
     pub async fn run(
         &self,
         lesson: LessonId,
@@ -132,87 +160,101 @@ impl Runner {
         progress: mpsc::UnboundedSender<Progress>,
         cancel: watch::Receiver<bool>,
     ) -> Result<(), RunError> {
-        self.run_through(lesson, steps, steps.len(), progress, cancel)
+        self.run_through(lesson, steps, 0..steps.len(), progress, cancel)
             .await
     }
 
-    /// Runs the plan's steps up to (not including) `end`, after those an earlier run did: one
-    /// at a time in step mode. The plan counts as finished once its last step is done.
+    /// The first prerequisite of `lesson` that does not hold now, as the error that names the
+    /// lesson to do first.
+    pub async fn prerequisite(&self, lesson: LessonId) -> Result<(), RunError> {
+        match by_hand::missing_requirement(self, lesson).await {
+            Ok(None) => Ok(()),
+            Ok(Some((req, why))) => Err(RunError::Prerequisite {
+                lesson,
+                needs: req.lesson,
+                why: Box::new(why),
+            }),
+            Err(e) => Err(RunError::Unknowable(e)),
+        }
+    }
+
+    /// Runs the plan's actions in `range` (all of them, or one in step mode). Before the first
+    /// action, the lesson's prerequisites must hold; the leading actions whose conditions hold
+    /// now are skipped.
     pub async fn run_through(
         &self,
         lesson: LessonId,
         steps: &[Step],
-        end: usize,
+        range: Range<usize>,
         progress: mpsc::UnboundedSender<Progress>,
         mut cancel: watch::Receiver<bool>,
     ) -> Result<(), RunError> {
-        let end = end.min(steps.len());
-        let resume = read_checkpoint(&self.paths.src_dir, lesson).min(steps.len());
-        // What the learner did by hand, as the lesson's conditions see it, is not done again.
-        let by_hand = resume + by_hand::done(self, lesson, resume, end).await;
-        for (i, step) in steps.iter().enumerate().take(end) {
+        let range = range.start.min(steps.len())..range.end.min(steps.len());
+        let whole = range.start == 0 && range.end == steps.len();
+        if range.start == 0 {
+            self.prerequisite(lesson).await?;
+        }
+        // A whole run carries on after the steps an interrupted run did, only if nothing in Git
+        // or the lesson's Application changed since; else it starts over.
+        let resume = if whole {
+            checkpoint::resume(self, lesson).await.min(steps.len())
+        } else {
+            range.start
+        };
+        // What is already there, as the lesson's conditions see it now, is not done again.
+        let done_now = resume + by_hand::done(self, lesson, resume, range.end).await;
+        for (i, step) in steps.iter().enumerate().take(range.end).skip(range.start) {
             let n = i + 1;
-            if i < by_hand {
-                let _ = progress.send(Progress::Started {
-                    step: n,
-                    title: step.title(self.lang),
-                    command: step.command(&self.fit),
-                });
-                let summary = if i < resume {
-                    "already done by an earlier run"
-                } else {
-                    "already done by you: skipped"
-                };
-                let _ = progress.send(Progress::Done {
-                    step: n,
-                    summary: summary.into(),
-                });
-                if i >= resume {
-                    write_checkpoint(&self.paths.src_dir, lesson, Some(n));
-                }
-                continue;
-            }
+            let title = step.title(self.lang);
             if *cancel.borrow() {
                 return Err(RunError::Cancelled { step: n });
             }
             let _ = progress.send(Progress::Started {
                 step: n,
-                title: step.title(self.lang),
+                title: title.clone(),
                 command: step.command(&self.fit),
             });
+            if i < done_now {
+                let summary = if i < resume {
+                    t!(self.lang, "did-skip-resume")
+                } else {
+                    t!(self.lang, "did-skip")
+                };
+                let _ = progress.send(Progress::Done { step: n, summary });
+                continue;
+            }
             let blocker = {
                 let progress = progress.clone();
                 move |line: String| {
                     let _ = progress.send(Progress::Blocker { step: n, line });
                 }
             };
-            let result = self.run_step(n, step, &blocker, &mut cancel).await?;
-            match result {
+            match self.run_step(n, step, &blocker, &mut cancel).await? {
                 Ok(summary) => {
-                    write_checkpoint(&self.paths.src_dir, lesson, Some(n));
+                    if whole {
+                        checkpoint::record(self, lesson, n).await;
+                    }
                     let _ = progress.send(Progress::Done { step: n, summary });
                 }
                 Err(source) => {
                     let _ = progress.send(Progress::Failed {
                         step: n,
-                        error: source.to_string(),
+                        error: source.say(self.lang),
                     });
                     return Err(RunError::Step {
                         step: n,
-                        title: step.title(self.lang),
-                        source,
+                        title,
+                        source: Box::new(source),
                     });
                 }
             }
         }
-        if end == steps.len() {
-            write_checkpoint(&self.paths.src_dir, lesson, None);
+        if whole {
+            checkpoint::clear(self, lesson);
         }
         Ok(())
     }
-}
 
-impl Runner {
     /// Runs step `n`; when it fails only because the cluster gave no answer, waits for the
     /// cluster (cancellable, until the deadline) and runs it again.
     async fn run_step(
@@ -232,10 +274,13 @@ impl Runner {
             } else {
                 steps::run(self, step, blocker).await
             };
-            let Some(why) = result.as_ref().err().and_then(reach::unreachable) else {
+            let Some(why) = result
+                .as_ref()
+                .err()
+                .and_then(|e| reach::unreachable(self.lang, e))
+            else {
                 return Ok(result);
             };
-            let why = why.to_string();
             let now = tokio::time::Instant::now();
             let (since, deadline) = *outage.get_or_insert((now, now + self.deadline));
             tokio::select! {

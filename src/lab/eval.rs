@@ -4,10 +4,12 @@
 //! grades a lesson as the lab's grader would. The one place a lesson's data meets the world.
 
 pub mod check;
+pub mod checklist;
 pub mod derived;
 pub mod evidence;
 pub mod facts;
 mod unmet;
 
-pub use facts::{Facts, GitFacts, read_git_facts};
-pub use unmet::{holds, shown};
+pub use checklist::ItemState;
+pub use facts::{AppFacts, EvidenceFacts, Facts, GitFacts, LiveFacts, read_git_facts};
+pub use unmet::{Unmet, holds, scaled_at, shown};

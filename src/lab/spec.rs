@@ -16,7 +16,7 @@ mod plan;
 mod refs;
 mod rule;
 
-pub use checklist::{ChecklistItem, DoneWhen};
+pub use checklist::{ChecklistItem, DoneWhen, Requirement};
 pub use plan::{Step, Until};
 pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
 pub use rule::{Breaks, CommitCheck, Rule};
@@ -35,10 +35,19 @@ impl fmt::Display for LessonId {
 }
 
 /// A text in the languages a lesson is written in, by language code (`en`, `zh`, ...). English
-/// is required: it stands in for a language a lesson does not have yet.
+/// is required: it stands in for a language a lesson does not have yet. A plain string is the
+/// English alone.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(try_from = "BTreeMap<String, String>")]
+#[serde(try_from = "LocalizedRepr")]
 pub struct Localized(BTreeMap<String, String>);
+
+/// How `lesson.yaml` writes a [`Localized`]: a map by language code, or a plain English string.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum LocalizedRepr {
+    Plain(String),
+    ByLanguage(BTreeMap<String, String>),
+}
 
 impl Localized {
     /// The text in `lang`, else in English.
@@ -60,9 +69,13 @@ impl Localized {
     }
 }
 
-impl TryFrom<BTreeMap<String, String>> for Localized {
+impl TryFrom<LocalizedRepr> for Localized {
     type Error = String;
-    fn try_from(map: BTreeMap<String, String>) -> Result<Self, String> {
+    fn try_from(repr: LocalizedRepr) -> Result<Self, String> {
+        let map = match repr {
+            LocalizedRepr::Plain(en) => BTreeMap::from([(Lang::FALLBACK.code().to_string(), en)]),
+            LocalizedRepr::ByLanguage(map) => map,
+        };
         match map.get(Lang::FALLBACK.code()) {
             Some(en) if !en.trim().is_empty() => Ok(Localized(map)),
             _ => Err(format!(
@@ -91,6 +104,10 @@ pub struct LessonSpec {
     pub focus: Option<ObjectRef>,
     #[serde(default)]
     pub templates: Vec<String>,
+    /// What must hold before the plan runs (another lesson's Application or files): `r` and
+    /// `do` name the lesson to do first, and change nothing.
+    #[serde(default)]
+    pub requires: Vec<Requirement>,
     #[serde(default)]
     pub evidence: Option<EvidenceSpec>,
     /// Helm values whose provenance the values pane shows.
@@ -249,7 +266,7 @@ pub enum Source {
         optional: bool,
         /// What to do when it is not there yet.
         #[serde(default)]
-        missing: Option<String>,
+        missing: Option<Localized>,
     },
     /// How many objects of a kind a namespace holds (with a field selector).
     Count {
@@ -274,7 +291,7 @@ pub enum Source {
         object: ObjectRef,
         path: FieldPath,
         #[serde(default)]
-        missing: Option<String>,
+        missing: Option<Localized>,
     },
     /// The Helm layer (chart, valueFiles, valuesObject, parameters) that decides `key` for the
     /// Application, which must agree with the value an earlier evidence file recorded.

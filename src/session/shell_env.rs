@@ -5,7 +5,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::i18n::{Lang, Say};
 use crate::lab::paths::LabPaths;
+use crate::t;
 
 /// What a shell started for the lab gets.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,18 +20,33 @@ pub struct ShellEnv {
     pub label: String,
 }
 
-#[derive(Debug, thiserror::Error)]
+/// Why a lab shell cannot start; said with what to do by [`Say`].
+#[derive(Debug)]
 pub enum ShellError {
-    #[error(
-        "no shell to start: $SHELL is not set and bash is not installed. Set SHELL (export SHELL=/bin/sh) or install bash, then start the shell again"
-    )]
     NoShell,
-    #[error("cannot write the shell's start-up file {path}: {source}")]
     RcFile {
         path: PathBuf,
         source: std::io::Error,
     },
 }
+
+impl Say for ShellError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            ShellError::NoShell => t!(lang, "shell-error-no-shell"),
+            ShellError::RcFile { path, source } => t!(
+                lang,
+                "shell-error-rc-file",
+                path = path.display().to_string(),
+                why = source.to_string()
+            ),
+        }
+    }
+}
+
+crate::display_says!(ShellError);
+
+impl std::error::Error for ShellError {}
 
 impl ShellEnv {
     /// The environment for `paths` on the cluster of `kubeconfig` (inherited when `None`),

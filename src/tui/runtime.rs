@@ -96,8 +96,16 @@ impl Executor {
                 }
             }
             Effect::RunLesson(n) => self.run_lesson(n, None),
-            Effect::RunStep { lesson, end } => self.run_lesson(lesson, Some(end)),
+            Effect::RunStep { lesson, action } => self.run_lesson(lesson, Some(action)),
             Effect::Check(n) => self.check(n),
+            Effect::ReadClusterClock => {
+                let (client, tx) = (self.runner.client.clone(), self.tx.clone());
+                tokio::spawn(async move {
+                    if let Ok(now) = crate::cluster::now(&client).await {
+                        let _ = tx.send(Msg::ClusterClock(now));
+                    }
+                });
+            }
         }
     }
 
@@ -119,8 +127,8 @@ impl Executor {
         }
     }
 
-    /// Runs lesson `n`'s plan, or (step mode) its actions up to `end`.
-    fn run_lesson(&mut self, n: LessonId, end: Option<usize>) {
+    /// Runs lesson `n`'s plan, or (step mode) its one action `action`.
+    fn run_lesson(&mut self, n: LessonId, action: Option<usize>) {
         let Some(lesson) = self.catalog.lesson(n) else {
             return;
         };
@@ -131,13 +139,16 @@ impl Executor {
                 return;
             }
         };
-        let _ = self.tx.send(Msg::JobSteps {
-            lesson: n,
-            steps: steps
-                .iter()
-                .map(|s| PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit)))
-                .collect(),
-        });
+        // In step mode the plan is on screen already: each action updates its own row.
+        if action.is_none() {
+            let _ = self.tx.send(Msg::JobSteps {
+                lesson: n,
+                steps: steps
+                    .iter()
+                    .map(|s| PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit)))
+                    .collect(),
+            });
+        }
         let (cancel_tx, cancel_rx) = watch::channel(false);
         self.cancel = Some(cancel_tx);
         let runner = self.runner.clone();
@@ -154,17 +165,18 @@ impl Executor {
                 })
             };
             if let Err(e) = std::fs::create_dir_all(&runner.paths.src_dir) {
-                let _ = tx.send(Msg::JobEnded(Err(format!(
-                    "cannot create {}: {e}",
-                    runner.paths.src_dir.display()
-                ))));
+                let why = crate::lab::engine::StepError::CannotWriteIn {
+                    path: runner.paths.src_dir.clone(),
+                    why: e.to_string(),
+                };
+                let _ = tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(&why, runner.lang))));
                 return;
             }
-            let end = end.unwrap_or(steps.len());
+            let range = action.map_or(0..steps.len(), |a| a..a + 1);
             let result = runner
-                .run_through(n, &steps, end, ptx, cancel_rx)
+                .run_through(n, &steps, range, ptx, cancel_rx)
                 .await
-                .map_err(|e| e.to_string());
+                .map_err(|e| crate::i18n::Say::say(&e, runner.lang));
             let _ = forward.await;
             let FilesSnapshot {
                 evidence: present,
@@ -290,8 +302,8 @@ fn watch_lab_files(
 
 /// What the panes show from the learner's files.
 pub struct FilesSnapshot {
-    /// (evidence file, whether it exists).
-    pub evidence: Vec<(String, bool)>,
+    /// (evidence file, when it was last written: `None` when it is not there).
+    pub evidence: Vec<(String, Option<jiff::Timestamp>)>,
     /// The chart's values files in the working copy: (file name, values).
     pub chart_values: Vec<(String, Value)>,
     /// (full SHA, subject) of recent commits.
@@ -303,7 +315,12 @@ pub struct FilesSnapshot {
 pub fn files_snapshot(paths: &LabPaths, catalog: &Catalog) -> FilesSnapshot {
     let present = catalog
         .evidence_files()
-        .map(|f| (f.to_string(), paths.evidence(f).exists()))
+        .map(|f| {
+            (
+                f.to_string(),
+                crate::lab::eval::facts::modified(&paths.evidence(f)),
+            )
+        })
         .collect();
     let chart = catalog
         .lessons()
@@ -398,7 +415,7 @@ pub async fn run(
     let mut state = State::new(
         catalog.clone(),
         lang,
-        session.target.clone(),
+        crate::i18n::Say::say(&session.target, lang),
         session.is_sim(),
     );
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
@@ -434,9 +451,9 @@ pub async fn run(
     // reads as passing (and a cluster that does not answer fails no one's evidence).
     let present: Vec<String> = state
         .lab
-        .evidence_present
+        .evidence
         .iter()
-        .filter(|(_, there)| **there)
+        .filter(|(_, written)| written.is_some())
         .map(|(f, _)| f.clone())
         .collect();
     for e in update(&mut state, Msg::EvidenceChanged(present)) {
@@ -459,7 +476,9 @@ pub async fn run(
         if let Some(limits) = limits.filter(|l| *l != state.ui.scroll_max) {
             update(&mut state, Msg::ScrollLimits(limits));
         }
-        let Some(first) = next_message(&mut rx, &mut clock, state.clock_running()).await else {
+        let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
+        let Some(first) = next_message(&mut rx, &mut clock, state.clock_running(), regrade).await
+        else {
             break;
         };
         let mut effects = update(&mut state, first);
@@ -485,18 +504,31 @@ pub async fn run(
 }
 
 /// The next message; while something on screen moves with the clock, a tick once a second too
-/// (and never otherwise: an idle tutor draws nothing).
+/// (and never otherwise: an idle tutor draws nothing); and when the self-checks on show are due
+/// to run again, that moment.
 async fn next_message(
     rx: &mut mpsc::UnboundedReceiver<Msg>,
     clock: &mut tokio::time::Interval,
     clock_running: bool,
+    regrade: Option<tokio::time::Instant>,
 ) -> Option<Msg> {
-    if !clock_running {
-        return rx.recv().await;
-    }
+    let due = async {
+        match regrade {
+            Some(at) => tokio::time::sleep_until(at).await,
+            None => std::future::pending::<()>().await,
+        }
+    };
+    let tick = async {
+        if clock_running {
+            clock.tick().await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
     tokio::select! {
         msg = rx.recv() => msg,
-        _ = clock.tick() => Some(Msg::Tick(jiff::Timestamp::now())),
+        () = tick => Some(Msg::Tick(jiff::Timestamp::now())),
+        () = due => Some(Msg::RegradeDue),
     }
 }
 

@@ -14,8 +14,9 @@ use crate::cluster::health::Health;
 use crate::cluster::watch::lab_streams;
 use crate::i18n::Lang;
 use crate::lab::catalog::{Catalog, Lesson, Section};
-use crate::lab::eval::GitFacts;
+pub use crate::lab::eval::ItemState;
 use crate::lab::eval::check::Grade;
+use crate::lab::eval::{AppFacts, EvidenceFacts, Facts, GitFacts};
 use crate::lab::fit::Fit;
 use crate::lab::progress::Progress;
 use crate::lab::snippets::{Snippet, snippets};
@@ -76,18 +77,10 @@ pub struct Ui {
     pub selected_snippet: Option<(LessonId, Section, usize)>,
 }
 
-/// An Application as the watch last saw it: typed, and its raw `spec` for checklist steps that
-/// ask about any field.
-#[derive(Debug, Clone)]
-pub struct LiveApp {
-    pub app: Application,
-    pub spec: Value,
-}
-
 /// The cluster as the watches last told it.
 pub struct Live {
     /// Applications in `argocd`, by name.
-    pub apps: BTreeMap<String, LiveApp>,
+    pub apps: BTreeMap<String, AppFacts>,
     /// Live lab objects the panes read, by `namespace/Kind/name`.
     pub objects: BTreeMap<String, Value>,
     /// Each watch's health: which panes show the cluster as it is now.
@@ -95,6 +88,10 @@ pub struct Live {
     /// The wall clock as last told (by a watch or the once-a-second tick while something is
     /// stale), so drawing never reads the clock.
     pub now: jiff::Timestamp,
+    /// The cluster's clock as last read (while a checklist step counts down the time it needs).
+    pub cluster_now: Option<jiff::Timestamp>,
+    /// A read of the cluster's clock is on its way.
+    pub clock_asked: bool,
 }
 
 impl Live {
@@ -105,36 +102,28 @@ impl Live {
     pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
         self.objects.get(&format!("{ns}/{kind}/{name}"))
     }
-
-    /// The Applications' typed views and raw specs, as the checklist's facts borrow them.
-    pub fn typed_apps(&self) -> (BTreeMap<String, Application>, BTreeMap<String, Value>) {
-        let apps = self
-            .apps
-            .iter()
-            .map(|(n, a)| (n.clone(), a.app.clone()))
-            .collect();
-        let specs = self
-            .apps
-            .iter()
-            .map(|(n, a)| (n.clone(), a.spec.clone()))
-            .collect();
-        (apps, specs)
-    }
 }
 
 /// The learner's lab: what they did, asked for and wrote, and what Git holds.
 #[derive(Default)]
 pub struct LabView {
-    /// Checklist steps done: lesson → step index → when it was done.
+    /// Checklist steps first seen done: lesson → step index → when it was done.
     pub ticks: BTreeMap<LessonId, BTreeMap<usize, jiff::Timestamp>>,
+    /// Each lesson's checklist as it stands now (derived from the facts whenever they change).
+    pub checklists: BTreeMap<LessonId, Vec<ItemState>>,
     /// Hints shown in other lessons, as progress kept them.
     pub hints_by_lesson: BTreeMap<LessonId, usize>,
     /// Predictions made in step mode: `lesson:action` (1-based) → the choice.
     pub answers: BTreeMap<String, String>,
     /// The last self-check of each evidence file (or lesson without one), by [`Grade::key`].
     pub grades: BTreeMap<String, Grade>,
-    /// Evidence file → whether it exists.
-    pub evidence_present: BTreeMap<String, bool>,
+    /// Evidence file → when it was last written (`None`: it is not there).
+    pub evidence: BTreeMap<String, Option<jiff::Timestamp>>,
+    /// The self-checks shown are stale: the cluster, Git or a file changed since they ran.
+    /// Re-run at this moment (a short quiet after the last change).
+    pub regrade_at: Option<std::time::Instant>,
+    /// The first change since the self-checks last ran.
+    pub regrade_since: Option<std::time::Instant>,
     /// Self-checks asked for by changed evidence while the cluster was not live: run once it is.
     pub deferred_checks: BTreeSet<LessonId>,
     /// What the bare repos and the working copy hold.
@@ -213,6 +202,8 @@ impl State {
                 objects: BTreeMap::new(),
                 health,
                 now: jiff::Timestamp::now(),
+                cluster_now: None,
+                clock_asked: false,
             },
             lab: LabView::default(),
             run: Run::default(),
@@ -241,7 +232,60 @@ impl State {
     /// elapsed time. Only then does the tutor redraw once a second; otherwise it sits idle.
     pub fn clock_running(&self) -> bool {
         // A stream that never loaded shows no age, so nothing moves for it.
-        self.run.running() || self.live.health.oldest().is_some()
+        self.run.running() || self.live.health.oldest().is_some() || self.counting_down()
+    }
+
+    /// A checklist step on screen counts down the time it needs.
+    pub fn counting_down(&self) -> bool {
+        self.lab
+            .checklists
+            .get(&self.ui.lesson)
+            .is_some_and(|items| {
+                items
+                    .iter()
+                    .any(|i| matches!(i, ItemState::Counting { .. }))
+            })
+    }
+
+    /// Whether an evidence file is there.
+    pub fn evidence_present(&self, file: &str) -> bool {
+        self.lab.evidence.get(file).is_some_and(Option::is_some)
+    }
+
+    /// What the checklists are judged against: the state's facts, borrowed (`evidence` is
+    /// built by the caller from the files and their grades).
+    pub fn facts<'a>(&'a self, evidence: &'a BTreeMap<String, EvidenceFacts>) -> Facts<'a> {
+        Facts {
+            apps: &self.live.apps,
+            objects: &self.live.objects,
+            git: &self.lab.git,
+            evidence,
+            now: self.live.cluster_now,
+        }
+    }
+
+    /// Each evidence file as the facts hold it: when it was written, and when the check that
+    /// passed it ran (a file that is not there passes nothing).
+    pub fn evidence_facts(&self) -> BTreeMap<String, EvidenceFacts> {
+        self.lab
+            .evidence
+            .iter()
+            .map(|(file, written)| {
+                let passed = self
+                    .lab
+                    .grades
+                    .get(file)
+                    .filter(|g| g.passed() && written.is_some())
+                    .map(|g| g.checked_at.unwrap_or(self.live.now));
+                (
+                    file.clone(),
+                    EvidenceFacts {
+                        written: *written,
+                        passed,
+                    },
+                )
+            })
+            .collect()
     }
 
     /// The header's height: a second line says why the watches are stale.
@@ -494,8 +538,10 @@ impl StateBuilder {
         self
     }
 
+    /// An evidence file there (written at the scene's clock) or not.
     pub fn evidence_present(mut self, file: &str, present: bool) -> Self {
-        self.state.lab.evidence_present.insert(file.into(), present);
+        let at = present.then_some(self.state.live.now);
+        self.state.lab.evidence.insert(file.into(), at);
         self
     }
 

@@ -61,7 +61,12 @@ pub enum Msg {
     Job(Progress),
     JobEnded(Result<(), String>),
     Graded(Vec<Grade>),
-    Evidence(Vec<(String, bool)>),
+    /// The evidence files: each with when it was last written (`None`: not there).
+    Evidence(Vec<(String, Option<jiff::Timestamp>)>),
+    /// The cluster's clock, read for a checklist step that counts down.
+    ClusterClock(jiff::Timestamp),
+    /// The quiet after the last change is over: the self-checks shown run again.
+    RegradeDue,
     ChartValues(Vec<(String, Value)>),
     Commits(Vec<(String, String)>),
     /// What the bare repos and the working copy hold now.
@@ -100,18 +105,26 @@ pub enum Effect {
         cols: u16,
     },
     RunLesson(LessonId),
-    /// Run a lesson's plan up to (not including) action `end`: one action in step mode.
+    /// Run one action of a lesson's plan (0-based): step mode.
     RunStep {
         lesson: LessonId,
-        end: usize,
+        action: usize,
     },
     Cancel,
     Check(LessonId),
+    /// Read the cluster's clock (a checklist step counts down the time it needs).
+    ReadClusterClock,
     Quit,
 }
 
+/// How long the facts must stay quiet before the self-checks shown run again, and the longest a
+/// stream of changes may hold them back.
+pub const REGRADE_QUIET: std::time::Duration = std::time::Duration::from_millis(800);
+pub const REGRADE_AT_MOST: std::time::Duration = std::time::Duration::from_secs(5);
+
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
-    let facts_changed = matches!(
+    // What the self-checks read: when it changes, the grades shown are re-run.
+    let world_changed = matches!(
         msg,
         Msg::App(_)
             | Msg::AppGone(_)
@@ -119,15 +132,55 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             | Msg::Object(..)
             | Msg::ObjectGone(_)
             | Msg::Git(_)
-            | Msg::Evidence(_)
-            | Msg::Graded(_)
     );
+    let facts_changed = world_changed
+        || matches!(
+            msg,
+            Msg::Evidence(_) | Msg::Graded(_) | Msg::ClusterClock(_)
+        );
+    let ticked = matches!(msg, Msg::Tick(_));
     let mut effects = apply(s, msg);
     if facts_changed {
         checklist::refresh(s);
     }
+    if world_changed {
+        schedule_regrade(s);
+    }
+    if (facts_changed || ticked) && wants_cluster_clock(s) && !s.live.clock_asked {
+        s.live.clock_asked = true;
+        effects.push(Effect::ReadClusterClock);
+    }
     effects.extend(shell::follow_size(s));
     effects
+}
+
+/// The self-checks on show are stale: run them again once the facts have been quiet a moment
+/// (and at most a few seconds after the first change, during a long sync).
+fn schedule_regrade(s: &mut State) {
+    if s.lab.grades.is_empty() {
+        return;
+    }
+    let now = std::time::Instant::now();
+    let first = *s.lab.regrade_since.get_or_insert(now);
+    s.lab.regrade_at = Some((now + REGRADE_QUIET).min(first + REGRADE_AT_MOST));
+}
+
+/// A step of the lesson on screen needs the cluster's clock: it counts down, or it holds and
+/// only the clock is missing.
+fn wants_cluster_clock(s: &State) -> bool {
+    use crate::lab::eval::Unmet;
+    use crate::tui::state::ItemState;
+    s.lab.checklists.get(&s.ui.lesson).is_some_and(|items| {
+        items.iter().any(|i| {
+            matches!(
+                i,
+                ItemState::Counting { .. }
+                    | ItemState::Open {
+                        why: Some(Unmet::NoClock)
+                    }
+            )
+        })
+    })
 }
 
 fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
@@ -171,10 +224,6 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             watch::insert_app(s, &json);
             Vec::new()
         }
-        Msg::Git(facts) => {
-            s.lab.git = facts;
-            Vec::new()
-        }
         Msg::EvidenceChanged(files) => {
             let lessons: Vec<LessonId> = s
                 .lessons()
@@ -206,25 +255,54 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.live.now = now;
             Vec::new()
         }
+        Msg::Evidence(files) => {
+            let files: std::collections::BTreeMap<_, _> = files.into_iter().collect();
+            // A file written or removed changes what the lesson's checks can say.
+            if files != s.lab.evidence {
+                s.lab.evidence = files;
+                schedule_regrade(s);
+            }
+            Vec::new()
+        }
+        lab @ (Msg::Graded(_) | Msg::ChartValues(_) | Msg::Commits(_) | Msg::Git(_)) => {
+            on_lab(s, lab);
+            Vec::new()
+        }
+        Msg::ClusterClock(now) => {
+            s.live.cluster_now = Some(now);
+            s.live.clock_asked = false;
+            Vec::new()
+        }
+        Msg::RegradeDue => regrade(s),
+    }
+}
+
+/// What the learner's files and the self-checks say now.
+fn on_lab(s: &mut State, msg: Msg) {
+    match msg {
         Msg::Graded(grades) => {
             for g in grades {
                 s.lab.grades.insert(g.key(), g);
             }
-            Vec::new()
         }
-        Msg::Evidence(files) => {
-            s.lab.evidence_present = files.into_iter().collect();
-            Vec::new()
-        }
-        Msg::ChartValues(values) => {
-            s.lab.chart_values = values.into_iter().collect();
-            Vec::new()
-        }
-        Msg::Commits(commits) => {
-            s.lab.commits = commits.into_iter().collect();
-            Vec::new()
-        }
+        Msg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
+        Msg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
+        Msg::Git(facts) => s.lab.git = facts,
+        _ => {}
     }
+}
+
+/// The self-checks on show run again: every lesson with a grade, once the cluster answers.
+fn regrade(s: &mut State) -> Vec<Effect> {
+    match s.lab.regrade_at {
+        Some(at) if at <= std::time::Instant::now() => {}
+        _ => return Vec::new(),
+    }
+    s.lab.regrade_at = None;
+    s.lab.regrade_since = None;
+    let lessons: std::collections::BTreeSet<LessonId> =
+        s.lab.grades.values().map(|g| g.lesson).collect();
+    watch::checks(s, lessons)
 }
 
 /// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
@@ -250,10 +328,19 @@ fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::JobEnded(result) => {
             let lesson = s.run.job.as_ref().map(|j| j.lesson);
+            // In step mode an action ended, not the plan: it is over after its last action,
+            // or when an action fails.
+            let plan_over = s
+                .run
+                .step_mode
+                .as_ref()
+                .is_none_or(|m| result.is_err() || (result.is_ok() && m.next + 1 >= m.total));
             if let Some(job) = &mut s.run.job {
                 job.blocker.clear();
-                job.took = Some(job.started.elapsed());
-                job.finished = Some(result.clone());
+                if plan_over {
+                    job.took = Some(job.started.elapsed());
+                    job.finished = Some(result.clone());
+                }
             }
             if let Some(step) = &mut s.run.step_mode {
                 step.running = false;
@@ -444,9 +531,13 @@ fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
                 return Vec::new();
             };
             m.running = true;
+            // An action that failed before runs again: its failure is no longer the news.
+            if let Some(job) = &mut s.run.job {
+                job.finished = None;
+            }
             vec![Effect::RunStep {
                 lesson,
-                end: m.next + 1,
+                action: m.next,
             }]
         }
         Some(m) if m.lesson == lesson => {

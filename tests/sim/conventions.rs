@@ -88,7 +88,8 @@ fn the_config_file_sets_defaults_that_the_environment_and_flags_override() {
     let out = capa(&["config"], &[("CAPA_CONFIG", path)]);
     let said = stdout(&out);
     assert!(out.status.success(), "{said}");
-    assert!(said.contains(&format!("config file: {path}")), "{said}");
+    // The file's language is every command's: `config` itself speaks Chinese now.
+    assert!(said.contains(&format!("配置文件：{path}")), "{said}");
     assert!(
         said.contains(&format!("theme   = projector  # {path}")),
         "{said}"
@@ -98,7 +99,7 @@ fn the_config_file_sets_defaults_that_the_environment_and_flags_override() {
         "{said}"
     );
     assert!(
-        said.contains("present = false      # not presenting unless asked"),
+        said.contains("present = false      # 没有要求就不进入演示模式"),
         "{said}"
     );
     let out = capa(

@@ -254,7 +254,7 @@ async fn the_learners_work_stops_a_lesson_and_is_kept() {
     std::fs::write(state.join("capa-src/precedence.json"), "{").unwrap();
     let out = capa(&state, &["check", "2"]).await;
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out).contains("not valid JSON"), "{}", text(&out));
+    assert!(text(&out).contains("is not JSON"), "{}", text(&out));
     assert_eq!(
         std::fs::read_to_string(state.join("capa-src/precedence.json")).unwrap(),
         "{",
@@ -292,6 +292,8 @@ async fn lessons_work_against_a_separately_started_sim_serve_and_doctor_sees_arg
     let mut serve = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
         .args(["sim", "serve", "--speed", "10", "--kubeconfig-out"])
         .arg(&kc)
+        .arg("--state-dir")
+        .arg(dir.path().join("state"))
         .arg("--bare-dir")
         .arg(&bare)
         .stdout(std::process::Stdio::null())

@@ -12,6 +12,9 @@ async fn serve(kubeconfig: &Path, extra: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_capa-tui"))
         .args(["sim", "serve", "--speed", "10", "--kubeconfig-out"])
         .arg(kubeconfig)
+        // Its own lab: never the learner's default state dir.
+        .arg("--state-dir")
+        .arg(kubeconfig.with_file_name("state"))
         .args(extra)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -98,11 +101,9 @@ async fn a_non_loopback_address_is_refused_with_what_to_do() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_dash_nine_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
     let kc = dir.path().join("kubeconfig");
     let cache = dir.path().join("cache");
-    let state_arg = state.to_str().unwrap();
-    let mut child = serve(&kc, &["--state-dir", state_arg]).await;
+    let mut child = serve(&kc, &[]).await;
     wait_for_file(&kc).await;
     let cm = dir.path().join("cm.yaml");
     for i in 0..5 {
@@ -116,7 +117,8 @@ async fn kill_dash_nine_loses_nothing_acknowledged() {
     }
     child.kill().await.unwrap(); // SIGKILL
     std::fs::remove_file(&kc).unwrap();
-    let mut child = serve(&kc, &["--state-dir", state_arg]).await;
+    // The same state dir (`serve` puts it beside the kubeconfig).
+    let mut child = serve(&kc, &[]).await;
     wait_for_file(&kc).await;
     let out = kubectl(&kc, &cache, &["get", "cm", "-o", "name"]).await;
     let names = String::from_utf8_lossy(&out.stdout);

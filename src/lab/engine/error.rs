@@ -1,27 +1,273 @@
-//! Why a plan step failed: typed where it came from below, plain words where the lab's state
-//! asks the learner to act.
+//! Why a plan step failed, typed: what came from below (Git, the cluster, the evidence), and
+//! what in the lab's state asks the learner to act — each said, with what to do, in the
+//! learner's language.
+
+use std::path::PathBuf;
 
 use crate::cluster;
 use crate::git;
+use crate::i18n::{Lang, Say};
 use crate::lab::eval::evidence;
+use crate::lab::spec::LessonId;
+use crate::t;
 
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum StepError {
-    #[error(transparent)]
-    Git(#[from] git::GitError),
-    #[error(transparent)]
-    Cluster(#[from] cluster::ClusterError),
-    #[error(transparent)]
-    Evidence(#[from] evidence::EvidenceError),
-    #[error("git: {0}")]
-    Git2(#[from] git2::Error),
-    /// What is in the way and what to do about it.
-    #[error("{0}")]
-    Lab(String),
+    Git(git::GitError),
+    Cluster(cluster::ClusterError),
+    Evidence(evidence::EvidenceError),
+    Git2(git2::Error),
+    /// The bare repo cannot be made where the bare dir says.
+    BareDir {
+        why: String,
+    },
+    /// The working copy is a clone of another repo.
+    CloneOfOther {
+        dest: PathBuf,
+        url: String,
+        wanted: String,
+    },
+    /// The bare repo to clone does not exist.
+    NoBareRepo {
+        bare: PathBuf,
+    },
+    /// A folder of the lab cannot be made or written.
+    CannotWriteIn {
+        path: PathBuf,
+        why: String,
+    },
+    CannotMoveClone {
+        dest: PathBuf,
+        why: String,
+    },
+    NoTemplate(String),
+    CannotWrite {
+        path: PathBuf,
+        why: String,
+    },
+    CannotRead {
+        path: PathBuf,
+        why: String,
+    },
+    NotYaml {
+        path: PathBuf,
+        why: String,
+    },
+    NoName(PathBuf),
+    /// The last sync of the target revision failed: Argo CD's message.
+    SyncFailed(String),
+    /// Argo CD cannot render the app: its ComparisonError.
+    CannotRender(String),
+    /// The wait ran out: how long, and what it last saw.
+    GaveUp {
+        seconds: u64,
+        last: String,
+    },
+    WatchEnded,
+    NoCommit,
+    NeverSaw {
+        app: String,
+        commit: String,
+    },
+    DidNotEnd {
+        app: String,
+        phase: String,
+    },
+    NoLessonWrites(String),
+    NoKubectl,
+    CannotRunKubectl(String),
+    /// kubectl's own words.
+    KubectlFailed(String),
+    /// There is no working copy yet: the lesson that makes it.
+    NoWorkingCopy {
+        dir: PathBuf,
+        lesson: Option<LessonId>,
+    },
+    Uncommitted {
+        dir: PathBuf,
+        files: Vec<String>,
+        more: bool,
+    },
+    Behind {
+        dir: PathBuf,
+        count: usize,
+    },
+    Unpushed {
+        dir: PathBuf,
+        count: usize,
+    },
+    /// The cluster stayed away until the deadline.
+    ClusterAway {
+        seconds: u64,
+        why: String,
+    },
 }
 
-impl From<String> for StepError {
-    fn from(why: String) -> StepError {
-        StepError::Lab(why)
+impl Say for StepError {
+    // One arm per message: split, the messages would only be scattered.
+    #[allow(clippy::too_many_lines)]
+    fn say(&self, lang: Lang) -> String {
+        let path = |p: &PathBuf| p.display().to_string();
+        match self {
+            StepError::Git(e) => e.say(lang),
+            StepError::Cluster(e) => e.say(lang),
+            StepError::Evidence(e) => e.say(lang),
+            StepError::Git2(e) => t!(lang, "step-error-git", why = e.message()),
+            StepError::BareDir { why } => t!(lang, "step-error-bare-dir", why = why.as_str()),
+            StepError::CloneOfOther { dest, url, wanted } => t!(
+                lang,
+                "step-error-clone-of-other",
+                dest = path(dest),
+                url = url.as_str(),
+                wanted = wanted.as_str()
+            ),
+            StepError::NoBareRepo { bare } => {
+                t!(lang, "step-error-no-bare-repo", bare = path(bare))
+            }
+            StepError::CannotWriteIn { path: p, why } => t!(
+                lang,
+                "step-error-cannot-write-in",
+                path = path(p),
+                why = why.as_str()
+            ),
+            StepError::CannotMoveClone { dest, why } => t!(
+                lang,
+                "step-error-cannot-move-clone",
+                dest = path(dest),
+                why = why.as_str()
+            ),
+            StepError::NoTemplate(name) => {
+                t!(lang, "step-error-no-template", template = name.as_str())
+            }
+            StepError::CannotWrite { path: p, why } => t!(
+                lang,
+                "step-error-cannot-write",
+                path = path(p),
+                why = why.as_str()
+            ),
+            StepError::CannotRead { path: p, why } => t!(
+                lang,
+                "step-error-cannot-read",
+                path = path(p),
+                why = why.as_str()
+            ),
+            StepError::NotYaml { path: p, why } => t!(
+                lang,
+                "step-error-not-yaml",
+                path = path(p),
+                why = why.as_str()
+            ),
+            StepError::NoName(p) => t!(lang, "step-error-no-name", path = path(p)),
+            StepError::SyncFailed(message) => {
+                t!(lang, "step-error-sync-failed", message = message.as_str())
+            }
+            StepError::CannotRender(message) => {
+                t!(lang, "step-error-cannot-render", message = message.as_str())
+            }
+            StepError::GaveUp { seconds, last } => t!(
+                lang,
+                "step-error-gave-up",
+                seconds = seconds.to_string(),
+                last = last.as_str()
+            ),
+            StepError::WatchEnded => t!(lang, "step-error-watch-ended"),
+            StepError::NoCommit => t!(lang, "step-error-no-commit"),
+            StepError::NeverSaw { app, commit } => t!(
+                lang,
+                "step-error-never-saw",
+                app = app.as_str(),
+                commit = commit.as_str()
+            ),
+            StepError::DidNotEnd { app, phase } => t!(
+                lang,
+                "step-error-did-not-end",
+                app = app.as_str(),
+                phase = phase.as_str()
+            ),
+            StepError::NoLessonWrites(file) => {
+                t!(lang, "step-error-no-lesson-writes", file = file.as_str())
+            }
+            StepError::NoKubectl => t!(lang, "step-error-no-kubectl"),
+            StepError::CannotRunKubectl(why) => {
+                t!(lang, "step-error-cannot-run-kubectl", why = why.as_str())
+            }
+            StepError::KubectlFailed(said) => {
+                t!(lang, "step-error-kubectl-failed", said = said.as_str())
+            }
+            StepError::NoWorkingCopy {
+                dir,
+                lesson: Some(n),
+            } => t!(
+                lang,
+                "step-error-no-working-copy-lesson",
+                dir = path(dir),
+                lesson = n.to_string()
+            ),
+            StepError::NoWorkingCopy { dir, lesson: None } => {
+                t!(lang, "step-error-no-working-copy", dir = path(dir))
+            }
+            StepError::Uncommitted { dir, files, more } => t!(
+                lang,
+                "step-error-uncommitted",
+                dir = path(dir),
+                files = format!("{}{}", files.join(", "), if *more { ", …" } else { "" })
+            ),
+            StepError::Behind { dir, count } => t!(
+                lang,
+                "step-error-behind",
+                dir = path(dir),
+                count = count.to_string()
+            ),
+            StepError::Unpushed { dir, count } => t!(
+                lang,
+                "step-error-unpushed",
+                dir = path(dir),
+                count = count.to_string()
+            ),
+            StepError::ClusterAway { seconds, why } => t!(
+                lang,
+                "step-error-cluster-away",
+                seconds = seconds.to_string(),
+                why = why.as_str()
+            ),
+        }
+    }
+}
+
+crate::display_says!(StepError);
+
+impl std::error::Error for StepError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StepError::Git(e) => Some(e),
+            StepError::Cluster(e) => Some(e),
+            StepError::Evidence(e) => Some(e),
+            StepError::Git2(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<git::GitError> for StepError {
+    fn from(e: git::GitError) -> StepError {
+        StepError::Git(e)
+    }
+}
+
+impl From<cluster::ClusterError> for StepError {
+    fn from(e: cluster::ClusterError) -> StepError {
+        StepError::Cluster(e)
+    }
+}
+
+impl From<evidence::EvidenceError> for StepError {
+    fn from(e: evidence::EvidenceError) -> StepError {
+        StepError::Evidence(e)
+    }
+}
+
+impl From<git2::Error> for StepError {
+    fn from(e: git2::Error) -> StepError {
+        StepError::Git2(e)
     }
 }

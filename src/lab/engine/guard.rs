@@ -6,19 +6,27 @@ use std::path::Path;
 
 use super::StepError;
 use crate::git;
+use crate::lab::spec::LessonId;
 
 /// The author capa-tui commits as; its own unpushed commits may be pushed by a re-run.
 pub const AUTHOR: &str = "capa-tui";
 
 /// Fetches and checks the working copy. `ours` are the files the step is about to write, with
 /// their contents: uncommitted changes that already equal them are an interrupted run's.
-pub fn check(repo_dir: &Path, ours: &[(String, String)]) -> Result<(), StepError> {
+/// `clones` is the lesson that makes the working copy, to name when there is none;
+/// `written_by_us(path, text)` says whether a file's text is one capa-tui writes there (a
+/// template of any lesson): an interrupted run left it, and it is not the learner's.
+pub fn check(
+    repo_dir: &Path,
+    ours: &[(String, String)],
+    clones: Option<LessonId>,
+    written_by_us: &dyn Fn(&str, &str) -> bool,
+) -> Result<(), StepError> {
     if !repo_dir.join(".git").exists() {
-        return Err(format!(
-            "there is no working copy at {}: do lesson 1 first (it creates and clones the repo)",
-            repo_dir.display()
-        )
-        .into());
+        return Err(StepError::NoWorkingCopy {
+            dir: repo_dir.to_path_buf(),
+            lesson: clones,
+        });
     }
     let repo = git::open(repo_dir)?;
     let pending = git::pending(&repo, "main")?;
@@ -27,31 +35,34 @@ pub fn check(repo_dir: &Path, ours: &[(String, String)]) -> Result<(), StepError
         .iter()
         .filter(|path| {
             let on_disk = std::fs::read_to_string(repo_dir.join(path)).ok();
-            !ours
+            let mine = ours
                 .iter()
-                .any(|(p, text)| p == *path && on_disk.as_deref() == Some(text.as_str()))
+                .any(|(p, text)| p == *path && on_disk.as_deref() == Some(text.as_str()));
+            let earlier = on_disk
+                .as_deref()
+                .is_some_and(|text| written_by_us(&format!("repo/{path}"), text));
+            !(mine || earlier)
         })
         .collect();
-    let dir = repo_dir.display();
+    let dir = repo_dir.to_path_buf();
     if !foreign.is_empty() {
-        let list: Vec<&str> = foreign.iter().take(5).map(|s| s.as_str()).collect();
-        return Err(format!(
-            "the working copy {dir} has changes of yours that are not committed ({}{}). capa-tui never overwrites your work: commit them (git -C {dir} commit -am ...) or put them aside (git -C {dir} stash), then run the lesson again",
-            list.join(", "),
-            if foreign.len() > 5 { ", ..." } else { "" }
-        ).into());
+        return Err(StepError::Uncommitted {
+            dir,
+            files: foreign.iter().take(5).map(|s| (*s).clone()).collect(),
+            more: foreign.len() > 5,
+        });
     }
     if pending.behind > 0 {
-        return Err(format!(
-            "the remote has {} commit(s) your working copy {dir} does not: bring them in first (git -C {dir} pull --rebase), then run the lesson again",
-            pending.behind
-        ).into());
+        return Err(StepError::Behind {
+            dir,
+            count: pending.behind,
+        });
     }
     if pending.unpushed > 0 && !unpushed_are_ours(&repo)? {
-        return Err(format!(
-            "the working copy {dir} has {} commit(s) of yours that are not pushed: push them (git -C {dir} push origin main) or undo them, then run the lesson again",
-            pending.unpushed
-        ).into());
+        return Err(StepError::Unpushed {
+            dir,
+            count: pending.unpushed,
+        });
     }
     Ok(())
 }

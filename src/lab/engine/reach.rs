@@ -11,34 +11,36 @@ use tokio::time::Instant;
 use super::Runner;
 use super::StepError;
 use crate::cluster::{self, ClusterError};
+use crate::i18n::{Lang, Say};
 use crate::lab::eval::evidence::EvidenceError;
+use crate::t;
 
 /// How often a cluster that does not answer is asked again.
 const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The words, when a step failed only because the cluster did not answer.
-pub fn unreachable(e: &StepError) -> Option<String> {
+pub fn unreachable(lang: Lang, e: &StepError) -> Option<String> {
     let cluster = match e {
         StepError::Cluster(c) | StepError::Evidence(EvidenceError::Cluster(c)) => c,
         _ => return None,
     };
     match cluster {
-        ClusterError::Unreachable(problem) => Some(problem.to_string()),
+        ClusterError::Unreachable(problem) => Some(problem.say(lang)),
         _ => None,
     }
 }
 
 /// What a step says while the cluster is away.
-pub fn waiting_line(why: &str) -> String {
-    format!("waiting: the cluster does not answer ({why}); the step carries on when it is back")
+pub fn waiting_line(lang: Lang, why: &str) -> String {
+    t!(lang, "plan-waiting-cluster", why = why)
 }
 
 /// What to do when the cluster stayed away until the deadline.
 pub fn gave_up(why: &str, waited: Duration) -> StepError {
-    StepError::Lab(format!(
-        "the cluster did not answer for {} s ({why}). Start it again (or fix the kubeconfig), then run the lesson again: it carries on from this step",
-        waited.as_secs()
-    ))
+    StepError::ClusterAway {
+        seconds: waited.as_secs(),
+        why: why.to_string(),
+    }
 }
 
 /// Waits until the cluster answers again, saying what it waits for; fails at `deadline`.
@@ -53,7 +55,7 @@ pub async fn until_answers(
     let mut said = String::new();
     loop {
         // Said when it changes, not each time the cluster is asked again.
-        let line = waiting_line(&why);
+        let line = waiting_line(r.lang, &why);
         if line != said {
             blocker(line.clone());
             said = line;
@@ -64,19 +66,11 @@ pub async fn until_answers(
         tokio::time::sleep(PROBE_INTERVAL.min(deadline - Instant::now())).await;
         match cluster::now(&r.client).await {
             Ok(_) => return Ok(()),
-            Err(e) if e.is_unreachable() => why = strip_advice(&e.to_string()),
+            Err(ClusterError::Unreachable(problem)) => why = problem.say(r.lang),
             // It answered, even if not as hoped: the step finds out for itself.
             Err(_) => return Ok(()),
         }
     }
-}
-
-/// The words of an unreachable error without its advice (the line says what happens next).
-fn strip_advice(text: &str) -> String {
-    text.split(". Is the cluster running")
-        .next()
-        .unwrap_or(text)
-        .to_string()
 }
 
 #[cfg(test)]

@@ -1,28 +1,37 @@
 //! Self-check: grades a lesson as a grader reading the lab literally would — what its steps
-//! left in the cluster and in Git (the checklist's lasting steps), then its evidence file: field
-//! names and JSON types, the values against the live cluster, and the rules its `lesson.yaml`
-//! states, each cross-checked with the source that proves it — and says what is wrong, what to
-//! do, and which hint helps. A check that cannot decide says so and does not pass.
+//! left in the cluster and in Git (the checklist's lasting steps), then its evidence file: that
+//! it is there and is a JSON object, each field's JSON type on its own, the values against the
+//! live cluster, and the rules its `lesson.yaml` states, each cross-checked with the source that
+//! proves it — and says what is wrong, what to do, and what helps: the lesson's hint for that
+//! rule, or advice that fits a file that is empty, not JSON, or of the wrong type. A check that
+//! cannot decide says so and does not pass.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::evidence::{self, Context};
 use crate::lab::catalog::Lesson;
-use crate::lab::spec::LessonId;
-use crate::lab::spec::{EvidenceSpec, JsonType};
+use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
+use crate::t;
 
 mod history;
 mod rules;
 mod state;
+mod time;
+
+pub use time::time_of;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Finding {
     pub ok: bool,
     pub what: String,
-    /// The lesson hint (1-based) that helps, for failures.
+    /// The lesson hint (1-based) that helps, for failures of the lesson's own rules.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<usize>,
+    /// Advice that fits this failure better than any lesson hint (a file that is not JSON, a
+    /// value of the wrong type, a cluster that does not answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -32,6 +41,9 @@ pub struct Grade {
     #[serde(default)]
     pub lesson: LessonId,
     pub findings: Vec<Finding>,
+    /// When the check ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_at: Option<jiff::Timestamp>,
 }
 
 impl Grade {
@@ -54,6 +66,7 @@ fn pass(what: impl Into<String>) -> Finding {
         ok: true,
         what: what.into(),
         hint: None,
+        help: None,
     }
 }
 
@@ -62,6 +75,17 @@ fn fail(what: impl Into<String>, hint: usize) -> Finding {
         ok: false,
         what: what.into(),
         hint: Some(hint),
+        help: None,
+    }
+}
+
+/// A failure no lesson hint fits: `help` says what to do instead.
+fn fail_with(what: impl Into<String>, help: impl Into<String>) -> Finding {
+    Finding {
+        ok: false,
+        what: what.into(),
+        hint: None,
+        help: Some(help.into()),
     }
 }
 
@@ -69,17 +93,62 @@ fn expect(ok: bool, good: String, bad: String, hint: usize) -> Finding {
     if ok { pass(good) } else { fail(bad, hint) }
 }
 
+/// The advice for a value of the wrong JSON type: what it should look like.
+fn type_help(ctx: &Context<'_>, json_type: JsonType) -> String {
+    let lang = ctx.lang;
+    match json_type {
+        JsonType::Number => t!(lang, "check-type-help-number"),
+        JsonType::String => t!(lang, "check-type-help-string"),
+        JsonType::Boolean => t!(lang, "check-type-help-boolean"),
+        JsonType::StringOrNull => t!(lang, "check-type-help-string-or-null"),
+    }
+}
+
 /// Field `name` has the JSON type the lab names.
-fn typed(v: &Value, name: &str, json_type: JsonType) -> Finding {
-    let found = v
-        .get(name)
-        .map_or_else(|| "nothing".to_string(), Value::to_string);
-    expect(
-        json_type.admits(v.get(name)),
-        format!("{name} is a {json_type}"),
-        format!("{name} must be a {json_type}, found {found}"),
-        1,
-    )
+fn typed(ctx: &Context<'_>, v: &Value, name: &str, json_type: JsonType) -> Finding {
+    let lang = ctx.lang;
+    let kind = json_type.to_string();
+    if json_type.admits(v.get(name)) {
+        return pass(t!(
+            lang,
+            "check-type-ok",
+            field = name,
+            kind = kind.as_str()
+        ));
+    }
+    let what = match v.get(name) {
+        None => t!(
+            lang,
+            "check-type-missing",
+            field = name,
+            kind = kind.as_str()
+        ),
+        Some(found) => t!(
+            lang,
+            "check-type-wrong",
+            field = name,
+            kind = kind.as_str(),
+            found = found.to_string()
+        ),
+    };
+    fail_with(what, type_help(ctx, json_type))
+}
+
+/// A field a rule reads as an RFC 3339 time is one, on its own (the rule may not get that far).
+fn timed(ctx: &Context<'_>, v: &Value, name: &str) -> Option<Finding> {
+    let found = v.get(name)?;
+    let ok = found.as_str().and_then(time_of).is_some();
+    (!ok).then(|| {
+        fail_with(
+            t!(
+                ctx.lang,
+                "check-not-a-time",
+                field = name,
+                found = found.to_string()
+            ),
+            t!(ctx.lang, "check-time-help"),
+        )
+    })
 }
 
 /// Equal as a grader compares them: numbers by value (3.0 is 3), RFC 3339 times as instants
@@ -88,7 +157,7 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         (Value::String(x), Value::String(y)) => {
-            x == y || matches!((rules::time_of(x), rules::time_of(y)), (Some(p), Some(q)) if p == q)
+            x == y || matches!((time_of(x), time_of(y)), (Some(p), Some(q)) if p == q)
         }
         (a, b) => a == b,
     }
@@ -101,10 +170,11 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
         None => Grade {
             file: file.to_string(),
             lesson: LessonId(0),
-            findings: vec![fail(
-                format!("{file} is not an evidence file of this lab"),
-                1,
+            findings: vec![fail_with(
+                t!(ctx.lang, "check-not-evidence", file = file),
+                t!(ctx.lang, "check-not-evidence-help"),
             )],
+            checked_at: Some(jiff::Timestamp::now()),
         },
     }
 }
@@ -120,38 +190,108 @@ pub async fn grade_lesson(lesson: &Lesson, ctx: &Context<'_>) -> Grade {
         file,
         lesson: lesson.spec.number,
         findings,
+        checked_at: Some(jiff::Timestamp::now()),
+    }
+}
+
+/// The evidence file as JSON, or the one finding that says why it is not.
+fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Finding> {
+    let lang = ctx.lang;
+    let path = ctx.src_dir.join(&spec.file);
+    let shown = path.display().to_string();
+    let bytes = match std::fs::read(&path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(fail_with(
+                t!(lang, "check-missing", path = shown.as_str()),
+                t!(lang, "check-missing-help"),
+            ));
+        }
+        Err(e) => {
+            return Err(fail_with(
+                t!(
+                    lang,
+                    "check-unreadable",
+                    path = shown.as_str(),
+                    why = e.to_string()
+                ),
+                t!(lang, "check-unreadable-help"),
+            ));
+        }
+    };
+    let wrote_it = || t!(lang, "check-wrote-it-help");
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(fail_with(
+            t!(lang, "check-empty", file = spec.file.as_str()),
+            wrote_it(),
+        ));
+    }
+    let Ok(text) = String::from_utf8(bytes) else {
+        return Err(fail_with(
+            t!(lang, "check-not-text", file = spec.file.as_str()),
+            wrote_it(),
+        ));
+    };
+    match serde_json::from_str::<Value>(&text) {
+        Err(e) => Err(fail_with(
+            t!(
+                lang,
+                "check-not-json",
+                file = spec.file.as_str(),
+                why = e.to_string()
+            ),
+            wrote_it(),
+        )),
+        Ok(v) if !v.is_object() => Err(fail_with(
+            t!(lang, "check-not-object", file = spec.file.as_str()),
+            wrote_it(),
+        )),
+        Ok(v) => Ok(v),
     }
 }
 
 async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
-    let path = ctx.src_dir.join(&spec.file);
-    let file = &spec.file;
-    match std::fs::read_to_string(&path) {
-        Err(_) => vec![fail(
-            format!(
-                "{} is missing: run the lesson (or write it by hand) first",
-                path.display()
-            ),
-            1,
-        )],
-        Ok(text) => match serde_json::from_str::<Value>(&text) {
-            Err(e) => vec![fail(format!("{file} is not valid JSON: {e}"), 1)],
-            Ok(v) if !v.is_object() => vec![fail(format!("{file} must hold a JSON object"), 1)],
-            Ok(v) => apply_checks(&v, spec, ctx).await,
-        },
+    match read_evidence(spec, ctx) {
+        Err(why) => vec![why],
+        Ok(v) => apply_checks(&v, spec, ctx).await,
     }
 }
 
+/// The fields the rules read as RFC 3339 times.
+fn time_fields(spec: &EvidenceSpec) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for rule in &spec.rules {
+        match rule {
+            Rule::InOrder { earlier, later, .. } => out.extend([earlier.as_str(), later.as_str()]),
+            Rule::BeforeCondition { field, .. } => out.push(field),
+            Rule::HookJob { created, .. } => out.push(created),
+            _ => {}
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
+    let lang = ctx.lang;
+    // Each field's type on its own: one wrong field never hides another.
     let mut out: Vec<Finding> = spec
         .fields
         .iter()
-        .map(|f| typed(v, &f.name, f.json_type))
+        .map(|f| typed(ctx, v, &f.name, f.json_type))
         .collect();
+    let typed_ok = |name: &str| out.iter().any(|f| f.ok && f.what.starts_with(name));
+    let times: Vec<Finding> = time_fields(spec)
+        .into_iter()
+        .filter(|name| typed_ok(name))
+        .filter_map(|name| timed(ctx, v, name))
+        .collect();
+    out.extend(times);
     let live_fields: Vec<&str> = spec
         .fields
         .iter()
-        .filter(|f| f.live)
+        .filter(|f| f.live && f.json_type.admits(v.get(&f.name)))
         .map(|f| f.name.as_str())
         .collect();
     if !live_fields.is_empty() {
@@ -160,15 +300,26 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
                 for f in live_fields {
                     out.push(expect(
                         same_value(&v[f], &live[f]),
-                        format!("{f} = {} matches the cluster", v[f]),
-                        format!("{f} is {} but the cluster shows {}", v[f], live[f]),
+                        t!(lang, "check-live-ok", field = f, value = v[f].to_string()),
+                        t!(
+                            lang,
+                            "check-live-differs",
+                            field = f,
+                            value = v[f].to_string(),
+                            live = live[f].to_string()
+                        ),
                         spec.live_hint,
                     ));
                 }
             }
-            Err(e) => out.push(fail(
-                format!("cannot check {} against the cluster: {e}", spec.file),
-                spec.live_hint,
+            Err(e) => out.push(fail_with(
+                t!(
+                    lang,
+                    "check-cannot-read-live",
+                    file = spec.file.as_str(),
+                    why = crate::i18n::Say::say(&e, lang)
+                ),
+                t!(lang, "check-cannot-read-live-help"),
             )),
         }
     }
@@ -181,12 +332,29 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::spec::Rule;
+    use crate::i18n::Lang;
+    use crate::lab::catalog::Catalog;
     use serde_json::json;
+
+    fn with_ctx<T>(f: impl FnOnce(&Context<'_>) -> T) -> T {
+        let client =
+            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
+                .unwrap();
+        let catalog = Catalog::embedded().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Context {
+            client: &client,
+            catalog: &catalog,
+            lang: Lang::FALLBACK,
+            src_dir: dir.path(),
+            bare_dir: dir.path(),
+        };
+        f(&ctx)
+    }
 
     #[test]
     fn every_lesson_with_evidence_checks_its_fields() {
-        for lesson in crate::lab::catalog::Catalog::embedded().unwrap().lessons() {
+        for lesson in Catalog::embedded().unwrap().lessons() {
             if let Some(e) = &lesson.spec.evidence {
                 assert!(
                     !e.fields.is_empty(),
@@ -197,12 +365,67 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_wrong_type_is_named_with_the_type_the_lab_wants() {
+    #[tokio::test]
+    async fn a_wrong_type_is_named_with_the_type_the_lab_wants_and_advice_for_that_type() {
         let v = json!({"replicas": "3"});
-        let f = typed(&v, "replicas", JsonType::Number);
+        let f = with_ctx(|ctx| typed(ctx, &v, "replicas", JsonType::Number));
         assert!(!f.ok);
         assert_eq!(f.what, "replicas must be a number, found \"3\"");
+        assert_eq!(f.hint, None, "no lesson hint: the type's advice");
+        assert!(f.help.unwrap().contains("without quotes"));
+    }
+
+    #[tokio::test]
+    async fn garbage_empty_and_non_object_files_say_what_they_are() {
+        let client =
+            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
+                .unwrap();
+        let catalog = Catalog::embedded().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Context {
+            client: &client,
+            catalog: &catalog,
+            lang: Lang::FALLBACK,
+            src_dir: dir.path(),
+            bare_dir: dir.path(),
+        };
+        let spec = catalog
+            .lesson_for_evidence("waves.json")
+            .and_then(|l| l.spec.evidence.clone())
+            .unwrap();
+        let said = |bytes: &[u8]| {
+            std::fs::write(dir.path().join("waves.json"), bytes).unwrap();
+            read_evidence(&spec, &ctx).unwrap_err()
+        };
+        let garbage: Vec<u8> = (0..300u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let g = said(&garbage);
+        assert!(
+            g.what.contains("is not JSON") || g.what.contains("is not text"),
+            "{g:?}"
+        );
+        assert!(!g.what.contains("missing"), "{g:?}");
+        assert!(
+            g.help
+                .as_deref()
+                .unwrap()
+                .contains("did the command that wrote it fail")
+        );
+        let e = said(b"  \n");
+        assert_eq!(e.what, "waves.json is empty");
+        assert!(
+            e.help
+                .as_deref()
+                .unwrap()
+                .contains("did the command that wrote it fail")
+        );
+        assert!(said(b"[1, 2]").what.contains("must hold a JSON object"));
+        std::fs::remove_file(dir.path().join("waves.json")).unwrap();
+        assert!(
+            read_evidence(&spec, &ctx)
+                .unwrap_err()
+                .what
+                .contains("is missing")
+        );
     }
 
     #[tokio::test]
@@ -214,11 +437,11 @@ mod tests {
         let client =
             kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
                 .unwrap();
-        let catalog = crate::lab::catalog::Catalog::embedded().unwrap();
+        let catalog = Catalog::embedded().unwrap();
         let ctx = Context {
             client: &client,
             catalog: &catalog,
-            lang: crate::i18n::Lang::FALLBACK,
+            lang: Lang::FALLBACK,
             src_dir: std::path::Path::new("/nonexistent"),
             bare_dir: std::path::Path::new("/nonexistent"),
         };

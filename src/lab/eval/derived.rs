@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::evidence::{Context, EvidenceError};
+use super::evidence::{Context, EarlierProblem, EvidenceError};
 use crate::cluster::Application;
 use crate::cluster::derive::provenance;
 use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};
@@ -12,28 +12,19 @@ use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};
 /// A field of an earlier evidence file, or what to do when it is not there.
 pub fn evidence_field(ctx: &Context<'_>, r: &EvidenceRef) -> Result<Value, EvidenceError> {
     let path = ctx.src_dir.join(&r.file);
-    let text = std::fs::read_to_string(&path).map_err(|_| {
-        EvidenceError::Derived(format!(
-            "{} is missing: {}",
-            path.display(),
-            redo(ctx, &r.file)
-        ))
-    })?;
-    let v: Value = serde_json::from_str(&text).map_err(|e| {
-        EvidenceError::Derived(format!(
-            "{} is not valid JSON ({e}): fix it, or {}",
-            path.display(),
-            redo(ctx, &r.file)
-        ))
-    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|_| earlier(ctx, &r.file, EarlierProblem::Missing))?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| earlier(ctx, &r.file, EarlierProblem::NotJson(e.to_string())))?;
     Ok(v.get(&r.field).cloned().unwrap_or(Value::Null))
 }
 
-/// How to get an evidence file again: the lesson that writes it.
-pub fn redo(ctx: &Context<'_>, file: &str) -> String {
-    match ctx.catalog.lesson_for_evidence(file) {
-        Some(l) => format!("do lesson {} first (it writes {file})", l.spec.number),
-        None => format!("write {file} first"),
+/// What is wrong with an earlier evidence file, and the lesson that writes it.
+pub fn earlier(ctx: &Context<'_>, file: &str, problem: EarlierProblem) -> EvidenceError {
+    EvidenceError::Earlier {
+        file: file.to_string(),
+        problem,
+        lesson: ctx.catalog.lesson_for_evidence(file).map(|l| l.id()),
     }
 }
 
@@ -55,7 +46,7 @@ pub fn helm_layer(
     app: &Application,
     key: &str,
     recorded: &Value,
-) -> Result<&'static str, String> {
+) -> Result<&'static str, EvidenceError> {
     let source = app.spec.source.clone().unwrap_or_default();
     let helm = source.helm.clone().unwrap_or_default();
     let revision = app.git_revision().unwrap_or("HEAD");
@@ -70,13 +61,18 @@ pub fn helm_layer(
         })
         .collect();
     let p = provenance(key, &chart, &value_files, &helm);
-    let (layer, value) = p.winner().ok_or_else(|| format!("no layer sets {key}"))?;
+    let (layer, value) = p
+        .winner()
+        .ok_or_else(|| EvidenceError::NoLayer(key.to_string()))?;
     // A parameter is a string ("3") where the live value may be a number (3).
     let render = |v: &Value| v.as_str().map_or_else(|| v.to_string(), String::from);
     if render(value) != render(recorded) {
-        return Err(format!(
-            "{key}: the {layer} layer says {value} but the evidence recorded {recorded}; do that lesson again so the evidence matches the cluster"
-        ));
+        return Err(EvidenceError::LayerDisagrees {
+            key: key.to_string(),
+            layer: layer.to_string(),
+            value: render(value),
+            recorded: render(recorded),
+        });
     }
     Ok(layer)
 }

@@ -8,23 +8,171 @@ use serde_json::{Map, Value, json};
 
 use super::derived;
 use crate::cluster::{self, argocd};
+use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Catalog;
-use crate::lab::spec::{EvidenceRef, EvidenceSpec, FieldPath, Source};
+use crate::lab::spec::{EvidenceRef, EvidenceSpec, FieldPath, LessonId, Localized, Source};
+use crate::t;
 
-#[derive(Debug, thiserror::Error)]
+/// Why evidence could not be read or written, typed; said in the learner's language by [`Say`].
+#[derive(Debug)]
 pub enum EvidenceError {
-    #[error("{0}")]
-    Cluster(#[from] cluster::ClusterError),
-    #[error("{what} is not there yet: {hint}")]
-    Missing { what: String, hint: String },
-    #[error("cannot write {path}: {source}. Is the source dir writable?")]
+    Cluster(cluster::ClusterError),
+    /// A value is not in the cluster yet; `hint` says what to do (the lesson's words, when it
+    /// gives some).
+    NotYet {
+        what: Missing,
+        hint: Option<Localized>,
+    },
     Write {
         path: PathBuf,
         source: std::io::Error,
     },
-    /// A value derived from Git or earlier evidence could not be decided.
-    #[error("{0}")]
-    Derived(String),
+    /// No lesson of this lab writes the file.
+    NotOurs(String),
+    /// An earlier evidence file this one builds on is missing, not JSON, or lacks a field.
+    Earlier {
+        file: String,
+        problem: EarlierProblem,
+        /// The lesson that writes it.
+        lesson: Option<LessonId>,
+    },
+    /// No Helm layer sets the key.
+    NoLayer(String),
+    /// The winning Helm layer disagrees with what an earlier evidence file recorded.
+    LayerDisagrees {
+        key: String,
+        layer: String,
+        value: String,
+        recorded: String,
+    },
+}
+
+/// What is not in the cluster yet.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    Field { path: String, object: String },
+    Owner { path: String, object: String },
+    Scale { deployment: String },
+}
+
+/// What is wrong with an earlier evidence file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EarlierProblem {
+    Missing,
+    NotJson(String),
+    Lacks(String),
+}
+
+impl From<cluster::ClusterError> for EvidenceError {
+    fn from(e: cluster::ClusterError) -> EvidenceError {
+        EvidenceError::Cluster(e)
+    }
+}
+
+impl Say for EvidenceError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            EvidenceError::Cluster(e) => e.say(lang),
+            EvidenceError::NotYet { what, hint } => {
+                let what = match what {
+                    Missing::Field { path, object } => t!(
+                        lang,
+                        "evidence-missing-field",
+                        path = path.as_str(),
+                        object = object.as_str()
+                    ),
+                    Missing::Owner { path, object } => t!(
+                        lang,
+                        "evidence-missing-owner",
+                        path = path.as_str(),
+                        object = object.as_str()
+                    ),
+                    Missing::Scale { deployment } => {
+                        t!(
+                            lang,
+                            "evidence-missing-scale",
+                            deployment = deployment.as_str()
+                        )
+                    }
+                };
+                let hint = hint.as_ref().map_or_else(
+                    || t!(lang, "evidence-look-again"),
+                    |h| h.get(lang).to_string(),
+                );
+                t!(lang, "evidence-not-yet", what = what, hint = hint)
+            }
+            EvidenceError::Write { path, source } => t!(
+                lang,
+                "evidence-cannot-write",
+                path = path.display().to_string(),
+                why = source.to_string()
+            ),
+            EvidenceError::NotOurs(file) => t!(lang, "check-not-evidence", file = file.as_str()),
+            EvidenceError::Earlier {
+                file,
+                problem,
+                lesson,
+            } => {
+                let redo = match lesson {
+                    Some(n) => t!(
+                        lang,
+                        "evidence-redo-lesson",
+                        lesson = n.to_string(),
+                        file = file.as_str()
+                    ),
+                    None => t!(lang, "evidence-redo-file", file = file.as_str()),
+                };
+                match problem {
+                    EarlierProblem::Missing => t!(
+                        lang,
+                        "evidence-earlier-missing",
+                        file = file.as_str(),
+                        redo = redo
+                    ),
+                    EarlierProblem::NotJson(why) => t!(
+                        lang,
+                        "evidence-earlier-not-json",
+                        file = file.as_str(),
+                        why = why.as_str(),
+                        redo = redo
+                    ),
+                    EarlierProblem::Lacks(field) => t!(
+                        lang,
+                        "evidence-earlier-lacks",
+                        file = file.as_str(),
+                        field = field.as_str(),
+                        redo = redo
+                    ),
+                }
+            }
+            EvidenceError::NoLayer(key) => t!(lang, "evidence-no-layer", key = key.as_str()),
+            EvidenceError::LayerDisagrees {
+                key,
+                layer,
+                value,
+                recorded,
+            } => t!(
+                lang,
+                "evidence-layer-disagrees",
+                key = key.as_str(),
+                layer = layer.as_str(),
+                value = value.as_str(),
+                recorded = recorded.as_str()
+            ),
+        }
+    }
+}
+
+crate::display_says!(EvidenceError);
+
+impl std::error::Error for EvidenceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvidenceError::Cluster(e) => Some(e),
+            EvidenceError::Write { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, EvidenceError>;
@@ -39,13 +187,6 @@ pub struct Context<'a> {
     pub src_dir: &'a Path,
     /// Where the bare repos are (`<bare_dir>/src.git`): what was pushed.
     pub bare_dir: &'a Path,
-}
-
-fn missing(what: impl Into<String>, hint: impl Into<String>) -> EvidenceError {
-    EvidenceError::Missing {
-        what: what.into(),
-        hint: hint.into(),
-    }
 }
 
 /// Reads a lesson's evidence from the cluster (and Git, and earlier evidence) as its
@@ -84,15 +225,11 @@ pub fn object_paths(spec: &EvidenceSpec) -> Vec<String> {
 
 /// Captures the evidence file `file` of whichever lesson writes it.
 pub async fn capture_file(file: &str, ctx: &Context<'_>) -> Result<Value> {
-    let lesson = ctx
+    let spec = ctx
         .catalog
         .lesson_for_evidence(file)
-        .ok_or_else(|| missing(file, "no lesson of this lab writes this evidence file"))?;
-    let spec = lesson
-        .spec
-        .evidence
-        .as_ref()
-        .ok_or_else(|| missing(file, "no lesson of this lab writes this evidence file"))?;
+        .and_then(|l| l.spec.evidence.as_ref())
+        .ok_or_else(|| EvidenceError::NotOurs(file.to_string()))?;
     capture(spec, ctx).await
 }
 
@@ -118,10 +255,13 @@ async fn read(
             match path.get(&obj) {
                 Some(v) => Ok(v.clone()),
                 None if *optional => Ok(Value::Null),
-                None => Err(missing(
-                    format!("{path} of {}", object.name_with(values)),
-                    hint.as_deref().unwrap_or("look again in a moment"),
-                )),
+                None => Err(EvidenceError::NotYet {
+                    what: Missing::Field {
+                        path: path.to_string(),
+                        object: object.name_with(values),
+                    },
+                    hint: hint.clone(),
+                }),
             }
         }
         Source::Count {
@@ -152,11 +292,12 @@ async fn read(
             let obj = argocd::raw_get(client.clone(), &object.path(values)).await?;
             derived::field_owner(&obj, path)
                 .map(Value::String)
-                .ok_or_else(|| {
-                    missing(
-                        format!("an owner of {path} of {}", object.name),
-                        hint.as_deref().unwrap_or("look again in a moment"),
-                    )
+                .ok_or_else(|| EvidenceError::NotYet {
+                    what: Missing::Owner {
+                        path: path.to_string(),
+                        object: object.name.clone(),
+                    },
+                    hint: hint.clone(),
                 })
         }
         Source::HelmLayer {
@@ -166,9 +307,7 @@ async fn read(
         } => {
             let recorded = derived::evidence_field(ctx, agrees_with)?;
             let app = argocd::application(client.clone(), argocd::NAMESPACE, app).await?;
-            derived::helm_layer(ctx, &app, key, &recorded)
-                .map(|layer| json!(layer))
-                .map_err(EvidenceError::Derived)
+            derived::helm_layer(ctx, &app, key, &recorded).map(|layer| json!(layer))
         }
         Source::ImageSource { app, object } => {
             let app = argocd::application(client.clone(), argocd::NAMESPACE, app).await?;
@@ -212,12 +351,11 @@ fn commit_not_applied(
 ) -> Result<Value> {
     let sha = derived::evidence_field(ctx, commit)?;
     let sha = sha.as_str().ok_or_else(|| {
-        EvidenceError::Derived(format!(
-            "{} has no {}: {}",
-            commit.file,
-            commit.field,
-            derived::redo(ctx, &commit.file)
-        ))
+        derived::earlier(
+            ctx,
+            &commit.file,
+            EarlierProblem::Lacks(commit.field.clone()),
+        )
     })?;
     let recorded_live = derived::evidence_field(ctx, live)?;
     let committed = derived::yaml_at(ctx, sha, file);
@@ -225,7 +363,7 @@ fn commit_not_applied(
     Ok(json!(!committed.is_null() && recorded_live != committed))
 }
 
-/// When `kubectl scale` last wrote prod-api's replicas (its managedFields entry's time).
+/// When `kubectl scale` last wrote the Deployment's replicas (its managedFields entry's time).
 pub async fn scaled_at(
     client: &kube::Client,
     namespace: &str,
@@ -236,23 +374,12 @@ pub async fn scaled_at(
         &format!("/apis/apps/v1/namespaces/{namespace}/deployments/{deployment}"),
     )
     .await?;
-    d["metadata"]["managedFields"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|m| {
-            m["subresource"] == "scale" && m["fieldsV1"]["f:spec"]["f:replicas"].is_object()
-        })
-        .filter_map(|m| m["time"].as_str()?.parse::<jiff::Timestamp>().ok())
-        .max()
-        .ok_or_else(|| {
-            missing(
-                format!("a scale of {deployment}"),
-                format!(
-                    "scale it first: kubectl -n {namespace} scale deploy/{deployment} --replicas=4"
-                ),
-            )
-        })
+    super::scaled_at(&d).ok_or_else(|| EvidenceError::NotYet {
+        what: Missing::Scale {
+            deployment: deployment.to_string(),
+        },
+        hint: None,
+    })
 }
 
 /// Writes `value` to `path` atomically (pretty JSON). If a different file is already there (the

@@ -1,13 +1,15 @@
-//! The facts a checklist is judged against: the watched Applications and objects, the bare
-//! repos' `main` (read when their refs change), the evidence files and their grades. Nothing
-//! here asks the cluster: ticking is free, and it happens without the learner asking.
+//! The facts a checklist is judged against: the Applications and objects (as the tutor's
+//! watches hold them, or read once for a plan or a self-check), the bare repos' `main` and the
+//! working copy, the evidence files and their grades, and the cluster's clock. Each fact keeps
+//! the moment it became so where the world records one, so a tick says when the step was done.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use jiff::Timestamp;
 use serde_json::Value;
 
-use crate::cluster::Application;
+use crate::cluster::{Application, ClusterError, Kind, argocd};
 use crate::lab::paths::LabPaths;
 use crate::lab::spec::DoneWhen;
 
@@ -16,10 +18,16 @@ use crate::lab::spec::DoneWhen;
 pub struct GitFacts {
     /// Bare repo name → its `main` commit (`None`: the repo exists but `main` has no commit).
     pub repos: BTreeMap<String, Option<String>>,
+    /// Bare repo name → when it was made.
+    pub made: BTreeMap<String, Timestamp>,
     /// (repo, path) → the file's content at `main`.
     pub files: BTreeMap<(String, String), String>,
+    /// (repo, path) → when the newest commit of `main` that changed the file was made.
+    pub changed: BTreeMap<(String, String), Timestamp>,
     /// Repo names the working copy is a clone of.
     pub cloned: Vec<String>,
+    /// When the working copy was made.
+    pub cloned_at: Option<Timestamp>,
     /// Repo → each commit of `main`'s history → its top-level folders' tree ids: whether an
     /// Application at an older commit still renders what `main` holds.
     pub folders: BTreeMap<String, BTreeMap<String, BTreeMap<String, String>>>,
@@ -50,6 +58,134 @@ impl GitFacts {
     }
 }
 
+/// An Application as the facts hold it: typed, its raw `spec` (a checklist step may ask about
+/// any field), and when a person last applied it.
+#[derive(Debug, Clone)]
+pub struct AppFacts {
+    pub app: Application,
+    pub spec: Value,
+    /// The newest managedFields time of a manager that is not Argo CD's controller.
+    pub applied_at: Option<Timestamp>,
+}
+
+impl AppFacts {
+    /// The facts of an Application as the API returns it (`None` when it does not read as one).
+    pub fn from_json(json: &Value) -> Option<AppFacts> {
+        let app = Application::from_json(json).filter(|a| !a.metadata.name.is_empty())?;
+        let applied_at = json["metadata"]["managedFields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|m| {
+                !m["manager"]
+                    .as_str()
+                    .is_some_and(|n| n.starts_with("argocd"))
+            })
+            .filter_map(|m| m["time"].as_str()?.parse().ok())
+            .max()
+            .or_else(|| {
+                json["metadata"]["creationTimestamp"]
+                    .as_str()
+                    .and_then(|t| t.parse().ok())
+            });
+        Some(AppFacts {
+            app,
+            spec: json["spec"].clone(),
+            applied_at,
+        })
+    }
+}
+
+/// An evidence file as the facts hold it.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct EvidenceFacts {
+    /// When it was last written, if it is there.
+    pub written: Option<Timestamp>,
+    /// When the self-check that passed it ran, if its last check passed.
+    pub passed: Option<Timestamp>,
+}
+
+/// Everything a checklist is evaluated against, borrowed.
+pub struct Facts<'a> {
+    pub apps: &'a BTreeMap<String, AppFacts>,
+    /// Live objects by `namespace/Kind/name`.
+    pub objects: &'a BTreeMap<String, Value>,
+    pub git: &'a GitFacts,
+    /// Evidence file → what is known of it.
+    pub evidence: &'a BTreeMap<String, EvidenceFacts>,
+    /// The cluster's clock, when known (a step that needs time to pass waits on it).
+    pub now: Option<Timestamp>,
+}
+
+/// Facts read once, from the cluster, Git and the source dir: for a plan deciding what is done
+/// or what a lesson needs first, and for the self-check.
+#[derive(Default)]
+pub struct LiveFacts {
+    pub apps: BTreeMap<String, AppFacts>,
+    pub objects: BTreeMap<String, Value>,
+    pub git: GitFacts,
+    pub evidence: BTreeMap<String, EvidenceFacts>,
+    pub now: Option<Timestamp>,
+}
+
+impl LiveFacts {
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            apps: &self.apps,
+            objects: &self.objects,
+            git: &self.git,
+            evidence: &self.evidence,
+            now: self.now,
+        }
+    }
+
+    /// What `conditions` need, read now: the Applications in `argocd`, the objects the
+    /// conditions name, Git, the evidence files' presence, and the cluster's clock.
+    pub async fn read(
+        client: &kube::Client,
+        paths: &LabPaths,
+        conditions: &[&DoneWhen],
+    ) -> Result<LiveFacts, ClusterError> {
+        let mut live = LiveFacts {
+            git: read_git_facts(paths, conditions.iter().copied()),
+            ..LiveFacts::default()
+        };
+        let list = argocd::raw_get(
+            client.clone(),
+            &Kind::Application.collection_path(argocd::NAMESPACE),
+        )
+        .await?;
+        for item in list["items"].as_array().into_iter().flatten() {
+            if let Some(app) = AppFacts::from_json(item) {
+                live.apps.insert(app.app.metadata.name.clone(), app);
+            }
+        }
+        for object in conditions.iter().flat_map(|c| c.objects()) {
+            let path = object.path(&serde_json::Map::new());
+            if let Some(o) = argocd::raw_get_if_any(client.clone(), &path).await? {
+                live.objects.insert(object.key(), o);
+            }
+        }
+        for file in conditions.iter().flat_map(|c| c.evidence_files()) {
+            live.evidence.insert(
+                file.to_string(),
+                EvidenceFacts {
+                    written: modified(&paths.evidence(file)),
+                    passed: None,
+                },
+            );
+        }
+        live.now = crate::cluster::now(client).await.ok();
+        Ok(live)
+    }
+}
+
+/// When a file was last written, if it is there.
+pub fn modified(path: &Path) -> Option<Timestamp> {
+    let at = std::fs::metadata(path).and_then(|m| m.modified()).ok()?;
+    Timestamp::try_from(at).ok()
+}
+
 /// `main`'s commits and the tree id of each top-level folder at each.
 fn folders_of(repo: &git2::Repository) -> BTreeMap<String, BTreeMap<String, String>> {
     let mut out = BTreeMap::new();
@@ -75,21 +211,32 @@ fn folders_of(repo: &git2::Repository) -> BTreeMap<String, BTreeMap<String, Stri
     out
 }
 
-/// Everything a checklist is evaluated against, borrowed from the tutor's state.
-pub struct Facts<'a> {
-    pub apps: &'a BTreeMap<String, Application>,
-    /// Each Application's `spec` as JSON, for `app-spec` (any field may be asked about).
-    pub app_specs: &'a BTreeMap<String, Value>,
-    /// Live objects by `namespace/Kind/name`.
-    pub objects: &'a BTreeMap<String, Value>,
-    pub git: &'a GitFacts,
-    pub evidence_present: &'a BTreeMap<String, bool>,
-    /// Evidence file → whether its last self-check passed.
-    pub evidence_passed: &'a BTreeMap<String, bool>,
+/// When the newest commit of `main` that changed `path` was made.
+fn changed_at(repo: &git2::Repository, path: &str) -> Option<Timestamp> {
+    let blob = |oid: git2::Oid| {
+        repo.find_commit(oid)
+            .ok()?
+            .tree()
+            .ok()?
+            .get_path(Path::new(path))
+            .ok()
+            .map(|e| e.id())
+    };
+    let history = crate::git::main_history(repo);
+    let newest = *history.first()?;
+    let now = blob(newest)?;
+    // The oldest commit, walking back, that still has the file as it is now.
+    let since = history
+        .iter()
+        .take(HISTORY_LIMIT)
+        .take_while(|c| blob(**c) == Some(now))
+        .last()?;
+    let time = repo.find_commit(*since).ok()?.time();
+    Timestamp::from_second(time.seconds()).ok()
 }
 
-/// Reads what the checklists of `items` need from the bare repos and the working copy, plus
-/// the `main` of every bare repo in the bare dir (Applications point at them).
+/// Reads what the conditions need from the bare repos and the working copy, plus the `main` of
+/// every bare repo in the bare dir (Applications point at them).
 pub fn read_git_facts<'a>(
     paths: &LabPaths,
     conditions: impl IntoIterator<Item = &'a DoneWhen>,
@@ -115,6 +262,9 @@ pub fn read_git_facts<'a>(
     }
     names.sort();
     names.dedup();
+    wanted_files.sort();
+    wanted_files.dedup();
+    facts.cloned_at = modified(&paths.repo().join(".git"));
     for name in names {
         let Ok(repo) = crate::git::open(&paths.bare_repo(&name)) else {
             continue;
@@ -128,11 +278,17 @@ pub fn read_git_facts<'a>(
                 && let Some(text) = crate::git::file_at(&repo, m, p)
             {
                 facts.files.insert((r.clone(), p.clone()), text);
+                if let Some(t) = changed_at(&repo, p) {
+                    facts.changed.insert((r.clone(), p.clone()), t);
+                }
             }
         }
         facts.folders.insert(name.clone(), folders_of(&repo));
         if is_clone_of(&paths.repo(), &paths.bare_repo(&name)) {
             facts.cloned.push(name.clone());
+        }
+        if let Some(t) = modified(&paths.bare_repo(&name).join("config")) {
+            facts.made.insert(name.clone(), t);
         }
         facts.repos.insert(name, main);
     }
@@ -163,22 +319,8 @@ mod tests {
     use crate::lab::spec::ChecklistItem;
     use serde_json::json;
 
-    fn facts_with<'a>(
-        apps: &'a BTreeMap<String, Application>,
-        specs: &'a BTreeMap<String, Value>,
-        objects: &'a BTreeMap<String, Value>,
-        git: &'a GitFacts,
-        present: &'a BTreeMap<String, bool>,
-        passed: &'a BTreeMap<String, bool>,
-    ) -> Facts<'a> {
-        Facts {
-            apps,
-            app_specs: specs,
-            objects,
-            git,
-            evidence_present: present,
-            evidence_passed: passed,
-        }
+    fn app(json: &Value) -> AppFacts {
+        AppFacts::from_json(json).unwrap()
     }
 
     #[test]
@@ -194,53 +336,44 @@ mod tests {
 
     #[test]
     fn a_synced_app_ticks_only_at_the_revision_main_is_at() {
-        let app = |rev: &str| {
-            Application::from_json(&json!({
+        let at = |rev: &str| {
+            app(&json!({
                 "metadata": {"name": "src-helm"},
                 "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "charts/web"}},
                 "status": {"sync": {"status": "Synced", "revision": rev}, "health": {"status": "Healthy"}}
             }))
-            .unwrap()
         };
-        let mut apps = BTreeMap::new();
-        apps.insert("src-helm".to_string(), app("aaa"));
-        let mut git = GitFacts::default();
-        git.repos.insert("src".into(), Some("bbb".into()));
-        let (specs, objects, present, passed) = Default::default();
+        let mut live = LiveFacts::default();
+        live.apps.insert("src-helm".to_string(), at("aaa"));
+        live.git.repos.insert("src".into(), Some("bbb".into()));
         let cond = DoneWhen::Synced {
             app: "src-helm".into(),
         };
-        assert!(!cond.holds(&facts_with(
-            &apps, &specs, &objects, &git, &present, &passed
-        )));
-        apps.insert("src-helm".to_string(), app("bbb"));
-        assert!(cond.holds(&facts_with(
-            &apps, &specs, &objects, &git, &present, &passed
-        )));
+        assert!(!cond.holds(&live.facts()));
+        live.apps.insert("src-helm".to_string(), at("bbb"));
+        assert!(cond.holds(&live.facts()));
     }
 
     #[test]
     fn an_app_spec_holds_what_the_step_asks_for_and_yaml_numbers_match() {
-        let mut specs = BTreeMap::new();
-        specs.insert(
+        let mut live = LiveFacts::default();
+        live.apps.insert(
             "src-helm".to_string(),
-            json!({"source": {"path": "charts/web", "helm": {"valueFiles": ["values-prod.yaml"], "parameters": [{"name": "greeting", "value": "from-parameter"}], "valuesObject": {"replicaCount": 3}}}}),
+            app(&json!({"metadata": {"name": "src-helm"}, "spec": {"source": {"path": "charts/web", "helm": {"valueFiles": ["values-prod.yaml"], "parameters": [{"name": "greeting", "value": "from-parameter"}], "valuesObject": {"replicaCount": 3}}}}})),
         );
-        let (apps, objects, git, present, passed) = Default::default();
-        let f = facts_with(&apps, &specs, &objects, &git, &present, &passed);
         let ok: DoneWhen = serde_saphyr::from_str(
             "app-spec: {app: src-helm, has: {source: {helm: {parameters: [{name: greeting}], valuesObject: {replicaCount: 3}}}}}",
         )
         .unwrap();
-        assert!(ok.holds(&f));
+        assert!(ok.holds(&live.facts()));
         let not_yet: DoneWhen =
             serde_saphyr::from_str("app-spec: {app: src-helm, has: {source: {path: kust}}}")
                 .unwrap();
-        assert!(!not_yet.holds(&f));
+        assert!(!not_yet.holds(&live.facts()));
     }
 
     #[test]
-    fn git_facts_come_from_a_real_bare_repo_and_its_clone() {
+    fn git_facts_come_from_a_real_bare_repo_and_its_clone_with_their_times() {
         let dir = tempfile::tempdir().unwrap();
         let paths = LabPaths {
             src_dir: dir.path().join("src"),
@@ -254,19 +387,32 @@ mod tests {
         crate::git::init_bare(&paths.bare_repo("src")).unwrap();
         let facts = read_git_facts(&paths, [&item.done_when]);
         assert_eq!(facts.repos.get("src"), Some(&None), "exists, no commit yet");
+        assert!(facts.made.contains_key("src"), "and when it was made");
         let repo = crate::git::clone(&paths.bare_repo("src").display().to_string(), &paths.repo())
             .unwrap();
         std::fs::create_dir_all(paths.repo().join("charts/web")).unwrap();
         std::fs::write(paths.repo().join("charts/web/Chart.yaml"), "name: web\n").unwrap();
-        let sig = git2::Signature::now("t", "t@t").unwrap();
+        let sig = git2::Signature::new("t", "t@t", &git2::Time::new(1_700_000_000, 0)).unwrap();
         crate::git::commit_all(&repo, "chart", &sig).unwrap();
         crate::git::push(&repo, "main", |_| {}).unwrap();
-        let facts = read_git_facts(&paths, [&item.done_when]);
-        assert!(facts.repos["src"].is_some());
-        assert_eq!(facts.cloned, ["src"]);
-        let (apps, specs, objects, present, passed) = Default::default();
-        assert!(item.done_when.holds(&facts_with(
-            &apps, &specs, &objects, &facts, &present, &passed
-        )));
+        let mut live = LiveFacts {
+            git: read_git_facts(&paths, [&item.done_when]),
+            ..LiveFacts::default()
+        };
+        assert!(live.git.repos["src"].is_some());
+        assert_eq!(live.git.cloned, ["src"]);
+        assert!(live.git.cloned_at.is_some());
+        assert_eq!(
+            live.git.changed[&("src".to_string(), "charts/web/Chart.yaml".to_string())],
+            Timestamp::from_second(1_700_000_000).unwrap(),
+            "pushed when the commit that made the file so was made"
+        );
+        assert!(item.done_when.holds(&live.facts()));
+        assert_eq!(
+            item.done_when.since(&live.facts()),
+            Timestamp::from_second(1_700_000_000).ok()
+        );
+        live.git.files.clear();
+        assert!(!item.done_when.holds(&live.facts()));
     }
 }

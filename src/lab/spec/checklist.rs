@@ -69,6 +69,14 @@ pub enum DoneWhen {
     RolledOut { object: ObjectRef, image: String },
     /// Every one of these conditions holds.
     All(Vec<DoneWhen>),
+    /// `condition` holds, and `seconds` of cluster time have passed since `kubectl scale` last
+    /// wrote the object's replicas: a step whose point is that time passes (selfHeal leaves a
+    /// hand-scaled Deployment alone). Until then the tutor counts down.
+    HeldAfterScale {
+        object: ObjectRef,
+        seconds: u64,
+        condition: Box<DoneWhen>,
+    },
     /// The evidence file exists.
     EvidenceExists(String),
     /// The evidence file passes its self-check.
@@ -83,6 +91,17 @@ impl DoneWhen {
             DoneWhen::Pushed { repo, path, .. } => vec![(repo, Some(path))],
             DoneWhen::GitValue { repo, file, .. } => vec![(repo, Some(file))],
             DoneWhen::All(all) => all.iter().flat_map(DoneWhen::git_needs).collect(),
+            DoneWhen::HeldAfterScale { condition, .. } => condition.git_needs(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The evidence files this condition reads.
+    pub fn evidence_files(&self) -> Vec<&str> {
+        match self {
+            DoneWhen::EvidenceExists(f) | DoneWhen::EvidencePasses(f) => vec![f],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::evidence_files).collect(),
+            DoneWhen::HeldAfterScale { condition, .. } => condition.evidence_files(),
             _ => Vec::new(),
         }
     }
@@ -94,7 +113,22 @@ impl DoneWhen {
             | DoneWhen::ObjectField { object, .. }
             | DoneWhen::RolledOut { object, .. } => vec![object],
             DoneWhen::All(all) => all.iter().flat_map(DoneWhen::objects).collect(),
+            DoneWhen::HeldAfterScale {
+                object, condition, ..
+            } => {
+                let mut all = vec![object];
+                all.extend(condition.objects());
+                all
+            }
             _ => Vec::new(),
         }
     }
+}
+
+/// What must hold before a lesson's plan runs, and the lesson that makes it so.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Requirement {
+    pub lesson: super::LessonId,
+    pub done_when: DoneWhen,
 }

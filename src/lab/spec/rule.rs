@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{FieldPath, ObjectRef};
+use super::{FieldPath, Localized, ObjectRef};
 
 /// What the self-check asks beyond each field's type and its agreement with the cluster.
 #[derive(Debug, Clone, Deserialize)]
@@ -18,7 +18,7 @@ pub enum Rule {
         later: String,
         hint: usize,
         /// What to do when they are not.
-        fix: String,
+        fix: Localized,
     },
     /// A recorded time no later than a live object's condition turned True.
     BeforeCondition {
@@ -40,9 +40,9 @@ pub enum Rule {
         values: Vec<Value>,
         hint: usize,
         #[serde(default)]
-        why: Option<String>,
+        why: Option<Localized>,
         #[serde(default)]
-        says: BTreeMap<String, String>,
+        says: BTreeMap<String, Localized>,
     },
     /// A recorded commit changed a value in Git that the recorded live value does not show.
     CommitNotApplied(CommitCheck),

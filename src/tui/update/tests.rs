@@ -257,7 +257,7 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
 }
 
 #[test]
-fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
+fn a_checklist_ticks_in_order_and_unticks_with_the_reason_when_the_facts_change() {
     use crate::lab::eval::GitFacts;
     let mut s = state();
     // The Application and the chart exactly as lesson 1 writes them.
@@ -293,10 +293,22 @@ fn a_checklist_ticks_in_order_from_what_the_tutor_sees_and_stays_ticked() {
         5,
         "pushed, applied and synced at main"
     );
-    // A new push moves main on: what was done stays done.
+    // A new push moves main on: the app is no longer synced at main, and the step says so; what
+    // still holds stays done, with the time it was done.
+    let first_done = s.lab.ticks[&L(1)].clone();
     git.repos.insert("src".into(), Some("def".into()));
-    update(&mut s, Msg::Git(git));
-    assert_eq!(s.lab.ticks[&L(1)].len(), 5);
+    update(&mut s, Msg::Git(git.clone()));
+    let states = &s.lab.checklists[&L(1)];
+    assert!(
+        matches!(&states[4], crate::tui::state::ItemState::Undone { why, .. } if why.to_string().contains("main is at def")),
+        "{states:?}"
+    );
+    assert_eq!(s.lab.ticks[&L(1)].len(), 4, "the undone step lost its tick");
+    assert_eq!(s.lab.ticks[&L(1)][&0], first_done[&0]);
+    // Argo CD catches up: done again.
+    app["status"]["sync"]["revision"] = serde_json::json!("def");
+    update(&mut s, Msg::App(app));
+    assert!(s.lab.checklists[&L(1)][4].done());
 }
 
 #[test]
@@ -355,7 +367,7 @@ fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
         key(&mut s, KeyCode::Char('g')),
         [Effect::RunStep {
             lesson: L(6),
-            end: 1
+            action: 0
         }]
     );
     assert!(
@@ -371,7 +383,7 @@ fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
         key(&mut p, KeyCode::PageDown),
         [Effect::RunStep {
             lesson: L(6),
-            end: 1
+            action: 0
         }]
     );
     assert_eq!(p.ui.last_key, "PgDn");
@@ -399,7 +411,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
         key(&mut s, KeyCode::Char('g')),
         [Effect::RunStep {
             lesson: L(2),
-            end: 1
+            action: 0
         }]
     );
     assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
@@ -425,6 +437,13 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
     // Lesson 6 done elsewhere: the broken push and the failed sync are long gone.
     update(
         &mut s,
+        Msg::Evidence(vec![(
+            "failed-hook.json".into(),
+            Some(jiff::Timestamp::now()),
+        )]),
+    );
+    update(
+        &mut s,
         Msg::Graded(vec![Grade {
             file: "failed-hook.json".into(),
             lesson: L(6),
@@ -432,15 +451,13 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
                 ok: true,
                 what: "commit is the broken one".into(),
                 hint: None,
+                help: None,
             }],
+            checked_at: None,
         }]),
     );
     let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
-    assert_eq!(
-        ticked,
-        [0, 1],
-        "the two moments; the file itself is not seen yet"
-    );
+    assert_eq!(ticked, [0, 1, 2], "the two moments, and the file is there");
     let failing = Grade {
         file: "waves.json".into(),
         lesson: L(5),
@@ -448,7 +465,9 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
             ok: false,
             what: "hook_job".into(),
             hint: Some(3),
+            help: None,
         }],
+        checked_at: None,
     };
     update(&mut s, Msg::Graded(vec![failing]));
     assert!(

@@ -6,11 +6,11 @@
 use serde_json::Value;
 
 use super::{Effect, Msg};
-use crate::cluster::Application;
 use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::lab::eval::AppFacts;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
-use crate::tui::state::{LiveApp, Notice, State};
+use crate::tui::state::{Notice, State};
 
 /// What a watch saw, as a message: an Application or another object, or a stream's health.
 impl From<WatchEvent> for Msg {
@@ -92,11 +92,8 @@ fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
 
 /// An Application as it is now (ignored when it does not read as one).
 pub fn insert_app(s: &mut State, json: &Value) {
-    if let Some(app) = Application::from_json(json).filter(|a| !a.metadata.name.is_empty()) {
-        let spec = json["spec"].clone();
-        s.live
-            .apps
-            .insert(app.metadata.name.clone(), LiveApp { app, spec });
+    if let Some(app) = AppFacts::from_json(json) {
+        s.live.apps.insert(app.app.metadata.name.clone(), app);
     }
 }
 

@@ -14,7 +14,7 @@ use strum::EnumCount;
 use crate::lab::catalog::{Lesson, Section};
 use crate::lab::spec::Localized;
 use crate::t;
-use crate::tui::state::{JobView, Pane, State, StepMode, StepState, answer_key};
+use crate::tui::state::{ItemState, JobView, Pane, State, StepMode, StepState, answer_key};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -127,19 +127,23 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
     ]
 }
 
-/// The lesson's checklist: each step ticked with the time it was seen done, the next one
-/// pointed at; or, compact, how many are done and what is next.
+/// The lesson's checklist as it stands now: each step done with the time it was done, undone
+/// with why, counting down the time it needs, or next with what is missing; or, compact, how
+/// many are done and what is next.
 fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
+    use crate::i18n::Say;
     let (theme, lang) = (s.ui.theme, s.lang());
     let look = Look::of(s);
     let items = &lesson.spec.checklist;
     if items.is_empty() {
         return Vec::new();
     }
-    let ticks = s.lab.ticks.get(&lesson.id());
-    let done_at = |i: usize| ticks.and_then(|t| t.get(&i));
-    let done = (0..items.len()).filter(|i| done_at(*i).is_some()).count();
-    let next = (0..items.len()).find(|i| done_at(*i).is_none());
+    let states = s.lab.checklists.get(&lesson.id());
+    let state = |i: usize| states.and_then(|st| st.get(i));
+    let done = (0..items.len())
+        .filter(|i| state(*i).is_some_and(ItemState::done))
+        .count();
+    let next = (0..items.len()).find(|i| !state(*i).is_some_and(ItemState::done));
     let label = |i: usize| items[i].step.get(lang).to_string();
     let count = t!(lang, "checklist-count", done = done, of = items.len());
     if compact {
@@ -154,10 +158,40 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
     }
     let mut lines = vec![Line::from(Span::styled(count, theme.accent()))];
     for i in 0..items.len() {
-        let line = match done_at(i) {
-            Some(t) => Span::styled(format!(" ✓ {} {}", look.clock(*t), label(i)), theme.good()),
-            None if Some(i) == next => Span::styled(format!(" ▸ {}", label(i)), theme.title()),
-            None => Span::styled(format!(" · {}", label(i)), theme.dim()),
+        let line = match state(i) {
+            Some(ItemState::Done { at }) => vec![Span::styled(
+                format!(" ✓ {} {}", look.clock(*at), label(i)),
+                theme.good(),
+            )],
+            Some(ItemState::Undone { was, why }) => vec![
+                Span::styled(format!(" ✗ {}", label(i)), theme.bad()),
+                Span::styled(
+                    format!(
+                        " — {}",
+                        t!(
+                            lang,
+                            "checklist-undone",
+                            was = look.clock(*was),
+                            why = why.say(lang)
+                        )
+                    ),
+                    theme.bad(),
+                ),
+            ],
+            Some(ItemState::Counting { left }) => vec![
+                Span::styled(format!(" ⧗ {}", label(i)), theme.warn()),
+                Span::styled(
+                    format!(
+                        " — {}",
+                        t!(lang, "checklist-counting", seconds = left.to_string())
+                    ),
+                    theme.warn(),
+                ),
+            ],
+            _ if Some(i) == next => {
+                vec![Span::styled(format!(" ▸ {}", label(i)), theme.title())]
+            }
+            _ => vec![Span::styled(format!(" · {}", label(i)), theme.dim())],
         };
         lines.push(Line::from(line));
     }
@@ -297,27 +331,43 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
         return lines;
     };
     let n = lesson.spec.number.to_string();
+    let look = Look::of(s);
+    let when = g
+        .checked_at
+        .map(|t| format!(" {}", t!(lang, "verdict-checked-at", clock = look.clock(t))))
+        .unwrap_or_default();
     if g.passed() {
         let words = if g.file.is_empty() {
             t!(lang, "verdict-steps-pass", lesson = n)
         } else {
             t!(lang, "verdict-file-passes", file = key.as_str())
         };
-        lines.push(Line::from(Span::styled(format!("✓ {words}"), theme.good())));
+        lines.push(Line::from(Span::styled(
+            format!("✓ {words}{when}"),
+            theme.good(),
+        )));
     } else {
         let words = if g.file.is_empty() {
             t!(lang, "verdict-steps-fail", lesson = n)
         } else {
             t!(lang, "verdict-file-fails", file = key.as_str())
         };
-        lines.push(Line::from(Span::styled(format!("✗ {words}"), theme.bad())));
+        lines.push(Line::from(Span::styled(
+            format!("✗ {words}{when}"),
+            theme.bad(),
+        )));
         let hints = &lesson.text(lang).hints;
         for f in g.findings.iter().filter(|f| !f.ok).take(3) {
             lines.push(Line::from(Span::styled(
                 format!("  ✗ {}", f.what),
                 theme.bad(),
             )));
-            if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
+            if let Some(help) = &f.help {
+                lines.push(Line::from(Span::styled(
+                    format!("    {}", t!(lang, "verdict-help", help = help.as_str())),
+                    theme.warn(),
+                )));
+            } else if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
                 lines.push(Line::from(Span::styled(
                     format!(
                         "    {}",

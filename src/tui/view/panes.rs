@@ -294,12 +294,7 @@ impl EvidenceView<'_> {
         let (theme, lang) = (self.look.theme, self.look.lang);
         let mut lines = Vec::new();
         for file in self.catalog.evidence_files() {
-            let present = self
-                .lab
-                .evidence_present
-                .get(file)
-                .copied()
-                .unwrap_or(false);
+            let present = self.lab.evidence.get(file).is_some_and(Option::is_some);
             let (glyph, word, style) = match (present, self.lab.grades.get(file)) {
                 (false, _) => ("·", t!(lang, "evidence-missing"), theme.dim()),
                 (true, Some(g)) if g.passed() => ("✓", t!(lang, "evidence-passes"), theme.good()),

@@ -176,7 +176,7 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
 fn evidence(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let lang = look.lang;
     let files: Vec<&str> = s.session.catalog.evidence_files().collect();
-    let present = |f: &&str| s.lab.evidence_present.get(*f).copied().unwrap_or(false);
+    let present = |f: &&str| s.evidence_present(f);
     // A file that is not there passes nothing, whatever an older grade said.
     let passing = files
         .iter()

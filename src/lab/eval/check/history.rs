@@ -5,10 +5,13 @@
 use git2::{Oid, Repository};
 use serde_json::Value;
 
-use super::{Finding, expect, fail, pass};
+use super::time::time_of;
+use super::{Finding, expect, fail, fail_with, pass};
 use crate::cluster::argocd;
+use crate::i18n::{Lang, Say};
 use crate::lab::eval::evidence::Context;
 use crate::lab::spec::{CommitCheck, FieldPath, Rule};
+use crate::t;
 
 fn is_full_sha(s: &str) -> bool {
     s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
@@ -18,13 +21,16 @@ fn short(s: &str) -> &str {
     &s[..s.len().min(7)]
 }
 
-pub fn full_sha(v: &Value, field: &str, hint: usize) -> Finding {
+pub fn full_sha(ctx: &Context<'_>, v: &Value, field: &str, hint: usize) -> Finding {
     let found = &v[field];
     expect(
         found.as_str().is_some_and(is_full_sha),
-        format!("{field} is a whole commit SHA"),
-        format!(
-            "{field} is {found}: write the whole 40-character SHA (git rev-parse HEAD), not a branch, HEAD or a short SHA"
+        t!(ctx.lang, "rule-full-sha-ok", field = field),
+        t!(
+            ctx.lang,
+            "rule-full-sha-not",
+            field = field,
+            found = found.to_string()
         ),
         hint,
     )
@@ -48,42 +54,45 @@ fn the_breaking_commit(repo: &Repository, c: &CommitCheck) -> Option<Oid> {
     crate::git::main_history(repo)
         .into_iter()
         .rev()
-        .find(|oid| describes(repo, &oid.to_string(), c).is_none())
+        .find(|oid| describes(Lang::FALLBACK, repo, &oid.to_string(), c).is_none())
 }
 
 /// Why `commit` is not the commit the lab describes, if it is not.
-fn describes(repo: &Repository, commit: &str, c: &CommitCheck) -> Option<String> {
+fn describes(lang: Lang, repo: &Repository, commit: &str, c: &CommitCheck) -> Option<String> {
     let set = value_at(repo, commit, &c.file, &c.path);
     if set != c.value {
-        return Some(format!(
-            "commit {} sets {} in {} to {}, not {}",
-            short(commit),
-            c.path,
-            c.file,
-            set,
-            c.value
+        return Some(t!(
+            lang,
+            "rule-commit-sets-other",
+            commit = short(commit),
+            path = c.path.to_string(),
+            file = c.file.as_str(),
+            set = set.to_string(),
+            value = c.value.to_string()
         ));
     }
     if let Some(b) = &c.breaks {
         let text = crate::git::file_at(repo, commit, &b.file).unwrap_or_default();
         if !text.contains(&b.contains) {
-            return Some(format!(
-                "commit {} does not have {:?} in {} (it is not the commit that broke it)",
-                short(commit),
-                b.contains,
-                b.file
+            return Some(t!(
+                lang,
+                "rule-commit-does-not-break",
+                commit = short(commit),
+                contains = b.contains.as_str(),
+                file = b.file.as_str()
             ));
         }
     }
     let parent = parent_of(repo, commit)?;
     let before = value_at(repo, &parent, &c.file, &c.path);
     (before == c.value).then(|| {
-        format!(
-            "commit {} did not change {}: its parent already has {}; the lab changes it in the same commit that breaks {}",
-            short(commit),
-            c.path,
-            before,
-            c.breaks.as_ref().map_or("the file", |b| b.file.as_str())
+        t!(
+            lang,
+            "rule-commit-did-not-change",
+            commit = short(commit),
+            path = c.path.to_string(),
+            before = before.to_string(),
+            breaks = c.breaks.as_ref().map_or("-", |b| b.file.as_str())
         )
     })
 }
@@ -97,19 +106,23 @@ fn parent_of(repo: &Repository, commit: &str) -> Option<String> {
 /// The recorded commit is the one the lab describes, in `main`'s history, and the live value
 /// recorded beside it is the value from before it: the change was not applied.
 pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<Finding> {
+    let lang = ctx.lang;
     let commit = v[&c.commit].as_str().unwrap_or_default();
     let Some(repo) = bare(ctx, &c.repo) else {
-        return vec![fail(
-            format!(
-                "cannot open the bare repo {}/{}.git to look at the commit",
-                ctx.bare_dir.display(),
-                c.repo
+        return vec![fail_with(
+            t!(
+                lang,
+                "rule-no-bare-repo",
+                bare = ctx.bare_dir.display().to_string(),
+                repo = c.repo.as_str()
             ),
-            1,
+            t!(lang, "rule-no-bare-repo-help"),
         )];
     };
     let suggest = || {
-        the_breaking_commit(&repo, c).map_or_else(String::new, |oid| format!(" (that is {oid})"))
+        the_breaking_commit(&repo, c).map_or_else(String::new, |oid| {
+            t!(lang, "rule-that-is", commit = oid.to_string())
+        })
     };
     let in_main = Oid::from_str(commit)
         .ok()
@@ -117,30 +130,28 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
         .is_some_and(|oid| crate::git::main_history(&repo).contains(&oid));
     if !in_main {
         return vec![fail(
-            format!(
-                "{} {commit:?} is not a commit of {}.git's main: write the SHA of the commit you pushed that broke the migration{}",
-                c.commit,
-                c.repo,
-                suggest()
+            t!(
+                lang,
+                "rule-commit-not-in-main",
+                field = c.commit.as_str(),
+                commit = commit,
+                repo = c.repo.as_str(),
+                suggest = suggest()
             ),
             c.hint,
         )];
     }
-    let mut out = vec![match describes(&repo, commit, c) {
-        None => pass(format!(
-            "commit {} sets {} {} and breaks {}",
-            short(commit),
-            c.path,
-            c.value,
-            c.breaks
-                .as_ref()
-                .map_or("nothing else", |b| b.file.as_str())
+    let mut out = vec![match describes(lang, &repo, commit, c) {
+        None => pass(t!(
+            lang,
+            "rule-commit-ok",
+            commit = short(commit),
+            path = c.path.to_string(),
+            value = c.value.to_string(),
+            breaks = c.breaks.as_ref().map_or("-", |b| b.file.as_str())
         )),
         Some(why) => fail(
-            format!(
-                "{why}: write the SHA of the commit that broke the migration{}",
-                suggest()
-            ),
+            t!(lang, "rule-commit-not", why = why, suggest = suggest()),
             c.hint,
         ),
     }];
@@ -150,10 +161,18 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
     let live = &v[c.live.as_str()];
     out.push(expect(
         live.is_string() && *live == before,
-        format!("{} {live} is the value from before the commit: it was not applied", c.live),
-        format!(
-            "{} is {live}, but while the hook failed the cluster still had the value from before the commit, {before}: record {} from the live object while the operation is failing",
-            c.live, c.live
+        t!(
+            lang,
+            "rule-not-applied-ok",
+            field = c.live.as_str(),
+            live = live.to_string()
+        ),
+        t!(
+            lang,
+            "rule-not-applied-not",
+            field = c.live.as_str(),
+            live = live.to_string(),
+            before = before.to_string()
         ),
         c.live_hint,
     ));
@@ -175,6 +194,7 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
         return Vec::new();
     };
     let hint = *hint;
+    let lang = ctx.lang;
     let job = v[name.as_str()].as_str().unwrap_or_default();
     let suffix = format!("-{}-", phase.to_lowercase());
     let parsed = job
@@ -184,8 +204,14 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
         .and_then(|(rev, at)| Some((rev, at.parse::<i64>().ok()?)));
     let Some((rev, started)) = parsed else {
         return vec![fail(
-            format!(
-                "{name} {job:?} is not the name Argo CD gives a {phase} hook with generateName {generate_name} ({generate_name}<commit>{suffix}<time>): copy it from status.operationState.syncResult.resources"
+            t!(
+                lang,
+                "rule-hook-name-not",
+                field = name.as_str(),
+                job = job,
+                phase = phase.as_str(),
+                generate_name = generate_name.as_str(),
+                shape = format!("{generate_name}<commit>{suffix}<time>")
             ),
             hint,
         )];
@@ -198,40 +224,99 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
     });
     out.push(expect(
         known,
-        format!("{name} names commit {rev} of {repo}.git"),
-        format!("{name} names commit {rev}, which is not in {repo}.git's main: record the hook of your own sync"),
+        t!(
+            lang,
+            "rule-hook-commit-ok",
+            field = name.as_str(),
+            rev = rev,
+            repo = repo.as_str()
+        ),
+        t!(
+            lang,
+            "rule-hook-commit-not",
+            field = name.as_str(),
+            rev = rev,
+            repo = repo.as_str()
+        ),
         hint,
     ));
-    let recorded = v[created.as_str()].as_str().and_then(super::rules::time_of);
+    let recorded = v[created.as_str()].as_str().and_then(time_of);
+    out.extend(
+        the_live_hook(
+            ctx,
+            (job, namespace),
+            (name, created),
+            phase,
+            recorded,
+            hint,
+        )
+        .await,
+    );
+    // Argo CD names the hook when the operation starts and creates it right after. A field
+    // that is not a time is said by the type check.
+    if let Some(t) = recorded {
+        out.push(expect(
+            t.as_second() >= started,
+            t!(
+                lang,
+                "rule-hook-after-start-ok",
+                field = created.as_str(),
+                job = job
+            ),
+            t!(
+                lang,
+                "rule-hook-after-start-not",
+                field = created.as_str(),
+                at = t.to_string(),
+                job = job,
+                started = jiff::Timestamp::from_second(started)
+                    .map_or_else(|_| started.to_string(), |s| s.to_string())
+            ),
+            hint,
+        ));
+    }
+    out
+}
+
+/// The live hook Job, when it is still there: that phase's hook, succeeded, created when
+/// recorded; or why it cannot be checked.
+async fn the_live_hook(
+    ctx: &Context<'_>,
+    (job, namespace): (&str, &str),
+    (name, created): (&str, &str),
+    phase: &str,
+    recorded: Option<jiff::Timestamp>,
+    hint: usize,
+) -> Vec<Finding> {
+    let lang = ctx.lang;
     let path = format!("/apis/batch/v1/namespaces/{namespace}/jobs/{job}");
     match argocd::raw_get_if_any(ctx.client.clone(), &path).await {
-        Ok(Some(live)) => out.extend(live_hook(&live, (name, created), phase, recorded, hint)),
-        Ok(None) => out.push(fail(
-            format!(
-                "Job {job} is not in {namespace} any more, so {created} cannot be checked against it: sync again and record the new hook Job"
+        Ok(Some(live)) => live_hook(lang, &live, (name, created), phase, recorded, hint),
+        Ok(None) => vec![fail(
+            t!(
+                lang,
+                "rule-hook-gone",
+                job = job,
+                namespace = namespace,
+                field = created
             ),
             hint,
-        )),
-        Err(e) => out.push(fail(format!("cannot read Job {job}: {e}"), 2)),
+        )],
+        Err(e) => vec![fail_with(
+            t!(
+                lang,
+                "rule-cannot-read",
+                object = format!("Job {job}"),
+                why = e.say(lang)
+            ),
+            t!(lang, "check-cluster-help"),
+        )],
     }
-    // Argo CD names the hook when the operation starts and creates it right after.
-    out.push(match recorded {
-        Some(t) => expect(
-            t.as_second() >= started,
-            format!("{created} is after the operation that named {job} started"),
-            format!(
-                "{created} ({t}) is before the operation that created {job} started ({}): record that Job's creationTimestamp",
-                jiff::Timestamp::from_second(started).map_or_else(|_| started.to_string(), |s| s.to_string())
-            ),
-            hint,
-        ),
-        None => fail(format!("{created} must be an RFC 3339 time"), 1),
-    });
-    out
 }
 
 /// The live hook Job is that phase's hook, it succeeded, and was created when recorded.
 fn live_hook(
+    lang: Lang,
     live: &Value,
     (name, created): (&str, &str),
     phase: &str,
@@ -244,25 +329,27 @@ fn live_hook(
     let succeeded = live["status"]["succeeded"].as_i64().unwrap_or(0) > 0;
     let real = live["metadata"]["creationTimestamp"]
         .as_str()
-        .and_then(super::rules::time_of);
-    vec![
-        expect(
-            hooks.split(',').any(|h| h.trim() == phase) && succeeded,
-            format!("{name} is a {phase} hook that succeeded"),
-            format!(
-                "{name} is not a {phase} hook Job that succeeded: record the succeeded {phase} hook"
+        .and_then(time_of);
+    let mut out = vec![expect(
+        hooks.split(',').any(|h| h.trim() == phase) && succeeded,
+        t!(lang, "rule-hook-succeeded-ok", field = name, phase = phase),
+        t!(lang, "rule-hook-succeeded-not", field = name, phase = phase),
+        hint,
+    )];
+    // A field that is not a time is said by the type check.
+    if let Some(recorded) = recorded {
+        out.push(expect(
+            Some(recorded) == real,
+            t!(lang, "rule-hook-created-ok", field = created),
+            t!(
+                lang,
+                "rule-hook-created-not",
+                field = created,
+                recorded = recorded.to_string(),
+                real = real.map_or_else(|| "-".into(), |t| t.to_string())
             ),
             hint,
-        ),
-        expect(
-            recorded.is_some() && recorded == real,
-            format!("{created} is that Job's creationTimestamp"),
-            format!(
-                "{created} is {}, but that Job was created at {}: copy its metadata.creationTimestamp",
-                recorded.map_or_else(|| "not a time".into(), |t| t.to_string()),
-                real.map_or_else(|| "an unknown time".into(), |t| t.to_string())
-            ),
-            hint,
-        ),
-    ]
+        ));
+    }
+    out
 }

@@ -1,28 +1,32 @@
 //! The rules a lesson's evidence must meet beyond types and agreement with the cluster, as its
-//! `lesson.yaml` states them; each is checked against the live object, Git or clock that proves it.
+//! `lesson.yaml` states them; each is checked against the live object, Git or clock that proves
+//! it, and a failure names the rule's own hint. A field of the wrong type is said once by the
+//! type check: a rule that needs it just does not judge.
 
 use serde_json::Value;
 
-use super::{Finding, expect, fail, history, pass, same_value};
+use super::time::time;
+use super::{Finding, expect, fail, fail_with, history, pass, same_value};
 use crate::cluster::{self, argocd};
+use crate::i18n::Say;
 use crate::lab::eval::derived::{field_owner, writes_of};
 use crate::lab::eval::evidence::Context;
 use crate::lab::eval::shown;
-use crate::lab::spec::{FieldPath, ObjectRef, Rule};
-
-/// An RFC 3339 time, as an instant.
-pub fn time_of(s: &str) -> Option<jiff::Timestamp> {
-    s.parse().ok()
-}
-
-fn time(v: &Value) -> Option<jiff::Timestamp> {
-    v.as_str().and_then(time_of)
-}
+use crate::lab::spec::{FieldPath, Localized, ObjectRef, Rule};
+use crate::t;
 
 /// Unix times this far apart from now are milliseconds or a made-up number, not seconds.
 const SECONDS_PLAUSIBLE: std::ops::RangeInclusive<f64> = 1.5e9..=1.0e10;
 
+/// A failure to read what proves a rule: no lesson hint, the words say what to do.
+fn unreadable(ctx: &Context<'_>, what: String) -> Finding {
+    fail_with(what, t!(ctx.lang, "check-cluster-help"))
+}
+
+// One arm per rule, each short: the rules read as one table.
+#[allow(clippy::too_many_lines)]
 pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
+    let lang = ctx.lang;
     match rule {
         Rule::InOrder {
             earlier,
@@ -32,16 +36,20 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
         } => match (time(&v[earlier]), time(&v[later])) {
             (Some(a), Some(b)) => vec![expect(
                 a <= b,
-                format!("{earlier} is no later than {later}"),
-                format!("{earlier} ({a}) is after {later} ({b}): {fix}"),
+                t!(lang, "rule-in-order-ok", earlier = earlier, later = later),
+                t!(
+                    lang,
+                    "rule-in-order-not",
+                    earlier = earlier,
+                    a = a.to_string(),
+                    later = later,
+                    b = b.to_string(),
+                    fix = fix.get(lang)
+                ),
                 *hint,
             )],
-            _ => vec![fail(
-                format!(
-                    "{earlier} and {later} must be RFC 3339 times, as creationTimestamp shows them"
-                ),
-                1,
-            )],
+            // The type check already said which is not a time.
+            _ => Vec::new(),
         },
         Rule::BeforeCondition {
             field,
@@ -49,18 +57,29 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             condition,
             hint,
         } => match time(&v[field]) {
-            None => vec![fail(format!("{field} must be an RFC 3339 time"), 1)],
+            None => Vec::new(),
             Some(recorded) => match condition_since(ctx, object, condition).await {
                 Ok(t) => vec![expect(
                     recorded <= t,
-                    format!("{field} came before {} became {condition}", object.name),
-                    format!(
-                        "{field} ({recorded}) is after {} became {condition} ({t})",
-                        object.name
+                    t!(
+                        lang,
+                        "rule-before-condition-ok",
+                        field = field,
+                        object = object.name.as_str(),
+                        condition = condition
+                    ),
+                    t!(
+                        lang,
+                        "rule-before-condition-not",
+                        field = field,
+                        recorded = recorded.to_string(),
+                        object = object.name.as_str(),
+                        condition = condition,
+                        at = t.to_string()
                     ),
                     *hint,
                 )],
-                Err(why) => vec![fail(why, 2)],
+                Err(why) => vec![why],
             },
         },
         Rule::CreatedAfterCondition {
@@ -75,11 +94,28 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             seconds,
             hint,
         } => {
-            let apart = v[to].as_f64().unwrap_or(0.0) - v[from].as_f64().unwrap_or(0.0);
+            let (Some(a), Some(b)) = (v[from].as_f64(), v[to].as_f64()) else {
+                return Vec::new();
+            };
+            let apart = b - a;
             vec![expect(
                 apart >= *seconds,
-                format!("{to} is {apart:.0} s after {from} (≥ {seconds})"),
-                format!("{to} − {from} is {apart:.0} s; wait at least {seconds} s"),
+                t!(
+                    lang,
+                    "rule-apart-ok",
+                    to = to,
+                    apart = format!("{apart:.0}"),
+                    from = from,
+                    seconds = seconds.to_string()
+                ),
+                t!(
+                    lang,
+                    "rule-apart-not",
+                    to = to,
+                    from = from,
+                    apart = format!("{apart:.0}"),
+                    seconds = seconds.to_string()
+                ),
                 *hint,
             )]
         }
@@ -91,10 +127,10 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             says,
         } => fields
             .iter()
-            .map(|f| one_of(v, f, values, (why.as_deref(), says), *hint))
+            .map(|f| one_of(ctx, v, f, values, (why.as_ref(), says), *hint))
             .collect(),
         Rule::CommitNotApplied(c) => history::commit_not_applied(v, c, ctx),
-        Rule::FullSha { field, hint } => vec![history::full_sha(v, field, *hint)],
+        Rule::FullSha { field, hint } => vec![history::full_sha(ctx, v, field, *hint)],
         Rule::UnixSeconds { fields, hint } => unix_seconds(v, fields, *hint, ctx).await,
         Rule::RightAfterWrite {
             field,
@@ -109,7 +145,10 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
                 path,
                 manager,
             };
-            vec![right_after_write(v, field, &write, *within, *hint, ctx).await]
+            right_after_write(v, field, &write, *within, *hint, ctx)
+                .await
+                .into_iter()
+                .collect()
         }
         Rule::HookJob { .. } => history::hook_job(rule, v, ctx).await,
         Rule::Passes { files, hint } => passes(files, *hint, ctx).await,
@@ -118,44 +157,92 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
 
 /// Field `f` is one of `values`; `says` explains a common wrong value in the lesson's words.
 fn one_of(
+    ctx: &Context<'_>,
     v: &Value,
     f: &str,
     values: &[Value],
-    (why, says): (Option<&str>, &std::collections::BTreeMap<String, String>),
+    (why, says): (
+        Option<&Localized>,
+        &std::collections::BTreeMap<String, Localized>,
+    ),
     hint: usize,
 ) -> Finding {
+    let lang = ctx.lang;
     let found = &v[f];
     let allowed: Vec<String> = values.iter().map(shown).collect();
-    let bad = says.get(&shown(found)).cloned().unwrap_or_else(|| {
-        let why = why.map(|w| format!(": {w}")).unwrap_or_default();
-        format!("{f} is {found}, not {}{why}", allowed.join(" or "))
-    });
+    let bad = says.get(&shown(found)).map_or_else(
+        || {
+            let or = t!(lang, "rule-or");
+            let allowed = allowed.join(&or);
+            match why {
+                Some(w) => t!(
+                    lang,
+                    "rule-one-of-not-why",
+                    field = f,
+                    found = found.to_string(),
+                    allowed = allowed,
+                    why = w.get(lang)
+                ),
+                None => t!(
+                    lang,
+                    "rule-one-of-not",
+                    field = f,
+                    found = found.to_string(),
+                    allowed = allowed
+                ),
+            }
+        },
+        |said| said.get(lang).to_string(),
+    );
     expect(
         values.iter().any(|a| same_value(a, found)),
-        format!("{f} is {found}"),
+        t!(lang, "rule-one-of-ok", field = f, found = found.to_string()),
         bad,
         hint,
     )
 }
 
-/// When the live object's condition last turned True, or why that cannot be told.
+/// When the live object's condition last turned True, or the finding that says why that
+/// cannot be told.
 async fn condition_since(
     ctx: &Context<'_>,
     object: &ObjectRef,
     condition: &str,
-) -> Result<jiff::Timestamp, String> {
-    let name = &object.name;
+) -> Result<jiff::Timestamp, Finding> {
+    let lang = ctx.lang;
+    let name = object.name.as_str();
     let kind = object.kind.name();
     let d = argocd::raw_get(ctx.client.clone(), &object.path(&serde_json::Map::new()))
         .await
-        .map_err(|e| format!("cannot read {kind} {name}: {e}"))?;
+        .map_err(|e| {
+            unreadable(
+                ctx,
+                t!(
+                    lang,
+                    "rule-cannot-read",
+                    object = format!("{kind} {name}"),
+                    why = e.say(lang)
+                ),
+            )
+        })?;
     d["status"]["conditions"]
         .as_array()
         .into_iter()
         .flatten()
         .find(|c| c["type"] == condition && c["status"] == "True")
         .and_then(|c| time(&c["lastTransitionTime"]))
-        .ok_or_else(|| format!("{kind} {name} is not {condition} yet"))
+        .ok_or_else(|| {
+            fail_with(
+                t!(
+                    lang,
+                    "rule-not-condition-yet",
+                    kind = kind,
+                    name = name,
+                    condition = condition
+                ),
+                t!(lang, "rule-not-condition-yet-help"),
+            )
+        })
 }
 
 async fn created_after(
@@ -165,34 +252,52 @@ async fn created_after(
     condition: &str,
     hint: usize,
 ) -> Finding {
+    let lang = ctx.lang;
     let since = match condition_since(ctx, after, condition).await {
         Ok(t) => t,
-        Err(why) => return fail(why, 2),
+        Err(why) => return why,
     };
     let path = object.path(&serde_json::Map::new());
     match argocd::raw_get_if_any(ctx.client.clone(), &path).await {
         Ok(Some(o)) => match time(&o["metadata"]["creationTimestamp"]) {
             Some(created) => expect(
                 created >= since,
-                format!(
-                    "{} was created after {} became {condition}",
-                    object.name, after.name
+                t!(
+                    lang,
+                    "rule-created-after-ok",
+                    object = object.name.as_str(),
+                    after = after.name.as_str(),
+                    condition = condition
                 ),
-                format!(
-                    "{} was created at {created}, before {} became {condition} ({since}): the waves did not hold it back; check the sync-wave annotations",
-                    object.name, after.name
+                t!(
+                    lang,
+                    "rule-created-after-not",
+                    object = object.name.as_str(),
+                    created = created.to_string(),
+                    after = after.name.as_str(),
+                    condition = condition,
+                    since = since.to_string()
                 ),
                 hint,
             ),
-            None => fail(format!("{} has no creationTimestamp", object.name), 2),
-        },
-        Ok(None) => fail(
-            format!(
-                "{object} is not in the cluster, so the wave order cannot be checked: sync the app again"
+            None => unreadable(
+                ctx,
+                t!(lang, "rule-no-creation-time", object = object.name.as_str()),
             ),
-            2,
+        },
+        Ok(None) => fail_with(
+            t!(lang, "rule-wave-object-gone", object = object.to_string()),
+            t!(lang, "rule-sync-again-help"),
         ),
-        Err(e) => fail(format!("cannot read {object}: {e}"), 2),
+        Err(e) => unreadable(
+            ctx,
+            t!(
+                lang,
+                "rule-cannot-read",
+                object = object.to_string(),
+                why = e.say(lang)
+            ),
+        ),
     }
 }
 
@@ -203,20 +308,20 @@ async fn unix_seconds(
     hint: usize,
     ctx: &Context<'_>,
 ) -> Vec<Finding> {
+    let lang = ctx.lang;
     let now = cluster::now(ctx.client).await;
     fields
         .iter()
-        .map(|f| {
-            let Some(t) = v[f.as_str()].as_f64() else {
-                return fail(
-                    format!("{f} must be a number of Unix seconds (date +%s)"),
-                    1,
-                );
-            };
+        // A field that is not a number is said by the type check.
+        .filter_map(|f| Some((f, v[f.as_str()].as_f64()?)))
+        .map(|(f, t)| {
             if !SECONDS_PLAUSIBLE.contains(&t) {
                 return fail(
-                    format!(
-                        "{f} is {t}, not a time in Unix seconds: write date +%s (not milliseconds)"
+                    t!(
+                        lang,
+                        "rule-not-unix-seconds",
+                        field = f.as_str(),
+                        value = t.to_string()
                     ),
                     hint,
                 );
@@ -224,16 +329,24 @@ async fn unix_seconds(
             match &now {
                 #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64 exactly
                 Ok(now) if t > now.as_second() as f64 + 5.0 => fail(
-                    format!(
-                        "{f} ({t:.0}) is in the future: the cluster's clock reads {}",
-                        now.as_second()
+                    t!(
+                        lang,
+                        "rule-in-the-future",
+                        field = f.as_str(),
+                        value = format!("{t:.0}"),
+                        now = now.as_second().to_string()
                     ),
                     hint,
                 ),
-                Ok(_) => pass(format!("{f} is a Unix time in seconds")),
-                Err(e) => fail(
-                    format!("cannot read the cluster's clock to check {f}: {e}"),
-                    2,
+                Ok(_) => pass(t!(lang, "rule-unix-seconds-ok", field = f.as_str())),
+                Err(e) => unreadable(
+                    ctx,
+                    t!(
+                        lang,
+                        "rule-cannot-read-clock",
+                        field = f.as_str(),
+                        why = e.say(lang)
+                    ),
                 ),
             }
         })
@@ -254,41 +367,66 @@ async fn right_after_write(
     within: i64,
     hint: usize,
     ctx: &Context<'_>,
-) -> Finding {
-    let Some(recorded) = v[field].as_f64() else {
-        return fail(format!("{field} must be a number of Unix seconds"), 1);
-    };
+) -> Option<Finding> {
+    let lang = ctx.lang;
+    let recorded = v[field].as_f64()?;
     let obj =
         match argocd::raw_get(ctx.client.clone(), &w.object.path(&serde_json::Map::new())).await {
             Ok(o) => o,
-            Err(e) => return fail(format!("cannot read {}: {e}", w.object), 2),
+            Err(e) => {
+                return Some(unreadable(
+                    ctx,
+                    t!(
+                        lang,
+                        "rule-cannot-read",
+                        object = w.object.to_string(),
+                        why = e.say(lang)
+                    ),
+                ));
+            }
         };
     let (path, manager) = (w.path, w.manager);
     let owner = field_owner(&obj, path);
     let written = last_write(&obj, path, manager);
-    match (owner, written) {
+    Some(match (owner, written) {
         (Some(o), Some(t)) if o == manager => {
             #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64 exactly
             let t = t.as_second() as f64;
             expect(
                 recorded >= t - 1.0 && recorded <= t + within as f64,
-                format!("{field} is right after {manager} wrote {path} ({t:.0})"),
-                format!(
-                    "{field} is {recorded:.0}, but {manager} wrote {path} of {} at {t:.0}: record date +%s right after the scale",
-                    w.object.name
+                t!(
+                    lang,
+                    "rule-after-write-ok",
+                    field = field,
+                    manager = manager,
+                    path = path.to_string(),
+                    at = format!("{t:.0}")
+                ),
+                t!(
+                    lang,
+                    "rule-after-write-not",
+                    field = field,
+                    recorded = format!("{recorded:.0}"),
+                    manager = manager,
+                    path = path.to_string(),
+                    object = w.object.name.as_str(),
+                    at = format!("{t:.0}")
                 ),
                 hint,
             )
         }
         (owner, _) => fail(
-            format!(
-                "{path} of {} is owned by {}, not {manager}: scale it with kubectl scale, then record the time",
-                w.object.name,
-                owner.unwrap_or_else(|| "nobody".into())
+            t!(
+                lang,
+                "rule-after-write-owner",
+                path = path.to_string(),
+                object = w.object.name.as_str(),
+                owner = owner.unwrap_or_else(|| t!(lang, "rule-nobody")),
+                manager = manager
             ),
             hint,
         ),
-    }
+    })
 }
 
 /// When `manager` last wrote `path` (its managedFields entry holding it).
@@ -301,6 +439,7 @@ fn last_write(obj: &Value, path: &FieldPath, manager: &str) -> Option<jiff::Time
 
 /// Earlier evidence files pass their own lessons' checks.
 async fn passes(files: &[String], hint: usize, ctx: &Context<'_>) -> Vec<Finding> {
+    let lang = ctx.lang;
     let mut out = Vec::new();
     for file in files {
         let grade = Box::pin(super::grade(file, ctx)).await;
@@ -310,11 +449,14 @@ async fn passes(files: &[String], hint: usize, ctx: &Context<'_>) -> Vec<Finding
             .find(|f| !f.ok)
             .map(|f| f.what.clone());
         out.push(match first {
-            None => pass(format!("{file} passes its own check")),
+            None => pass(t!(lang, "rule-passes-ok", file = file.as_str())),
             Some(why) => fail(
-                format!(
-                    "{file} (lesson {}) does not pass its own check — {why}: fix it first, this report builds on it",
-                    grade.lesson
+                t!(
+                    lang,
+                    "rule-passes-not",
+                    file = file.as_str(),
+                    lesson = grade.lesson.to_string(),
+                    why = why
                 ),
                 hint,
             ),

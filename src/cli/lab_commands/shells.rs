@@ -1,0 +1,97 @@
+//! `capa-tui shell` and `capa-tui env`: the lab's environment (KUBECONFIG, the installed kubectl
+//! and helm first on PATH, the lab's folders) as a subshell, or as export lines.
+
+use super::{Global, lang, session};
+use crate::session::serving;
+use crate::session::shell_env::ShellEnv;
+use crate::t;
+
+/// `capa-tui env`: export lines for the lab's environment, without starting anything; with
+/// `--sim`, the kubeconfig of the cluster serving the state dir.
+pub fn env(g: &Global) -> i32 {
+    let lang = lang(g);
+    let options = g.session_options();
+    let env = if g.sim {
+        let place = options.place();
+        let kubeconfig = serving::read(&place.state).map_or(place.kubeconfig, |s| s.kubeconfig);
+        ShellEnv::new(&place.paths, Some(&kubeconfig), "sim")
+    } else {
+        let paths = crate::lab::paths::LabPaths::resolve(options.src_dir, options.bare_dir);
+        ShellEnv::new(
+            &paths,
+            options.kubeconfig,
+            options.context.unwrap_or("cluster"),
+        )
+    };
+    print!("{}", env.exports());
+    let command = if g.sim {
+        "capa-tui env --sim"
+    } else {
+        "capa-tui env"
+    };
+    println!("{}", t!(lang, "env-eval", command = command));
+    0
+}
+
+/// `capa-tui shell`: a subshell with the lab's environment; returns its exit code.
+pub async fn shell(g: &Global) -> i32 {
+    let lang = lang(g);
+    let s = match session(g, lang).await {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
+    let env = s.shell_env();
+    let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui"), lang).await {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("capa-tui shell: {e}");
+            1
+        }
+    };
+    s.close().await;
+    code
+}
+
+async fn run_subshell(
+    env: &ShellEnv,
+    rc_dir: &std::path::Path,
+    lang: crate::i18n::Lang,
+) -> Result<i32, String> {
+    std::fs::create_dir_all(&env.cwd).map_err(|e| {
+        t!(
+            lang,
+            "step-error-cannot-write-in",
+            path = env.cwd.display().to_string(),
+            why = e.to_string()
+        )
+    })?;
+    let (program, args) = env
+        .command(rc_dir)
+        .map_err(|e| crate::i18n::Say::say(&e, lang))?;
+    eprintln!(
+        "capa-tui: {}",
+        t!(
+            lang,
+            "shell-opening",
+            label = env.label.as_str(),
+            cwd = env.cwd.display().to_string()
+        )
+    );
+    let (ps1, ps1_value) = env.prompt_var();
+    let status = tokio::process::Command::new(&program)
+        .args(&args)
+        .envs(env.vars.iter().map(|(k, v)| (k, v)))
+        .env(ps1, ps1_value)
+        .current_dir(&env.cwd)
+        .status()
+        .await
+        .map_err(|e| {
+            t!(
+                lang,
+                "shell-cannot-start",
+                program = program.display().to_string(),
+                why = e.to_string()
+            )
+        })?;
+    Ok(status.code().unwrap_or(1))
+}

@@ -1,0 +1,443 @@
+//! The plan steps that wait on Argo CD or end its operations: each reads the Application first,
+//! then watches it, says what it waits for, and judges from the state now — a failure of an
+//! operation long over never fails a wait whose app is Synced and Healthy.
+
+use std::time::Duration;
+
+use super::{StepResult, blocking};
+use crate::cluster::{self, Application, argocd};
+use crate::git;
+use crate::i18n::Lang;
+use crate::lab::engine::app_watch::{next_app, watch_app};
+use crate::lab::engine::{Runner, StepError, reach};
+use crate::lab::eval::evidence;
+use crate::lab::spec::Until;
+use crate::t;
+
+fn short(s: &str) -> &str {
+    &s[..s.len().min(7)]
+}
+
+/// Whether the app is where `until` wants it; `Err` when it never will be without help.
+fn reached(app: &Application, until: Until) -> Result<bool, StepError> {
+    let status = &app.status;
+    let git = app.git_revision();
+    let on_target = |rev: Option<&str>| git.is_some() && rev == git;
+    let state = status.operation_state.clone().unwrap_or_default();
+    // The status must describe the spec as it is now (not the one before a re-apply).
+    let current = status.sync.compared_to.source == app.spec.source;
+    let settled = current
+        && app.operation.is_none()
+        && status.sync.status == "Synced"
+        && status.health.status == "Healthy";
+    match until {
+        Until::OperationFailed => {
+            let failing = state.message.contains("Retrying attempt") || state.failed();
+            Ok(failing && on_target(app.operation_revision()))
+        }
+        Until::SyncedHealthy | Until::Succeeded => {
+            // Where the app is now decides: an old failure does not outlive a settled app.
+            if settled && until == Until::SyncedHealthy {
+                return Ok(true);
+            }
+            if settled && state.phase == "Succeeded" && on_target(app.synced_revision()) {
+                return Ok(true);
+            }
+            if let Some(c) = status
+                .conditions
+                .iter()
+                .find(|c| c.kind == "ComparisonError")
+            {
+                return Err(StepError::CannotRender(c.message.clone()));
+            }
+            if app.operation.is_none()
+                && !settled
+                && state.failed()
+                && on_target(app.operation_revision())
+            {
+                return Err(StepError::SyncFailed(state.message));
+            }
+            Ok(false)
+        }
+    }
+}
+
+/// One line saying what the app is waiting on.
+async fn blocker_line(r: &Runner, app: &Application) -> String {
+    let lang = r.lang;
+    let status = &app.status;
+    let message = status
+        .operation_state
+        .as_ref()
+        .map_or("", |s| s.message.as_str());
+    if let Some(rest) = message.strip_prefix("waiting for healthy state of ") {
+        let first = rest.split(" and ").next().unwrap_or(rest);
+        let parts: Vec<&str> = first.split('/').collect();
+        if let [group, kind, name] = parts[..] {
+            let wave = status
+                .resources
+                .iter()
+                .find(|x| x.kind == kind && x.name == name)
+                .and_then(|x| x.sync_wave)
+                .unwrap_or(0);
+            let ns = &app.spec.destination.namespace;
+            if kind == "Deployment" {
+                let path = format!("/apis/{group}/v1/namespaces/{ns}/deployments/{name}");
+                if let Ok(d) = argocd::raw_get(r.client.clone(), &path).await {
+                    let want = d["spec"]["replicas"].as_i64().unwrap_or(1);
+                    let have = d["status"]["availableReplicas"].as_i64().unwrap_or(0);
+                    return t!(
+                        lang,
+                        "plan-waiting-deployment",
+                        wave = wave.to_string(),
+                        name = name,
+                        have = have.to_string(),
+                        want = want.to_string()
+                    );
+                }
+            }
+            return t!(
+                lang,
+                "plan-waiting-healthy",
+                wave = wave.to_string(),
+                kind = kind,
+                name = name
+            );
+        }
+    }
+    if !message.is_empty() && app.operation.is_some() {
+        // Argo CD's own words: "waiting for completion of hook …" needs no second "waiting".
+        return if message.starts_with("waiting for ") {
+            message.to_string()
+        } else {
+            t!(lang, "plan-waiting-argo", message = message)
+        };
+    }
+    let or_unknown = |s: &str| {
+        if s.is_empty() {
+            "Unknown".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    t!(
+        lang,
+        "plan-waiting-status",
+        sync = or_unknown(&status.sync.status),
+        health = or_unknown(&status.health.status)
+    )
+}
+
+pub async fn wait(
+    r: &Runner,
+    name: &str,
+    until: Until,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let lang = r.lang;
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    // Read first: an app already where we want it is done at once (argo-cd#12211).
+    let mut changes = watch_app(r, name);
+    let mut last_line = String::new();
+    let mut away: Option<String> = None;
+    loop {
+        let next = tokio::time::timeout_at(deadline, next_app(&mut changes, name)).await;
+        let json = match next {
+            Err(_) => {
+                if let Some(why) = &away {
+                    return Err(reach::gave_up(why, r.deadline));
+                }
+                return Err(StepError::GaveUp {
+                    seconds: r.deadline.as_secs(),
+                    last: last_line,
+                });
+            }
+            Ok(Ok(None)) => return Err(StepError::WatchEnded),
+            Ok(Err(problem)) => {
+                let why = crate::i18n::Say::say(&problem, lang);
+                let line = if problem.unreachable() {
+                    reach::waiting_line(lang, &why)
+                } else {
+                    t!(lang, "plan-waiting-watch-stopped", why = why.as_str())
+                };
+                blocker(line);
+                away = problem.unreachable().then_some(why);
+                continue;
+            }
+            Ok(Ok(Some(None))) => {
+                away = None;
+                blocker(t!(lang, "plan-waiting-no-app", app = name));
+                continue;
+            }
+            Ok(Ok(Some(Some(json)))) => json,
+        };
+        away = None;
+        let app = Application::from_json(&json).unwrap_or_default();
+        if reached(&app, until)? {
+            let status = &app.status;
+            return Ok(t!(
+                lang,
+                "did-wait",
+                app = name,
+                sync = status.sync.status.as_str(),
+                health = status.health.status.as_str(),
+                revision = app.git_revision().map_or("?", short)
+            ));
+        }
+        let line = blocker_line(r, &app).await;
+        if line != last_line {
+            blocker(line.clone());
+            last_line = line;
+        }
+    }
+}
+
+pub async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
+    let lang = r.lang;
+    let repo_dir = r.paths.repo();
+    let head = blocking(move || Ok(git::open(&repo_dir).ok().and_then(|repo| git::head(&repo))))
+        .await?
+        .ok_or(StepError::NoCommit)?;
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    // First let Argo CD see the new commit.
+    let app = loop {
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+        if app.git_revision() == Some(head.as_str()) {
+            break app;
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(StepError::NeverSaw {
+                app: name.to_string(),
+                commit: short(&head).to_string(),
+            });
+        }
+        blocker(t!(lang, "plan-waiting-see-commit", commit = short(&head)));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    };
+    match app.running_revision() {
+        None => Ok(t!(lang, "did-nothing-blocks")),
+        Some(rev) if rev == head => Ok(t!(lang, "did-already-targets", commit = short(&head))),
+        Some(rev) => {
+            blocker(t!(
+                lang,
+                "plan-ending-blocking",
+                retrying = short(rev),
+                git = short(&head),
+                command = r.fit.terminate_op(name)
+            ));
+            argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
+            Ok(t!(
+                lang,
+                "did-end-blocking",
+                retrying = short(rev),
+                git = short(&head)
+            ))
+        }
+    }
+}
+
+/// Ends the app's running operation (as `argocd app terminate-op --core` does) and waits until
+/// it reads Failed, so what is recorded next is a finished operation's state.
+pub async fn end_operation(
+    r: &Runner,
+    name: &str,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let lang = r.lang;
+    let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+    if app.operation.is_none() {
+        return Ok(t!(
+            lang,
+            "did-no-operation",
+            app = name,
+            phase = app
+                .status
+                .operation_state
+                .as_ref()
+                .map_or("-", |s| s.phase.as_str())
+        ));
+    }
+    argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    loop {
+        let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+        let state = app.status.operation_state.unwrap_or_default();
+        let phase = state.phase.clone();
+        if app.operation.is_none() && state.failed() {
+            return Ok(t!(
+                lang,
+                "did-end-operation",
+                phase = phase,
+                message = state.message
+            ));
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(StepError::DidNotEnd {
+                app: name.to_string(),
+                phase,
+            });
+        }
+        blocker(waiting_to_end(lang, &phase));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+fn waiting_to_end(lang: Lang, phase: &str) -> String {
+    t!(lang, "plan-waiting-end", phase = phase)
+}
+
+/// Ends the running operation and records `file` as of the moment it reads Failed.
+pub async fn end_operation_and_record(
+    r: &Runner,
+    name: &str,
+    file: &str,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let lang = r.lang;
+    let spec = r
+        .catalog
+        .lesson_for_evidence(file)
+        .and_then(|l| l.spec.evidence.clone())
+        .ok_or_else(|| StepError::NoLessonWrites(file.to_string()))?;
+    let app_path = format!(
+        "{}/{name}",
+        crate::cluster::Kind::Application.collection_path(argocd::NAMESPACE)
+    );
+    // The other objects as they are while the operation still runs.
+    let mut known = evidence::Known::new();
+    for path in evidence::object_paths(&spec)
+        .into_iter()
+        .filter(|p| *p != app_path)
+    {
+        if let Ok(obj) = argocd::raw_get(r.client.clone(), &path).await {
+            known.insert(path, obj);
+        }
+    }
+    // Only a failing operation is ended: a sync of the fix that already started is left alone.
+    let running = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+    let failing = running
+        .status
+        .operation_state
+        .as_ref()
+        .is_some_and(|o| o.failed() || o.message.contains("Retrying attempt"));
+    let ended_revision = running.operation_revision().map(String::from);
+    // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
+    // starts syncing right after (a poll would miss it).
+    let mut changes = watch_app(r, name);
+    if running.operation.is_some() && failing {
+        argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
+    }
+    let deadline = tokio::time::Instant::now() + r.deadline;
+    let ended = loop {
+        let event = tokio::time::timeout_at(deadline, next_app(&mut changes, name))
+            .await
+            .map_err(|_| StepError::DidNotEnd {
+                app: name.to_string(),
+                phase: "-".into(),
+            })?;
+        let raw = match event {
+            Ok(Some(Some(raw))) => raw,
+            Ok(None) => return Err(StepError::WatchEnded),
+            Ok(Some(None)) => {
+                blocker(t!(lang, "plan-waiting-no-app", app = name));
+                continue;
+            }
+            Err(problem) => {
+                blocker(reach::waiting_line(
+                    lang,
+                    &crate::i18n::Say::say(&problem, lang),
+                ));
+                continue;
+            }
+        };
+        let app = Application::from_json(&raw).unwrap_or_default();
+        let state = app.status.operation_state.clone().unwrap_or_default();
+        if state.failed() && app.operation_revision().map(String::from) == ended_revision {
+            break raw;
+        }
+        blocker(waiting_to_end(lang, &state.phase));
+    };
+    known.insert(app_path, ended);
+    let ctx = r.context();
+    let value = evidence::capture_as_of(&spec, &ctx, &known).await?;
+    let path = r.paths.evidence(file);
+    evidence::write(&path, &value)?;
+    Ok(t!(
+        lang,
+        "did-end-and-record",
+        path = path.display().to_string(),
+        value = value.to_string()
+    ))
+}
+
+pub async fn hold(
+    r: &Runner,
+    namespace: &str,
+    deployment: &str,
+    seconds: u64,
+    blocker: &(dyn Fn(String) + Sync),
+) -> StepResult {
+    let lang = r.lang;
+    let scaled = evidence::scaled_at(&r.client, namespace, deployment).await?;
+    let until = scaled + Duration::from_secs(seconds);
+    loop {
+        let now = cluster::now(&r.client).await?;
+        if now >= until {
+            return Ok(t!(
+                lang,
+                "did-hold",
+                seconds = now.duration_since(scaled).as_secs().to_string()
+            ));
+        }
+        let left = until.duration_since(now).as_secs();
+        blocker(t!(lang, "plan-waiting-hold", seconds = left.to_string()));
+        // The cluster's clock may run faster than ours: look again soon.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_wait_knows_a_failed_sync_will_not_become_healthy() {
+        let app = json!({"status": {"sync": {"status": "OutOfSync", "revision": "abc"}, "health": {"status": "Healthy"},
+            "operationState": {"phase": "Failed", "message": "boom", "operation": {"sync": {"revision": "abc"}}, "syncResult": {"revision": "abc"}}}});
+        assert_eq!(
+            reached(&Application::from_json(&app).unwrap(), Until::SyncedHealthy)
+                .unwrap_err()
+                .to_string(),
+            "the sync failed: boom"
+        );
+        let retrying = json!({"operation": {}, "status": {"sync": {"status": "OutOfSync", "revision": "abc"},
+            "operationState": {"phase": "Running", "message": "x. Retrying attempt #1 at 3:04PM.", "operation": {"sync": {"revision": "abc"}}}}});
+        assert!(
+            reached(
+                &Application::from_json(&retrying).unwrap(),
+                Until::OperationFailed
+            )
+            .unwrap()
+        );
+        let done = json!({"status": {"sync": {"status": "Synced", "revision": "abc", "comparedTo": {"source": null}}, "health": {"status": "Healthy"},
+            "operationState": {"phase": "Succeeded", "syncResult": {"revision": "abc"}}}});
+        assert!(reached(&Application::from_json(&done).unwrap(), Until::Succeeded).unwrap());
+    }
+
+    #[test]
+    fn an_old_failure_does_not_fail_a_wait_on_an_app_that_is_synced_and_healthy_now() {
+        // The last operation failed on this revision, and the app has since settled (selfHeal
+        // or a later refresh): the wait is over, not failed.
+        let settled = json!({"status": {"sync": {"status": "Synced", "revision": "abc", "comparedTo": {"source": null}},
+            "health": {"status": "Healthy"},
+            "operationState": {"phase": "Failed", "message": "an old failure", "operation": {"sync": {"revision": "abc"}}, "syncResult": {"revision": "abc"}}}});
+        assert!(
+            reached(
+                &Application::from_json(&settled).unwrap(),
+                Until::SyncedHealthy
+            )
+            .unwrap()
+        );
+    }
+}

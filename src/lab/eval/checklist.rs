@@ -1,0 +1,94 @@
+//! A lesson's checklist judged on facts, true right now: a step is done — in order, with the
+//! time the facts say it was done — or undone, with the reason, when the cluster or Git undid
+//! it. A moment (lesson 6's failed sync) stays done once it happened or its evidence proves it.
+//! A step that needs time to pass counts down until it has. The tutor and `capa-tui status`
+//! both judge this way.
+
+use std::collections::BTreeMap;
+
+use super::Unmet;
+use super::facts::{EvidenceFacts, Facts};
+use crate::lab::catalog::Lesson;
+
+/// Where a checklist step stands now.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ItemState {
+    /// It holds (or, a moment, it happened): since when.
+    Done { at: jiff::Timestamp },
+    /// It was done, and the cluster or Git undid it: why it no longer holds.
+    Undone { was: jiff::Timestamp, why: Unmet },
+    /// It holds, and has to go on holding for this many more seconds of cluster time.
+    Counting { left: u64 },
+    /// Not done yet (why, when it is the next one and the facts say).
+    Open { why: Option<Unmet> },
+}
+
+impl ItemState {
+    pub fn done(&self) -> bool {
+        matches!(self, ItemState::Done { .. })
+    }
+}
+
+/// What a checklist was before: when each step was first seen done, and how each stood.
+pub type Before<'a> = (
+    Option<&'a BTreeMap<usize, jiff::Timestamp>>,
+    Option<&'a Vec<ItemState>>,
+);
+
+/// Each step of `lesson`'s checklist as it stands on `facts`.
+pub fn judge(
+    lesson: &Lesson,
+    facts: &Facts<'_>,
+    (ticks, before): Before<'_>,
+    now: jiff::Timestamp,
+    evidence: &BTreeMap<String, EvidenceFacts>,
+) -> Vec<ItemState> {
+    // A moment that is over (lesson 6's failed sync, once fixed) is proven by the evidence that
+    // passed its self-check, as the self-check itself takes it.
+    let proven = lesson
+        .evidence_file()
+        .and_then(|f| evidence.get(f))
+        .and_then(|e| e.passed);
+    let mut states: Vec<ItemState> = Vec::new();
+    for (i, item) in lesson.spec.checklist.iter().enumerate() {
+        // Done before: ticked, or undone and not done again yet.
+        let ticked = ticks.and_then(|t| t.get(&i)).copied().or_else(|| {
+            match before.and_then(|b| b.get(i)) {
+                Some(ItemState::Undone { was, .. }) => Some(*was),
+                _ => None,
+            }
+        });
+        // A step that was never done counts only once the steps before it are done.
+        let in_order = states.iter().all(ItemState::done);
+        let why = item.done_when.unmet(facts);
+        let state = match (why, ticked) {
+            // Once it happened, a moment stays done.
+            _ if item.moment && ticked.is_some() => ItemState::Done {
+                at: ticked.unwrap_or(now),
+            },
+            _ if item.moment && proven.is_some() && in_order => ItemState::Done {
+                at: proven.unwrap_or(now),
+            },
+            (None, Some(at)) if ticks.and_then(|t| t.get(&i)).is_some() => ItemState::Done { at },
+            // Done again after it was undone: since the facts say.
+            (None, Some(_)) => ItemState::Done {
+                at: item.done_when.since(facts).unwrap_or(now),
+            },
+            (None, None) if in_order => ItemState::Done {
+                at: item.done_when.since(facts).unwrap_or(now),
+            },
+            (None, None) => ItemState::Open { why: None },
+            (Some(why), Some(was)) if !item.moment && why.countdown().is_none() => {
+                ItemState::Undone { was, why }
+            }
+            (Some(why), _) => match why.countdown() {
+                Some(left) if in_order => ItemState::Counting { left },
+                _ => ItemState::Open {
+                    why: in_order.then_some(why),
+                },
+            },
+        };
+        states.push(state);
+    }
+    states
+}

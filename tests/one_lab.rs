@@ -1,0 +1,327 @@
+//! The lab stays one lab: one embedded cluster per state dir (a second `--sim` command attaches
+//! to the one serving, and leaves it serving), a working copy where a bare `git push` works, and
+//! lessons that name their prerequisite and converge when run in any order. Driven with the
+//! `capa-tui` binary, the real git and kubectl, and a tutor in tmux.
+
+#[path = "support/tmux.rs"]
+mod tmux;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// `.tools/bin` (the real kubectl and helm) first on PATH.
+fn tools_path() -> String {
+    let kubectl = capa_sim::tools::find("kubectl")
+        .expect("kubectl not found: run scripts/install-tools (it installs kubectl and helm)");
+    format!(
+        "{}:{}",
+        kubectl.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+/// `capa-tui ARGS --sim --speed 10 --state-dir STATE`, in English, kubectl on PATH.
+fn capa(state: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(args)
+        .args(["--sim", "--speed", "10", "--state-dir"])
+        .arg(state)
+        .env("PATH", tools_path())
+        .env("LANG", "en_US.UTF-8")
+        .env_remove("CAPA_LANG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("capa-tui runs")
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn git(dir: &Path, args: &[&str]) -> Output {
+    Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "learner")
+        .env("GIT_AUTHOR_EMAIL", "l@lab")
+        .env("GIT_COMMITTER_NAME", "learner")
+        .env("GIT_COMMITTER_EMAIL", "l@lab")
+        .output()
+        .expect("git runs")
+}
+
+/// `capa-tui sim serve` on `state`, until killed.
+struct Served {
+    child: Child,
+}
+
+impl Served {
+    fn start(state: &Path) -> Served {
+        let child = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(["sim", "serve", "--speed", "10", "--state-dir"])
+            .arg(state)
+            .env("LANG", "en_US.UTF-8")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("capa-tui sim serve runs");
+        wait_serving(state, child.id());
+        Served { child }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `<state>/serving.json` as the process `pid` wrote it, once it serves.
+fn wait_serving(state: &Path, pid: u32) -> serde_json::Value {
+    let start = Instant::now();
+    loop {
+        if let Ok(text) = std::fs::read_to_string(state.join("serving.json"))
+            && let Ok(v) = serde_json::from_str::<serde_json::Value>(&text)
+            && v["pid"] == pid
+        {
+            return v;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "process {pid} never said it serves {}",
+            state.display()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// `check LESSON` passes within a minute (a rollout may still be finishing).
+fn passes_soon(state: &Path, lesson: &str) {
+    let start = Instant::now();
+    loop {
+        let out = capa(state, &["check", lesson]);
+        if out.status.success() {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "check {lesson} never passes:\n{}",
+            text(&out)
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+/// The cluster behind a kubeconfig answers.
+fn answers(kubeconfig: &Path) -> bool {
+    Command::new(capa_sim::tools::find("kubectl").unwrap())
+        .args(["get", "--raw", "/version"])
+        .env("KUBECONFIG", kubeconfig)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn commands_on_a_served_lab_attach_to_its_cluster_and_leave_it_serving() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let served = Served::start(&state);
+    let serving = wait_serving(&state, served.child.id());
+    let kubeconfig = PathBuf::from(serving["kubeconfig"].as_str().unwrap());
+    assert_eq!(
+        kubeconfig,
+        state.join("kubeconfig"),
+        "sim serve writes it there by default"
+    );
+    let before = std::fs::read_to_string(&kubeconfig).unwrap();
+
+    let out = capa(&state, &["status"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains(&format!("served by process {}", served.child.id())),
+        "{}",
+        text(&out)
+    );
+    let out = capa(&state, &["do", "1", "--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    passes_soon(&state, "1");
+    let out = capa(&state, &["env"]);
+    assert!(
+        text(&out).contains(&format!("KUBECONFIG='{}'", kubeconfig.display())),
+        "{}",
+        text(&out)
+    );
+    // Every command came and went: the cluster and its kubeconfig are as they were.
+    assert_eq!(std::fs::read_to_string(&kubeconfig).unwrap(), before);
+    assert!(answers(&kubeconfig), "the served cluster still answers");
+    assert_eq!(
+        wait_serving(&state, served.child.id())["url"],
+        serving["url"]
+    );
+
+    // Serving it twice, or moving it aside under the server, is refused with who serves it.
+    let out = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--state-dir"])
+        .arg(&state)
+        .env("LANG", "en_US.UTF-8")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains(&format!("process {} serves this lab", served.child.id())),
+        "{}",
+        text(&out)
+    );
+    let out = capa(&state, &["status", "--fresh"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(state.join("capa-src/repo").exists(), "nothing moved");
+
+    // The server is killed outright: the next command takes the lab over, and says so.
+    drop(served);
+    let out = capa(&state, &["status"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("is gone; this one serves it now"),
+        "{}",
+        text(&out)
+    );
+    passes_soon(&state, "1");
+}
+
+#[test]
+fn a_bare_git_push_works_in_every_working_copy_the_lab_makes() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "1", "--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let repo = state.join("capa-src/repo");
+    let merge = git(&repo, &["config", "--get", "branch.main.merge"]);
+    assert_eq!(text(&merge).trim(), "refs/heads/main");
+    assert!(
+        !git(&repo, &["config", "--get", "branch.master.merge"])
+            .status
+            .success()
+    );
+    std::fs::write(repo.join("notes.txt"), "mine\n").unwrap();
+    assert!(git(&repo, &["add", "notes.txt"]).status.success());
+    assert!(git(&repo, &["commit", "-qm", "notes"]).status.success());
+    let push = git(&repo, &["push"]);
+    assert!(push.status.success(), "{}", text(&push));
+    let pull = git(&repo, &["pull", "--ff-only"]);
+    assert!(pull.status.success(), "{}", text(&pull));
+
+    // The learner's own clone of an empty bare repo tracks nothing until capa-tui sees it.
+    let own = dir.path().join("own");
+    let bare = own.join("bare");
+    let capa_src = own.join("capa-src");
+    let init = Command::new("git")
+        .args(["init", "-q", "--bare", "-b", "main"])
+        .arg(bare.join("src.git"))
+        .output()
+        .unwrap();
+    assert!(init.status.success());
+    std::fs::create_dir_all(&capa_src).unwrap();
+    let clone = Command::new("git")
+        .args(["clone", "-q"])
+        .arg(bare.join("src.git"))
+        .arg(capa_src.join("repo"))
+        .output()
+        .unwrap();
+    assert!(clone.status.success(), "{}", text(&clone));
+    let work = capa_src.join("repo");
+    std::fs::write(work.join("a.txt"), "a\n").unwrap();
+    assert!(git(&work, &["add", "a.txt"]).status.success());
+    assert!(git(&work, &["commit", "-qm", "a"]).status.success());
+    // Any lab command opens the lab, and with it the working copy's upstream.
+    let out = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["status", "--sim", "--speed", "10", "--state-dir"])
+        .arg(own.join("state"))
+        .arg("--src-dir")
+        .arg(&capa_src)
+        .arg("--bare-dir")
+        .arg(&bare)
+        .env("LANG", "en_US.UTF-8")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    let push = git(&work, &["push"]);
+    assert!(push.status.success(), "{}", text(&push));
+    let status = git(&work, &["status", "-sb"]);
+    assert!(
+        String::from_utf8_lossy(&status.stdout).contains("main...origin/main"),
+        "{}",
+        text(&status)
+    );
+}
+
+#[test]
+fn lessons_name_their_prerequisite_and_converge_in_any_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "7", "--yes"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).contains("lesson 7 needs lesson 4 first")
+            && text(&out).contains("do lesson 4 first"),
+        "{}",
+        text(&out)
+    );
+    assert!(
+        !state.join("capa-src/app-src-kust.yaml").exists(),
+        "nothing was changed"
+    );
+    for (lesson, ok) in [("1", true), ("7", false), ("4", true), ("7", true)] {
+        let out = capa(&state, &["do", lesson, "--yes"]);
+        assert_eq!(out.status.success(), ok, "do {lesson}:\n{}", text(&out));
+    }
+    let out = capa(&state, &["check", "7"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // Lesson 4 again undoes what lesson 7 added to src-kust; lesson 7 again puts it back.
+    for lesson in ["4", "7"] {
+        let out = capa(&state, &["do", lesson, "--yes"]);
+        assert!(out.status.success(), "do {lesson}:\n{}", text(&out));
+    }
+    let out = capa(&state, &["check", "7"]);
+    assert!(out.status.success(), "{}", text(&out));
+}
+
+#[test]
+fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
+    let t = tmux::Tmux {
+        socket: format!("capa-one-lab-{}", std::process::id()),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let cmd = format!(
+        "env LANG=en_US.UTF-8 PATH={} {} --sim --speed 10 --state-dir {}",
+        tools_path(),
+        env!("CARGO_BIN_EXE_capa-tui"),
+        state.display()
+    );
+    t.start(120, 40, &cmd);
+    t.wait_for("✓ live", Duration::from_secs(30));
+    let kubeconfig = state.join("kubeconfig");
+    let before = std::fs::read_to_string(&kubeconfig).unwrap();
+    for args in [&["status"][..], &["check", "1"], &["do", "1", "--yes"]] {
+        let out = capa(&state, args);
+        assert!(
+            text(&out).contains("Using the embedded cluster process"),
+            "{args:?}: {}",
+            text(&out)
+        );
+    }
+    // A command that ends takes nothing with it: the tutor's cluster still serves.
+    std::thread::sleep(Duration::from_secs(2));
+    let screen = t.screen();
+    assert!(screen.contains("✓ live"), "{screen}");
+    assert!(!screen.contains("stale"), "{screen}");
+    assert_eq!(std::fs::read_to_string(&kubeconfig).unwrap(), before);
+    t.keys(&["q"]);
+}
