@@ -3,45 +3,16 @@
 //! lessons that name their prerequisite and converge when run in any order. Driven with the
 //! `capa-tui` binary, the real git and kubectl, and a tutor in tmux.
 
+#[path = "support/lab_cli.rs"]
+mod lab_cli;
 #[path = "support/tmux.rs"]
 mod tmux;
+
+use lab_cli::{capa, text, tutor_command};
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// `.tools/bin` (the real kubectl and helm) first on PATH.
-fn tools_path() -> String {
-    let kubectl = capa_sim::tools::find("kubectl")
-        .expect("kubectl not found: run scripts/install-tools (it installs kubectl and helm)");
-    format!(
-        "{}:{}",
-        kubectl.parent().unwrap().display(),
-        std::env::var("PATH").unwrap_or_default()
-    )
-}
-
-/// `capa-tui ARGS --sim --speed 10 --state-dir STATE`, in English, kubectl on PATH.
-fn capa(state: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_capa-tui"))
-        .args(args)
-        .args(["--sim", "--speed", "10", "--state-dir"])
-        .arg(state)
-        .env("PATH", tools_path())
-        .env("LANG", "en_US.UTF-8")
-        .env_remove("CAPA_LANG")
-        .stdin(Stdio::null())
-        .output()
-        .expect("capa-tui runs")
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 fn git(dir: &Path, args: &[&str]) -> Output {
     Command::new("git")
@@ -299,17 +270,17 @@ fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
     };
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    let cmd = format!(
-        "env LANG=en_US.UTF-8 PATH={} {} --sim --speed 10 --state-dir {}",
-        tools_path(),
-        env!("CARGO_BIN_EXE_capa-tui"),
-        state.display()
-    );
-    t.start(120, 40, &cmd);
+    t.start(120, 40, &tutor_command(&state, "en_US.UTF-8"));
     t.wait_for("✓ live", Duration::from_secs(30));
     let kubeconfig = state.join("kubeconfig");
     let before = std::fs::read_to_string(&kubeconfig).unwrap();
-    for args in [&["status"][..], &["check", "1"], &["do", "1", "--yes"]] {
+    // `shell` reads commands from stdin: with none, it starts, attaches and ends.
+    for args in [
+        &["status"][..],
+        &["check", "1"],
+        &["do", "1", "--yes"],
+        &["shell"],
+    ] {
         let out = capa(&state, args);
         assert!(
             text(&out).contains("Using the embedded cluster process"),
@@ -317,6 +288,13 @@ fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
             text(&out)
         );
     }
+    let env = capa(&state, &["env"]);
+    assert!(
+        text(&env).contains(&format!("KUBECONFIG='{}'", kubeconfig.display()))
+            && !text(&env).contains("no embedded cluster serves"),
+        "{}",
+        text(&env)
+    );
     // A command that ends takes nothing with it: the tutor's cluster still serves.
     std::thread::sleep(Duration::from_secs(2));
     let screen = t.screen();

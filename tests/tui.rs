@@ -100,9 +100,21 @@ fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {
         .unwrap()
 }
 
+/// An operation under way: `.operation` set, no finish time, and no history entry for it yet
+/// (Argo CD adds one only once a sync has succeeded).
+fn running_again(app: &mut Value) {
+    app["operation"] = app["status"]["operationState"]["operation"].clone();
+    let st = &mut app["status"];
+    st["operationState"]
+        .as_object_mut()
+        .unwrap()
+        .remove("finishedAt");
+    st["history"].as_array_mut().unwrap().pop();
+}
+
 fn mid_wave(fx: &mut Value) {
     let app = app_mut(fx, "src-waves");
-    app["operation"] = app["status"]["operationState"]["operation"].clone();
+    running_again(app);
     let st = &mut app["status"];
     st["health"]["status"] = json!("Progressing");
     st["operationState"]["phase"] = json!("Running");
@@ -127,7 +139,7 @@ fn mid_wave(fx: &mut Value) {
 
 fn failed_hook(fx: &mut Value) {
     let app = app_mut(fx, "src-waves");
-    app["operation"] = app["status"]["operationState"]["operation"].clone();
+    running_again(app);
     let st = &mut app["status"];
     st["operationState"]["phase"] = json!("Running");
     st["operationState"]["retryCount"] = json!(1);
@@ -586,4 +598,58 @@ fn the_tutor_runs_in_a_real_terminal_and_quits_cleanly() {
         "0",
         "q quits with exit code 0"
     );
+}
+
+/// The pane's rows at 200×60 with `pane` zoomed.
+fn zoomed(s: StateBuilder, pane: Pane) -> String {
+    format!("{}", draw(&s.zoom(true).focus(pane).build(), 200, 60))
+}
+
+/// A failed sync never reaches history: the Applications pane names the revision that last
+/// synced successfully, and says the new one is retrying, not that it synced.
+#[test]
+fn applications_name_the_last_good_revision_and_the_one_retrying() {
+    let screen = zoomed(scene(5, retry_blocked), Pane::Apps);
+    let waves = screen
+        .lines()
+        .skip_while(|l| !l.contains("src-waves "))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(waves.contains("git f1x0000"), "{waves}");
+    assert!(waves.contains("last synced OK 73883e3"), "{waves}");
+    assert!(
+        waves.contains("⧗ retrying d845f08 (1 retry so far)"),
+        "{waves}"
+    );
+    assert!(!waves.contains("synced d845f08"), "{waves}");
+}
+
+/// Once an operation has ended no row of its timeline is left running, and no time printed is
+/// beyond the axis.
+#[test]
+fn an_ended_operation_has_final_rows_and_an_axis_that_covers_them() {
+    let screen = zoomed(scene(4, |_| {}), Pane::Timeline);
+    let axis: i64 = screen
+        .lines()
+        .find(|l| l.contains("phase wave"))
+        .and_then(|l| l.split('│').nth(1))
+        .and_then(|a| a.split_whitespace().last())
+        .and_then(|s| s.trim_end_matches('s').parse().ok())
+        .unwrap_or_else(|| panic!("an axis:\n{screen}"));
+    for row in screen
+        .lines()
+        .filter(|l| l.contains("Job/") || l.contains("/app"))
+    {
+        assert!(!row.contains(" … "), "an ended operation's row: {row}");
+        for time in row.split('+').skip(1) {
+            let secs: i64 = time
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+                .parse()
+                .unwrap_or(0);
+            assert!(secs <= axis, "+{secs}s beyond a {axis}s axis: {row}");
+        }
+    }
 }

@@ -128,6 +128,16 @@ pub struct Status {
     pub operation_state: Option<OperationState>,
     pub conditions: Vec<Condition>,
     pub resources: Vec<ResourceStatus>,
+    /// Argo CD appends an entry only for a full sync that succeeded.
+    pub history: Vec<HistoryEntry>,
+}
+
+/// One entry of `status.history`: a revision that synced successfully, and when.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct HistoryEntry {
+    pub revision: Option<String>,
+    pub deployed_at: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
@@ -187,6 +197,8 @@ pub struct ResourceResult {
     pub kind: String,
     pub namespace: String,
     pub name: String,
+    /// `Synced`, `SyncFailed`, `Pruned` or `PruneSkipped`: what applying it did.
+    pub status: String,
     pub message: String,
     pub hook_type: Option<String>,
     pub hook_phase: Option<String>,
@@ -238,8 +250,13 @@ impl Application {
             .as_deref()
     }
 
-    /// The revision the last operation's result reports.
-    pub fn synced_revision(&self) -> Option<&str> {
+    /// The revision that last synced successfully (a failed sync never reaches history).
+    pub fn last_good_revision(&self) -> Option<&str> {
+        self.status.history.last()?.revision.as_deref()
+    }
+
+    /// The revision the last operation's result reports, whether it succeeded or not.
+    pub fn result_revision(&self) -> Option<&str> {
         self.status
             .operation_state
             .as_ref()?

@@ -10,7 +10,9 @@ use super::application::{Application, Helm};
 pub struct LaneItem {
     pub kind: String,
     pub name: String,
-    /// hookPhase (Running/Succeeded/Failed) or the resource's health-driven phase.
+    /// A hook's hookPhase (Running, Succeeded, Failed); for any other resource what applying it
+    /// did (Synced, SyncFailed, Pruned): Argo CD records `hookPhase: Running` on those too, and
+    /// never moves it on, so it says nothing about them.
     pub phase: String,
     pub hook: Option<String>,
     pub message: String,
@@ -84,7 +86,11 @@ pub fn timeline(app: &Application, live: &dyn Fn(&str, &str, &str) -> Option<Val
             created_at,
             healthy_at,
             failed_at,
-            phase: r.hook_phase.clone().unwrap_or_default(),
+            phase: if r.hook_type.is_some() {
+                r.hook_phase.clone().unwrap_or_default()
+            } else {
+                r.status.clone()
+            },
             hook: r.hook_type.clone(),
             message: r.message.clone(),
             kind: r.kind.clone(),

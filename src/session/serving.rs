@@ -78,6 +78,18 @@ impl Owner {
     }
 }
 
+/// Where the state dir's cluster serves now: what its owner said, if that owner still holds the
+/// lock (a process killed with -9 leaves `serving.json` behind, not the lock).
+pub fn live(state: &Path) -> Option<Serving> {
+    let file = File::open(state.join(LOCK)).ok()?;
+    match file.try_lock_shared() {
+        // We could take it: nobody holds it, nothing serves.
+        Ok(()) => None,
+        Err(TryLockError::WouldBlock) => read(state),
+        Err(TryLockError::Error(_)) => None,
+    }
+}
+
 /// Where the state dir's cluster serves, as its owner last said.
 pub fn read(state: &Path) -> Option<Serving> {
     let text = std::fs::read_to_string(state.join(SERVING)).ok()?;
@@ -114,13 +126,15 @@ mod tests {
         assert_eq!(previous, None);
         // The lock is per open file: a second claim, as another process would make it, fails.
         assert!(matches!(claim(dir.path()).unwrap(), Claim::Taken));
+        assert_eq!(live(dir.path()), None, "held, but nothing said yet");
         let serving = Serving {
             pid: std::process::id(),
             url: "https://127.0.0.1:1".into(),
             kubeconfig: dir.path().join("kubeconfig"),
         };
         owner.publish(&serving).unwrap();
-        assert_eq!(read(dir.path()), Some(serving));
+        assert_eq!(read(dir.path()), Some(serving.clone()));
+        assert_eq!(live(dir.path()), Some(serving));
         owner.withdraw();
         assert_eq!(read(dir.path()), None);
         assert!(matches!(
@@ -141,5 +155,18 @@ mod tests {
             panic!("nobody holds the lock");
         };
         assert_eq!(previous, Some(4_194_000));
+    }
+
+    #[test]
+    fn what_a_dead_owner_left_behind_is_not_live() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(SERVING),
+            r#"{"pid": 4194000, "url": "https://127.0.0.1:1", "kubeconfig": "/nowhere"}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.path().join(LOCK), "").unwrap();
+        assert!(read(dir.path()).is_some());
+        assert_eq!(live(dir.path()), None);
     }
 }

@@ -164,7 +164,8 @@ fn search_path() -> String {
 }
 
 /// A value in single quotes for a POSIX shell.
-fn quote(v: &str) -> String {
+/// `v` as one word for a POSIX shell.
+pub fn quote(v: &str) -> String {
     format!("'{}'", v.replace('\'', r"'\''"))
 }
 

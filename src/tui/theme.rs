@@ -189,10 +189,10 @@ pub fn gloss(lang: crate::i18n::Lang, word: &str) -> Option<String> {
 /// A status word with its glyph, as every pane shows it: `✓ Synced`, `… Progressing`, `✗ Degraded`.
 pub fn status_glyph(word: &str) -> &'static str {
     match word {
-        "Synced" | "Healthy" | "Succeeded" | "Available" => "✓",
+        "Synced" | "Healthy" | "Succeeded" | "Available" | "Pruned" => "✓",
         "OutOfSync" | "Progressing" | "Running" | "Pending" | "Terminating" => "…",
         "Degraded" | "Failed" | "Error" | "SyncFailed" | "Missing" => "✗",
-        "Suspended" => "‖",
+        "Suspended" | "PruneSkipped" => "‖",
         _ => "?",
     }
 }

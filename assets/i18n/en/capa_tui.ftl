@@ -82,9 +82,21 @@ step-evidence = write { $file } from the cluster
 
 ## Applications pane (tui/view/panes.rs).
 apps-not-loaded = The Applications are not loaded yet: the cluster has not answered (see the header).
-apps-none-yet = No Applications in argocd yet. r runs this lesson's plan, which creates what it needs.
-apps-revisions = {"  "}git { $git }{ $git_subject } · synced { $synced }{ $synced_subject }
-apps-operation = {"  "}op{" "}
+apps-none-yet = There are no Applications in argocd. r runs this lesson's plan, which creates what it needs.
+apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
+apps-last-good = last synced OK { $revision }{ $subject }
+apps-never-good = never synced OK yet
+apps-op-ended = {"  "}last sync of { $revision }:{" "}
+apps-op-running = {"  "}⧗ syncing { $revision }:{" "}
+apps-op-retrying = {"  "}⧗ retrying { $revision } ({ $count ->
+    [one] 1 retry so far
+   *[other] { $count } retries so far
+}):{" "}
+apps-op-after-retries = {" "}after { $count ->
+    [one] 1 retry
+   *[other] { $count } retries
+}
+apps-op-since = since { $time }
 retry-count = {" "}· retry { $count }
 apps-retry-trap = {"  "}⚠ An operation is still retrying { $retrying } while Git is at { $git }: the new commit waits until it ends. End it with: { $command }
 
@@ -96,7 +108,7 @@ fields-replicas-owner-subresource = spec.replicas is owned by { $manager } ({ $o
 
 ## Values provenance pane.
 values-none = No lesson traces Helm values.
-values-app-missing = { $app } does not exist yet.
+values-app-missing = There is no Application { $app } in argocd.
 values-live-matches = live: { $value } ✓
 values-live-differs = live: { $value } ✗ differs from the winning layer
 
@@ -179,10 +191,16 @@ timeline-failed-at = {" "}failed +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → ready +{ $ready }s
 timeline-created-failed = {" "}+{ $created }s → failed +{ $failed }s
 timeline-created = {" "}+{ $created }s
-timeline-wave-done-pause = wave done +{ $at }s · then the 2 s pause
+timeline-failed = {" "}failed
+timeline-made-after = {" "}(made again after this operation)
+timeline-changed-after = {" "}· changed after this operation
+timeline-unfinished = {" "}· did not finish
 timeline-wave-done-at = wave done +{ $at }s
-timeline-wave-done-then-pause = wave done · then the 2 s pause
 timeline-wave-done = wave done
+timeline-phase-done-at = { $phase } done +{ $at }s
+timeline-phase-done = { $phase } done
+timeline-pause = { $seconds } s pause
+timeline-next-at = next +{ $at }s
 
 ## Shell pane (tui/view/shell.rs).
 shell-press-s = Press s (or Enter here) to open a shell for the lab.
@@ -209,10 +227,10 @@ step-mode-running = running…
 step-mode-g-runs-it = g runs it
 predict-question = ? Predict: { $question }
 predict-reveal = you said: { $said } · live: { $live }
-verdict-file-passes = { $file } passes the self-check
-verdict-file-fails = { $file } fails the self-check:
-verdict-steps-pass = lesson { $lesson }'s steps pass the self-check
-verdict-steps-fail = lesson { $lesson }'s steps fail the self-check:
+verdict-file-passes = { $file } passes the self-check{ $when }
+verdict-file-fails = { $file } fails the self-check{ $when }:
+verdict-steps-pass = lesson { $lesson }'s steps pass the self-check{ $when }
+verdict-steps-fail = lesson { $lesson }'s steps fail the self-check{ $when }:
 verdict-hint = hint { $n }: { $hint }
 plan-heading = Do it for me · lesson { $lesson }{" "}
 plan-waiting-for-g = · waiting for g
@@ -271,7 +289,7 @@ unmet-pushed-without = { $path } on main of { $repo }.git does not contain "{ $c
 unmet-git-sets-unwanted = { $file } on main of { $repo }.git sets { $path } to { $have }; the lab keeps it out of Git
 unmet-git-lacks = { $file } on main of { $repo }.git does not set { $path }; it should be { $want }
 unmet-git-differs = { $file } on main of { $repo }.git sets { $path } to { $have }, not { $want }
-unmet-no-app = Application { $app } does not exist yet: kubectl apply it
+unmet-no-app = there is no Application { $app } in argocd: kubectl apply it
 unmet-app-spec-lacks = { $app }'s spec.{ $at } should hold { $want }: edit the Application and kubectl apply it again
 unmet-app-state = { $app } is { $sync }/{ $health } at { $at } (main is at { $main })
 unmet-not-settled = { $state }: wait for the sync, or hard-refresh it
@@ -286,7 +304,7 @@ unmet-field-missing = { $object } has no { $path } (expected { $want })
 unmet-runs-other-image = { $object }: its Pods run { $images }, not { $image }
 unmet-not-rolled-out = { $object }: { $ready } of { $want } Pods ready on { $image } ({ $updated } updated, { $total } in all): wait for the rollout
 unmet-no-evidence = { $file } is not written yet
-unmet-evidence-fails = { $file } does not pass the self-check yet
+unmet-evidence-fails = { $file } does not pass the self-check
 unmet-not-scaled = { $object } has not been scaled by hand yet (kubectl scale)
 unmet-holding = holds; { $seconds } s of the wait still to go
 unmet-no-clock = the cluster's clock is not known yet
@@ -389,7 +407,7 @@ evidence-no-layer = no layer sets { $key }
 evidence-layer-disagrees = { $key }: the { $layer } layer says { $value } but the evidence recorded { $recorded }; do that lesson again so the evidence matches the cluster
 checklist-undone = done at { $was }, undone since: { $why }
 checklist-counting = { $seconds } s to go
-verdict-checked-at = (checked { $clock })
+verdict-checked-at = {" "}(checked { $clock })
 verdict-help = what to do: { $help }
 
 ## Git (git.rs).
@@ -564,6 +582,7 @@ doctor-no-jq = jq is not on PATH: the lessons' by-hand commands write evidence w
 doctor-kubectl = kubectl is on PATH
 doctor-no-kubectl = kubectl is not on PATH: lesson { $lesson } stops at its kubectl scale step (run scripts/install-tools and add .tools/bin to PATH)
 env-eval = # eval "$({ $command })" puts these in your shell
+env-nothing-serves = capa-tui: no embedded cluster serves { $state } yet: start one with capa-tui --sim or capa-tui sim serve (same --state-dir), then kubectl works with these settings.
 shell-opening = a shell for the lab on { $label } in { $cwd } (exit it to come back)
 shell-cannot-start = cannot start { $program }: { $why }
 shell-error-no-shell = no shell to start: $SHELL is not set and bash is not installed. Set SHELL (export SHELL=/bin/sh) or install bash, then start the shell again

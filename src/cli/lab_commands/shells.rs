@@ -3,7 +3,7 @@
 
 use super::{Global, lang, session};
 use crate::session::serving;
-use crate::session::shell_env::ShellEnv;
+use crate::session::shell_env::{ShellEnv, quote};
 use crate::t;
 
 /// `capa-tui env`: export lines for the lab's environment, without starting anything; with
@@ -13,7 +13,19 @@ pub fn env(g: &Global) -> i32 {
     let options = g.session_options();
     let env = if g.sim {
         let place = options.place();
-        let kubeconfig = serving::read(&place.state).map_or(place.kubeconfig, |s| s.kubeconfig);
+        let served = serving::live(&place.state);
+        if served.is_none() {
+            // The exports still name where it will serve; say that nothing answers there yet.
+            eprintln!(
+                "{}",
+                t!(
+                    lang,
+                    "env-nothing-serves",
+                    state = place.state.display().to_string()
+                )
+            );
+        }
+        let kubeconfig = served.map_or(place.kubeconfig, |s| s.kubeconfig);
         ShellEnv::new(&place.paths, Some(&kubeconfig), "sim")
     } else {
         let paths = crate::lab::paths::LabPaths::resolve(options.src_dir, options.bare_dir);
@@ -24,11 +36,11 @@ pub fn env(g: &Global) -> i32 {
         )
     };
     print!("{}", env.exports());
-    let command = if g.sim {
-        "capa-tui env --sim"
-    } else {
-        "capa-tui env"
-    };
+    // The command as typed (its --state-dir and all), so the line can be copied as it is.
+    let command = std::iter::once("capa-tui".to_string())
+        .chain(std::env::args().skip(1).map(|a| quote_if_needed(&a)))
+        .collect::<Vec<_>>()
+        .join(" ");
     println!("{}", t!(lang, "env-eval", command = command));
     0
 }
@@ -94,4 +106,13 @@ async fn run_subshell(
             )
         })?;
     Ok(status.code().unwrap_or(1))
+}
+
+/// A word as typed when it needs no quoting, else quoted for the shell.
+fn quote_if_needed(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,@%+".contains(c));
+    if plain { word.to_string() } else { quote(word) }
 }

@@ -632,12 +632,12 @@ impl DoneWhen {
             }
             DoneWhen::Succeeded { .. }
                 if !(op.is_some_and(|o| o.phase == "Succeeded")
-                    && at_main(app.synced_revision())) =>
+                    && at_main(app.result_revision())) =>
             {
                 Some(Unmet::NotSucceeded {
                     app: name.to_string(),
                     phase,
-                    at: short(app.synced_revision()),
+                    at: short(app.result_revision()),
                     main: short(main.as_deref()),
                 })
             }

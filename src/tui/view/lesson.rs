@@ -334,28 +334,32 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
     let look = Look::of(s);
     let when = g
         .checked_at
-        .map(|t| format!(" {}", t!(lang, "verdict-checked-at", clock = look.clock(t))))
+        .map(|t| t!(lang, "verdict-checked-at", clock = look.clock(t)))
         .unwrap_or_default();
     if g.passed() {
         let words = if g.file.is_empty() {
-            t!(lang, "verdict-steps-pass", lesson = n)
+            t!(lang, "verdict-steps-pass", lesson = n, when = when.as_str())
         } else {
-            t!(lang, "verdict-file-passes", file = key.as_str())
+            t!(
+                lang,
+                "verdict-file-passes",
+                file = key.as_str(),
+                when = when.as_str()
+            )
         };
-        lines.push(Line::from(Span::styled(
-            format!("✓ {words}{when}"),
-            theme.good(),
-        )));
+        lines.push(Line::from(Span::styled(format!("✓ {words}"), theme.good())));
     } else {
         let words = if g.file.is_empty() {
-            t!(lang, "verdict-steps-fail", lesson = n)
+            t!(lang, "verdict-steps-fail", lesson = n, when = when.as_str())
         } else {
-            t!(lang, "verdict-file-fails", file = key.as_str())
+            t!(
+                lang,
+                "verdict-file-fails",
+                file = key.as_str(),
+                when = when.as_str()
+            )
         };
-        lines.push(Line::from(Span::styled(
-            format!("✗ {words}{when}"),
-            theme.bad(),
-        )));
+        lines.push(Line::from(Span::styled(format!("✗ {words}"), theme.bad())));
         let hints = &lesson.text(lang).hints;
         for f in g.findings.iter().filter(|f| !f.ok).take(3) {
             lines.push(Line::from(Span::styled(

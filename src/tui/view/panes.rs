@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use serde_json::Value;
 
 use super::Look;
+use crate::cluster::application::OperationState;
 use crate::cluster::health::StreamHealth;
 use crate::cluster::watch::StreamId;
 use crate::cluster::{Application, derive};
@@ -71,34 +72,26 @@ impl AppsView<'_> {
                 .map(|t| format!(" \"{t}\""))
                 .unwrap_or_default()
         };
+        // Git's revision beside the last one that synced successfully: a failed sync of a new
+        // commit leaves the old one deployed, and the lesson on failed hooks is about exactly that.
+        let good = match app.last_good_revision() {
+            Some(good) => t!(
+                lang,
+                "apps-last-good",
+                revision = short(Some(good)),
+                subject = subject(Some(good))
+            ),
+            None => t!(lang, "apps-never-good"),
+        };
         lines.push(Line::from(Span::raw(t!(
             lang,
             "apps-revisions",
             git = short(app.git_revision()),
             git_subject = subject(app.git_revision()),
-            synced = short(app.synced_revision()),
-            synced_subject = subject(app.synced_revision())
+            good = good
         ))));
         if let Some(op) = st.operation_state.as_ref().filter(|o| !o.phase.is_empty()) {
-            let retry = op
-                .retry_count
-                .map(|n| t!(lang, "retry-count", count = n))
-                .unwrap_or_default();
-            let clock = |t: Option<&str>| t.and_then(|t| t.get(11..19)).unwrap_or("-").to_string();
-            let finished = op
-                .finished_at
-                .as_deref()
-                .map(|t| format!("→{}", clock(Some(t))))
-                .unwrap_or_default();
-            lines.push(Line::from(vec![
-                Span::raw(t!(lang, "apps-operation")),
-                look.status(&op.phase),
-                Span::raw(format!(
-                    "{retry} · {}{finished} · {}",
-                    clock(op.started_at.as_deref()),
-                    op.message
-                )),
-            ]));
+            lines.push(self.operation_line(app, op));
         }
         for c in &st.conditions {
             lines.push(Line::from(Span::styled(
@@ -119,6 +112,56 @@ impl AppsView<'_> {
             )));
         }
         lines
+    }
+
+    /// The last operation, named by the revision it worked on: ended (Succeeded, Failed, Error),
+    /// retrying (Running again after a failure), or running for the first time.
+    fn operation_line(&self, app: &Application, op: &OperationState) -> Line<'static> {
+        let look = &self.look;
+        let lang = look.lang;
+        let revision = short(app.operation_revision().or(app.result_revision()));
+        let clock = |t: Option<&str>| t.and_then(|t| t.get(11..19)).unwrap_or("-").to_string();
+        let retries = op.retry_count.filter(|n| *n > 0);
+        let running = matches!(op.phase.as_str(), "Running" | "Terminating");
+        let (lead, style) = match (running, retries) {
+            (true, Some(n)) => (
+                t!(lang, "apps-op-retrying", revision = revision, count = n),
+                look.theme.warn(),
+            ),
+            (true, None) => (
+                t!(lang, "apps-op-running", revision = revision),
+                look.theme.warn(),
+            ),
+            (false, _) if op.failed() => (
+                t!(lang, "apps-op-ended", revision = revision),
+                look.theme.bad(),
+            ),
+            (false, _) => (
+                t!(lang, "apps-op-ended", revision = revision),
+                look.theme.good(),
+            ),
+        };
+        // A retry runs again with the failed attempt's finish time still recorded.
+        let times = match op.finished_at.as_deref().filter(|_| !running) {
+            Some(end) => format!("{}→{}", clock(op.started_at.as_deref()), clock(Some(end))),
+            None => t!(
+                lang,
+                "apps-op-since",
+                time = clock(op.started_at.as_deref())
+            ),
+        };
+        let mut spans = vec![Span::styled(lead, style)];
+        // While it runs the lead says so; once ended, the phase in Argo CD's own word.
+        if running {
+            spans.push(Span::raw(format!("{times} · {}", op.message)));
+        } else {
+            let after = retries
+                .map(|n| t!(lang, "apps-op-after-retries", count = n))
+                .unwrap_or_default();
+            spans.push(look.status(&op.phase));
+            spans.push(Span::raw(format!("{after} · {times} · {}", op.message)));
+        }
+        Line::from(spans)
     }
 }
 

@@ -25,64 +25,132 @@ fn axis_width(width: u16) -> usize {
     usize::from(width / 5).clamp(8, 24)
 }
 
-/// When the item was last seen to change: done, failed, or created.
-fn end_of(item: &LaneItem) -> Option<i64> {
-    item.healthy_at.or(item.failed_at).or(item.created_at)
+/// The stretch of time the operation covers, in seconds from its start: up to its end once it
+/// has ended (a later rollout or scale is not part of it), else up to now.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Reach {
+    seconds: i64,
+    ended: bool,
 }
 
-/// The item's outcome in words, with its times from the operation's start.
-fn outcome(item: &LaneItem, lang: Lang) -> (String, String) {
+impl Reach {
+    /// `t` when it falls within the operation (or the operation still runs), else `None`.
+    fn within(self, t: Option<i64>) -> Option<i64> {
+        t.filter(|t| !self.ended || *t <= self.seconds)
+    }
+
+    /// Whether `t` is a time after the operation ended.
+    fn after(self, t: Option<i64>) -> bool {
+        self.ended && t.is_some_and(|t| t > self.seconds)
+    }
+}
+
+fn seconds_of(t: Option<&str>) -> Option<i64> {
+    t.and_then(|t| t.parse::<jiff::Timestamp>().ok())
+        .map(|t| t.as_second())
+}
+
+fn reach(op: &OperationState, lanes: &[Lane], now: jiff::Timestamp) -> Reach {
+    let started = seconds_of(op.started_at.as_deref());
+    // A retry runs again with the failed attempt's finish time still recorded.
+    let running = matches!(op.phase.as_str(), "Running" | "Terminating");
+    let finished = seconds_of(op.finished_at.as_deref()).filter(|_| !running);
+    match (finished, started) {
+        (Some(f), Some(s)) => Reach {
+            seconds: (f - s).max(1),
+            ended: true,
+        },
+        _ => {
+            let latest = lanes
+                .iter()
+                .flat_map(|l| &l.items)
+                .filter_map(|i| last_seen(i, None))
+                .max();
+            let so_far = started.map(|s| now.as_second() - s);
+            Reach {
+                seconds: latest.max(so_far).unwrap_or(1).max(1),
+                ended: false,
+            }
+        }
+    }
+}
+
+/// When the item was last seen to change within the operation: done, failed, or created.
+fn last_seen(item: &LaneItem, reach: Option<Reach>) -> Option<i64> {
+    let within = |t| reach.map_or(t, |r| r.within(t));
+    within(item.healthy_at)
+        .or(within(item.failed_at))
+        .or(within(item.created_at))
+}
+
+/// The word and glyph for the item's state: a hook still running when the operation has ended
+/// never finished, and says so rather than showing an ellipsis forever.
+fn final_phase(item: &LaneItem, reach: Reach) -> String {
     let phase = if item.phase.is_empty() {
         "Synced".to_string()
     } else {
         item.phase.clone()
     };
-    let failed = phase == "Failed" || phase == "Error";
-    let times = match (item.created_at, item.healthy_at, item.failed_at) {
+    let unfinished = matches!(phase.as_str(), "Running" | "Pending" | "Terminating");
+    if reach.ended && unfinished {
+        UNFINISHED.to_string()
+    } else {
+        phase
+    }
+}
+
+/// Stands for a hook the ended operation left running; drawn with its own words and glyph.
+const UNFINISHED: &str = "Unfinished";
+
+/// The item's outcome in words, with its times from the operation's start; times after the
+/// operation ended are not counted into it.
+fn outcome(item: &LaneItem, reach: Reach, lang: Lang) -> (String, String) {
+    let phase = final_phase(item, reach);
+    let failed = phase == "Failed" || phase == "Error" || phase == "SyncFailed";
+    let (healthy, failed_at) = (reach.within(item.healthy_at), reach.within(item.failed_at));
+    let changed_after = reach.after(item.healthy_at) || reach.after(item.failed_at);
+    let mut times = match item.created_at {
         // Namespaces are not watched: nothing to say about their times.
-        (None, _, _) if item.kind == "Namespace" => String::new(),
-        (None, _, _) if failed => t!(lang, "timeline-failed-gone"),
-        (None, _, _) => t!(lang, "timeline-gone-or-unseen"),
+        None if item.kind == "Namespace" => String::new(),
+        None if failed => t!(lang, "timeline-failed-gone"),
+        None => t!(lang, "timeline-gone-or-unseen"),
+        // Made again after this operation (deleted and re-created since): its times are not ours.
+        c if reach.after(c) => t!(lang, "timeline-made-after"),
         // Applied unchanged: the object is older than this operation.
-        (Some(c), _, _) if c < 0 => t!(lang, "timeline-existed-before"),
-        (Some(_), h, f) if failed => t!(lang, "timeline-failed-at", at = f.or(h).unwrap_or(0)),
-        (Some(c), Some(h), _) => t!(lang, "timeline-created-ready", created = c, ready = h),
-        (Some(c), _, Some(f)) => t!(lang, "timeline-created-failed", created = c, failed = f),
-        (Some(c), None, None) => t!(lang, "timeline-created", created = c),
+        Some(c) if c < 0 => t!(lang, "timeline-existed-before"),
+        Some(_) if failed => match failed_at.or(healthy) {
+            Some(at) => t!(lang, "timeline-failed-at", at = at),
+            None => t!(lang, "timeline-failed"),
+        },
+        Some(c) => match (healthy, failed_at) {
+            (Some(h), _) => t!(lang, "timeline-created-ready", created = c, ready = h),
+            (_, Some(f)) => t!(lang, "timeline-created-failed", created = c, failed = f),
+            (None, None) => t!(lang, "timeline-created", created = c),
+        },
     };
+    let older = item.created_at.is_some_and(|c| c < 0);
+    if changed_after && !older && !reach.after(item.created_at) {
+        times.push_str(&t!(lang, "timeline-changed-after"));
+    }
+    if phase == UNFINISHED {
+        times.push_str(&t!(lang, "timeline-unfinished"));
+    }
     (phase, times)
 }
 
-/// A bar from the item's start to its end on an axis of `cols` columns for `max` seconds.
-fn bar(item: &LaneItem, max: i64, cols: usize) -> String {
+/// A bar from the item's start to its end on an axis of `cols` columns for the operation.
+fn bar(item: &LaneItem, reach: Reach, cols: usize) -> String {
+    let max = reach.seconds;
     let col =
         |t: i64| usize::try_from(t.clamp(0, max) * (cols as i64 - 1) / max.max(1)).unwrap_or(0);
     let mut cells = vec![' '; cols];
-    if let (Some(start), Some(end)) = (item.created_at.filter(|c| *c >= 0), end_of(item)) {
+    let start = reach.within(item.created_at).filter(|c| *c >= 0);
+    if let (Some(start), Some(end)) = (start, last_seen(item, Some(reach))) {
         for c in cells.iter_mut().take(col(end) + 1).skip(col(start)) {
             *c = '█';
         }
     }
     cells.into_iter().collect()
-}
-
-/// The axis's length in seconds: the operation's, not stretched by a resource that changed
-/// after it finished (scaled in a later lesson, say): such a bar runs to the axis's end.
-fn axis_seconds(op: &OperationState, lanes: &[Lane]) -> i64 {
-    let seconds = |t: &Option<String>| {
-        t.as_deref()
-            .and_then(|t| t.parse::<jiff::Timestamp>().ok())
-            .map(|t| t.as_second())
-    };
-    let finished = seconds(&op.finished_at)
-        .zip(seconds(&op.started_at))
-        .map(|(f, s)| f - s);
-    let latest = lanes.iter().flat_map(|l| &l.items).filter_map(end_of).max();
-    match (finished, latest) {
-        (Some(f), Some(l)) => f.min(l),
-        (f, l) => f.or(l).unwrap_or(1),
-    }
-    .max(1)
 }
 
 /// The column heads: phase and wave, the axis from 0 to `max` seconds, the resource.
@@ -106,23 +174,47 @@ fn axis_line(look: Look<'_>, cols: usize, max: i64) -> Line<'static> {
     ))
 }
 
-/// The pause line between two lanes: when the earlier wave was done.
-fn gap_line(look: Look<'_>, before: &Lane, lane: &Lane) -> Line<'static> {
+/// Between two lanes: when the earlier was done, when the next began, and the pause between, all
+/// read off the times the rows print (so a sped-up lab's shorter pause reads as it is).
+fn gap_words(lang: Lang, before: &Lane, lane: &Lane, reach: Reach) -> String {
     let done = before
         .items
         .iter()
-        .filter_map(end_of)
+        .filter_map(|i| last_seen(i, Some(reach)))
         .filter(|t| *t >= 0)
         .max();
-    // Waves in the same phase start after the previous one is done and a pause.
-    let words = match (done, before.phase == lane.phase) {
-        (Some(d), true) => t!(look.lang, "timeline-wave-done-pause", at = d),
-        (Some(d), false) => t!(look.lang, "timeline-wave-done-at", at = d),
-        (None, true) => t!(look.lang, "timeline-wave-done-then-pause"),
-        (None, false) => t!(look.lang, "timeline-wave-done"),
-    };
+    let next = lane
+        .items
+        .iter()
+        .filter_map(|i| reach.within(i.created_at))
+        .filter(|t| *t >= 0)
+        .min();
+    let same_phase = before.phase == lane.phase;
+    let mut words = vec![match (done, same_phase) {
+        (Some(d), true) => t!(lang, "timeline-wave-done-at", at = d),
+        (Some(d), false) => t!(
+            lang,
+            "timeline-phase-done-at",
+            phase = before.phase.as_str(),
+            at = d
+        ),
+        (None, true) => t!(lang, "timeline-wave-done"),
+        (None, false) => t!(lang, "timeline-phase-done", phase = before.phase.as_str()),
+    }];
+    if let (Some(d), Some(n)) = (done, next)
+        && n > d
+    {
+        words.push(t!(lang, "timeline-pause", seconds = (n - d).to_string()));
+    }
+    if let Some(n) = next {
+        words.push(t!(lang, "timeline-next-at", at = n));
+    }
+    words.join(" · ")
+}
+
+fn gap_line(look: Look<'_>, before: &Lane, lane: &Lane, reach: Reach) -> Line<'static> {
     Line::from(Span::styled(
-        format!("{:<12}⤷ {words}", ""),
+        format!("{:<12}⤷ {}", "", gap_words(look.lang, before, lane, reach)),
         look.theme.dim(),
     ))
 }
@@ -132,27 +224,26 @@ fn item_row(
     look: Look<'_>,
     lane: &Lane,
     item: &LaneItem,
-    (max, cols): (i64, usize),
+    (reach, cols): (Reach, usize),
 ) -> Line<'static> {
-    let (phase, times) = outcome(item, look.lang);
+    let (phase, times) = outcome(item, reach, look.lang);
     // The phase column already says which hook it is.
     let hook = if item.hook.is_some() { " hook" } else { "" };
-    let style = status_style(look.theme, &phase);
+    let (style, glyph) = if phase == UNFINISHED {
+        (look.theme.dim(), "–")
+    } else {
+        (status_style(look.theme, &phase), status_glyph(&phase))
+    };
     Line::from(vec![
         Span::styled(
             format!("{:<8}{:>3} ", lane.phase, lane.wave),
             look.theme.accent(),
         ),
         Span::raw("│"),
-        Span::styled(bar(item, max, cols), style),
+        Span::styled(bar(item, reach, cols), style),
         Span::raw("│ "),
         Span::styled(
-            format!(
-                "{} {}/{}{hook}{times}",
-                status_glyph(&phase),
-                item.kind,
-                item.name
-            ),
+            format!("{glyph} {}/{}{hook}{times}", item.kind, item.name),
             style,
         ),
     ])
@@ -201,16 +292,16 @@ impl TimelineView<'_> {
         }
         let live = |ns: &str, kind: &str, name: &str| self.live.object(ns, kind, name).cloned();
         let lanes = derive::timeline(app, &live);
-        let (max, cols) = (axis_seconds(&op, &lanes), axis_width(width));
-        lines.push(axis_line(look, cols, max));
+        let (reach, cols) = (reach(&op, &lanes, self.live.now), axis_width(width));
+        lines.push(axis_line(look, cols, reach.seconds));
         // A narrow pane keeps one row per resource: the pauses are left to the wide one.
         let roomy = width >= 100;
         for (i, lane) in lanes.iter().enumerate() {
             if i > 0 && roomy {
-                lines.push(gap_line(look, &lanes[i - 1], lane));
+                lines.push(gap_line(look, &lanes[i - 1], lane, reach));
             }
             for item in &lane.items {
-                lines.push(item_row(look, lane, item, (max, cols)));
+                lines.push(item_row(look, lane, item, (reach, cols)));
             }
         }
         lines
@@ -234,12 +325,18 @@ mod tests {
         }
     }
 
+    const ENDED_AT_10: Reach = Reach {
+        seconds: 10,
+        ended: true,
+    };
+    const EN: Lang = Lang::FALLBACK;
+
     #[test]
     fn a_failed_hook_reads_failed_never_a_tick() {
-        let (phase, times) = outcome(&item("Failed", 0, Some(2), None), Lang::FALLBACK);
+        let (phase, times) = outcome(&item("Failed", 0, Some(2), None), ENDED_AT_10, EN);
         assert_eq!(status_glyph(&phase), "✗");
         assert_eq!(times, " failed +2s");
-        let (phase, times) = outcome(&item("Succeeded", 0, Some(2), None), Lang::FALLBACK);
+        let (phase, times) = outcome(&item("Succeeded", 0, Some(2), None), ENDED_AT_10, EN);
         assert_eq!(
             (status_glyph(&phase), times.as_str()),
             ("✓", " +0s → ready +2s")
@@ -247,14 +344,72 @@ mod tests {
     }
 
     #[test]
+    fn an_ended_operation_leaves_no_row_running() {
+        let (phase, times) = outcome(&item("Running", 1, None, None), ENDED_AT_10, EN);
+        assert_eq!(phase, UNFINISHED);
+        assert!(times.contains("did not finish"), "{times}");
+        let running = Reach {
+            seconds: 10,
+            ended: false,
+        };
+        assert_eq!(
+            outcome(&item("Running", 1, None, None), running, EN).0,
+            "Running"
+        );
+    }
+
+    #[test]
+    fn times_after_the_operation_are_not_counted_into_it() {
+        // Ready again at +52s: a later rollout, not this 10 s operation.
+        let (_, times) = outcome(&item("Succeeded", 1, Some(52), None), ENDED_AT_10, EN);
+        assert!(!times.contains("52"), "{times}");
+        assert!(times.contains("changed after"), "{times}");
+        assert_eq!(
+            bar(&item("Succeeded", 1, Some(52), None), ENDED_AT_10, 11),
+            " █         "
+        );
+        let (_, times) = outcome(&item("Succeeded", 40, None, None), ENDED_AT_10, EN);
+        assert!(!times.contains("40"), "{times}");
+    }
+
+    #[test]
+    fn the_pause_between_waves_is_the_one_the_times_show() {
+        let lane = |wave, items| Lane {
+            phase: "Sync".into(),
+            wave,
+            items,
+        };
+        let (a, b) = (
+            lane(0, vec![item("Succeeded", 0, Some(9), None)]),
+            lane(1, vec![item("Succeeded", 11, Some(12), None)]),
+        );
+        assert_eq!(
+            gap_words(EN, &a, &b, ENDED_AT_10.with(20)),
+            "wave done +9s · 2 s pause · next +11s"
+        );
+        // Sped up: no pause to speak of, and none claimed.
+        let c = lane(1, vec![item("Succeeded", 9, Some(10), None)]);
+        assert_eq!(
+            gap_words(EN, &a, &c, ENDED_AT_10.with(20)),
+            "wave done +9s · next +9s"
+        );
+    }
+
+    #[test]
     fn bars_sit_on_the_time_axis() {
         assert_eq!(
-            bar(&item("Succeeded", 0, Some(5), None), 10, 11),
+            bar(&item("Succeeded", 0, Some(5), None), ENDED_AT_10, 11),
             "██████     "
         );
         assert_eq!(
-            bar(&item("Succeeded", 10, None, None), 10, 11),
+            bar(&item("Succeeded", 10, None, None), ENDED_AT_10, 11),
             "          █"
         );
+    }
+
+    impl Reach {
+        fn with(self, seconds: i64) -> Self {
+            Reach { seconds, ..self }
+        }
     }
 }

@@ -40,7 +40,7 @@ fn reached(app: &Application, until: Until) -> Result<bool, StepError> {
             if settled && until == Until::SyncedHealthy {
                 return Ok(true);
             }
-            if settled && state.phase == "Succeeded" && on_target(app.synced_revision()) {
+            if settled && state.phase == "Succeeded" && on_target(app.result_revision()) {
                 return Ok(true);
             }
             if let Some(c) = status

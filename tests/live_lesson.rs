@@ -1,0 +1,142 @@
+//! The lesson pane stays true while the cluster changes under it: a tick un-ticks with the reason
+//! when the cluster undoes a step, the self-check is re-run and says when, and both come back
+//! when the step is done again. Driven in tmux, as a learner sees it.
+
+#[path = "support/lab_cli.rs"]
+mod lab_cli;
+#[path = "support/tmux.rs"]
+mod tmux;
+
+use std::time::Duration;
+
+use lab_cli::{capa, kubectl, text, tutor_command};
+
+/// The lesson pane's text (the left, heavy-bordered column), its wrapped lines joined.
+fn lesson_text(screen: &str) -> String {
+    let lines: Vec<&str> = screen
+        .lines()
+        .filter_map(|l| l.strip_prefix('┃'))
+        .map(|l| l.split('┃').next().unwrap_or_default().trim_end())
+        .collect();
+    lines.join(" ")
+}
+
+/// The clock time in `(checked HH:MM:SS)`.
+fn checked_at(screen: &str) -> String {
+    let flat = lesson_text(screen);
+    let at = flat
+        .find("(checked ")
+        .unwrap_or_else(|| panic!("no check time:\n{screen}"));
+    flat[at + 9..at + 17].to_string()
+}
+
+#[test]
+fn a_tick_unticks_with_its_reason_and_the_self_check_reruns_when_the_cluster_undoes_a_step() {
+    let t = tmux::Tmux {
+        socket: format!("capa-live-lesson-{}", std::process::id()),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    t.start(120, 40, &tutor_command(&state, "en_US.UTF-8"));
+    t.wait_for("✓ live", Duration::from_secs(30));
+    for lesson in ["1", "2"] {
+        let out = capa(&state, &["do", lesson, "--yes"]);
+        assert!(out.status.success(), "do {lesson}: {}", text(&out));
+    }
+    t.keys(&["n"]);
+    let done = t.wait_until(
+        "lesson 2 all ticked and passing",
+        Duration::from_secs(30),
+        |s| s.contains("Checklist 5/5") && s.contains("✓ precedence.json passes the self-check"),
+    );
+    let first_check = checked_at(&done);
+
+    // Undo two steps in the cluster: the Application is gone.
+    let out = kubectl(
+        &state,
+        &["-n", "argocd", "delete", "application", "src-helm"],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let undone = t.wait_until("lesson 2 un-ticked", Duration::from_secs(30), |s| {
+        s.contains("✗ precedence.json fails the self-check") && !s.contains("Checklist 5/5")
+    });
+    let flat = lesson_text(&undone);
+    assert!(flat.contains("undone since"), "{undone}");
+    assert!(
+        flat.contains("there is no Application src-helm in argocd"),
+        "the reason, in words: {undone}"
+    );
+    assert!(
+        checked_at(&undone) > first_check,
+        "re-checked after the change, and says when: {undone}"
+    );
+
+    // Done again: the ticks and the pass come back.
+    let out = capa(&state, &["do", "2", "--yes"]);
+    assert!(out.status.success(), "do 2 again: {}", text(&out));
+    t.wait_until("lesson 2 ticked again", Duration::from_secs(60), |s| {
+        s.contains("Checklist 5/5") && s.contains("✓ precedence.json passes the self-check")
+    });
+    t.keys(&["q"]);
+}
+
+/// Lesson 7's "40 s later" item: the scale happens, the item counts down, and it ticks only once
+/// the 40 s (of the cluster's clock) have passed; scaled away, it un-ticks.
+#[test]
+fn a_step_that_needs_time_counts_down_and_ticks_only_when_the_time_has_passed() {
+    let t = tmux::Tmux {
+        socket: format!("capa-live-hold-{}", std::process::id()),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    t.start(120, 40, &tutor_command(&state, "en_US.UTF-8"));
+    t.wait_for("✓ live", Duration::from_secs(30));
+    for lesson in ["1", "4", "7"] {
+        let out = capa(&state, &["do", lesson, "--yes"]);
+        assert!(out.status.success(), "do {lesson}: {}", text(&out));
+    }
+    t.keys(&["n", "n", "n", "n", "n", "n"]);
+    t.wait_until("lesson 7's hold ticked", Duration::from_secs(30), |s| {
+        lesson_text(s).contains("✓")
+            && lesson_text(s).contains("40 s later: still 4 replicas")
+            && !lesson_text(s).contains("⧗")
+    });
+    let scale = |n: &str| {
+        let out = kubectl(
+            &state,
+            &[
+                "-n",
+                "src-kust",
+                "scale",
+                "deployment/prod-api",
+                &format!("--replicas={n}"),
+            ],
+        );
+        assert!(out.status.success(), "{}", text(&out));
+    };
+    scale("5");
+    t.wait_until(
+        "the hold undone at 5 replicas",
+        Duration::from_secs(30),
+        |s| {
+            let l = lesson_text(s);
+            l.contains("✗ 40 s later: still 4 replicas") && l.contains("undone since")
+        },
+    );
+    scale("4");
+    let counting = t.wait_until("a countdown", Duration::from_secs(30), |s| {
+        lesson_text(s).contains("⧗ 40 s later: still 4 replicas")
+    });
+    assert!(lesson_text(&counting).contains("s to go"), "{counting}");
+    t.wait_until(
+        "ticked once 40 s have passed",
+        Duration::from_secs(30),
+        |s| {
+            let l = lesson_text(s);
+            !l.contains("⧗")
+                && !l.contains("✗ 40 s later")
+                && l.contains("40 s later: still 4 replicas")
+        },
+    );
+    t.keys(&["q"]);
+}
