@@ -104,9 +104,19 @@ step-evidence = 클러스터에서 읽어 { $file } 작성하기
 
 ## Applications 패널(tui/view/panes.rs).
 apps-not-loaded = Applications를 아직 불러오지 못했습니다. 클러스터가 아직 응답하지 않았습니다(헤더 참고).
-apps-none-yet = argocd에 아직 Application이 없습니다. r을 누르면 이 레슨의 계획이 실행되어 필요한 것을 만듭니다.
-apps-revisions = {"  "}git { $git }{ $git_subject } · 동기화됨 { $synced }{ $synced_subject }
-apps-operation = {"  "}작업{" "}
+apps-none-yet = argocd에 Application이 없습니다. r을 누르면 이 레슨의 계획이 실행되어 필요한 것을 만듭니다.
+apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
+apps-last-good = 마지막 동기화 성공 { $revision }{ $subject }
+apps-never-good = 아직 동기화에 성공한 적 없음
+apps-op-ended = {"  "}{ $revision }의 마지막 동기화:{" "}
+apps-op-running = {"  "}⧗ { $revision } 동기화 중:{" "}
+apps-op-retrying = {"  "}⧗ { $revision } 재시도 중({ $count ->
+   *[other] 지금까지 { $count }회
+}):{" "}
+apps-op-after-retries = {" "}({ $count ->
+   *[other] 재시도 { $count }회
+} 후)
+apps-op-since = { $time }부터
 retry-count = {" "}· 재시도 { $count }회
 apps-retry-trap = {"  "}⚠ 작업이 아직 { $retrying } 커밋을 재시도하고 있고, Git은 이미 { $git }입니다. 새 커밋은 이 작업이 끝나야 동기화됩니다. 끝내는 명령: { $command }
 
@@ -118,7 +128,7 @@ fields-replicas-owner-subresource = spec.replicas의 소유자: { $manager }({ $
 
 ## 값 출처 패널.
 values-none = Helm 값을 추적하는 레슨이 없습니다.
-values-app-missing = { $app } 앱이 아직 없습니다.
+values-app-missing = argocd에 { $app } Application이 없습니다.
 values-live-matches = 실제 값: { $value } ✓
 values-live-differs = 실제 값: { $value } ✗ 이긴 계층과 다름
 
@@ -201,10 +211,16 @@ timeline-failed-at = {" "}실패 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 준비됨 +{ $ready }s
 timeline-created-failed = {" "}+{ $created }s → 실패 +{ $failed }s
 timeline-created = {" "}+{ $created }s
-timeline-wave-done-pause = wave 완료 +{ $at }s · 이어서 2초 멈춤
+timeline-failed = {" "}실패
+timeline-made-after = {" "}(이 작업 뒤에 다시 만들어짐)
+timeline-changed-after = {" "}· 이 작업 뒤에 바뀜
+timeline-unfinished = {" "}· 끝나지 않음
 timeline-wave-done-at = wave 완료 +{ $at }s
-timeline-wave-done-then-pause = wave 완료 · 이어서 2초 멈춤
 timeline-wave-done = wave 완료
+timeline-phase-done-at = { $phase } 완료 +{ $at }s
+timeline-phase-done = { $phase } 완료
+timeline-pause = { $seconds }초 멈춤
+timeline-next-at = 다음 +{ $at }s
 
 ## 셸 패널(tui/view/shell.rs).
 shell-press-s = s를 누르면(여기서는 Enter도 됩니다) 실습용 셸이 열립니다.
@@ -231,10 +247,10 @@ step-mode-running = 실행 중…
 step-mode-g-runs-it = g를 누르면 실행
 predict-question = ? 예측: { $question }
 predict-reveal = 내 예측: { $said } · 실제: { $live }
-verdict-file-passes = { $file } 자가 점검 통과
-verdict-file-fails = { $file } 자가 점검 통과 못 함:
-verdict-steps-pass = 레슨 { $lesson }: 절차 자가 점검 통과
-verdict-steps-fail = 레슨 { $lesson }: 절차 자가 점검 통과 못 함:
+verdict-file-passes = { $file } 자가 점검 통과{ $when }
+verdict-file-fails = { $file } 자가 점검 통과 못 함{ $when }:
+verdict-steps-pass = 레슨 { $lesson }: 절차 자가 점검 통과{ $when }
+verdict-steps-fail = 레슨 { $lesson }: 절차 자가 점검 통과 못 함{ $when }:
 verdict-hint = 힌트 { $n }: { $hint }
 plan-heading = 대신 해 주기 · 레슨 { $lesson }{" "}
 plan-waiting-for-g = · g를 기다리는 중
@@ -292,7 +308,7 @@ unmet-pushed-without = { $repo }.git의 main에 있는 { $path } 파일에 "{ $c
 unmet-git-sets-unwanted = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $have } 값을 설정합니다. 이 실습에서는 이 값을 Git에 두지 않습니다
 unmet-git-lacks = { $repo }.git의 main에 있는 { $file } 파일이 { $path } 값을 설정하지 않습니다(필요한 값: { $want })
 unmet-git-differs = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $want } 대신 { $have } 값을 설정합니다
-unmet-no-app = { $app } Application이 아직 없습니다. kubectl apply로 적용하세요
+unmet-no-app = argocd에 { $app } Application이 없습니다. kubectl apply로 적용하세요
 unmet-app-spec-lacks = { $app }의 spec.{ $at }에 { $want } 내용이 있어야 합니다. Application을 고친 뒤 다시 kubectl apply 하세요
 unmet-app-state = { $app }: { $at } 커밋에서 { $sync }/{ $health }(main은 { $main })
 unmet-not-settled = { $state }: 동기화를 기다리거나 하드 리프레시하세요
@@ -307,7 +323,7 @@ unmet-field-missing = { $object }에 { $path } 필드가 없습니다(필요한 
 unmet-runs-other-image = { $object }: Pod에서 { $image } 대신 { $images } 이미지가 실행 중입니다
 unmet-not-rolled-out = { $object }: { $image } 이미지로 준비된 Pod { $ready }/{ $want }개(업데이트 { $updated }개, 전체 { $total }개). 롤아웃을 기다리세요
 unmet-no-evidence = { $file } 파일이 아직 작성되지 않았습니다
-unmet-evidence-fails = { $file } 파일이 아직 자가 점검을 통과하지 못합니다
+unmet-evidence-fails = { $file } 파일이 자가 점검을 통과하지 못합니다
 unmet-not-scaled = { $object } 객체를 아직 손으로 스케일하지 않았습니다(kubectl scale)
 unmet-holding = 조건 유지 중. 기다릴 시간이 { $seconds }초 남았습니다
 unmet-no-clock = 클러스터의 시각을 아직 알 수 없습니다
@@ -410,7 +426,7 @@ evidence-no-layer = { $key } 값을 설정하는 계층이 없습니다
 evidence-layer-disagrees = { $key }: { $layer } 계층의 값은 { $value }인데 증거에는 { $recorded } 값이 기록되어 있습니다. 증거가 클러스터와 맞도록 그 레슨을 다시 하세요
 checklist-undone = { $was }에 완료했지만 그 뒤 되돌려짐: { $why }
 checklist-counting = { $seconds }초 남음
-verdict-checked-at = ({ $clock } 점검)
+verdict-checked-at = {" "}({ $clock } 점검)
 verdict-help = 할 일: { $help }
 
 ## Git(git.rs).
@@ -585,6 +601,7 @@ doctor-no-jq = PATH에 jq가 없습니다. 레슨의 '직접 해 보기' 명령�
 doctor-kubectl = PATH에 kubectl 있음
 doctor-no-kubectl = PATH에 kubectl이 없습니다. 레슨 { $lesson }의 kubectl scale 단계에서 멈추게 됩니다(scripts/install-tools를 실행하고 .tools/bin을 PATH에 추가하세요)
 env-eval = # eval "$({ $command })" 명령으로 이 설정을 셸에 넣을 수 있습니다
+env-nothing-serves = capa-tui: 아직 { $state }에서 제공 중인 내장 클러스터가 없습니다. capa-tui --sim 또는 capa-tui sim serve로 하나를 시작하세요(같은 --state-dir). 그러면 이 설정으로 kubectl을 쓸 수 있습니다.
 shell-opening = 실습용 셸 · 클러스터 { $label } · 디렉터리 { $cwd }(셸을 종료하면 돌아옵니다)
 shell-cannot-start = { $program } 프로그램을 시작할 수 없습니다: { $why }
 shell-error-no-shell = 시작할 셸이 없습니다. $SHELL이 설정되지 않았고 bash도 설치되어 있지 않습니다. SHELL을 설정하거나(export SHELL=/bin/sh) bash를 설치한 뒤 셸을 다시 시작하세요
