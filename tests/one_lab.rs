@@ -283,7 +283,7 @@ fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
     ] {
         let out = capa(&state, args);
         assert!(
-            text(&out).contains("Using the embedded cluster process"),
+            text(&out).contains("Using the embedded cluster that process"),
             "{args:?}: {}",
             text(&out)
         );
@@ -301,5 +301,45 @@ fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
     assert!(screen.contains("✓ live"), "{screen}");
     assert!(!screen.contains("stale"), "{screen}");
     assert_eq!(std::fs::read_to_string(&kubeconfig).unwrap(), before);
+    t.keys(&["q"]);
+}
+
+/// A lab that is not the one the learner left is said in the tutor before anything else: moved
+/// aside by `--fresh`, or taken over from a process that was killed.
+#[test]
+fn the_tutor_says_when_the_lab_was_moved_aside_or_taken_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "1", "--yes"]);
+    assert!(out.status.success(), "{}", text(&out));
+
+    let t = tmux::Tmux {
+        socket: format!("capa-one-lab-fresh-{}", std::process::id()),
+    };
+    t.start(
+        120,
+        40,
+        &format!("{} --fresh", tutor_command(&state, "en_US.UTF-8")),
+    );
+    let screen = t.wait_for(
+        "A new lab: the previous one is kept in",
+        Duration::from_secs(30),
+    );
+    assert!(screen.contains("Any key closes this."), "{screen}");
+    t.keys(&["Space"]);
+    t.wait_until("the notice closed", Duration::from_secs(5), |s| {
+        !s.contains("A new lab") && s.contains("Checklist")
+    });
+    t.keys(&["q"]);
+    drop(t);
+
+    let mut served = Served::start(&state);
+    let _ = served.child.kill(); // SIGKILL: serving.json stays behind
+    let _ = served.child.wait();
+    let t = tmux::Tmux {
+        socket: format!("capa-one-lab-takeover-{}", std::process::id()),
+    };
+    t.start(120, 40, &tutor_command(&state, "en_US.UTF-8"));
+    t.wait_for("is gone; this one serves it", Duration::from_secs(30));
     t.keys(&["q"]);
 }

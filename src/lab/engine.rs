@@ -23,7 +23,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::catalog::{Catalog, Lesson};
 use super::eval::Unmet;
-use super::eval::evidence::Context;
+use super::eval::context::Context;
 use super::fit::Fit;
 use super::paths::LabPaths;
 use super::spec::{LessonId, Step};

@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod checklist;
+pub mod context;
 pub mod derived;
 pub mod evidence;
 pub mod facts;

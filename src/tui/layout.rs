@@ -153,6 +153,23 @@ pub fn pane_at(s: &State, column: u16, row: u16) -> Option<Pane> {
         .map(|(p, _)| p)
 }
 
+/// A `width`×`height` rectangle in the middle of `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let [_, mid, _] = Layout::horizontal([
+        Constraint::Fill(1),
+        Constraint::Length(width),
+        Constraint::Fill(1),
+    ])
+    .areas(area);
+    let [_, rect, _] = Layout::vertical([
+        Constraint::Fill(1),
+        Constraint::Length(height),
+        Constraint::Fill(1),
+    ])
+    .areas(mid);
+    rect
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

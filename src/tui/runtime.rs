@@ -24,7 +24,7 @@ use crate::cluster::watch::{self as lab_watch, lab_streams};
 use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
 use crate::lab::engine::{self, Runner};
-use crate::lab::eval::{evidence, read_git_facts};
+use crate::lab::eval::read_git_facts;
 use crate::lab::fswatch::{self, FolderWatch};
 use crate::lab::paths::LabPaths;
 use crate::lab::progress;
@@ -201,7 +201,7 @@ impl Executor {
         );
         let (catalog, lang) = (self.catalog.clone(), self.lang);
         tokio::spawn(async move {
-            let ctx = evidence::Context {
+            let ctx = crate::lab::eval::context::Context {
                 client: &client,
                 catalog: &catalog,
                 lang,
@@ -419,6 +419,11 @@ pub async fn run(
         session.is_sim(),
     );
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    // Attaching is in the header; a lab moved aside or taken over is said before anything else.
+    let started = &session.started;
+    if started.kept_aside.is_some() || started.took_over_from.is_some() {
+        state.ui.notice = Some(super::state::Notice::LabStarted(started.clone()));
+    }
     (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
     state.shell.about = ShellAbout {

@@ -95,6 +95,13 @@ pub struct Live {
 }
 
 impl Live {
+    /// Keeps an Application as the watch delivered it (a JSON that is not one is ignored).
+    pub fn insert_app(&mut self, json: &Value) {
+        if let Some(app) = AppFacts::from_json(json) {
+            self.apps.insert(app.app.metadata.name.clone(), app);
+        }
+    }
+
     pub fn app(&self, name: &str) -> Option<&Application> {
         self.apps.get(name).map(|a| &a.app)
     }
@@ -514,7 +521,7 @@ impl StateBuilder {
 
     /// An Application as the watch would deliver it.
     pub fn app(mut self, json: &Value) -> Self {
-        super::update::watch::insert_app(&mut self.state, json);
+        self.state.live.insert_app(json);
         self
     }
 

@@ -221,7 +221,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::App(json) => {
-            watch::insert_app(s, &json);
+            s.live.insert_app(&json);
             Vec::new()
         }
         Msg::EvidenceChanged(files) => {

@@ -84,7 +84,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         5,
         "one commit per commit step, none duplicated: {messages:?}"
     );
-    let ctx = capa_tui::lab::eval::evidence::Context {
+    let ctx = capa_tui::lab::eval::context::Context {
         client: &runner.client,
         catalog: &catalog,
         lang: capa_tui::i18n::Lang::FALLBACK,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use capa_tui::i18n::Lang;
 use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::eval::check::{self, Grade};
-use capa_tui::lab::eval::evidence::Context;
+use capa_tui::lab::eval::context::Context;
 use capa_tui::lab::spec::LessonId;
 use serde_json::{Value, json};
 

@@ -150,6 +150,7 @@ watch-failing = { $who }：{ $problem }
 pane-as-of = {" "}· 截至 { $clock }
 pane-not-loaded = {" "}· 未载入
 notice-title = {" "}集群没有回应{" "}
+notice-title-lab = {" "}你的实验{" "}
 notice-what-run = “替我做”
 notice-what-check = 自检
 notice-what-step = 分步模式

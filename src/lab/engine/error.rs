@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::cluster;
 use crate::git;
 use crate::i18n::{Lang, Say};
-use crate::lab::eval::evidence;
+use crate::lab::eval::context;
 use crate::lab::spec::LessonId;
 use crate::t;
 
@@ -15,7 +15,7 @@ use crate::t;
 pub enum StepError {
     Git(git::GitError),
     Cluster(cluster::ClusterError),
-    Evidence(evidence::EvidenceError),
+    Evidence(context::EvidenceError),
     Git2(git2::Error),
     /// The bare repo cannot be made where the bare dir says.
     BareDir {
@@ -260,8 +260,8 @@ impl From<cluster::ClusterError> for StepError {
     }
 }
 
-impl From<evidence::EvidenceError> for StepError {
-    fn from(e: evidence::EvidenceError) -> StepError {
+impl From<context::EvidenceError> for StepError {
+    fn from(e: context::EvidenceError) -> StepError {
         StepError::Evidence(e)
     }
 }

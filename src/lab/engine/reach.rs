@@ -12,7 +12,7 @@ use super::Runner;
 use super::StepError;
 use crate::cluster::{self, ClusterError};
 use crate::i18n::{Lang, Say};
-use crate::lab::eval::evidence::EvidenceError;
+use crate::lab::eval::context::EvidenceError;
 use crate::t;
 
 /// How often a cluster that does not answer is asked again.

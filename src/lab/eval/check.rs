@@ -9,7 +9,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::evidence::{self, Context};
+use super::context::Context;
+use super::evidence;
 use crate::lab::catalog::Lesson;
 use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
 use crate::t;
@@ -281,13 +282,22 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
         .iter()
         .map(|f| typed(ctx, v, &f.name, f.json_type))
         .collect();
-    let typed_ok = |name: &str| out.iter().any(|f| f.ok && f.what.starts_with(name));
-    let times: Vec<Finding> = time_fields(spec)
-        .into_iter()
-        .filter(|name| typed_ok(name))
-        .filter_map(|name| timed(ctx, v, name))
+    let wrong_type: Vec<&str> = spec
+        .fields
+        .iter()
+        .filter(|f| !f.json_type.admits(v.get(&f.name)))
+        .map(|f| f.name.as_str())
         .collect();
-    out.extend(times);
+    let mut faulty = wrong_type.clone();
+    for name in time_fields(spec) {
+        if wrong_type.contains(&name) {
+            continue;
+        }
+        if let Some(not_a_time) = timed(ctx, v, name) {
+            out.push(not_a_time);
+            faulty.push(name);
+        }
+    }
     let live_fields: Vec<&str> = spec
         .fields
         .iter()
@@ -323,7 +333,11 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
             )),
         }
     }
+    // A rule over a field already found faulty would only repeat that, in other words.
     for rule in &spec.rules {
+        if rule.fields().iter().any(|f| faulty.contains(f)) {
+            continue;
+        }
         out.extend(rules::apply(rule, v, ctx).await);
     }
     out
@@ -373,6 +387,62 @@ mod tests {
         assert_eq!(f.what, "replicas must be a number, found \"3\"");
         assert_eq!(f.hint, None, "no lesson hint: the type's advice");
         assert!(f.help.unwrap().contains("without quotes"));
+    }
+
+    /// `hook_created: "yesterday"` is flagged as not a time even while `hook_job` has the wrong
+    /// type too: each field is checked on its own, each with the advice for what is wrong.
+    #[tokio::test]
+    async fn every_field_is_checked_on_its_own_with_the_help_for_its_own_fault() {
+        let client =
+            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
+                .unwrap();
+        let catalog = Catalog::embedded().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let ctx = Context {
+            client: &client,
+            catalog: &catalog,
+            lang: Lang::FALLBACK,
+            src_dir: dir.path(),
+            bare_dir: dir.path(),
+        };
+        let spec = catalog
+            .lesson_for_evidence("waves.json")
+            .and_then(|l| l.spec.evidence.clone())
+            .unwrap();
+        let v = json!({"hook_job": 5, "hook_created": "yesterday", "settings_created": true});
+        let findings = apply_checks(&v, &spec, &ctx).await;
+        let about = |field: &str| {
+            findings
+                .iter()
+                .filter(|f| !f.ok && f.what.starts_with(field))
+                .collect::<Vec<_>>()
+        };
+        let job = about("hook_job");
+        assert!(
+            job.iter().any(|f| f.what.contains("must be a string")),
+            "{findings:#?}"
+        );
+        let created = about("hook_created");
+        assert!(
+            created.iter().any(|f| f.what.contains("RFC 3339")
+                && f.help
+                    .as_deref()
+                    .is_some_and(|h| h.contains("copy the time"))),
+            "{findings:#?}"
+        );
+        let settings = about("settings_created");
+        assert!(
+            settings.iter().any(|f| f.what.contains("must be a string")),
+            "{findings:#?}"
+        );
+        // Each fault gets its own advice, never a lesson hint about something else, and no rule
+        // over a faulty field repeats it.
+        for f in job.iter().chain(&settings).chain(&created) {
+            assert_eq!(f.hint, None, "{f:?}");
+            assert!(f.help.is_some(), "{f:?}");
+        }
+        assert_eq!(job.len(), 1, "{job:#?}");
+        assert_eq!(created.len(), 1, "{created:#?}");
     }
 
     #[tokio::test]

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::evidence::{Context, EarlierProblem, EvidenceError};
+use super::context::{Context, EarlierProblem, EvidenceError};
 use crate::cluster::Application;
 use crate::cluster::derive::provenance;
 use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};

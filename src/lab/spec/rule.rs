@@ -84,6 +84,26 @@ pub enum Rule {
     Passes { files: Vec<String>, hint: usize },
 }
 
+impl Rule {
+    /// The evidence fields the rule reads: when one of them has the wrong type the rule has
+    /// nothing to judge, and the type's own finding says what to fix.
+    pub fn fields(&self) -> Vec<&str> {
+        match self {
+            Rule::InOrder { earlier, later, .. } => vec![earlier, later],
+            Rule::BeforeCondition { field, .. }
+            | Rule::FullSha { field, .. }
+            | Rule::RightAfterWrite { field, .. } => vec![field],
+            Rule::AtLeastApart { from, to, .. } => vec![from, to],
+            Rule::OneOf { fields, .. } | Rule::UnixSeconds { fields, .. } => {
+                fields.iter().map(String::as_str).collect()
+            }
+            Rule::CommitNotApplied(c) => vec![&c.commit, &c.live],
+            Rule::HookJob { name, created, .. } => vec![name, created],
+            Rule::CreatedAfterCondition { .. } | Rule::Passes { .. } => Vec::new(),
+        }
+    }
+}
+
 /// A file the broken commit also changed, and what it then contained.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

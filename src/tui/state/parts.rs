@@ -133,9 +133,12 @@ impl ShellView {
     }
 }
 
-/// Something the learner asked for and could not have, said until the next key.
+/// Something the learner must read before going on, said until the next key.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Notice {
+    /// The lab is not the one the learner left: `--fresh` moved it aside, or this process took
+    /// over from one that ended without stopping it.
+    LabStarted(crate::session::Started),
     /// `action` needs the cluster, which does not answer: why, and since when.
     ClusterUnreachable {
         action: Action,

@@ -7,7 +7,6 @@ use serde_json::Value;
 
 use super::{Effect, Msg};
 use crate::cluster::watch::{StreamId, WatchEvent};
-use crate::lab::eval::AppFacts;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
 use crate::tui::state::{Notice, State};
@@ -82,18 +81,11 @@ fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
     if *stream == StreamId::applications() {
         s.live.apps.clear();
         for (_, json) in objects {
-            insert_app(s, &json);
+            s.live.insert_app(&json);
         }
     } else {
         s.live.objects.retain(|key, _| !stream.holds(key));
         s.live.objects.extend(objects);
-    }
-}
-
-/// An Application as it is now (ignored when it does not read as one).
-pub fn insert_app(s: &mut State, json: &Value) {
-    if let Some(app) = AppFacts::from_json(json) {
-        s.live.apps.insert(app.app.metadata.name.clone(), app);
     }
 }
 

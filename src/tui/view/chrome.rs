@@ -3,7 +3,7 @@
 //! (from the keymap), the look-before-you-change confirmation, and the prediction box.
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
@@ -186,7 +186,7 @@ pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
         && let Some(l) = s.session.catalog.lesson(m.lesson)
     {
         let lines = lesson::predictions(s, l, m);
-        let rect = centered(area, area.width.saturating_sub(8).min(90), 6);
+        let rect = crate::tui::layout::centered(area, area.width.saturating_sub(8).min(90), 6);
         Clear.render(rect, buf);
         Paragraph::new(lines)
             .wrap(Wrap { trim: false })
@@ -246,7 +246,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
     ]));
     let width = area.width.saturating_sub(4).min(110);
     let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
-    let rect = centered(area, width, height);
+    let rect = crate::tui::layout::centered(area, width, height);
     Clear.render(rect, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
@@ -259,29 +259,12 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
-/// A `width`×`height` rectangle in the middle of `area`.
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let [_, mid, _] = Layout::horizontal([
-        Constraint::Fill(1),
-        Constraint::Length(width),
-        Constraint::Fill(1),
-    ])
-    .areas(area);
-    let [_, rect, _] = Layout::vertical([
-        Constraint::Fill(1),
-        Constraint::Length(height),
-        Constraint::Fill(1),
-    ])
-    .areas(mid);
-    rect
-}
-
 /// The help overlay, generated from the keymap: what each key does in the mode the tutor is in.
 fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
     let m = mode(s);
     let height = (u16::try_from(BINDINGS.len()).unwrap_or(u16::MAX) + 4).min(area.height);
-    let rect = centered(area, area.width.min(72), height);
+    let rect = crate::tui::layout::centered(area, area.width.min(72), height);
     Clear.render(rect, buf);
     let lines: Vec<Line> = BINDINGS
         .iter()

@@ -12,6 +12,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wra
 
 use super::Look;
 use crate::cluster::health::{Failing, Overall};
+use crate::cluster::problem::Problem;
 use crate::cluster::watch::StreamId;
 use crate::i18n::{Lang, Say};
 use crate::t;
@@ -155,17 +156,54 @@ pub fn fade(theme: Theme, area: Rect, buf: &mut Buffer) {
 
 /// The notice over the screen, when there is one.
 pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
-    let Some(Notice::ClusterUnreachable {
-        action,
-        problem,
-        since,
-    }) = &s.ui.notice
-    else {
-        return;
-    };
     let look = Look::of(s);
+    let (title, lines) = match &s.ui.notice {
+        None => return,
+        Some(Notice::LabStarted(started)) => {
+            let lang = look.lang;
+            let mut lines: Vec<Line<'static>> = started
+                .lines(lang)
+                .into_iter()
+                .map(|l| Line::from(Span::styled(l, look.theme.warn())))
+                .collect();
+            lines.extend([
+                Line::raw(""),
+                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
+            ]);
+            (t!(lang, "notice-title-lab"), lines)
+        }
+        Some(Notice::ClusterUnreachable {
+            action,
+            problem,
+            since,
+        }) => (
+            t!(look.lang, "notice-title"),
+            unreachable_lines(look, *action, problem, *since),
+        ),
+    };
+    let width = area.width.saturating_sub(4).min(80);
+    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
+    let rows = u16::try_from(text.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
+    let rect = crate::tui::layout::centered(area, width, rows.saturating_add(2).min(area.height));
+    Clear.render(rect, buf);
+    text.block(
+        Block::default()
+            .borders(Borders::ALL)
+            .border_type(BorderType::Double)
+            .title(title),
+    )
+    .render(rect, buf);
+}
+
+/// Why an action that needs the cluster cannot run, since when, and what to do.
+fn unreachable_lines(
+    look: Look<'_>,
+    action: Action,
+    problem: &Problem,
+    since: Option<jiff::Timestamp>,
+) -> Vec<Line<'static>> {
     let lang = look.lang;
-    let label = binding(*action).map_or("?", |b| b.label);
+    let label = binding(action).map_or("?", |b| b.label);
     let what = match action {
         Action::Run => t!(lang, "notice-what-run"),
         Action::Check => t!(lang, "notice-what-check"),
@@ -181,7 +219,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     ];
     // A stream that never loaded has no moment to show.
     if let Some(t) = since {
-        lines.push(Line::raw(t!(lang, "notice-as-of", clock = look.clock(*t))));
+        lines.push(Line::raw(t!(lang, "notice-as-of", clock = look.clock(t))));
     }
     lines.extend([
         Line::raw(""),
@@ -189,16 +227,5 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
         Line::raw(""),
         Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
     ]);
-    let width = area.width.saturating_sub(4).min(80);
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let rows = u16::try_from(text.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
-    let rect = super::chrome::centered(area, width, rows.saturating_add(2).min(area.height));
-    Clear.render(rect, buf);
-    text.block(
-        Block::default()
-            .borders(Borders::ALL)
-            .border_type(BorderType::Double)
-            .title(t!(lang, "notice-title")),
-    )
-    .render(rect, buf);
+    lines
 }

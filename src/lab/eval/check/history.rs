@@ -9,7 +9,7 @@ use super::time::time_of;
 use super::{Finding, expect, fail, fail_with, pass};
 use crate::cluster::argocd;
 use crate::i18n::{Lang, Say};
-use crate::lab::eval::evidence::Context;
+use crate::lab::eval::context::Context;
 use crate::lab::spec::{CommitCheck, FieldPath, Rule};
 use crate::t;
 

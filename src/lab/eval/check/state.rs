@@ -5,7 +5,7 @@ use super::{Finding, fail_with, pass};
 use crate::i18n::Say;
 use crate::lab::catalog::Lesson;
 use crate::lab::eval::LiveFacts;
-use crate::lab::eval::evidence::Context;
+use crate::lab::eval::context::Context;
 use crate::lab::paths::LabPaths;
 use crate::lab::spec::{ChecklistItem, DoneWhen};
 use crate::t;

@@ -1,0 +1,187 @@
+//! What reading evidence needs (the client, the lessons, the learner's language and folders)
+//! and what can go wrong on the way, typed: shared by the capture, the derived values and the
+//! self-check, which import it rather than each other.
+
+use std::path::{Path, PathBuf};
+
+use crate::cluster;
+use crate::i18n::{Lang, Say};
+use crate::lab::catalog::Catalog;
+use crate::lab::spec::{LessonId, Localized};
+use crate::t;
+
+/// Why evidence could not be read or written, typed; said in the learner's language by [`Say`].
+#[derive(Debug)]
+pub enum EvidenceError {
+    Cluster(cluster::ClusterError),
+    /// A value is not in the cluster yet; `hint` says what to do (the lesson's words, when it
+    /// gives some).
+    NotYet {
+        what: Missing,
+        hint: Option<Localized>,
+    },
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// No lesson of this lab writes the file.
+    NotOurs(String),
+    /// An earlier evidence file this one builds on is missing, not JSON, or lacks a field.
+    Earlier {
+        file: String,
+        problem: EarlierProblem,
+        /// The lesson that writes it.
+        lesson: Option<LessonId>,
+    },
+    /// No Helm layer sets the key.
+    NoLayer(String),
+    /// The winning Helm layer disagrees with what an earlier evidence file recorded.
+    LayerDisagrees {
+        key: String,
+        layer: String,
+        value: String,
+        recorded: String,
+    },
+}
+
+/// What is not in the cluster yet.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Missing {
+    Field { path: String, object: String },
+    Owner { path: String, object: String },
+    Scale { deployment: String },
+}
+
+/// What is wrong with an earlier evidence file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EarlierProblem {
+    Missing,
+    NotJson(String),
+    Lacks(String),
+}
+
+impl From<cluster::ClusterError> for EvidenceError {
+    fn from(e: cluster::ClusterError) -> EvidenceError {
+        EvidenceError::Cluster(e)
+    }
+}
+
+impl Say for EvidenceError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            EvidenceError::Cluster(e) => e.say(lang),
+            EvidenceError::NotYet { what, hint } => {
+                let what = match what {
+                    Missing::Field { path, object } => t!(
+                        lang,
+                        "evidence-missing-field",
+                        path = path.as_str(),
+                        object = object.as_str()
+                    ),
+                    Missing::Owner { path, object } => t!(
+                        lang,
+                        "evidence-missing-owner",
+                        path = path.as_str(),
+                        object = object.as_str()
+                    ),
+                    Missing::Scale { deployment } => {
+                        t!(
+                            lang,
+                            "evidence-missing-scale",
+                            deployment = deployment.as_str()
+                        )
+                    }
+                };
+                let hint = hint.as_ref().map_or_else(
+                    || t!(lang, "evidence-look-again"),
+                    |h| h.get(lang).to_string(),
+                );
+                t!(lang, "evidence-not-yet", what = what, hint = hint)
+            }
+            EvidenceError::Write { path, source } => t!(
+                lang,
+                "evidence-cannot-write",
+                path = path.display().to_string(),
+                why = source.to_string()
+            ),
+            EvidenceError::NotOurs(file) => t!(lang, "check-not-evidence", file = file.as_str()),
+            EvidenceError::Earlier {
+                file,
+                problem,
+                lesson,
+            } => {
+                let redo = match lesson {
+                    Some(n) => t!(
+                        lang,
+                        "evidence-redo-lesson",
+                        lesson = n.to_string(),
+                        file = file.as_str()
+                    ),
+                    None => t!(lang, "evidence-redo-file", file = file.as_str()),
+                };
+                match problem {
+                    EarlierProblem::Missing => t!(
+                        lang,
+                        "evidence-earlier-missing",
+                        file = file.as_str(),
+                        redo = redo
+                    ),
+                    EarlierProblem::NotJson(why) => t!(
+                        lang,
+                        "evidence-earlier-not-json",
+                        file = file.as_str(),
+                        why = why.as_str(),
+                        redo = redo
+                    ),
+                    EarlierProblem::Lacks(field) => t!(
+                        lang,
+                        "evidence-earlier-lacks",
+                        file = file.as_str(),
+                        field = field.as_str(),
+                        redo = redo
+                    ),
+                }
+            }
+            EvidenceError::NoLayer(key) => t!(lang, "evidence-no-layer", key = key.as_str()),
+            EvidenceError::LayerDisagrees {
+                key,
+                layer,
+                value,
+                recorded,
+            } => t!(
+                lang,
+                "evidence-layer-disagrees",
+                key = key.as_str(),
+                layer = layer.as_str(),
+                value = value.as_str(),
+                recorded = recorded.as_str()
+            ),
+        }
+    }
+}
+
+crate::display_says!(EvidenceError);
+
+impl std::error::Error for EvidenceError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            EvidenceError::Cluster(e) => Some(e),
+            EvidenceError::Write { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+pub type Result<T> = std::result::Result<T, EvidenceError>;
+
+/// What a capture may need beyond the cluster.
+pub struct Context<'a> {
+    pub client: &'a kube::Client,
+    /// The lessons: which one writes an evidence file another reads.
+    pub catalog: &'a Catalog,
+    /// The language findings and errors are told in.
+    pub lang: crate::i18n::Lang,
+    pub src_dir: &'a Path,
+    /// Where the bare repos are (`<bare_dir>/src.git`): what was pushed.
+    pub bare_dir: &'a Path,
+}
