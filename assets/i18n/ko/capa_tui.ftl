@@ -177,6 +177,7 @@ watch-failing = { $who }: { $problem }
 pane-as-of = {" "}· { $clock } 기준
 pane-not-loaded = {" "}· 불러오지 못함
 notice-title = {" "}클러스터가 응답하지 않습니다{" "}
+notice-title-lab = {" "}내 실습{" "}
 notice-what-run = “대신 해 주기”
 notice-what-check = 자가 점검
 notice-what-step = 단계 모드
