@@ -462,4 +462,63 @@ mod tests {
             }
         }
     }
+
+    /// Every text of a lesson.yaml that is written per language (a checklist step, a rule's
+    /// `why`, a narration...) is there in every language the strings layer has: a language
+    /// added after a map was written would otherwise fall back to English without a word.
+    #[test]
+    fn every_language_keyed_text_in_every_lesson_yaml_has_every_language() {
+        use serde_json::Value;
+
+        fn walk(v: &Value, path: &str, missing: &mut Vec<String>) {
+            match v {
+                Value::Object(map) => {
+                    let is_localized = map.contains_key(Lang::FALLBACK.code())
+                        && map
+                            .keys()
+                            .all(|k| Lang::all().iter().any(|l| l.code() == k));
+                    if is_localized {
+                        for &lang in Lang::all() {
+                            let text = map.get(lang.code()).and_then(Value::as_str);
+                            if text.is_none_or(|t| t.trim().is_empty()) {
+                                missing.push(format!("{path}: no {lang}"));
+                            }
+                        }
+                        return;
+                    }
+                    for (k, x) in map {
+                        let at = if path.is_empty() {
+                            k.clone()
+                        } else {
+                            format!("{path}.{k}")
+                        };
+                        walk(x, &at, missing);
+                    }
+                }
+                Value::Array(items) => {
+                    for (i, x) in items.iter().enumerate() {
+                        walk(x, &format!("{path}[{i}]"), missing);
+                    }
+                }
+                _ => {}
+            }
+        }
+
+        let files = embedded_under("lessons/");
+        let mut yamls = 0;
+        let mut missing = Vec::new();
+        for (path, text) in &files {
+            let Some(folder) = path.strip_suffix("/lesson.yaml") else {
+                continue;
+            };
+            yamls += 1;
+            let v: Value = serde_saphyr::from_str(text)
+                .unwrap_or_else(|e| panic!("lesson {folder}: lesson.yaml: {e}"));
+            let mut here = Vec::new();
+            walk(&v, "", &mut here);
+            missing.extend(here.into_iter().map(|m| format!("lesson {folder}: {m}")));
+        }
+        assert_eq!(yamls, Catalog::embedded().unwrap().lessons().len());
+        assert!(missing.is_empty(), "{}", missing.join("\n"));
+    }
 }
