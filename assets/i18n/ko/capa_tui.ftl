@@ -607,3 +607,5 @@ shell-opening = 실습용 셸 · 클러스터 { $label } · 디렉터리 { $cwd 
 shell-cannot-start = { $program } 프로그램을 시작할 수 없습니다: { $why }
 shell-error-no-shell = 시작할 셸이 없습니다. $SHELL이 설정되지 않았고 bash도 설치되어 있지 않습니다. SHELL을 설정하거나(export SHELL=/bin/sh) bash를 설치한 뒤 셸을 다시 시작하세요
 shell-error-rc-file = 셸 시작 파일 { $path }에 쓸 수 없습니다: { $why }
+shell-error-create-dir = 셸 폴더 { $dir }를 만들 수 없습니다: { $why }
+shell-error-terminal = 셸용 의사 터미널을 열 수 없습니다: { $why }
