@@ -82,7 +82,12 @@ async fn main() {
 
     // First frame, and the first frame with the Applications loaded from the watch.
     let launched = Instant::now();
-    let mut state = State::new(catalog.clone(), Lang::FALLBACK, "bench".into(), true);
+    let target = capa_tui::session::Target::Embedded {
+        url: "https://127.0.0.1:6443".into(),
+        state: "/tmp/capa-bench".into(),
+        served_by: None,
+    };
+    let mut state = State::new(catalog.clone(), Lang::FALLBACK, target);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal
         .draw(|f| f.render_widget(&Screen(&state), f.area()))

@@ -4,177 +4,25 @@
 
 use std::time::Duration;
 
+#[path = "support/scenes.rs"]
+mod scenes;
 #[path = "support/svg.rs"]
 mod svg;
 #[path = "support/tmux.rs"]
 mod tmux;
 
 use capa_tui::cluster::problem::Problem;
-use capa_tui::cluster::watch::{StreamId, lab_streams};
-use std::sync::Arc;
 
 use capa_tui::i18n::Lang;
-use capa_tui::lab::catalog::{Catalog, Section};
+use capa_tui::lab::catalog::Section;
 use capa_tui::tui::state::{Pane, State, StateBuilder};
 use capa_tui::tui::theme::Theme;
 use capa_tui::tui::update::{Msg, update};
-use capa_tui::tui::view::Screen;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
-use serde_json::{Value, json};
+use serde_json::Value;
 use strum::IntoEnumIterator;
 
-/// Objects recorded from the embedded cluster after the whole lab ran.
-fn recorded() -> Value {
-    serde_json::from_str(include_str!("fixtures/lab-done.json")).unwrap()
-}
-
-fn catalog() -> Arc<Catalog> {
-    Arc::new(Catalog::embedded().unwrap())
-}
-
-/// A scene: lesson `lesson` (0-based) of the recorded lab, changed by `edit`, every watch
-/// listed. The builder takes what a test adds (a language, a part, a size).
-fn scene(lesson: usize, edit: impl FnOnce(&mut Value)) -> StateBuilder {
-    let mut fx = recorded();
-    edit(&mut fx);
-    let catalog = catalog();
-    let n = catalog.lessons()[lesson].spec.number.0;
-    let mut b = State::builder(catalog)
-        .target("the embedded lab cluster at https://127.0.0.1:6443", true)
-        .lesson(n)
-        .now(at("2026-03-01T10:00:00Z"))
-        .live();
-    for app in fx["apps"].as_array().unwrap() {
-        b = b.app(app);
-    }
-    for (k, v) in fx["objects"].as_object().unwrap() {
-        b = b.object(k, v.clone());
-    }
-    let chart = |f: &str| {
-        serde_saphyr::from_str::<Value>(
-            &std::fs::read_to_string(format!(
-                "{}/repo-template/01-helm-chart/repo/charts/web/{f}",
-                env!("CARGO_MANIFEST_DIR")
-            ))
-            .unwrap(),
-        )
-        .unwrap()
-    };
-    b = b
-        .chart_values("values.yaml", chart("values.yaml"))
-        .chart_values("values-prod.yaml", chart("values-prod.yaml"));
-    for (file, present) in [
-        ("precedence.json", true),
-        ("tracking.json", true),
-        ("waves.json", true),
-        ("failed-hook.json", false),
-        ("ignore.json", false),
-        ("report.json", false),
-    ] {
-        b = b.evidence_present(file, present);
-    }
-    b
-}
-
-fn state_with(lesson: usize, edit: impl FnOnce(&mut Value)) -> State {
-    scene(lesson, edit).build()
-}
-
-fn at(t: &str) -> jiff::Timestamp {
-    t.parse().unwrap()
-}
-
-/// Every stream the tutor watches for the built-in lessons.
-fn all_streams() -> Vec<StreamId> {
-    lab_streams(&catalog().namespaces())
-}
-
-fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {
-    fx["apps"]
-        .as_array_mut()
-        .unwrap()
-        .iter_mut()
-        .find(|a| a["metadata"]["name"] == name)
-        .unwrap()
-}
-
-/// An operation under way: `.operation` set, no finish time, and no history entry for it yet
-/// (Argo CD adds one only once a sync has succeeded).
-fn running_again(app: &mut Value) {
-    app["operation"] = app["status"]["operationState"]["operation"].clone();
-    let st = &mut app["status"];
-    st["operationState"]
-        .as_object_mut()
-        .unwrap()
-        .remove("finishedAt");
-    st["history"].as_array_mut().unwrap().pop();
-}
-
-fn mid_wave(fx: &mut Value) {
-    let app = app_mut(fx, "src-waves");
-    running_again(app);
-    let st = &mut app["status"];
-    st["health"]["status"] = json!("Progressing");
-    st["operationState"]["phase"] = json!("Running");
-    st["operationState"]["message"] = json!("waiting for healthy state of apps/Deployment/app");
-    let keep: Vec<Value> = st["operationState"]["syncResult"]["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["name"] != "smoke")
-        .cloned()
-        .collect();
-    st["operationState"]["syncResult"]["resources"] = json!(keep);
-    for r in st["operationState"]["syncResult"]["resources"]
-        .as_array_mut()
-        .unwrap()
-    {
-        if r["name"] == "app" {
-            r["hookPhase"] = json!("Running");
-        }
-    }
-}
-
-fn failed_hook(fx: &mut Value) {
-    let app = app_mut(fx, "src-waves");
-    running_again(app);
-    let st = &mut app["status"];
-    st["operationState"]["phase"] = json!("Running");
-    st["operationState"]["retryCount"] = json!(1);
-    st["operationState"]["message"] = json!(
-        "one or more synchronization tasks completed unsuccessfully. Retrying attempt #1 at 3:41AM."
-    );
-    let hooks: Vec<Value> = st["operationState"]["syncResult"]["resources"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|r| r["hookType"] == "PreSync")
-        .map(|r| {
-            let mut r = r.clone();
-            r["hookPhase"] = json!("Failed");
-            r["message"] = json!("Job has reached the specified backoff limit");
-            r
-        })
-        .collect();
-    st["operationState"]["syncResult"]["resources"] = json!(hooks);
-}
-
-fn retry_blocked(fx: &mut Value) {
-    failed_hook(fx);
-    let app = app_mut(fx, "src-waves");
-    app["status"]["sync"]["revision"] = json!("f1x0000000000000000000000000000000000000");
-    app["status"]["sync"]["status"] = json!("OutOfSync");
-}
-
-fn draw(s: &State, w: u16, h: u16) -> TestBackend {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
-    terminal
-        .draw(|f| f.render_widget(&Screen(s), f.area()))
-        .unwrap();
-    terminal.backend().clone()
-}
+use scenes::*;
 
 macro_rules! snapshots {
     ($($name:ident: $lesson:expr, $edit:expr;)*) => {$(
@@ -504,12 +352,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
     };
     let session = capa_tui::session::Session::open(options).await.unwrap();
     let catalog = catalog();
-    let mut s = State::new(
-        catalog.clone(),
-        Lang::FALLBACK,
-        session.target.to_string(),
-        true,
-    );
+    let mut s = State::new(catalog.clone(), Lang::FALLBACK, session.target.clone());
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut exec = capa_tui::tui::Executor::new(&session, catalog, Lang::FALLBACK, tx);
     let press = |s: &mut State, exec: &mut capa_tui::tui::Executor, code: KeyCode| {

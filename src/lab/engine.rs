@@ -212,7 +212,7 @@ impl Runner {
             let _ = progress.send(Progress::Started {
                 step: n,
                 title: title.clone(),
-                command: step.command(&self.fit),
+                command: step.command(&self.fit, self.lang),
             });
             if i < done_now {
                 let summary = if i < resume {

@@ -135,7 +135,10 @@ impl Executor {
         let steps = match engine::plan(lesson) {
             Ok(s) => s,
             Err(e) => {
-                let _ = self.tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(&e, self.runner.lang))));
+                let _ = self.tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(
+                    &e,
+                    self.runner.lang,
+                ))));
                 return;
             }
         };
@@ -145,7 +148,9 @@ impl Executor {
                 lesson: n,
                 steps: steps
                     .iter()
-                    .map(|s| PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit)))
+                    .map(|s| {
+                        PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit, self.lang))
+                    })
                     .collect(),
             });
         }
@@ -412,12 +417,7 @@ pub async fn run(
 ) -> i32 {
     let (lang, present, theme) = (options.lang, options.present, options.theme);
     init_logging(log_file);
-    let mut state = State::new(
-        catalog.clone(),
-        lang,
-        crate::i18n::Say::say(&session.target, lang),
-        session.is_sim(),
-    );
+    let mut state = State::new(catalog.clone(), lang, session.target.clone());
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
     // Attaching is in the header; a lab moved aside or taken over is said before anything else.
     let started = &session.started;

@@ -21,6 +21,7 @@ use crate::lab::fit::Fit;
 use crate::lab::progress::Progress;
 use crate::lab::snippets::{Snippet, snippets};
 use crate::lab::spec::{LessonId, PaneName, Question, ValuesSpec};
+use crate::session::Target;
 
 mod parts;
 pub use parts::{
@@ -28,14 +29,19 @@ pub use parts::{
     StepMode, StepState,
 };
 
+impl SessionView {
+    /// The embedded lab cluster: `SIM` in the header, and no confirmation before a plan.
+    pub fn sim(&self) -> bool {
+        matches!(self.target, Target::Embedded { .. })
+    }
+}
+
 /// Which lab this is: fixed for the tutor's whole run.
 pub struct SessionView {
     pub catalog: Arc<Catalog>,
     pub lang: Lang,
-    /// What the tutor is connected to, in words.
-    pub target: String,
-    /// The embedded lab cluster (`SIM` in the header, no confirmation before a plan).
-    pub sim: bool,
+    /// What the tutor is connected to; said in the learner's language where it is drawn.
+    pub target: Target,
     /// Lesson text and commands filled in for where the learner is.
     pub fit: Fit,
     /// Where clock times are shown in.
@@ -167,7 +173,7 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(catalog: Arc<Catalog>, lang: Lang, target: String, sim: bool) -> State {
+    pub fn new(catalog: Arc<Catalog>, lang: Lang, target: Target) -> State {
         let health = Health::new(lab_streams(&catalog.namespaces()));
         let first = catalog
             .lessons()
@@ -179,7 +185,6 @@ impl State {
                 catalog,
                 lang,
                 target,
-                sim,
                 fit: Fit::lab_vm(),
                 tz: jiff::tz::TimeZone::system(),
             },
@@ -445,7 +450,12 @@ pub struct StateBuilder {
 
 impl StateBuilder {
     pub fn new(catalog: Arc<Catalog>) -> StateBuilder {
-        let mut state = State::new(catalog, Lang::FALLBACK, "test".into(), true);
+        let target = Target::Embedded {
+            url: "https://127.0.0.1:6443".into(),
+            state: std::path::PathBuf::from("/tmp/capa-test"),
+            served_by: None,
+        };
+        let mut state = State::new(catalog, Lang::FALLBACK, target);
         state.ui.theme = Theme::Default;
         state.session.tz = jiff::tz::TimeZone::UTC;
         StateBuilder { state }
@@ -456,9 +466,8 @@ impl StateBuilder {
         self
     }
 
-    pub fn target(mut self, target: &str, sim: bool) -> Self {
-        self.state.session.target = target.into();
-        self.state.session.sim = sim;
+    pub fn target(mut self, target: Target) -> Self {
+        self.state.session.target = target;
         self
     }
 

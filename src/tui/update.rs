@@ -479,7 +479,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::Run if !running && watch::refused_while_unreachable(s, action) => {}
         Action::Check if watch::refused_while_unreachable(s, action) => {}
         // On a cluster that is not the embedded one, look before changing anything.
-        Action::Run if !running && !s.session.sim => s.ui.confirm = Some(lesson),
+        Action::Run if !running && !s.session.sim() => s.ui.confirm = Some(lesson),
         Action::Run if !running => return vec![Effect::RunLesson(lesson)],
         Action::Run => {}
         Action::Cancel if running => return vec![Effect::Cancel],
@@ -561,7 +561,10 @@ fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
                         .actions
                         .iter()
                         .map(|a| {
-                            PlanStep::todo(&a.step.title(s.lang()), &a.step.command(&s.session.fit))
+                            PlanStep::todo(
+                                &a.step.title(s.lang()),
+                                &a.step.command(&s.session.fit, s.lang()),
+                            )
                         })
                         .collect()
                 })

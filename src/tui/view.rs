@@ -10,11 +10,12 @@ mod panes;
 mod shell;
 mod summary;
 mod timeline;
+pub mod wrap;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::layout;
 use super::state::{Pane, State};
@@ -176,7 +177,7 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
         .lines(),
         Pane::Lesson | Pane::Shell => Vec::new(),
     };
-    Paragraph::new(lines).wrap(Wrap { trim: false })
+    Paragraph::new(wrap::wrap(lines, width))
 }
 
 /// (lines in all, how far it can scroll) of a paragraph drawn in `area`.

@@ -81,7 +81,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
                 step.title(lang),
-                step.command(&fit)
+                step.command(&fit, lang)
             );
         }
     }

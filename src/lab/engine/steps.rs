@@ -44,7 +44,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         }
         Step::Clone { repo } => clone(r, repo).await,
         Step::WriteTemplates { template } => write_templates(r, template).await,
-        Step::CommitPush { message } => commit_push(r, message, blocker).await,
+        Step::CommitPush { message } => commit_push(r, message.get(r.lang), blocker).await,
         Step::ApplyApp { file } => apply_app(r, file).await,
         Step::HardRefresh { app } => {
             argocd::refresh(r.client.clone(), argocd::NAMESPACE, app, true).await?;

@@ -108,7 +108,12 @@ fn type_help(ctx: &Context<'_>, json_type: JsonType) -> String {
 /// Field `name` has the JSON type the lab names.
 fn typed(ctx: &Context<'_>, v: &Value, name: &str, json_type: JsonType) -> Finding {
     let lang = ctx.lang;
-    let kind = json_type.to_string();
+    let kind = match json_type {
+        JsonType::Number => t!(lang, "json-type-number"),
+        JsonType::String => t!(lang, "json-type-string"),
+        JsonType::Boolean => t!(lang, "json-type-boolean"),
+        JsonType::StringOrNull => t!(lang, "json-type-string-or-null"),
+    };
     if json_type.admits(v.get(name)) {
         return pass(t!(
             lang,
@@ -239,7 +244,8 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
                 lang,
                 "check-not-json",
                 file = spec.file.as_str(),
-                why = e.to_string()
+                line = e.line().to_string(),
+                column = e.column().to_string()
             ),
             wrote_it(),
         )),

@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 
+use super::Localized;
 use crate::i18n::Lang;
 use crate::lab::fit::Fit;
 use crate::t;
@@ -35,9 +36,10 @@ pub enum Step {
     WriteTemplates {
         template: String,
     },
-    /// Commit everything and push (no commit when nothing changed).
+    /// Commit everything and push (no commit when nothing changed); the commit message is
+    /// written in the learner's language.
     CommitPush {
-        message: String,
+        message: Localized,
     },
     /// Server-side apply of `<src-dir>/<file>` (field manager `capa-tui`).
     ApplyApp {
@@ -93,7 +95,9 @@ impl Step {
             Step::WriteTemplates { template } => {
                 t!(lang, "step-write-templates", template = template)
             }
-            Step::CommitPush { message } => t!(lang, "step-commit-push", message = message),
+            Step::CommitPush { message } => {
+                t!(lang, "step-commit-push", message = message.get(lang))
+            }
             Step::ApplyApp { file } => t!(lang, "step-apply-app", file = file),
             Step::HardRefresh { app } => t!(lang, "step-hard-refresh", app = app),
             Step::Wait { app, until } => match until {
@@ -150,19 +154,28 @@ impl Step {
         )
     }
 
-    /// The command a learner would type for this step where they are (`fit`).
-    pub fn command(&self, fit: &Fit) -> String {
+    /// The command a learner would type for this step where they are (`fit`), its comments and
+    /// commit message in `lang`.
+    pub fn command(&self, fit: &Fit, lang: Lang) -> String {
         let src = &fit.src_dir;
         let bare = &fit.bare_dir;
         let repo_dir = format!("{src}/repo");
         match self {
             Step::CreateBareRepo { repo } => format!("git init --bare -b main {bare}/{repo}.git"),
             Step::Clone { repo } => format!("git clone {bare}/{repo}.git {repo_dir}"),
-            Step::WriteTemplates { template } => {
-                format!("# write the files of repo-template/{template} into {repo_dir} and {src}")
-            }
+            Step::WriteTemplates { template } => format!(
+                "# {}",
+                t!(
+                    lang,
+                    "command-write-templates",
+                    template = template.as_str(),
+                    repo = repo_dir.as_str(),
+                    src = src.as_str()
+                )
+            ),
             Step::CommitPush { message } => format!(
-                "git -C {repo_dir} add -A && git -C {repo_dir} commit -m {message:?} && git -C {repo_dir} push origin main"
+                "git -C {repo_dir} add -A && git -C {repo_dir} commit -m {:?} && git -C {repo_dir} push origin main",
+                message.get(lang)
             ),
             Step::ApplyApp { file } => {
                 format!("kubectl apply --server-side --field-manager=capa-tui -f {src}/{file}")
@@ -187,9 +200,10 @@ impl Step {
                 replicas,
             } => format!("kubectl -n {namespace} scale deploy/{deployment} --replicas={replicas}"),
             Step::HoldAfterScale { seconds, .. } => format!("sleep {seconds}"),
-            Step::Evidence { file } => {
-                format!("# read the values with kubectl and write {src}/{file}")
-            }
+            Step::Evidence { file } => format!(
+                "# {}",
+                t!(lang, "command-evidence", path = format!("{src}/{file}"))
+            ),
         }
     }
 }
@@ -212,11 +226,11 @@ mod tests {
         );
         let paths = Fit::lab_vm();
         assert_eq!(
-            actions[2].command(&paths),
+            actions[2].command(&paths, Lang::FALLBACK),
             "kubectl -n src-kust scale deploy/prod-api --replicas=4"
         );
         assert_eq!(
-            actions[0].command(&paths),
+            actions[0].command(&paths, Lang::FALLBACK),
             "git init --bare -b main /srv/bare/src.git"
         );
     }

@@ -336,7 +336,12 @@ fn progress_taken_from_the_tutor_resumes_the_same_place() {
 
 #[test]
 fn on_a_real_cluster_r_asks_first_and_only_y_goes_ahead() {
-    let mut s = builder().target("a real cluster", false).build();
+    let mut s = builder()
+        .target(crate::session::Target::Context {
+            context: Some("a-real-cluster".into()),
+            kubeconfig: None,
+        })
+        .build();
     assert!(key(&mut s, KeyCode::Char('r')).is_empty());
     assert_eq!(s.ui.confirm, Some(L(1)));
     assert!(

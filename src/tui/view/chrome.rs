@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget};
 
 use super::{Look, health, lesson};
 use crate::lab::catalog::Lesson;
@@ -57,7 +57,7 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
         ),
         Span::raw(" "),
     ];
-    if s.session.sim {
+    if s.session.sim() {
         spans.push(Span::styled(
             "SIM ",
             look.theme.accent().add_modifier(Modifier::BOLD),
@@ -70,7 +70,8 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
     );
     let used: usize = spans.iter().map(Span::width).sum::<usize>() + theme.width();
     let room = usize::from(area.width).saturating_sub(used + 3);
-    spans.push(Span::raw(format!(" · {}", cut(&s.session.target, room))));
+    let target = crate::i18n::Say::say(&s.session.target, look.lang);
+    spans.push(Span::raw(format!(" · {}", cut(&target, room))));
     spans.push(theme);
     let mut lines = vec![Line::from(spans)];
     lines.extend(why);
@@ -185,11 +186,12 @@ pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
         && let Some(m) = &s.run.step_mode
         && let Some(l) = s.session.catalog.lesson(m.lesson)
     {
-        let lines = lesson::predictions(s, l, m);
-        let rect = crate::tui::layout::centered(area, area.width.saturating_sub(8).min(90), 6);
+        let width = area.width.saturating_sub(8).min(90);
+        let lines = super::wrap::wrap(lesson::predictions(s, l, m), width.saturating_sub(2));
+        let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
+        let rect = crate::tui::layout::centered(area, width, height.max(6));
         Clear.render(rect, buf);
         Paragraph::new(lines)
-            .wrap(Wrap { trim: false })
             .block(
                 Block::default()
                     .borders(Borders::ALL)
@@ -215,7 +217,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
                 lang,
                 "confirm-about-to-change",
                 lesson = lesson.to_string(),
-                target = s.session.target.as_str()
+                target = crate::i18n::Say::say(&s.session.target, lang)
             ),
             look.theme.warn().add_modifier(Modifier::BOLD),
         )),
@@ -233,7 +235,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
             look.theme.title(),
         )));
         lines.push(Line::from(Span::styled(
-            format!("    $ {}", step.command(fit)),
+            format!("    $ {}", step.command(fit, lang)),
             look.theme.dim(),
         )));
     }
@@ -245,11 +247,11 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
         Span::raw(t!(lang, "confirm-change-nothing")),
     ]));
     let width = area.width.saturating_sub(4).min(110);
+    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
     let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
     let rect = crate::tui::layout::centered(area, width, height);
     Clear.render(rect, buf);
     Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
         .block(
             Block::default()
                 .borders(Borders::ALL)
@@ -263,9 +265,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
 fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
     let m = mode(s);
-    let height = (u16::try_from(BINDINGS.len()).unwrap_or(u16::MAX) + 4).min(area.height);
-    let rect = crate::tui::layout::centered(area, area.width.min(72), height);
-    Clear.render(rect, buf);
+    let width = area.width.min(72);
     let lines: Vec<Line> = BINDINGS
         .iter()
         .map(|b| {
@@ -278,8 +278,11 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
             ])
         })
         .collect();
+    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
+    let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
+    let rect = crate::tui::layout::centered(area, width, height);
+    Clear.render(rect, buf);
     Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
         .block(
             Block::default()
                 .borders(Borders::ALL)

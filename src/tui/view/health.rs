@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget};
 
 use super::Look;
 use crate::cluster::health::{Failing, Overall};
@@ -182,8 +182,9 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
         ),
     };
     let width = area.width.saturating_sub(4).min(80);
-    let text = Paragraph::new(lines).wrap(Wrap { trim: false });
-    let rows = u16::try_from(text.line_count(width.saturating_sub(2))).unwrap_or(u16::MAX);
+    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
+    let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let text = Paragraph::new(lines);
     let rect = crate::tui::layout::centered(area, width, rows.saturating_add(2).min(area.height));
     Clear.render(rect, buf);
     text.block(

@@ -6,7 +6,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Look, markdown};
 use strum::EnumCount;
@@ -39,9 +39,7 @@ impl Widget for &LessonView<'_> {
                 .min(max);
         text.scroll((offset, 0)).render(top, buf);
         if let Some(job) = &s.run.job {
-            Paragraph::new(plan(s, job))
-                .wrap(Wrap { trim: false })
-                .render(bottom, buf);
+            Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
         }
     }
 }
@@ -97,7 +95,7 @@ fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
             }
         }
         lines.extend(text);
-        Paragraph::new(lines).wrap(Wrap { trim: false })
+        Paragraph::new(super::wrap::wrap(lines, top.width))
     }
 }
 

@@ -5,7 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget, Wrap};
+use ratatui::widgets::{Paragraph, Widget};
 use tui_term::widget::{Cursor, PseudoTerminal};
 
 use super::Look;
@@ -24,9 +24,8 @@ impl Widget for &ShellPane<'_> {
         let (shell, look) = (self.shell, self.look);
         let lang = look.lang;
         let note = |text: String| {
-            Paragraph::new(text)
+            Paragraph::new(super::wrap::wrap(vec![Line::raw(text)], area.width))
                 .style(look.theme.warn())
-                .wrap(Wrap { trim: true })
         };
         match &shell.status {
             ShellStatus::NotStarted => {
@@ -47,9 +46,7 @@ impl Widget for &ShellPane<'_> {
                     )),
                     Line::raw(t!(lang, "shell-keys")),
                 ];
-                Paragraph::new(lines)
-                    .wrap(Wrap { trim: true })
-                    .render(area, buf);
+                Paragraph::new(super::wrap::wrap(lines, area.width)).render(area, buf);
             }
             ShellStatus::Failed(why) => {
                 note(t!(

@@ -1,0 +1,202 @@
+//! Every word in the learner's language: each lesson's every part and every pane, at 120×40 and
+//! 80×24, with the help, step mode, a prediction, a notice and failed self-checks on screen, in
+//! each language other than English, hold none of the tutor's own English prose. What the
+//! cluster said (recorded in the fixture) and Argo CD's own words may stay.
+
+#[path = "support/english.rs"]
+mod english;
+#[path = "support/scenes.rs"]
+mod scenes;
+
+use capa_tui::i18n::Lang;
+use capa_tui::lab::catalog::{Catalog, Section};
+use capa_tui::lab::eval::check::{Grade, grade_lesson};
+use capa_tui::lab::eval::context::Context;
+use capa_tui::tui::state::{Pane, State, StateBuilder};
+use capa_tui::tui::update::{Msg, update};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use serde_json::Value;
+use strum::IntoEnumIterator;
+
+use english::English;
+use scenes::*;
+
+/// A change to the recorded lab that shows a moment.
+type Edit = fn(&mut Value);
+
+/// The languages a learner may choose besides English.
+fn other_languages() -> Vec<Lang> {
+    Lang::all()
+        .iter()
+        .copied()
+        .filter(|l| *l != Lang::FALLBACK)
+        .collect()
+}
+
+/// The self-checks of every lesson in `lang`, failing as they fail for a learner: evidence of
+/// the wrong types, one file that is not JSON, and a cluster that does not answer.
+fn failed_grades(lang: Lang) -> Vec<Grade> {
+    let catalog = Catalog::embedded().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for (i, lesson) in catalog.lessons().iter().enumerate() {
+        let Some(spec) = &lesson.spec.evidence else {
+            continue;
+        };
+        let body = if i % 2 == 0 {
+            let wrong: serde_json::Map<String, Value> = spec
+                .fields
+                .iter()
+                .map(|f| (f.name.clone(), Value::Bool(true)))
+                .collect();
+            Value::Object(wrong).to_string()
+        } else {
+            "not json {".to_string()
+        };
+        std::fs::write(dir.path().join(&spec.file), body).unwrap();
+    }
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let client =
+            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
+                .unwrap();
+        let ctx = Context {
+            client: &client,
+            catalog: &catalog,
+            lang,
+            src_dir: dir.path(),
+            bare_dir: dir.path(),
+        };
+        let mut grades = Vec::new();
+        for lesson in catalog.lessons() {
+            grades.push(grade_lesson(lesson, &ctx).await);
+        }
+        grades
+    })
+}
+
+fn key(s: &mut State, code: KeyCode) {
+    update(s, Msg::Key(KeyEvent::from(code)));
+}
+
+/// The tutor's English found on screen, by screen, for the failure message.
+struct Found(Vec<String>);
+
+impl Found {
+    fn read(&mut self, english: &English, what: &str, s: &State, (w, h): (u16, u16)) {
+        let backend = draw(s, w, h);
+        let screen = text_of(&backend);
+        for (line, words) in english.lines_in(&screen) {
+            self.0
+                .push(format!("{what} at {w}x{h}: {words:?} in {line}"));
+        }
+        if !s.ui.help && s.ui.confirm.is_none() && s.pending_question().is_none() {
+            self.borders_intact(what, s, &backend, (w, h));
+        }
+    }
+
+    /// Each pane's left and right border is whole: no line of text ran over it.
+    fn borders_intact(&mut self, what: &str, s: &State, backend: &TestBackend, (w, h): (u16, u16)) {
+        let buffer = backend.buffer();
+        let areas = capa_tui::tui::layout::areas(s, Rect::new(0, 0, w, h));
+        for (pane, rect) in areas.panes {
+            for y in rect.top() + 1..rect.bottom().saturating_sub(1) {
+                for x in [rect.left(), rect.right() - 1] {
+                    let symbol = buffer[(x, y)].symbol();
+                    if !["│", "┃", "║"].contains(&symbol) {
+                        self.0.push(format!(
+                            "{what} at {w}x{h}: {pane:?}'s border at ({x}, {y}) is {symbol:?}:\n{}",
+                            text_of(backend)
+                        ));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The English a `lang` reader allows: the cluster's own words, in every scene shown.
+fn english_for(lang: Lang) -> English {
+    let mut english = English::for_language(lang.code());
+    for edit in [mid_wave, failed_hook, retry_blocked] {
+        let mut fx = recorded();
+        edit(&mut fx);
+        english.allow_json(&fx);
+    }
+    english.allow_json(&recorded());
+    english
+}
+
+#[test]
+fn no_screen_of_the_tutor_holds_its_own_english_in_another_language() {
+    let mut found = Found(Vec::new());
+    for lang in other_languages() {
+        let english = english_for(lang);
+        let grades = failed_grades(lang);
+        let catalog = Catalog::embedded().unwrap();
+        let scenes: [(&str, Edit); 4] = [
+            ("done", |_| {}),
+            ("mid-wave", mid_wave),
+            ("failed hook", failed_hook),
+            ("retry trap", retry_blocked),
+        ];
+        for size in [(120, 40), (80, 24)] {
+            for (i, lesson) in catalog.lessons().iter().enumerate() {
+                for section in Section::iter() {
+                    let mut s = scene(i, |_| {}).lang(lang).section(section).build();
+                    update(&mut s, Msg::Graded(grades.clone()));
+                    let what = format!("{lang} lesson {} {section:?}", lesson.spec.number);
+                    found.read(&english, &what, &s, size);
+                }
+            }
+            for (name, edit) in scenes {
+                let lesson = if name == "done" { 1 } else { 5 };
+                let at = |b: StateBuilder| b.lang(lang);
+                for pane in Pane::iter() {
+                    let s = at(scene(lesson, edit)).focus(pane).zoom(true).build();
+                    found.read(&english, &format!("{lang} {name} {pane:?}"), &s, size);
+                }
+                let help = at(scene(lesson, edit)).help(true).build();
+                found.read(&english, &format!("{lang} {name} help"), &help, size);
+                // Step mode, presenting: every action's narration and its prediction.
+                let mut s = at(scene(lesson, edit)).present(true).build();
+                key(&mut s, KeyCode::Char('g'));
+                for step in 0..10 {
+                    found.read(&english, &format!("{lang} {name} step {step}"), &s, size);
+                    key(&mut s, KeyCode::PageDown);
+                }
+                // "Do it for me" asks first.
+                let mut s = at(scene(lesson, edit)).build();
+                key(&mut s, KeyCode::Char('r'));
+                found.read(&english, &format!("{lang} {name} confirm"), &s, size);
+            }
+        }
+    }
+    assert!(
+        found.0.is_empty(),
+        "the tutor's own English on {} screen lines:\n{}",
+        found.0.len(),
+        found.0.join("\n")
+    );
+}
+
+/// The reader finds the tutor's English and lets pass what may stay.
+#[test]
+fn the_reader_finds_english_prose_and_lets_argo_cds_words_and_quotes_pass() {
+    let zh = English::for_language("zh");
+    assert!(
+        !zh.lines_in("· the embedded lab cluster at https://x")
+            .is_empty()
+    );
+    assert!(!zh.lines_in("下一步 next: 推送").is_empty());
+    assert!(
+        zh.lines_in("✓ Synced 已同步 · kubectl -n argocd get app src-helm")
+            .is_empty()
+    );
+    assert!(
+        zh.lines_in("提交 \"Add the web chart\"").is_empty(),
+        "a quote"
+    );
+}
