@@ -6,6 +6,7 @@
 
 mod api;
 pub mod argocd;
+mod body;
 mod bootstrap;
 pub mod clock;
 mod controllers;
@@ -14,6 +15,7 @@ pub mod fields;
 pub mod gitd;
 mod glob;
 mod journal;
+mod key;
 pub mod kinds;
 mod logs;
 pub mod objects;

@@ -14,42 +14,13 @@ use tokio::sync::broadcast;
 
 use super::clock::Clock;
 use super::journal::{Journal, JournalError, Record};
-use super::kinds::{ResourceType, TYPES};
+pub use super::key::Key;
+use super::kinds::ResourceType;
 
 /// How many past events a watch can resume from; older resourceVersions get 410 Gone.
 const HISTORY_EVENTS: usize = 20_000;
 /// How many events may queue for a slow watcher before it is cut off (it then resumes).
 const BROADCAST_CAPACITY: usize = 16_384;
-
-/// Where an object lives. `ty` indexes [`TYPES`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key {
-    pub ty: usize,
-    pub namespace: String,
-    pub name: String,
-}
-
-impl Key {
-    pub fn new(ty: &'static ResourceType, namespace: &str, name: &str) -> Key {
-        let index = TYPES
-            .iter()
-            .position(|t| std::ptr::eq(t, ty))
-            .unwrap_or_default();
-        Key {
-            ty: index,
-            namespace: if ty.namespaced {
-                namespace.to_string()
-            } else {
-                String::new()
-            },
-            name: name.to_string(),
-        }
-    }
-
-    pub fn ty(&self) -> &'static ResourceType {
-        &TYPES[self.ty]
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventType {

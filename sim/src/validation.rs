@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use crate::body::{decode_body, is_json, is_yaml};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
@@ -241,30 +242,16 @@ enum Read {
     Other(Value),
 }
 
-fn is_yaml(content_type: &str) -> bool {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .ends_with("yaml")
-}
-
-fn is_json(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or_default().trim();
-    essence.is_empty() || essence.ends_with("json")
-}
-
 /// Reads a body: JSON through serde_json first (its errors are the ones clients see), YAML
 /// through the duplicate-keeping reader. YAML, as the server converts it to JSON, has its
 /// duplicates resolved (last wins) and its keys sorted before the JSON decoder sees it.
 fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
     if raw.is_empty() || !(is_json(content_type) || is_yaml(content_type)) {
-        return crate::api::decode_body(raw, content_type).map(Read::Other);
+        return decode_body(raw, content_type).map(Read::Other);
     }
     if is_yaml(content_type) {
         let Ok(node) = parse_yaml(raw) else {
-            return crate::api::decode_body(raw, content_type).map(Read::Other);
+            return decode_body(raw, content_type).map(Read::Other);
         };
         let duplicates = apply::yaml_duplicates(&node);
         let strict = if duplicates.is_empty() {
@@ -277,7 +264,7 @@ fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
         };
         return Ok(Read::Node(apply::as_converted_json(&node), strict));
     }
-    let value = crate::api::decode_body(raw, content_type)?;
+    let value = decode_body(raw, content_type)?;
     Ok(match parse_json(raw) {
         Some(node) => Read::Node(node, vec![]),
         None => Read::Other(value),

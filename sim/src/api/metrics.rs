@@ -9,7 +9,7 @@ use axum::response::Response;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::resource::Ctx;
+use super::ctx::Ctx;
 use crate::clock::rfc3339;
 use crate::controllers::node::NODE_NAME;
 use crate::kinds::by_kind;

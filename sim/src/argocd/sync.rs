@@ -8,6 +8,7 @@
 mod apply;
 mod hookops;
 mod message;
+mod task;
 mod tasks;
 #[cfg(test)]
 mod tests;
@@ -18,7 +19,8 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 pub use apply::Options;
-pub use tasks::{BuildInput, Built, SyncTask, TaskState, build};
+pub use task::{SyncTask, TaskState};
+pub use tasks::{BuildInput, Built, build};
 
 use super::hooks::DeletePolicy;
 use crate::controllers::Env;

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use super::tasks::{SyncTask, TaskState};
+use super::task::{MANAGER, SyncTask, TaskState};
 use crate::argocd::apply::client_side_apply;
 use crate::argocd::diff::{self, IgnoreRule};
 use crate::argocd::hooks;
@@ -13,9 +13,6 @@ use crate::controllers::Env;
 use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part, Propagation};
 use crate::patch::PatchKind;
-
-/// The field manager Argo CD's controller writes resources as.
-pub const MANAGER: &str = "argocd-controller";
 
 #[derive(Default)]
 pub struct Options {

@@ -4,8 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::apply::MANAGER;
-use super::tasks::{SyncTask, TaskState};
+use super::task::{MANAGER, SyncTask, TaskState};
 use crate::argocd::health::{self, Health, HealthStatus};
 use crate::argocd::hooks::{self, DeletePolicy};
 use crate::controllers::Env;
