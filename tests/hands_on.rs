@@ -11,9 +11,8 @@ use std::time::{Duration, Instant};
 use capa_tui::lab::catalog::{self, Lang, Section};
 use capa_tui::lab::snippets::snippets;
 
-#[path = "support/tmux.rs"]
-mod tmux;
-use tmux::Tmux;
+mod common;
+use common::tmux::Tmux;
 
 /// Processes whose command line names `needle` (the test's own state dir).
 fn processes_naming(needle: &str) -> Vec<String> {

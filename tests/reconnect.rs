@@ -10,9 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/tmux.rs"]
-mod tmux;
-use tmux::Tmux;
+mod common;
+use common::tmux::Tmux;
 
 /// Within this long of the cluster serving again, every pane matches it.
 const RECOVERY: Duration = Duration::from_secs(5);

@@ -4,10 +4,8 @@
 
 use std::time::Duration;
 
-#[path = "support/svg.rs"]
-mod svg;
-#[path = "support/tmux.rs"]
-mod tmux;
+mod common;
+use common::{svg, tmux};
 
 use capa_tui::cluster::problem::Problem;
 use capa_tui::cluster::watch::{StreamId, lab_streams};
