@@ -1,6 +1,13 @@
 //! What people expect of a tool they install: completions, a man page, and a config file that
 //! flags and the environment override, with a malformed line named.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::process::Output;
 
 fn capa(args: &[&str], env: &[(&str, &str)]) -> Output {

@@ -4,6 +4,13 @@
 //! src-helm turning Synced and Healthy, and `capa-tui check 2` passing. Ctrl-] hands the keys
 //! back, `q` in the shell types `q`, and quitting leaves no shell behind.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -2,6 +2,13 @@
 //! the whole app driven by key events through lessons on the embedded cluster, and a real
 //! terminal run in tmux.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::time::Duration;
 
 mod common;

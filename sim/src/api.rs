@@ -36,9 +36,13 @@ use request::Query;
 /// in steady state should make no LISTs).
 #[derive(Default, Debug)]
 pub struct RequestCounts {
+    /// LIST requests (a GET of a collection).
     pub lists: std::sync::atomic::AtomicU64,
+    /// WATCH requests.
     pub watches: std::sync::atomic::AtomicU64,
+    /// GETs of one object.
     pub gets: std::sync::atomic::AtomicU64,
+    /// Creates, updates, patches and deletes.
     pub writes: std::sync::atomic::AtomicU64,
 }
 

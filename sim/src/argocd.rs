@@ -24,7 +24,6 @@ use tokio::task::JoinHandle;
 
 use super::controllers::Env;
 use crate::store::Store;
-pub use bootstrap::NAMESPACE;
 use repo::RepoServer;
 
 /// Seeds what an Argo CD install leaves in the cluster.

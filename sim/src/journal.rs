@@ -216,7 +216,7 @@ mod tests {
     use crate::store::{Change, Store};
 
     fn cm_key() -> Key {
-        Key::new(by_plural("", "v1", "configmaps").unwrap(), "lab", "a")
+        Key::new(&crate::kinds::CONFIG_MAP, "lab", "a")
     }
 
     #[test]

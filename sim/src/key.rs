@@ -15,7 +15,7 @@ impl Key {
     pub fn new(ty: &'static ResourceType, namespace: &str, name: &str) -> Key {
         let index = TYPES
             .iter()
-            .position(|t| std::ptr::eq(t, ty))
+            .position(|t| std::ptr::eq(*t, ty))
             .unwrap_or_default();
         Key {
             ty: index,
@@ -29,6 +29,6 @@ impl Key {
     }
 
     pub fn ty(&self) -> &'static ResourceType {
-        &TYPES[self.ty]
+        TYPES[self.ty]
     }
 }

@@ -85,7 +85,7 @@ pub fn apply_patch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
+
     use serde_json::json;
 
     #[test]
@@ -103,7 +103,7 @@ mod tests {
 
     #[test]
     fn merge_and_json_patches_change_the_object() {
-        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         let old = json!({"data": {"a": "1", "b": "2"}});
         let merged = apply_patch(
             PatchKind::Merge,
@@ -133,7 +133,7 @@ mod tests {
 
     #[test]
     fn strategic_merge_on_a_custom_resource_is_refused() {
-        let app = by_kind("argoproj.io/v1alpha1", "Application").unwrap();
+        let app = &crate::kinds::APPLICATION;
         let err = apply_patch(PatchKind::Strategic, app, &json!({}), &json!({})).unwrap_err();
         assert_eq!(err.code, 415);
     }

@@ -135,10 +135,6 @@ impl ApiError {
         ApiError::new(401, "Unauthorized", "Unauthorized")
     }
 
-    pub fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError::new(403, "Forbidden", message)
-    }
-
     /// 403 about one object: `configmaps "x" is forbidden: <why>`, with its details.
     pub fn forbidden_on(ty: &ResourceType, name: &str, why: &str) -> ApiError {
         ApiError::new(
@@ -235,16 +231,15 @@ pub fn success(ty: &ResourceType, name: &str, uid: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_plural;
 
     #[test]
     fn messages_match_the_real_api_servers_wording() {
-        let d = by_plural("apps", "v1", "deployments").unwrap();
+        let d = &crate::kinds::DEPLOYMENT;
         assert_eq!(
             ApiError::not_found(d, "web").message,
             "deployments.apps \"web\" not found"
         );
-        let cm = by_plural("", "v1", "configmaps").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         assert_eq!(
             ApiError::already_exists(cm, "x").message,
             "configmaps \"x\" already exists"

@@ -4,6 +4,12 @@
 // Each end-to-end test is one learner's session read top to bottom (start, act, look, act
 // again); cutting it into helpers would hide the order that is the point of the test.
 #![allow(clippy::too_many_lines)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
 
 mod common;
 

@@ -120,7 +120,6 @@ mod tests {
     use super::*;
     use crate::argocd::compare::Target;
     use crate::argocd::health::HealthStatus;
-    use crate::kinds::by_kind;
 
     const SHA: &str = "3f2a9c1d00aa3f2a9c1d00aa3f2a9c1d00aa3f2a";
 
@@ -147,7 +146,7 @@ mod tests {
 
     /// A drifted ConfigMap next to a synced Deployment and a live hook Job.
     fn drifted() -> Comparison {
-        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         let target = |ty, name: &str, out_of_sync| Target {
             ty,
             namespace: "heal".into(),
@@ -160,7 +159,7 @@ mod tests {
         Comparison {
             targets: vec![
                 target(cm, "settings", true),
-                target(by_kind("apps/v1", "Deployment").unwrap(), "web", false),
+                target(&crate::kinds::DEPLOYMENT, "web", false),
             ],
             hooks: Vec::new(),
             unknown_kinds: Vec::new(),

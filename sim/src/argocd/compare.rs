@@ -237,12 +237,8 @@ fn images(store: &Store, targets: &[Target]) -> Vec<String> {
         .filter_map(|t| t.live.as_deref())
         .map(|o| objects::uid(o).to_string())
         .collect();
-    let Some(rs_ty) = by_kind("apps/v1", "ReplicaSet") else {
-        return Vec::new();
-    };
-    let Some(pod_ty) = by_kind("v1", "Pod") else {
-        return Vec::new();
-    };
+    let rs_ty = &crate::kinds::REPLICA_SET;
+    let pod_ty = &crate::kinds::POD;
     let namespaces: HashSet<&str> = targets.iter().map(|t| t.namespace.as_str()).collect();
     for ns in &namespaces {
         for rs in store.list(rs_ty, Some(ns)).0 {

@@ -24,7 +24,7 @@ use super::operation::Step;
 use super::repo::{Manifests, RepoServer};
 use super::sync::Run;
 use crate::controllers::Env;
-use crate::kinds::{ResourceType, by_kind};
+use crate::kinds::ResourceType;
 use crate::objects;
 use crate::store::{Event, Key};
 
@@ -65,7 +65,7 @@ pub struct Controller {
 }
 
 fn app_type() -> &'static ResourceType {
-    by_kind("argoproj.io/v1alpha1", "Application").expect("applications are served")
+    &crate::kinds::APPLICATION
 }
 
 pub fn run(env: Env, repo: Arc<RepoServer>) -> tokio::task::JoinHandle<()> {

@@ -27,9 +27,10 @@ use serde_json::Value;
 
 use crate::tools;
 
-pub use error::{RepoError, RpcCode};
+pub use error::RepoError;
 pub use hostmap::HostMap;
-pub use tracking::{TRACKING_ID, tracking_id};
+#[cfg(test)]
+use {error::RpcCode, tracking::TRACKING_ID};
 
 use scratch::{TempFile, WorkDir};
 
@@ -88,6 +89,7 @@ impl RepoServer {
     /// The destination cluster's version (`v1.35.2`) and API resources (`apps/v1`,
     /// `apps/v1/Deployment`, …), which Argo CD passes to helm as `--kube-version` and
     /// `--api-versions`. Without them those flags are left out.
+    #[cfg(test)]
     pub fn with_cluster(
         mut self,
         kube_version: impl Into<String>,

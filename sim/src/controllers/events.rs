@@ -14,7 +14,6 @@ use serde_json::{Value, json};
 use super::node::NODE_NAME;
 use super::{Env, MANAGER};
 use crate::clock::rfc3339;
-use crate::kinds::by_kind;
 use crate::objects;
 use crate::ops::{self, Actor, Part};
 use crate::store::Key;
@@ -210,9 +209,7 @@ fn correlated(
 
 /// The repeat of an Event: its count, last time and message move on. False if it is gone.
 fn bump(env: &Env, ns: &str, name: &str, count: i64, message: &str, now: Timestamp) -> bool {
-    let Some(ty) = by_kind("v1", "Event") else {
-        return false;
-    };
+    let ty = &crate::kinds::EVENT;
     let patch = json!({"count": count, "lastTimestamp": rfc3339(now), "message": message});
     ops::merge(
         &env.store,
@@ -273,9 +270,7 @@ fn build(
 }
 
 fn create(env: &Env, involved: &Value, event: Value) -> bool {
-    let Some(ty) = by_kind("v1", "Event") else {
-        return false;
-    };
+    let ty = &crate::kinds::EVENT;
     let ns = event["metadata"]["namespace"]
         .as_str()
         .unwrap_or("default")
@@ -316,9 +311,7 @@ mod tests {
     }
 
     fn events(env: &Env) -> Vec<Arc<Value>> {
-        env.store
-            .list(by_kind("v1", "Event").unwrap(), Some("default"))
-            .0
+        env.store.list(&crate::kinds::EVENT, Some("default")).0
     }
 
     #[test]

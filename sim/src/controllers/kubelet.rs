@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
 use super::replicaset::status_patch;
-use super::{Env, MANAGER, events, ty};
+use super::{Env, MANAGER, events};
 use crate::clock::rfc3339;
 use crate::objects;
 use crate::ops::{self, Part};
@@ -48,7 +48,7 @@ impl Controller for Kubelet {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let pod = ty("v1", "Pod");
+        let pod = &crate::kinds::POD;
         env.store
             .list(pod, None)
             .0
@@ -245,7 +245,7 @@ fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
 /// The node's kubelet version (`v1.35.2+k3s1`), as its probes' User-Agent names it.
 fn kubelet_version(env: &Env) -> String {
     env.store
-        .get(&Key::new(ty("v1", "Node"), "", NODE_NAME))
+        .get(&Key::new(&crate::kinds::NODE, "", NODE_NAME))
         .and_then(|n| {
             n["status"]["nodeInfo"]["kubeletVersion"]
                 .as_str()
@@ -282,7 +282,7 @@ fn schedule(env: &Env, pod: &Value) {
     if objects::is_deleting(pod) {
         return;
     }
-    match ops::bind(&env.store, ty("v1", "Pod"), ns, name, NODE_NAME) {
+    match ops::bind(&env.store, &crate::kinds::POD, ns, name, NODE_NAME) {
         Ok(bound) => events::record_scheduled(
             env,
             &bound,
@@ -451,6 +451,10 @@ fn write_status(env: &Env, pod: &Value, status: &Value) {
         return;
     }
     let patch = json!({"status": status_patch(&pod["status"], status)});
-    let key = Key::new(ty("v1", "Pod"), objects::namespace(pod), objects::name(pod));
+    let key = Key::new(
+        &crate::kinds::POD,
+        objects::namespace(pod),
+        objects::name(pod),
+    );
     let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
 }

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{Part, Target};
 use crate::clock::Clock;
-use crate::kinds::{ResourceType, by_plural};
+use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
@@ -76,7 +76,7 @@ pub fn check_namespace(
     if !ty.namespaced {
         return Ok(());
     }
-    let namespaces = by_plural("", "v1", "namespaces").expect("namespaces are served");
+    let namespaces = &crate::kinds::NAMESPACE;
     match store.get(&Key::new(namespaces, "", namespace)) {
         None => Err(ApiError::not_found(namespaces, namespace)),
         Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden_on(

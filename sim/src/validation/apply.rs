@@ -333,7 +333,7 @@ mod tests {
         );
         let w = Warnings::default();
         let v = check_apply(
-            by_kind("v1", "ConfigMap").unwrap(),
+            &crate::kinds::CONFIG_MAP,
             body.as_bytes(),
             Directive::Warn,
             &w,

@@ -269,16 +269,16 @@ async fn everything_the_cluster_writes_itself_has_only_declared_fields() {
     lab.kubectl(&["apply", "-f", app.to_str().unwrap()]).await;
     wait_app(&lab, "web", "Synced and Healthy", synced_healthy).await;
     let mut kinds = std::collections::BTreeSet::new();
-    for (key, object) in lab.handle.store().all() {
-        let unknown = capa_sim::validation::unknown_fields(key.ty(), &object);
+    for stored in lab.handle.objects() {
+        let unknown = stored.undeclared_fields();
         assert!(
             unknown.is_empty(),
             "{} {}/{} has {unknown:?}",
-            key.ty().kind,
-            key.namespace,
-            key.name
+            stored.kind,
+            stored.namespace,
+            stored.name
         );
-        kinds.insert(key.ty().kind);
+        kinds.insert(stored.kind);
     }
     for kind in [
         "Application",

@@ -283,16 +283,15 @@ fn request() -> impl Strategy<Value = Request> {
 fn quiet_snapshot(lab: &Lab) -> Vec<(String, String, String, Value)> {
     let mut out: Vec<_> = lab
         .handle
-        .store()
-        .all()
+        .objects()
         .into_iter()
-        .filter(|(k, _)| QUIET_PLURALS.contains(&k.ty().plural))
-        .map(|(k, v)| {
+        .filter(|o| QUIET_PLURALS.contains(&o.plural))
+        .map(|o| {
             (
-                k.ty().plural.to_string(),
-                k.namespace.clone(),
-                k.name.clone(),
-                v["metadata"]["resourceVersion"].clone(),
+                o.plural.to_string(),
+                o.namespace,
+                o.name,
+                o.object["metadata"]["resourceVersion"].clone(),
             )
         })
         .collect();

@@ -10,7 +10,6 @@ use crate::argocd::diff;
 use crate::argocd::operation::{self, Next, Retry, Step};
 use crate::argocd::sync::{self, BuildInput, Run};
 use crate::controllers::record_event;
-use crate::kinds::by_kind;
 use crate::objects;
 use crate::store::Key;
 
@@ -163,7 +162,7 @@ impl Controller {
                     .collect()
             })
             .unwrap_or_else(|| view.sync_options());
-        let ns_ty = by_kind("v1", "Namespace").expect("namespaces are served");
+        let ns_ty = &crate::kinds::NAMESPACE;
         let only = sync["resources"]
             .as_array()
             .filter(|r| !r.is_empty())

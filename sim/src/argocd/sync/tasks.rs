@@ -140,8 +140,7 @@ pub fn build(input: &BuildInput) -> Built {
         && !input.namespace_exists
         && !declares_namespace
         && !input.dest_namespace.is_empty())
-    .then(|| by_kind("v1", "Namespace"))
-    .flatten()
+    .then_some(&crate::kinds::NAMESPACE)
     .map(|ns_ty| {
         let obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": input.dest_namespace}});
         task(ns_ty, obj, HookType::PreSync, 0, None)
