@@ -157,6 +157,7 @@ mod tests {
             out_of_sync,
         };
         Comparison {
+            failed_to_load: false,
             targets: vec![
                 target(cm, "settings", true),
                 target(&crate::kinds::DEPLOYMENT, "web", false),

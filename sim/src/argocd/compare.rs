@@ -30,6 +30,9 @@ pub struct Target {
 }
 
 pub struct Comparison {
+    /// The target state could not be loaded (a ComparisonError): every tracked live object is
+    /// still listed, with status `Unknown`, and health is still computed from them.
+    pub failed_to_load: bool,
     pub targets: Vec<Target>,
     /// Desired hook manifests (not compared; run by syncs).
     pub hooks: Vec<Value>,
@@ -64,13 +67,18 @@ pub fn sync_wave(obj: &Value) -> i64 {
         .unwrap_or(0)
 }
 
+/// Compares `manifests` with the live objects. `None` is a target state that could not be
+/// loaded: as `CompareAppState` does on a best-effort basis, the comparison goes on against an
+/// empty target, so the tracked live objects all require pruning and none has a known status.
 pub fn compare(
     store: &Store,
     app_name: &str,
     dest_ns: &str,
-    manifests: &[Value],
+    manifests: Option<&[Value]>,
     rules: &[IgnoreRule],
 ) -> Comparison {
+    let failed_to_load = manifests.is_none();
+    let manifests = manifests.unwrap_or_default();
     let mut targets = Vec::new();
     let mut hook_manifests = Vec::new();
     let mut unknown_kinds = Vec::new();
@@ -125,16 +133,23 @@ pub fn compare(
         });
     }
     let live_hooks = add_untracked_live(store, app_name, &seen, &mut targets);
-    let synced = targets.iter().all(|t| !t.out_of_sync);
+    let synced = !failed_to_load && targets.iter().all(|t| !t.out_of_sync);
     let health = health::app_health(
         targets
             .iter()
             .filter(|t| t.desired.is_some() || t.live.is_some())
             .map(|t| t.live.as_deref()),
     );
-    let resources = resource_list(&targets, &live_hooks);
+    let mut resources = resource_list(&targets, &live_hooks);
+    if failed_to_load {
+        // "we can't say anything about the status if we were unable to get the target objects"
+        for r in &mut resources {
+            r["status"] = json!("Unknown");
+        }
+    }
     let images = images(store, &targets);
     Comparison {
+        failed_to_load,
         targets,
         hooks: hook_manifests,
         unknown_kinds,

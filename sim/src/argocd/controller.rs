@@ -216,28 +216,38 @@ impl Controller {
             }
         }
         let revision = self.apps.get(name).and_then(|m| m.revision.clone());
-        let mut comparison = None;
+        let mut manifests = None;
         if let (Some(sha), None) = (&revision, &comparison_error) {
             match self.render(&app, sha, level == Level::Hard).await {
-                Ok(manifests) => {
-                    let rules = diff::ignore_rules(view.ignore_differences());
-                    self.apps.entry(name.to_string()).or_default().source_type =
-                        Some(manifests.source_type.as_str());
-                    comparison = Some(compare::compare(
-                        &self.env.store,
-                        name,
-                        view.dest_namespace(),
-                        &manifests.objects,
-                        &rules,
-                    ));
-                }
+                Ok(m) => manifests = Some(m),
                 Err(e) => comparison_error = Some(e),
             }
         }
+        // A target state that could not be loaded is compared as empty, best effort, as
+        // upstream does: the tracked live objects are still listed and health still computed.
+        let rules = diff::ignore_rules(view.ignore_differences());
+        let comparison = compare::compare(
+            &self.env.store,
+            name,
+            view.dest_namespace(),
+            manifests.as_ref().map(|m| m.objects.as_slice()),
+            &rules,
+        );
+        self.apps.entry(name.to_string()).or_default().source_type =
+            manifests.as_ref().map(|m| m.source_type.as_str());
+        // On a failure the revision shown is the one asked for, unresolved (`revisions[0]`;
+        // no manifest revision replaces it); a resource event keeps the last one shown.
+        let shown_revision = match (&comparison_error, level) {
+            (None, _) => revision.clone(),
+            (Some(_), Level::Recent) => {
+                app["status"]["sync"]["revision"].as_str().map(String::from)
+            }
+            (Some(_), _) => Some(view.target_revision().to_string()),
+        };
         self.write_comparison(
             &app,
-            revision.as_deref(),
-            comparison.as_ref(),
+            shown_revision.as_deref(),
+            &comparison,
             comparison_error.as_deref(),
             level,
         );
@@ -259,8 +269,11 @@ impl Controller {
         // Automated sync — only from a comparison no operation has overtaken: after an
         // operation moves, the next refresh compares afresh and decides.
         let app = self.env.store.get(&key).unwrap_or(app);
-        if idle && let (Some(c), Some(sha)) = (&comparison, &revision) {
-            self.auto_sync(&app, c, sha, now);
+        if idle
+            && comparison_error.is_none()
+            && let Some(sha) = &revision
+        {
+            self.auto_sync(&app, &comparison, sha, now);
         }
         // A deleting app with no operation: its resources finalizer does its work.
         if idle {

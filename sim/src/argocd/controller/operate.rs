@@ -151,7 +151,7 @@ impl Controller {
             &self.env.store,
             view.name(),
             view.dest_namespace(),
-            &manifests.objects,
+            Some(&manifests.objects),
             &rules,
         );
         let options: Vec<String> = sync["syncOptions"]

@@ -19,7 +19,7 @@ impl Controller {
         &mut self,
         app: &Value,
         revision: Option<&str>,
-        comparison: Option<&Comparison>,
+        comparison: &Comparison,
         error: Option<&str>,
         level: Level,
     ) {
@@ -32,35 +32,32 @@ impl Controller {
         if view.ignore_differences().is_array() {
             compared_to["ignoreDifferences"] = view.ignore_differences().clone();
         }
-        let sync_status = match (comparison, error) {
-            (Some(c), None) => {
-                if c.synced {
-                    "Synced"
-                } else {
-                    "OutOfSync"
-                }
-            }
+        let sync_status = match (comparison.failed_to_load, error, comparison.synced) {
+            (false, None, true) => "Synced",
+            (false, None, false) => "OutOfSync",
             _ => "Unknown",
         };
         status["sync"] = json!({"status": sync_status, "comparedTo": compared_to});
         if let Some(rev) = revision {
             status["sync"]["revision"] = json!(rev);
         }
-        if let Some(c) = comparison {
-            let health = c.health.as_str();
-            let since = if old["health"]["status"] == health {
-                old["health"]["lastTransitionTime"].clone()
-            } else {
-                json!(now)
-            };
-            status["health"] = json!({"status": health, "lastTransitionTime": since});
+        let c = comparison;
+        let health = c.health.as_str();
+        let since = if old["health"]["status"] == health {
+            old["health"]["lastTransitionTime"].clone()
+        } else {
+            json!(now)
+        };
+        status["health"] = json!({"status": health, "lastTransitionTime": since});
+        // `resources` is omitempty: an app with nothing to show has no list at all.
+        if !c.resources.is_empty() {
             status["resources"] = json!(c.resources);
-            status["summary"] = if c.images.is_empty() {
-                json!({})
-            } else {
-                json!({"images": c.images})
-            };
         }
+        status["summary"] = if c.images.is_empty() {
+            json!({})
+        } else {
+            json!({"images": c.images})
+        };
         if let Some(t) = mem.source_type {
             status["sourceType"] = json!(t);
         }
@@ -75,9 +72,7 @@ impl Controller {
         if let Some(e) = error {
             wanted.push(("ComparisonError", e.to_string()));
         }
-        if let Some(c) = comparison
-            && !c.unknown_kinds.is_empty()
-        {
+        if !c.unknown_kinds.is_empty() {
             wanted.push((
                 "ComparisonError",
                 format!(
@@ -86,9 +81,7 @@ impl Controller {
                 ),
             ));
         }
-        if let Some(c) = comparison
-            && !c.diff_errors.is_empty()
-        {
+        if !c.diff_errors.is_empty() {
             wanted.push(("ComparisonError", c.diff_errors.join("; ")));
         }
         if let Some(e) = &mem.sync_error {

@@ -42,7 +42,7 @@ fn job(name: &str, annotations: Value) -> Value {
 
 /// A run over `manifests` for an app whose destination is `dest`.
 fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -> Run {
-    let comparison = compare::compare(&env.store, "app", dest, manifests, &[]);
+    let comparison = compare::compare(&env.store, "app", dest, Some(manifests), &[]);
     let ns_ty = &crate::kinds::NAMESPACE;
     let built = build(&BuildInput {
         comparison: &comparison,
