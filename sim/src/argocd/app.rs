@@ -17,6 +17,14 @@ impl<'a> AppView<'a> {
         self.obj["metadata"]["name"].as_str().unwrap_or_default()
     }
 
+    /// `spec.project`, `default` when empty (`GetProject`).
+    pub fn project(&self) -> &str {
+        match self.obj["spec"]["project"].as_str() {
+            Some(p) if !p.is_empty() => p,
+            _ => "default",
+        }
+    }
+
     pub fn source(&self) -> &Value {
         &self.obj["spec"]["source"]
     }

@@ -207,6 +207,15 @@ impl Controller {
             level = level.max(Level::Latest);
         }
 
+        // An invalid spec is not compared at all (`refreshAppConditions`): Unknown, Unknown and
+        // the InvalidSpecError conditions; a requested operation still runs, and fails.
+        let spec_errors = super::project::spec_errors(&self.env.store, &app);
+        if !spec_errors.is_empty() {
+            self.reconcile_invalid(&key, &app, &spec_errors).await;
+            self.arm_periodic(name, periodic);
+            return;
+        }
+
         // Refresh: resolve, render, compare.
         let mut comparison_error = None;
         if level >= Level::Latest {
@@ -279,7 +288,29 @@ impl Controller {
         if idle {
             self.finalize_deletion(&app);
         }
-        // The periodic refresh (120 s + jitter), armed once per period.
+        self.arm_periodic(name, periodic);
+    }
+
+    /// An app whose spec cannot be reconciled: its conditions written, its operation (if one
+    /// was asked for) refused.
+    async fn reconcile_invalid(&mut self, key: &Key, app: &Value, errors: &[String]) {
+        self.write_invalid_spec(app, errors);
+        let app = self
+            .env
+            .store
+            .get(key)
+            .unwrap_or_else(|| Arc::new(app.clone()));
+        match self.step_operation(&app).await {
+            Step::Wait(d) => self.schedule(&key.name, d, Level::Recent),
+            Step::Completed => {
+                let _ = self.wake.send((key.name.clone(), Level::Latest));
+            }
+            Step::Idle => {}
+        }
+    }
+
+    /// The periodic refresh (120 s + jitter), armed once per period.
+    fn arm_periodic(&self, name: &str, periodic: Option<Duration>) {
         if let Some(period) = periodic {
             let (tx, name, real) = (
                 self.wake.clone(),

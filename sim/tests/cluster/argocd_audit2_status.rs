@@ -86,3 +86,147 @@ async fn a_comparison_error_with_nothing_tracked_is_healthy_audit_2_2() {
     assert_eq!(app["status"]["health"]["status"], "Healthy");
     assert!(app["status"]["resources"].is_null(), "omitempty: no list");
 }
+
+/// Applies an Application `name` with this `spec` (YAML, indented two spaces).
+async fn app_with_spec(lab: &Lab, name: &str, spec: &str) {
+    let yaml = format!(
+        "apiVersion: argoproj.io/v1alpha1\nkind: Application\nmetadata: {{name: {name}, namespace: argocd}}\nspec:\n{spec}"
+    );
+    let file = lab.file(&format!("{name}.yaml"), &yaml);
+    lab.kubectl(&["apply", "-f", file.to_str().unwrap()]).await;
+}
+
+fn conditions_of(app: &Value, kind: &str) -> Vec<String> {
+    app["status"]["conditions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["type"] == kind)
+        .filter_map(|c| c["message"].as_str().map(String::from))
+        .collect()
+}
+
+async fn invalid(lab: &Lab, name: &str) -> Value {
+    wait_app(lab, name, "an InvalidSpecError", |a| {
+        !conditions_of(a, "InvalidSpecError").is_empty()
+    })
+    .await
+}
+
+const AUTOMATED: &str =
+    "  syncPolicy:\n    automated: {prune: true}\n    syncOptions: [CreateNamespace=true]\n";
+
+/// Item 3 and survey item 3: a spec Argo CD cannot reconcile is an InvalidSpecError with
+/// upstream's message, `Unknown Unknown`, and nothing is deployed: no destination server, one
+/// that is not a known cluster, a project that does not exist, an empty path; and an AppProject
+/// whose `sourceRepos` and `destinations` refuse the app. Fixing the spec lets it sync.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_specs_are_refused_with_upstreams_messages_audit_2_3_survey_3() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    commit_and_push(&repo, "cm").await;
+    let source = format!(
+        "  source: {{repoURL: \"{}\", targetRevision: main, path: app}}\n",
+        crate::common::URL
+    );
+    let cases = [
+        ("inv-noserver", format!("  project: default\n{source}  destination: {{namespace: inv-noserver}}\n"), "Destination server missing from app spec".to_string()),
+        ("inv-server", format!("  project: default\n{source}  destination: {{server: \"https://10.0.0.99:6443\", namespace: inv-server}}\n"),
+            "error getting cluster by server \"https://10.0.0.99:6443\": rpc error: code = NotFound desc = cluster \"https://10.0.0.99:6443\" not found".to_string()),
+        ("inv-proj", format!("  project: nosuchproject\n{source}  destination: {{server: \"https://kubernetes.default.svc\", namespace: inv-proj}}\n"),
+            "Application referencing project nosuchproject which does not exist".to_string()),
+        ("inv-nopath", format!("  project: default\n  source: {{repoURL: \"{}\", targetRevision: main, path: \"\"}}\n  destination: {{server: \"https://kubernetes.default.svc\", namespace: inv-nopath}}\n", crate::common::URL),
+            "spec.source.repoURL and either spec.source.path or spec.source.chart are required".to_string()),
+    ];
+    for (name, spec, _) in &cases {
+        app_with_spec(&lab, name, &format!("{spec}{AUTOMATED}")).await;
+    }
+    let restricted = lab.file(
+        "restricted.yaml",
+        "apiVersion: argoproj.io/v1alpha1\nkind: AppProject\nmetadata: {name: restricted, namespace: argocd}\nspec:\n  sourceRepos: [\"https://example.com/only.git\"]\n  destinations: [{server: \"https://kubernetes.default.svc\", namespace: \"allowed-*\"}]\n",
+    );
+    lab.kubectl(&["apply", "-f", restricted.to_str().unwrap()])
+        .await;
+    app_with_spec(
+        &lab,
+        "t-restricted",
+        &format!("  project: restricted\n{source}  destination: {{server: \"https://kubernetes.default.svc\", namespace: t-restricted}}\n{AUTOMATED}"),
+    )
+    .await;
+    for (name, _, message) in &cases {
+        let app = invalid(&lab, name).await;
+        assert_eq!(
+            conditions_of(&app, "InvalidSpecError"),
+            std::slice::from_ref(message),
+            "{name}"
+        );
+        assert_eq!(app["status"]["sync"]["status"], "Unknown", "{name}");
+        assert_eq!(app["status"]["health"]["status"], "Unknown", "{name}");
+        assert!(
+            app["operation"].is_null() && app["status"]["operationState"].is_null(),
+            "{name} never syncs"
+        );
+    }
+    let app = invalid(&lab, "t-restricted").await;
+    assert_eq!(
+        conditions_of(&app, "InvalidSpecError"),
+        [
+            format!("application repo {} is not permitted in project 'restricted'", crate::common::URL),
+            "application destination server 'https://kubernetes.default.svc' and namespace 't-restricted' do not match any of the allowed destinations in project 'restricted'".to_string(),
+        ]
+    );
+    let table = lab
+        .kubectl(&["-n", "argocd", "get", "app", "inv-server"])
+        .await;
+    assert_eq!(
+        table
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["inv-server", "Unknown", "Unknown"]
+    );
+    for ns in [
+        "inv-noserver",
+        "inv-server",
+        "inv-proj",
+        "inv-nopath",
+        "t-restricted",
+    ] {
+        let out = lab.kubectl_output(&["get", "ns", ns]).await;
+        assert!(
+            !out.status.success(),
+            "{ns} was created: nothing may be deployed"
+        );
+    }
+    // A sync asked for by hand is refused too, as the controller refuses it.
+    lab.kubectl(&[
+        "-n", "argocd", "patch", "app", "inv-proj", "--type", "merge", "-p",
+        r#"{"operation":{"initiatedBy":{"username":"learner"},"sync":{"syncOptions":["CreateNamespace=true"]}}}"#,
+    ])
+    .await;
+    let app = wait_app(&lab, "inv-proj", "a refused operation", |a| {
+        a["status"]["operationState"]["phase"] == "Error"
+    })
+    .await;
+    assert_eq!(
+        app["status"]["operationState"]["message"],
+        "Failed to load application project: appproject.argoproj.io \"nosuchproject\" not found"
+    );
+    // Put right, the app syncs.
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "inv-server",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"destination":{"server":"https://kubernetes.default.svc"}}}"#,
+    ])
+    .await;
+    let app = wait_app(&lab, "inv-server", "Synced and Healthy", synced_healthy).await;
+    assert!(conditions_of(&app, "InvalidSpecError").is_empty());
+}

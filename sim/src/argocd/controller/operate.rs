@@ -5,9 +5,11 @@ use serde_json::{Value, json};
 
 use super::{APP_MANAGER, Controller, status::replacing};
 use crate::argocd::app::{AppView, has_option};
+use crate::argocd::bootstrap::NAMESPACE;
 use crate::argocd::compare;
 use crate::argocd::diff;
 use crate::argocd::operation::{self, Next, Retry, Step};
+use crate::argocd::project;
 use crate::argocd::sync::{self, BuildInput, Run};
 use crate::controllers::record_event;
 use crate::objects;
@@ -57,7 +59,7 @@ impl Controller {
                 Ok(run) => {
                     self.apps.entry(name.clone()).or_default().run = Some((started_at.clone(), run))
                 }
-                Err(message) => return self.start_failed(app, state, &message, &retry),
+                Err(error) => return self.start_failed(app, state, &error, &retry),
             }
         }
         let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) else {
@@ -86,13 +88,14 @@ impl Controller {
         let _ = self.patch_app(objects::name(app), &patch);
     }
 
-    /// The sources could not be resolved or rendered when the attempt began: upstream's sync
-    /// finds the ComparisonError condition and ends the attempt `Error`, retried like `Failed`.
+    /// The attempt could not begin (docs/sim-behaviour.md §16.1): no project, no destination
+    /// cluster, an invalid spec, or sources that could not be resolved or rendered (upstream's
+    /// sync finds the ComparisonError condition). It ends `Error`, retried like `Failed`.
     fn start_failed(
         &mut self,
         app: &Value,
         mut state: Value,
-        message: &str,
+        error: &StartError,
         retry: &Retry,
     ) -> Step {
         let now = self.env.store.clock.now();
@@ -102,7 +105,10 @@ impl Controller {
                 "source": AppView::new(app).source(),
             });
         }
-        let message = format!("ComparisonError: {message}");
+        let message = match error {
+            StartError::Comparison(m) => format!("ComparisonError: {m}"),
+            StartError::Refused(m) => m.clone(),
+        };
         let next = operation::attempt_failed(state, "Error", &message, retry, now);
         self.follow(app, next)
     }
@@ -135,17 +141,28 @@ impl Controller {
         self.finish(app, done)
     }
 
-    pub(super) async fn start_run(&mut self, app: &Value, state: &Value) -> Result<Run, String> {
+    pub(super) async fn start_run(
+        &mut self,
+        app: &Value,
+        state: &Value,
+    ) -> Result<Run, StartError> {
         let view = AppView::new(app);
         let sync = &state["operation"]["sync"];
+        refuse_invalid(&self.env.store, app)?;
         // A requested revision (a branch, a tag, a short SHA) is resolved to its commit, as
         // the repo server resolves it: the SHA is what syncResult and history record.
         let requested = sync["revision"]
             .as_str()
             .filter(|r| !r.is_empty())
             .unwrap_or(view.target_revision());
-        let revision = self.resolve(view.repo_url(), requested).await?;
-        let manifests = self.render(app, &revision, false).await?;
+        let revision = self
+            .resolve(view.repo_url(), requested)
+            .await
+            .map_err(StartError::Comparison)?;
+        let manifests = self
+            .render(app, &revision, false)
+            .await
+            .map_err(StartError::Comparison)?;
         let rules = diff::ignore_rules(view.ignore_differences());
         let comparison = compare::compare(
             &self.env.store,
@@ -243,4 +260,36 @@ impl Controller {
         );
         Step::Completed
     }
+}
+
+/// Why an attempt could not begin.
+pub(super) enum StartError {
+    /// The sources could not be resolved or rendered (shown as `ComparisonError: ...`).
+    Comparison(String),
+    /// Upstream refuses before comparing; the message is its own.
+    Refused(String),
+}
+
+/// What `processRequestedAppOperation` and `SyncAppState` refuse before they compare: a missing
+/// project, a destination that is no cluster, then the app's InvalidSpecError conditions
+/// (`FormatAppConditions`).
+fn refuse_invalid(store: &crate::store::Store, app: &Value) -> Result<(), StartError> {
+    let view = AppView::new(app);
+    let project = Key::new(&crate::kinds::APP_PROJECT, NAMESPACE, view.project());
+    if store.get(&project).is_none() {
+        return Err(StartError::Refused(format!(
+            "Failed to load application project: appproject.argoproj.io {:?} not found",
+            view.project()
+        )));
+    }
+    project::destination_server(view.destination()).map_err(StartError::Refused)?;
+    let errors = project::spec_errors(store, app);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let formatted: Vec<String> = errors
+        .iter()
+        .map(|e| format!("InvalidSpecError: {e}"))
+        .collect();
+    Err(StartError::Refused(formatted.join(";")))
 }

@@ -95,6 +95,42 @@ impl Controller {
         self.events_for_changes(app, old, &status);
         let _ = self.patch_app(view.name(), &patch);
     }
+    /// An invalid spec (`refreshAppConditions` found errors): sync and health `Unknown`, the
+    /// InvalidSpecError conditions in place of earlier ones of that type; the rest of the status
+    /// is left as it was, as `persistReconciliationStatus` leaves it.
+    pub(super) fn write_invalid_spec(&mut self, app: &Value, errors: &[String]) {
+        let view = AppView::new(app);
+        let now = self.env.store.clock.now_rfc3339();
+        let old = &app["status"];
+        let mut wanted: Vec<(&str, String)> = old["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| {
+                !matches!(
+                    c["type"].as_str(),
+                    Some("InvalidSpecError" | "UnknownError")
+                )
+            })
+            .filter_map(|c| Some((c["type"].as_str()?, c["message"].as_str()?.to_string())))
+            .collect();
+        wanted.extend(errors.iter().map(|e| ("InvalidSpecError", e.clone())));
+        let mut status = json!({
+            "sync": {"status": "Unknown"},
+            "health": {"status": "Unknown"},
+            "conditions": conditions(old, &wanted, &now),
+        });
+        if old["health"]["status"] != "Unknown" {
+            status["health"]["lastTransitionTime"] = json!(now);
+        }
+        let mut patch = json!({"status": status});
+        if view.refresh_requested().is_some() {
+            patch["metadata"] = json!({"annotations": {REFRESH: null}});
+        }
+        self.events_for_changes(app, old, &patch["status"]);
+        let _ = self.patch_app(view.name(), &patch);
+    }
+
     pub(super) fn events_for_changes(&self, app: &Value, old: &Value, new: &Value) {
         for (what, field) in [
             ("sync", &["sync", "status"]),
