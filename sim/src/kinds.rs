@@ -130,6 +130,17 @@ pub fn by_kind(api_version: &str, kind: &str) -> Option<&'static ResourceType> {
         .copied()
 }
 
+/// `APIResourcesToStrings(resources, true)`: every served `group/version` and
+/// `group/version/Kind`, sorted, as Argo CD hands them to helm's `--api-versions`.
+pub fn api_resource_strings() -> Vec<String> {
+    let mut all = std::collections::BTreeSet::new();
+    for t in TYPES {
+        all.insert(t.api_version());
+        all.insert(format!("{}/{}", t.api_version(), t.kind));
+    }
+    all.into_iter().collect()
+}
+
 /// `apps/v1` → (`apps`, `v1`); `v1` → (``, `v1`).
 pub fn split_api_version(api_version: &str) -> (&str, &str) {
     match api_version.split_once('/') {

@@ -220,10 +220,13 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         GITD_HOST.to_string(),
         format!("127.0.0.1:{}", gitd.port()),
     )]);
-    let repo_server = Arc::new(argocd::repo::RepoServer::new(
-        work_dir.join("repo-cache"),
-        hosts,
-    ));
+    // Argo CD passes the destination's version and API resources to helm (`GetVersionsInfo`).
+    let repo_server = Arc::new(
+        argocd::repo::RepoServer::new(work_dir.join("repo-cache"), hosts).with_cluster(
+            api::k3s_version(&git_version),
+            kinds::api_resource_strings(),
+        ),
+    );
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|source| SimError::Listen {

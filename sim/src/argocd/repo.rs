@@ -89,7 +89,6 @@ impl RepoServer {
     /// The destination cluster's version (`v1.35.2`) and API resources (`apps/v1`,
     /// `apps/v1/Deployment`, …), which Argo CD passes to helm as `--kube-version` and
     /// `--api-versions`. Without them those flags are left out.
-    #[cfg(test)]
     pub fn with_cluster(
         mut self,
         kube_version: impl Into<String>,
