@@ -221,11 +221,14 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         format!("127.0.0.1:{}", gitd.port()),
     )]);
     // Argo CD passes the destination's version and API resources to helm (`GetVersionsInfo`).
+    // Its refs cache runs on the cluster's clock.
     let repo_server = Arc::new(
-        argocd::repo::RepoServer::new(work_dir.join("repo-cache"), hosts).with_cluster(
-            api::k3s_version(&git_version),
-            kinds::api_resource_strings(),
-        ),
+        argocd::repo::RepoServer::new(work_dir.join("repo-cache"), hosts)
+            .with_cluster(
+                api::k3s_version(&git_version),
+                kinds::api_resource_strings(),
+            )
+            .with_clock(store.clock.clone()),
     );
     let listener = TcpListener::bind(config.listen)
         .await

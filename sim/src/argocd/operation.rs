@@ -15,10 +15,14 @@ use crate::clock::{parse, rfc3339};
 pub enum Step {
     /// Nothing is running.
     Idle,
-    /// Look again after this long.
-    Wait(Duration),
-    /// The operation finished (the status is written); compare again with the latest revision.
-    Completed,
+    /// Look again after this long, asking for this much of a refresh.
+    Wait(Duration, crate::argocd::controller::Level),
+    /// The operation finished (the status is written); compare again: from the refs cache
+    /// after an automated operation, listing the refs afresh after a manual one.
+    Completed {
+        /// Whether the operation was initiated by automated sync.
+        automated: bool,
+    },
 }
 
 pub fn is_completed(phase: &str) -> bool {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{APP_MANAGER, Controller, status::replacing};
+use super::{APP_MANAGER, Controller, Level, status::replacing};
 use crate::argocd::app::{AppView, has_option};
 use crate::argocd::bootstrap::NAMESPACE;
 use crate::argocd::compare;
@@ -43,7 +43,8 @@ impl Controller {
             if let Some(due) = operation::retry_due(&state, &retry)
                 && now < due
             {
-                return Step::Wait(due.duration_since(now).unsigned_abs());
+                // `requestAppRefresh(CompareWithLatest, retryAfter)`.
+                return Step::Wait(due.duration_since(now).unsigned_abs(), Level::Latest);
             }
             state = operation::retrying(state);
             self.apps.entry(name.clone()).or_default().run = None;
@@ -73,10 +74,10 @@ impl Controller {
     /// Acts on what the engine pass decided: write and wait, only wait, or finish.
     fn follow(&mut self, app: &Value, next: Next) -> Step {
         match next {
-            Next::Wait(wait) => Step::Wait(wait),
+            Next::Wait(wait) => Step::Wait(wait, Level::Nothing),
             Next::Write(state, wait) => {
                 self.write_state(app, &state);
-                Step::Wait(wait)
+                Step::Wait(wait, Level::Nothing)
             }
             Next::Done(state) => self.finish(app, state),
         }
@@ -156,11 +157,11 @@ impl Controller {
             .filter(|r| !r.is_empty())
             .unwrap_or(view.target_revision());
         let revision = self
-            .resolve(view.repo_url(), requested)
+            .resolve(view.repo_url(), requested, true)
             .await
             .map_err(StartError::Comparison)?;
         let manifests = self
-            .render(app, &revision, false)
+            .render(app, view.source(), &revision, false)
             .await
             .map_err(StartError::Comparison)?;
         let rules = diff::ignore_rules(view.ignore_differences());
@@ -258,7 +259,9 @@ impl Controller {
             &message,
             APP_MANAGER,
         );
-        Step::Completed
+        Step::Completed {
+            automated: state["operation"]["initiatedBy"]["automated"] == Value::Bool(true),
+        }
     }
 }
 

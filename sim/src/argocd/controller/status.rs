@@ -189,7 +189,7 @@ impl Controller {
                     );
                 }
             }
-            Decision::Wait(d) => self.schedule(&name, d, Level::Recent),
+            Decision::Wait(d) => self.schedule(&name, d, Level::Latest),
             Decision::SyncError(_) | Decision::Nothing => {}
         }
         if changed_error {
