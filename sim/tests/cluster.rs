@@ -18,6 +18,7 @@ mod cluster {
     mod argocd_audit;
     mod argocd_audit2_repo;
     mod argocd_audit2_status;
+    mod argocd_audit2_sync;
     mod argocd_audit_engine;
     mod argocd_rules;
     mod bad_input;

@@ -34,6 +34,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 /// One attempt at an operation, kept between passes.
 pub struct Run {
     pub revision: String,
+    /// The source this attempt renders (`syncResult.source`).
+    pub source: Value,
     pub tasks: Vec<SyncTask>,
     pub sync_fail: Vec<SyncTask>,
     /// The destination namespace `CreateNamespace=true` creates before any step.
@@ -64,9 +66,10 @@ pub enum Outcome {
 }
 
 impl Run {
-    pub fn new(revision: String, built: Built, options: Options) -> Run {
+    pub fn new(revision: String, source: Value, built: Built, options: Options) -> Run {
         Run {
             revision,
+            source,
             tasks: built.tasks,
             sync_fail: built.sync_fail,
             namespace: built.namespace,

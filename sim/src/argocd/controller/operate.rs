@@ -67,7 +67,7 @@ impl Controller {
             return Step::Idle;
         };
         let outcome = run.pass(&self.env);
-        let next = operation::after_pass(state, outcome, run, view.source(), &retry, now);
+        let next = operation::after_pass(state, outcome, run, &retry, now);
         self.follow(app, next)
     }
 
@@ -103,7 +103,7 @@ impl Controller {
         if state["syncResult"].is_null() {
             state["syncResult"] = json!({
                 "revision": state["operation"]["sync"]["revision"].as_str().unwrap_or_default(),
-                "source": AppView::new(app).source(),
+                "source": operation::sync_source(&state, app),
             });
         }
         let message = match error {
@@ -129,7 +129,7 @@ impl Controller {
             }
         }
         if state["syncResult"]["source"].is_null() {
-            state["syncResult"]["source"] = AppView::new(app).source().clone();
+            state["syncResult"]["source"] = operation::sync_source(&state, app);
         }
         if state["syncResult"]["revision"].is_null() {
             let requested = state["operation"]["sync"]["revision"].as_str();
@@ -152,16 +152,20 @@ impl Controller {
         refuse_invalid(&self.env.store, app)?;
         // A requested revision (a branch, a tag, a short SHA) is resolved to its commit, as
         // the repo server resolves it: the SHA is what syncResult and history record.
+        // Every attempt renders the operation's own source (`newSyncOperationResult`: the one
+        // automated sync recorded, else the spec's as the attempt begins), never a later edit.
+        let source = operation::sync_source(state, app);
         let requested = sync["revision"]
             .as_str()
             .filter(|r| !r.is_empty())
-            .unwrap_or(view.target_revision());
+            .unwrap_or_else(|| source["targetRevision"].as_str().unwrap_or("HEAD"));
+        let repo_url = source["repoURL"].as_str().unwrap_or_default();
         let revision = self
-            .resolve(view.repo_url(), requested, true)
+            .resolve(repo_url, requested, true)
             .await
             .map_err(StartError::Comparison)?;
         let manifests = self
-            .render(app, view.source(), &revision, false)
+            .render(app, &source, &revision, false)
             .await
             .map_err(StartError::Comparison)?;
         let rules = diff::ignore_rules(view.ignore_differences());
@@ -218,7 +222,7 @@ impl Controller {
             respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
             rules,
         };
-        Ok(Run::new(revision, built, run_options))
+        Ok(Run::new(revision, source, built, run_options))
     }
     /// Stores a completed operation: clears `.operation`, adds history for full successful syncs.
     pub(super) fn finish(&mut self, app: &Value, state: Value) -> Step {

@@ -54,7 +54,7 @@ fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -
         prune: false,
         only: None,
     });
-    Run::new(REVISION.into(), built, Options::default())
+    Run::new(REVISION.into(), Value::Null, built, Options::default())
 }
 
 /// Ends the wave delay the run is in, as if its 2 s had passed.
