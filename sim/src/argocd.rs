@@ -15,6 +15,7 @@ pub mod diff;
 pub mod health;
 mod hooks;
 mod operation;
+mod options;
 mod project;
 pub mod repo;
 mod sync;

@@ -12,6 +12,7 @@ use super::diff::{self, IgnoreRule};
 use super::health::{self, HealthStatus};
 
 use super::hooks::{self, HookType};
+use super::options;
 use crate::kinds::{ResourceType, by_kind};
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
@@ -133,7 +134,18 @@ pub fn compare(
         });
     }
     let live_hooks = add_untracked_live(store, app_name, &seen, &mut targets);
-    let synced = !failed_to_load && targets.iter().all(|t| !t.out_of_sync);
+    // An extra live object marked `compare-options: IgnoreExtraneous` is still OutOfSync itself
+    // but does not make the app so.
+    let synced = !failed_to_load
+        && targets.iter().all(|t| {
+            !t.out_of_sync
+                || (t.desired.is_none()
+                    && options::has(
+                        t.live.as_deref(),
+                        options::COMPARE_OPTIONS,
+                        "IgnoreExtraneous",
+                    ))
+        });
     let health = health::app_health(
         targets
             .iter()

@@ -286,7 +286,10 @@ impl Run {
     /// Applies the step's tasks; returns the messages of those that failed to apply.
     fn apply_step(&mut self, env: &Env, step: &[usize]) -> Vec<String> {
         let mut apply_errors = Vec::new();
-        for i in step {
+        // `runTasks`: the step's prunes first, then what it creates or applies.
+        let (prunes, applies): (Vec<usize>, Vec<usize>) =
+            step.iter().partition(|i| self.tasks[**i].desired.is_none());
+        for i in prunes.iter().chain(&applies) {
             let task = &mut self.tasks[*i];
             task.apply(env, &self.options);
             if task.sync_status == Some("SyncFailed") {

@@ -84,3 +84,252 @@ async fn a_running_operation_renders_its_own_source_audit_2_7() {
     assert_eq!(cm["data"]["value"], "probe");
     assert!(result(&app, "settings").is_some());
 }
+
+fn cm_with_options(name: &str, sync_options: &str) -> String {
+    cm(
+        name,
+        &format!("argocd.argoproj.io/sync-options: \"{sync_options}\""),
+        "1",
+    )
+}
+
+async fn hard_refresh(lab: &crate::common::Lab, name: &str) {
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "annotate",
+        "app",
+        name,
+        "argocd.argoproj.io/refresh=hard",
+        "--overwrite",
+    ])
+    .await;
+}
+
+/// Items 4, 5 and 17: pruning as `pruneObject` decides. A live object marked `Prune=false` is
+/// kept (`PruneSkipped`, `ignored (no prune)`) and keeps the app OutOfSync; with
+/// `PrunePropagationPolicy=orphan` a pruned Deployment leaves its ReplicaSet behind, and its
+/// result carries the live images. With prune off every extra object is still a task:
+/// `PruneSkipped`, `ignored (requires pruning)`, hookPhase Succeeded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pruning_honours_prune_false_prune_off_and_propagation_audit_2_4_5_17() {
+    let (lab, repo) = lab_with_repo().await;
+    write(
+        &repo,
+        "app/keep.yaml",
+        &cm_with_options("keep", "Prune=false"),
+    );
+    write(&repo, "app/stay.yaml", &cm("stay", "", "1"));
+    write(
+        &repo,
+        "app/web.yaml",
+        &crate::common::WEB.replace("  namespace: default\n", ""),
+    );
+    commit_and_push(&repo, "three").await;
+    apply_app(&lab, "prunetest", "app", "", "").await;
+    lab.kubectl(&["-n", "argocd", "patch", "app", "prunetest", "--type", "json", "-p",
+        r#"[{"op":"add","path":"/spec/syncPolicy/syncOptions/-","value":"PrunePropagationPolicy=orphan"}]"#]).await;
+    wait_app(&lab, "prunetest", "Synced and Healthy", synced_healthy).await;
+    std::fs::remove_file(repo.join("app/keep.yaml")).unwrap();
+    std::fs::remove_file(repo.join("app/web.yaml")).unwrap();
+    commit_and_push(&repo, "only stay").await;
+    hard_refresh(&lab, "prunetest").await;
+    let app = wait_app(&lab, "prunetest", "pruned", |a| {
+        op_state(a)["phase"] == "Succeeded" && result(a, "web").is_some()
+    })
+    .await;
+    let keep = result(&app, "keep").unwrap();
+    assert_eq!(
+        (keep["status"].as_str(), keep["message"].as_str()),
+        (Some("PruneSkipped"), Some("ignored (no prune)")),
+        "{keep}"
+    );
+    assert_eq!(keep["hookPhase"], "Succeeded");
+    let web = result(&app, "web").unwrap();
+    assert_eq!(
+        (web["status"].as_str(), web["message"].as_str()),
+        (Some("Pruned"), Some("pruned"))
+    );
+    assert_eq!(
+        web["images"],
+        serde_json::json!(["nginx:1.27-alpine"]),
+        "the live object's images"
+    );
+    lab.kubectl(&["-n", "prunetest", "get", "cm", "keep"]).await;
+    assert!(
+        !lab.kubectl_output(&["-n", "prunetest", "get", "deploy", "web"])
+            .await
+            .status
+            .success()
+    );
+    let sets = lab.kubectl_json(&["-n", "prunetest", "get", "rs"]).await;
+    assert_eq!(
+        sets["items"].as_array().map(Vec::len),
+        Some(1),
+        "orphaned, not deleted: {sets}"
+    );
+    let app = wait_app(&lab, "prunetest", "OutOfSync on keep", |a| {
+        a["status"]["sync"]["status"] == "OutOfSync"
+    })
+    .await;
+    let kept = app["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "keep")
+        .unwrap()
+        .clone();
+    assert_eq!(kept["requiresPruning"], true);
+
+    // Prune off: the extra object is a task that is skipped.
+    write(&repo, "other/one.yaml", &cm("one", "", "1"));
+    write(&repo, "other/two.yaml", &cm("two", "", "1"));
+    commit_and_push(&repo, "other").await;
+    apply_app(&lab, "noprune", "other", "", "").await;
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "noprune",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"syncPolicy":{"automated":{"prune":false}}}}"#,
+    ])
+    .await;
+    wait_app(&lab, "noprune", "Synced and Healthy", synced_healthy).await;
+    std::fs::remove_file(repo.join("other/two.yaml")).unwrap();
+    write(&repo, "other/one.yaml", &cm("one", "", "2"));
+    commit_and_push(&repo, "one changed, two gone").await;
+    hard_refresh(&lab, "noprune").await;
+    let app = wait_app(&lab, "noprune", "synced without pruning", |a| {
+        op_state(a)["phase"] == "Succeeded" && result(a, "two").is_some()
+    })
+    .await;
+    let two = result(&app, "two").unwrap();
+    assert_eq!(
+        (
+            two["status"].as_str(),
+            two["message"].as_str(),
+            two["hookPhase"].as_str()
+        ),
+        (
+            Some("PruneSkipped"),
+            Some("ignored (requires pruning)"),
+            Some("Succeeded")
+        ),
+        "{two}"
+    );
+    lab.kubectl(&["-n", "noprune", "get", "cm", "two"]).await;
+}
+
+/// Item 4: per-resource `Replace=true` runs `kubectl create`/`replace` (no last-applied
+/// annotation, the controller's User-Agent as manager), `ServerSideApply=true` a forced apply,
+/// and `compare-options: IgnoreExtraneous` keeps an extra object from making the app OutOfSync.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn per_resource_sync_and_compare_options_audit_2_4() {
+    let (lab, repo) = lab_with_repo().await;
+    write(
+        &repo,
+        "app/replaced.yaml",
+        &cm_with_options("replaced", "Replace=true"),
+    );
+    write(
+        &repo,
+        "app/ssa.yaml",
+        &cm_with_options("ssa", "ServerSideApply=true"),
+    );
+    write(
+        &repo,
+        "app/extra.yaml",
+        &cm(
+            "extra",
+            "argocd.argoproj.io/compare-options: IgnoreExtraneous",
+            "1",
+        ),
+    );
+    commit_and_push(&repo, "options").await;
+    apply_app(&lab, "opts", "app", "", "").await;
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "opts",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"syncPolicy":{"automated":{"prune":false}}}}"#,
+    ])
+    .await;
+    let app = wait_app(&lab, "opts", "Synced and Healthy", synced_healthy).await;
+    assert_eq!(
+        result(&app, "replaced").unwrap()["message"],
+        "configmap/replaced created"
+    );
+    assert_eq!(
+        result(&app, "ssa").unwrap()["message"],
+        "configmap/ssa serverside-applied"
+    );
+    let replaced = lab
+        .kubectl_json(&[
+            "-n",
+            "opts",
+            "get",
+            "cm",
+            "replaced",
+            "--show-managed-fields",
+        ])
+        .await;
+    assert!(
+        replaced["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
+            .is_null()
+    );
+    assert_eq!(
+        replaced["metadata"]["managedFields"][0]["manager"],
+        "argocd-application-controller"
+    );
+    let ssa = lab
+        .kubectl_json(&["-n", "opts", "get", "cm", "ssa", "--show-managed-fields"])
+        .await;
+    assert_eq!(
+        ssa["metadata"]["managedFields"][0]["manager"],
+        "argocd-controller"
+    );
+    assert_eq!(ssa["metadata"]["managedFields"][0]["operation"], "Apply");
+    // A change to the replaced object is a replace.
+    write(
+        &repo,
+        "app/replaced.yaml",
+        &cm_with_options("replaced", "Replace=true").replace("\"1\"", "\"2\""),
+    );
+    std::fs::remove_file(repo.join("app/extra.yaml")).unwrap();
+    commit_and_push(&repo, "replaced changes, extra leaves").await;
+    hard_refresh(&lab, "opts").await;
+    let app = wait_app(&lab, "opts", "replaced again", |a| {
+        result(a, "replaced").is_some_and(|r| r["message"] == "configmap/replaced replaced")
+            && op_state(a)["phase"] == "Succeeded"
+    })
+    .await;
+    let app = wait_app(&lab, "opts", "compared after the sync", |a| {
+        a["status"]["sync"]["revision"] == op_state(&app)["syncResult"]["revision"]
+    })
+    .await;
+    let extra = app["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "extra")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        (extra["status"].as_str(), extra["requiresPruning"].as_bool()),
+        (Some("OutOfSync"), Some(true))
+    );
+    assert_eq!(
+        app["status"]["sync"]["status"], "Synced",
+        "IgnoreExtraneous: {:#}",
+        app["status"]
+    );
+}

@@ -13,6 +13,7 @@ use crate::argocd::project;
 use crate::argocd::sync::{self, BuildInput, Run};
 use crate::controllers::record_event;
 use crate::objects;
+use crate::ops::Propagation;
 use crate::store::Key;
 
 impl Controller {
@@ -214,10 +215,13 @@ impl Controller {
                 .store
                 .get(&Key::new(ns_ty, "", view.dest_namespace()))
                 .is_some(),
-            prune: sync["prune"] == Value::Bool(true),
             only,
         });
         let run_options = sync::Options {
+            prune: sync["prune"] == Value::Bool(true),
+            replace: has_option(&options, "Replace"),
+            force: has_option(&options, "Force"),
+            prune_propagation: prune_propagation(&options),
             server_side: has_option(&options, "ServerSideApply"),
             respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
             rules,
@@ -299,4 +303,20 @@ fn refuse_invalid(store: &crate::store::Store, app: &Value) -> Result<(), StartE
         .map(|e| format!("InvalidSpecError: {e}"))
         .collect();
     Err(StartError::Refused(formatted.join(";")))
+}
+
+/// `PrunePropagationPolicy=foreground|background|orphan`; unset, the engine's foreground.
+fn prune_propagation(options: &[String]) -> Option<Propagation> {
+    options.iter().find_map(|o| {
+        let (name, value) = o.split_once('=')?;
+        if !name.eq_ignore_ascii_case("PrunePropagationPolicy") {
+            return None;
+        }
+        match value.to_ascii_lowercase().as_str() {
+            "foreground" => Some(Propagation::Foreground),
+            "background" => Some(Propagation::Background),
+            "orphan" => Some(Propagation::Orphan),
+            _ => None,
+        }
+    })
 }

@@ -1,6 +1,8 @@
 //! One sync task, as the engine keeps it between passes: what to apply or prune, its phase,
 //! wave and hook type, how far it got, and the result it reports in `syncResult.resources`.
 
+use std::sync::Arc;
+
 use serde_json::{Value, json};
 
 use crate::argocd::hooks::{DeletePolicy, HookType};
@@ -34,6 +36,8 @@ pub struct SyncTask {
     pub name: String,
     /// What to apply; `None` for a prune.
     pub desired: Option<Value>,
+    /// The live object when the task was built (its per-resource options count too).
+    pub live: Option<Arc<Value>>,
     pub phase: HookType,
     pub wave: i64,
     pub hook: Option<HookType>,
@@ -64,7 +68,8 @@ impl SyncTask {
         if let Some(h) = self.hook {
             r["hookType"] = json!(h.as_str());
         }
-        let images = desired_images(self.desired.as_ref());
+        // A prune's images are the live object's (`GetResourceImages(task.obj())`).
+        let images = desired_images(self.desired.as_ref().or(self.live.as_deref()));
         if !images.is_empty() {
             r["images"] = json!(images);
         }
@@ -72,7 +77,7 @@ impl SyncTask {
     }
 }
 
-/// Images of the desired object's containers (not initContainers), as `GetResourceImages`.
+/// Images of the object's containers (not initContainers), as `GetResourceImages`.
 fn desired_images(obj: Option<&Value>) -> Vec<String> {
     let Some(obj) = obj else { return Vec::new() };
     [

@@ -61,7 +61,6 @@ pub struct BuildInput<'a> {
     pub dest_namespace: &'a str,
     pub create_namespace: bool,
     pub namespace_exists: bool,
-    pub prune: bool,
     /// `operation.sync.resources` of a partial sync: only these, and no hooks.
     pub only: Option<Vec<(String, String, String)>>,
 }
@@ -92,9 +91,11 @@ pub fn build(input: &BuildInput) -> Built {
         if !selected(t.ty, &t.name) {
             continue;
         }
-        match &t.desired {
-            Some(desired) => tasks.push(task(t.ty, desired.clone(), HookType::Sync, t.wave, None)),
-            None if input.prune => {
+        // A live object with no target is always a prune task (`getSyncTasks`); whether it is
+        // deleted or skipped is decided when it runs.
+        let mut built = match &t.desired {
+            Some(desired) => task(t.ty, desired.clone(), HookType::Sync, t.wave, None),
+            None => {
                 let mut p = task(
                     t.ty,
                     json!({"metadata": {"name": t.name, "namespace": t.namespace}}),
@@ -103,11 +104,13 @@ pub fn build(input: &BuildInput) -> Built {
                     None,
                 );
                 p.desired = None;
-                tasks.push(p);
+                p
             }
-            None => {}
-        }
+        };
+        built.live = t.live.clone();
+        tasks.push(built);
     }
+    reverse_prune_waves(&mut tasks);
     if input.only.is_none() {
         for manifest in &input.comparison.hooks {
             for hook in hooks::hook_types(manifest) {
@@ -175,12 +178,30 @@ fn task(
             Vec::new()
         },
         desired: Some(desired),
+        live: None,
         phase,
         wave,
         hook,
         state: TaskState::Pending,
         sync_status: None,
         message: String::new(),
+    }
+}
+
+/// Prunes undo creation: their waves are swapped symmetrically (the first prune wave with the
+/// last, and so on), so what was created last is deleted first.
+fn reverse_prune_waves(tasks: &mut [SyncTask]) {
+    let mut waves: Vec<i64> = tasks
+        .iter()
+        .filter(|t| t.desired.is_none())
+        .map(|t| t.wave)
+        .collect();
+    waves.sort_unstable();
+    waves.dedup();
+    for t in tasks.iter_mut().filter(|t| t.desired.is_none()) {
+        if let Some(i) = waves.iter().position(|w| *w == t.wave) {
+            t.wave = waves[waves.len() - 1 - i];
+        }
     }
 }
 

@@ -51,7 +51,6 @@ fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -
         dest_namespace: dest,
         create_namespace,
         namespace_exists: env.store.get(&Key::new(ns_ty, "", dest)).is_some(),
-        prune: false,
         only: None,
     });
     Run::new(REVISION.into(), Value::Null, built, Options::default())
