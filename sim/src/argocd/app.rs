@@ -69,6 +69,12 @@ impl<'a> AppView<'a> {
             .is_some_and(|a| a["prune"] == Value::Bool(true))
     }
 
+    /// `automated.allowEmpty`: an automated sync may prune every resource.
+    pub fn allow_empty(&self) -> bool {
+        self.automated()
+            .is_some_and(|a| a["allowEmpty"] == Value::Bool(true))
+    }
+
     pub fn sync_options(&self) -> Vec<String> {
         self.obj["spec"]["syncPolicy"]["syncOptions"]
             .as_array()

@@ -60,6 +60,9 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
         o.remove("syncOptions");
     }
     if !attempted {
+        if let Some(refused) = wipe_out_guard(&view, comparison, revision) {
+            return refused;
+        }
         return Decision::Start {
             operation,
             self_heal: false,
@@ -100,10 +103,27 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
         .collect();
     operation["sync"]["resources"] = json!(resources);
     operation["sync"]["autoHealAttemptsCount"] = json!(attempts + 1);
+    if let Some(refused) = wipe_out_guard(&view, comparison, revision) {
+        return refused;
+    }
     Decision::Start {
         operation,
         self_heal: true,
     }
+}
+
+/// `allowEmpty` off and every resource requiring pruning: an automated sync that would delete
+/// everything is refused with a SyncError, and nothing is pruned.
+fn wipe_out_guard(view: &AppView, comparison: &Comparison, revision: &str) -> Option<Decision> {
+    let all_need_pruning = comparison
+        .resources
+        .iter()
+        .all(|r| r["requiresPruning"] == Value::Bool(true));
+    (view.auto_prune() && !view.allow_empty() && all_need_pruning).then(|| {
+        Decision::SyncError(format!(
+            "Skipping sync attempt to [{revision}]: auto-sync will wipe out all resources"
+        ))
+    })
 }
 
 /// The wait before self-heal attempt `attempts + 1`: 0, 2 s, 6 s, 18 s, ... capped at 300 s.

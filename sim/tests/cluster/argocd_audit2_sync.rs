@@ -333,3 +333,61 @@ async fn per_resource_sync_and_compare_options_audit_2_4() {
         app["status"]
     );
 }
+
+/// Item 6: with prune on and `allowEmpty` off, an automated sync that would prune every
+/// resource is refused (`Skipping sync attempt to [sha]: auto-sync will wipe out all
+/// resources`) and nothing is deleted; with `allowEmpty: true` it goes ahead.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn automated_sync_never_wipes_out_everything_unless_allowed_audit_2_6() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/stay.yaml", &cm("stay", "", "1"));
+    write(&repo, "app/README.md", "the manifests of this app\n");
+    commit_and_push(&repo, "stay").await;
+    apply_app(&lab, "wipe", "app", "", "").await;
+    wait_app(&lab, "wipe", "Synced and Healthy", synced_healthy).await;
+    std::fs::remove_file(repo.join("app/stay.yaml")).unwrap();
+    let empty = commit_and_push(&repo, "nothing left").await;
+    hard_refresh(&lab, "wipe").await;
+    let app = wait_app(&lab, "wipe", "a SyncError", |a| {
+        a["status"]["conditions"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["type"] == "SyncError"))
+    })
+    .await;
+    let condition = app["status"]["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["type"] == "SyncError")
+        .unwrap()
+        .clone();
+    assert_eq!(
+        condition["message"],
+        format!("Skipping sync attempt to [{empty}]: auto-sync will wipe out all resources")
+    );
+    assert_eq!(app["status"]["sync"]["status"], "OutOfSync");
+    lab.kubectl(&["-n", "wipe", "get", "cm", "stay"]).await;
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "wipe",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"syncPolicy":{"automated":{"allowEmpty":true}}}}"#,
+    ])
+    .await;
+    hard_refresh(&lab, "wipe").await;
+    wait_app(&lab, "wipe", "Synced with nothing", |a| {
+        a["status"]["sync"]["status"] == "Synced"
+    })
+    .await;
+    assert!(
+        !lab.kubectl_output(&["-n", "wipe", "get", "cm", "stay"])
+            .await
+            .status
+            .success()
+    );
+}
