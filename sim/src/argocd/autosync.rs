@@ -35,11 +35,12 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
     {
         return Decision::Nothing;
     }
+    // `requirePruneOnly` reads status.resources: a live hook has no status, so it counts as
+    // something to sync.
     let only_prunes = comparison
-        .targets
+        .resources
         .iter()
-        .filter(|t| t.out_of_sync)
-        .all(|t| t.desired.is_none());
+        .all(|r| r["status"] == "Synced" || r["requiresPruning"] == Value::Bool(true));
     if only_prunes && !view.auto_prune() {
         return Decision::Nothing;
     }

@@ -391,3 +391,41 @@ async fn automated_sync_never_wipes_out_everything_unless_allowed_audit_2_6() {
             .success()
     );
 }
+
+/// Item 16: with prune off, a change that only needs pruning is not synced — unless a live
+/// hook is listed (it has no sync status, so `requirePruneOnly` does not hold).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_hook_cancels_the_prune_only_skip_audit_2_16() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/one.yaml", &cm("one", "", "1"));
+    write(&repo, "app/two.yaml", &cm("two", "", "1"));
+    write(
+        &repo,
+        "app/pre.yaml",
+        &job("pre", "argocd.argoproj.io/hook: PreSync", "echo ok"),
+    );
+    commit_and_push(&repo, "with a hook").await;
+    apply_app(&lab, "hooked", "app", "", "").await;
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "hooked",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"syncPolicy":{"automated":{"prune":false}}}}"#,
+    ])
+    .await;
+    wait_app(&lab, "hooked", "Synced and Healthy", synced_healthy).await;
+    lab.kubectl(&["-n", "hooked", "get", "job", "pre"]).await;
+    std::fs::remove_file(repo.join("app/two.yaml")).unwrap();
+    let second = commit_and_push(&repo, "two gone").await;
+    hard_refresh(&lab, "hooked").await;
+    let app = wait_app(&lab, "hooked", "synced at the new commit", |a| {
+        op_state(a)["phase"] == "Succeeded" && op_state(a)["syncResult"]["revision"] == second
+    })
+    .await;
+    assert_eq!(result(&app, "two").unwrap()["status"], "PruneSkipped");
+}
