@@ -242,10 +242,10 @@ impl Run {
     /// After a failed task: start the SyncFail hooks if there are any, else fail the
     /// operation. `None` while no task has failed.
     fn after_failure(&mut self, env: &Env) -> Option<Outcome> {
-        let any_failed = self
-            .tasks
-            .iter()
-            .any(|t| t.state == TaskState::Failed || t.sync_status == Some("SyncFailed"));
+        let any_failed = self.tasks.iter().any(|t| {
+            matches!(t.state, TaskState::Failed | TaskState::Error)
+                || t.sync_status == Some("SyncFailed")
+        });
         if !any_failed {
             return None;
         }
@@ -310,11 +310,22 @@ impl Run {
         true
     }
 
+    /// Fails the operation; a task that did not sync (`SyncFailed`) is named as the reason, as
+    /// `executeSyncFailPhase` words it.
     fn finish_failed(&mut self, env: &Env, message: &str) -> Outcome {
         self.delete_hooks(env, DeletePolicy::HookFailed);
-        Outcome::Failed {
-            message: message.to_string(),
-        }
+        let reasons: Vec<&str> = self
+            .tasks
+            .iter()
+            .filter(|t| t.sync_status == Some("SyncFailed"))
+            .map(|t| t.message.as_str())
+            .collect();
+        let message = if reasons.is_empty() || message.contains(", reason: ") {
+            message.to_string()
+        } else {
+            format!("{message}, reason: {}", reasons.join(","))
+        };
+        Outcome::Failed { message }
     }
 
     fn active_tasks(&self) -> impl Iterator<Item = &SyncTask> {

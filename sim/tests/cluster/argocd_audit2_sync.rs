@@ -429,3 +429,71 @@ async fn a_live_hook_cancels_the_prune_only_skip_audit_2_16() {
     .await;
     assert_eq!(result(&app, "two").unwrap()["status"], "PruneSkipped");
 }
+
+/// Item 8: a resource the operation waits on that is deleted meanwhile fails the sync —
+/// `SyncFailed`, hookPhase `Error`, `Resource apps/Deployment/slow is missing, it might have
+/// been deleted` — instead of being waited on for ever; the operation names it as the reason
+/// and its retry applies the resource again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resource_deleted_mid_wave_fails_the_sync_audit_2_8() {
+    let (lab, repo) = lab_with_repo().await;
+    let slow = crate::common::WEB
+        .replace("  namespace: default\n", "")
+        .replace("name: web\n", "name: slow\n")
+        .replace("replicas: 2", "replicas: 1")
+        .replace("initialDelaySeconds: 2", "initialDelaySeconds: 120");
+    write(&repo, "app/slow.yaml", &slow);
+    write(
+        &repo,
+        "app/after.yaml",
+        &cm("after", "argocd.argoproj.io/sync-wave: \"1\"", "1"),
+    );
+    commit_and_push(&repo, "slow").await;
+    apply_app(&lab, "slow", "app", "", "").await;
+    wait_app(&lab, "slow", "waiting for the Deployment", |a| {
+        op_state(a)["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("waiting for healthy state of apps/Deployment/slow"))
+    })
+    .await;
+    lab.kubectl(&["-n", "slow", "delete", "deploy", "slow", "--wait=false"])
+        .await;
+    let app = wait_app(&lab, "slow", "failed and retrying", |a| {
+        op_state(a)["retryCount"].as_i64() >= Some(1)
+    })
+    .await;
+    let missing = "Resource apps/Deployment/slow is missing, it might have been deleted";
+    let message = op_state(&app)["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("one or more synchronization tasks completed unsuccessfully, reason: {missing}. Retrying attempt #")),
+        "{message}"
+    );
+    // Until the retry begins, the failed attempt's result is kept.
+    if op_state(&app)["finishedAt"].is_string() {
+        let slow = op_state(&app)["syncResult"]["resources"]
+            .as_array()
+            .and_then(|r| r.iter().find(|r| r["kind"] == "Deployment"))
+            .unwrap();
+        assert_eq!(
+            (
+                slow["status"].as_str(),
+                slow["hookPhase"].as_str(),
+                slow["message"].as_str()
+            ),
+            (Some("SyncFailed"), Some("Error"), Some(missing))
+        );
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !lab
+        .kubectl_output(&["-n", "slow", "get", "deploy", "slow"])
+        .await
+        .status
+        .success()
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the retry never applied the Deployment"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+}

@@ -62,7 +62,7 @@ pub fn terminate(env: &Env, task: &mut SyncTask) {
     let key = task.key();
     match task.state {
         TaskState::Pending => {}
-        TaskState::Succeeded | TaskState::Failed => release_finalizer(env, &key),
+        TaskState::Succeeded | TaskState::Failed | TaskState::Error => release_finalizer(env, &key),
         TaskState::Running => {
             let Some(live) = env.store.get(&key) else {
                 task.state = TaskState::Succeeded;

@@ -18,6 +18,8 @@ pub enum TaskState {
     Running,
     Succeeded,
     Failed,
+    /// Completed without success for a reason outside the resource (it went missing).
+    Error,
 }
 
 impl TaskState {
@@ -26,6 +28,7 @@ impl TaskState {
             TaskState::Pending | TaskState::Running => "Running",
             TaskState::Succeeded => "Succeeded",
             TaskState::Failed => "Failed",
+            TaskState::Error => "Error",
         }
     }
 }

@@ -19,14 +19,15 @@ impl SyncTask {
         if self.state != TaskState::Running {
             return;
         }
+        // A running resource (hook or not) whose object is gone would be waited on for ever:
+        // it fails, SyncFailed / Error, and the operation with it.
         let Some(live) = env.store.get(&self.key()) else {
-            if self.hook.is_some() {
-                self.state = TaskState::Failed;
-                self.message = format!(
-                    "Resource {} is missing, it might have been deleted",
-                    self.describe()
-                );
-            }
+            self.state = TaskState::Error;
+            self.sync_status = Some("SyncFailed");
+            self.message = format!(
+                "Resource {}/{}/{} is missing, it might have been deleted",
+                self.ty.group, self.ty.kind, self.name
+            );
             return;
         };
         let health = health::resource_health(&live);
