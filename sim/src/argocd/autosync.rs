@@ -176,6 +176,7 @@ mod tests {
             live: None,
             wave: 0,
             out_of_sync,
+            skip: false,
         };
         Comparison {
             failed_to_load: false,

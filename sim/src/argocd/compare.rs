@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use super::diff::{self, IgnoreRule};
 use super::health::{self, HealthStatus};
 
-use super::hooks::{self, HookType};
+use super::hooks;
 use super::options;
 use crate::kinds::{ResourceType, by_kind};
 use crate::store::{Key, Store};
@@ -28,6 +28,8 @@ pub struct Target {
     pub live: Option<Arc<Value>>,
     pub wave: i64,
     pub out_of_sync: bool,
+    /// `hook.Skip`: listed with no sync status, never applied, no part of health or sync.
+    pub skip: bool,
 }
 
 pub struct Comparison {
@@ -94,15 +96,13 @@ pub fn compare(
         };
         let mut desired = manifest.clone();
         place(ty, &mut desired, dest_ns);
-        let types = hooks::hook_types(&desired);
-        if types.contains(&HookType::Skip) {
-            // Skipped resources (and Helm hooks Argo CD does not map) are never applied.
-            continue;
-        }
-        if !types.is_empty() {
+        // Hooks (misspelt ones too, which no phase runs) are not compared; `Skip` alone is
+        // no hook but a resource that is never applied.
+        if hooks::is_hook(&desired) {
             hook_manifests.push(desired);
             continue;
         }
+        let skip = hooks::skip(&desired);
         let (ns, name) = (
             objects::namespace(&desired).to_string(),
             objects::name(&desired).to_string(),
@@ -126,7 +126,8 @@ pub fn compare(
         targets.push(Target {
             ty,
             wave: sync_wave(&desired),
-            out_of_sync: result.modified,
+            out_of_sync: result.modified && !skip,
+            skip,
             desired: Some(desired),
             live,
             namespace: ns,
@@ -149,7 +150,7 @@ pub fn compare(
     let health = health::app_health(
         targets
             .iter()
-            .filter(|t| t.desired.is_some() || t.live.is_some())
+            .filter(|t| !t.skip && (t.desired.is_some() || t.live.is_some()))
             .map(|t| t.live.as_deref()),
     );
     let mut resources = resource_list(&targets, &live_hooks);
@@ -193,7 +194,7 @@ fn add_untracked_live(
         {
             continue;
         }
-        if !hooks::hook_types(&obj).is_empty() {
+        if hooks::is_hook(&obj) {
             live_hooks.push((key, obj));
             continue;
         }
@@ -205,6 +206,7 @@ fn add_untracked_live(
             wave: sync_wave(&obj),
             live: Some(obj),
             out_of_sync: true,
+            skip: false,
         });
     }
     live_hooks
@@ -246,7 +248,9 @@ fn base_status(ty: &ResourceType, ns: &str, name: &str) -> Value {
 
 fn resource_status(t: &Target) -> Value {
     let mut r = base_status(t.ty, &t.namespace, &t.name);
-    r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
+    if !t.skip {
+        r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
+    }
     if t.desired.is_none() {
         r["requiresPruning"] = json!(true);
     }

@@ -497,3 +497,58 @@ async fn a_resource_deleted_mid_wave_fails_the_sync_audit_2_8() {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
 }
+
+/// Item 11: a hook whose type is misspelt (`Presync`) is still a hook, of no phase: never
+/// applied and never listed. `Skip` alone is no hook but a resource listed with no status and
+/// never applied; `PreSync,Skip` is a PreSync hook.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn misspelt_and_skip_hook_annotations_audit_2_11() {
+    let (lab, repo) = lab_with_repo().await;
+    write(
+        &repo,
+        "app/typo.yaml",
+        &cm("typo-hook", "argocd.argoproj.io/hook: Presync", "1"),
+    );
+    write(
+        &repo,
+        "app/skipped.yaml",
+        &cm("skipped", "argocd.argoproj.io/hook: Skip", "1"),
+    );
+    write(
+        &repo,
+        "app/both.yaml",
+        &job(
+            "both",
+            "argocd.argoproj.io/hook: \\\"PreSync,Skip\\\"",
+            "echo ok",
+        )
+        .replace("\\\"", "\""),
+    );
+    write(&repo, "app/plain.yaml", &cm("plain", "", "1"));
+    commit_and_push(&repo, "typos").await;
+    apply_app(&lab, "typo", "app", "", "").await;
+    let app = wait_app(&lab, "typo", "Synced and Healthy", synced_healthy).await;
+    let listed: Vec<(String, Value)> = app["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["name"].as_str().unwrap().to_string(), r["status"].clone()))
+        .collect();
+    assert!(!listed.iter().any(|(n, _)| n == "typo-hook"), "{listed:?}");
+    let skipped = listed
+        .iter()
+        .find(|(n, _)| n == "skipped")
+        .expect("Skip alone is listed");
+    assert!(skipped.1.is_null(), "with no status: {listed:?}");
+    for never in ["typo-hook", "skipped"] {
+        assert!(
+            !lab.kubectl_output(&["-n", "typo", "get", "cm", never])
+                .await
+                .status
+                .success(),
+            "{never} was applied"
+        );
+    }
+    let both = result(&app, "both").expect("PreSync,Skip ran");
+    assert_eq!(both["hookType"], "PreSync");
+}

@@ -86,7 +86,8 @@ pub fn build(input: &BuildInput) -> Built {
     let mut tasks = Vec::new();
     let mut sync_fail = Vec::new();
     for t in &input.comparison.targets {
-        if !t.out_of_sync && input.only.is_some() {
+        // `Skip` alone: a resource of the app that no phase applies.
+        if t.skip || (!t.out_of_sync && input.only.is_some()) {
             continue;
         }
         if !selected(t.ty, &t.name) {
@@ -114,7 +115,7 @@ pub fn build(input: &BuildInput) -> Built {
     reverse_prune_waves(&mut tasks);
     if input.only.is_none() {
         for manifest in &input.comparison.hooks {
-            for hook in hooks::hook_types(manifest) {
+            for hook in hooks::phases(manifest) {
                 let mut obj = manifest.clone();
                 let name = hooks::hook_name(&obj, input.revision, hook, input.started_at_unix);
                 let meta = objects::metadata_mut(&mut obj);
