@@ -15,6 +15,7 @@ pub mod node;
 mod queue;
 mod replicaset;
 mod startup;
+mod statefulset;
 
 use std::sync::Arc;
 
@@ -51,6 +52,7 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
             replicaset::ReplicaSets::REPLICATION_CONTROLLERS,
         ),
         queue::run(env.clone(), daemonset::DaemonSets),
+        queue::run(env.clone(), statefulset::StatefulSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),

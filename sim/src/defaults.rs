@@ -23,6 +23,10 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
             deployment(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
         }
+        ("apps", "StatefulSet") => {
+            stateful_set(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
         ("apps", "DaemonSet") => {
             daemon_set(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
@@ -87,6 +91,31 @@ fn deployment(obj: &mut Value) {
             obj,
             &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
             json!("25%"),
+        );
+    }
+}
+
+fn stateful_set(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "replicas"], json!(1));
+    set_if_absent(obj, &["spec", "podManagementPolicy"], json!("OrderedReady"));
+    set_if_absent(obj, &["spec", "revisionHistoryLimit"], json!(10));
+    set_if_absent(
+        obj,
+        &["spec", "updateStrategy", "type"],
+        json!("RollingUpdate"),
+    );
+    if obj["spec"]["updateStrategy"]["type"] == "RollingUpdate" {
+        set_if_absent(
+            obj,
+            &["spec", "updateStrategy", "rollingUpdate", "partition"],
+            json!(0),
+        );
+    }
+    for when in ["whenDeleted", "whenScaled"] {
+        set_if_absent(
+            obj,
+            &["spec", "persistentVolumeClaimRetentionPolicy", when],
+            json!("Retain"),
         );
     }
 }

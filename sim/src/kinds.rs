@@ -61,6 +61,7 @@ pub static TYPES: &[&ResourceType] = &[
     &DEPLOYMENT,
     &REPLICA_SET,
     &DAEMON_SET,
+    &STATEFUL_SET,
     &JOB,
     &ENDPOINT_SLICE,
     &LEASE,
@@ -68,6 +69,7 @@ pub static TYPES: &[&ResourceType] = &[
     &POD_METRICS,
     &APPLICATION,
     &APP_PROJECT,
+    &APPLICATION_SET,
     &CUSTOM_RESOURCE_DEFINITION,
 ];
 

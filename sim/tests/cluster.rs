@@ -20,6 +20,7 @@ mod cluster {
     mod argocd_audit2_status;
     mod argocd_audit2_sync;
     mod argocd_audit_engine;
+    mod argocd_install;
     mod argocd_rules;
     mod bad_input;
     mod field_validation;

@@ -254,10 +254,13 @@ fn kubelet_version(env: &Env) -> String {
         .unwrap_or_default()
 }
 
+/// Whether the container's command is run in the built-in shell (not a known server image's).
 fn has_command(container: &Value) -> bool {
+    let image = container["image"].as_str().unwrap_or_default();
     ["command", "args"]
         .iter()
         .any(|f| container[*f].as_array().is_some_and(|a| !a.is_empty()))
+        && !super::startup::runs_own_server(image)
 }
 
 /// initialDelaySeconds + periodSeconds of the slowest readinessProbe (0 when there is none).

@@ -129,6 +129,18 @@ pub static DAEMON_SET: ResourceType = ResourceType {
     ..BASE
 };
 
+pub static STATEFUL_SET: ResourceType = ResourceType {
+    group: "apps",
+    kind: "StatefulSet",
+    plural: "statefulsets",
+    singular: "statefulset",
+    short_names: &["sts"],
+    categories: &["all"],
+    status_subresource: true,
+    scale_subresource: true,
+    ..BASE
+};
+
 pub static JOB: ResourceType = ResourceType {
     group: "batch",
     kind: "Job",
@@ -194,6 +206,18 @@ pub static APP_PROJECT: ResourceType = ResourceType {
     plural: "appprojects",
     singular: "appproject",
     short_names: &["appproj", "appprojs"],
+    builtin: false,
+    ..BASE
+};
+
+pub static APPLICATION_SET: ResourceType = ResourceType {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    kind: "ApplicationSet",
+    plural: "applicationsets",
+    singular: "applicationset",
+    short_names: &["appset", "appsets"],
+    status_subresource: true,
     builtin: false,
     ..BASE
 };

@@ -224,6 +224,7 @@ fn has_generation(ty: &ResourceType) -> bool {
             "Deployment"
                 | "ReplicaSet"
                 | "DaemonSet"
+                | "StatefulSet"
                 | "ReplicationController"
                 | "Job"
                 | "Pod"
@@ -275,7 +276,7 @@ fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
         }
     }
     match (ty.group, ty.kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet") => {
             if !obj["spec"]["selector"].is_object() {
                 return Err(ApiError::required(ty, name, "spec.selector"));
             }

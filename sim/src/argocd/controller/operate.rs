@@ -86,6 +86,7 @@ impl Controller {
 
     /// Writes `status.operationState` (keys the new state dropped are removed).
     fn write_state(&self, app: &Value, state: &Value) {
+        log_state_change(&self.env, app, &app["status"]["operationState"], state);
         let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], state)}});
         let _ = self.patch_app(objects::name(app), &patch);
     }
@@ -257,6 +258,7 @@ impl Controller {
                 state["message"].as_str().unwrap_or_default()
             ),
         };
+        log_state_change(&self.env, app, &app["status"]["operationState"], &state);
         let patch = json!({"operation": null, "status": status});
         let _ = self.patch_app(&name, &patch);
         record_event(
@@ -319,4 +321,68 @@ fn prune_propagation(options: &[String]) -> Option<Propagation> {
             _ => None,
         }
     })
+}
+
+/// The lines the controller and gitops-engine log as an operation moves: a new operation, a
+/// retry, each resource result added or changed, and the phase with its message.
+fn log_state_change(env: &crate::controllers::Env, app: &Value, old: &Value, new: &Value) {
+    use crate::argocd::ctrllog;
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    if old.is_null() || old["startedAt"] != new["startedAt"] {
+        let op = json!(new["operation"]).to_string();
+        ctrllog::info(env, app, &format!("Initialized new operation: {op}"));
+    }
+    if text(&new["message"]).starts_with("Retrying operation") && old["message"] != new["message"] {
+        ctrllog::info(env, app, &text(&new["message"]));
+    }
+    let results = |s: &Value| {
+        s["syncResult"]["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let before = results(old);
+    for r in results(new) {
+        let same = |o: &&Value| {
+            o["kind"] == r["kind"] && o["name"] == r["name"] && o["namespace"] == r["namespace"]
+        };
+        let fields = [
+            ("kind", r["kind"].clone()),
+            ("name", r["name"].clone()),
+            ("namespace", r["namespace"].clone()),
+            ("phase", r["syncPhase"].clone()),
+        ];
+        let msg = match before.iter().find(same) {
+            None => format!(
+                "Adding resource result, status: '{}', phase: '{}', message: '{}'",
+                text(&r["status"]),
+                text(&r["hookPhase"]),
+                text(&r["message"])
+            ),
+            Some(o) if *o != r => format!(
+                "Updating resource result, status: '{}' -> '{}', phase '{}' -> '{}', message '{}' -> '{}'",
+                text(&o["status"]),
+                text(&r["status"]),
+                text(&o["hookPhase"]),
+                text(&r["hookPhase"]),
+                text(&o["message"]),
+                text(&r["message"])
+            ),
+            Some(_) => continue,
+        };
+        ctrllog::write(env, Some(app), ctrllog::Level::Info, &msg, &fields);
+    }
+    if old["phase"] != new["phase"] || old["message"] != new["message"] {
+        let msg = format!(
+            "Updating operation state. phase: {} -> {}, message: '{}' -> '{}'",
+            text(&old["phase"]),
+            text(&new["phase"]),
+            text(&old["message"]),
+            text(&new["message"])
+        );
+        ctrllog::info(env, app, &msg);
+    }
+    if operation::is_completed(new["phase"].as_str().unwrap_or_default()) {
+        ctrllog::info(env, app, "sync/terminate complete");
+    }
 }

@@ -6,11 +6,12 @@
 use std::time::Duration;
 
 use jiff::Timestamp;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::{Controller, JITTER_SECS, Level, RESYNC};
 use crate::argocd::app::AppView;
 use crate::argocd::compare::{self, Comparison};
+use crate::argocd::ctrllog;
 use crate::argocd::diff;
 
 /// `--repo-error-grace-period-seconds`: how long a repo error stays hidden from the status
@@ -18,11 +19,23 @@ use crate::argocd::diff;
 const REPO_ERROR_GRACE: Duration = Duration::from_secs(180);
 
 /// How thoroughly one refresh goes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(super) struct Refresh {
     pub level: Level,
     /// `argocd.argoproj.io/refresh: hard`: render again, bypassing the manifest cache.
     pub hard: bool,
+}
+
+impl Level {
+    /// The CompareWith number the controller logs.
+    fn number(self) -> u8 {
+        match self {
+            Level::Nothing => 0,
+            Level::Recent => 1,
+            Level::Latest => 2,
+            Level::ForceResolve => 3,
+        }
+    }
 }
 
 impl Controller {
@@ -48,25 +61,53 @@ impl Controller {
         }
         let never_resolved = mem.revision.is_none();
         self.arm_periodic(&name, periodic);
-        let level = if let Some(kind) = view.refresh_requested() {
-            return Some(Refresh {
-                level: Level::ForceResolve,
-                hard: kind == "hard",
-            });
+        let reconciled = app["status"]["reconciledAt"].as_str().unwrap_or("never");
+        let (level, hard, reason) = if let Some(kind) = view.refresh_requested() {
+            (
+                Level::ForceResolve,
+                kind == "hard",
+                format!("{kind} refresh requested"),
+            )
         } else if compared["source"] != *view.source() {
-            Level::ForceResolve
-        } else if periodic.is_some()
-            || never_resolved
-            || compared["destination"] != *view.destination()
-            || !same_ignore_differences(&compared["ignoreDifferences"], view.ignore_differences())
-        {
-            Level::Latest.max(requested)
+            (
+                Level::ForceResolve,
+                false,
+                "spec.source differs".to_string(),
+            )
+        } else if periodic.is_some() || never_resolved {
+            let reason = format!(
+                "comparison expired, requesting refresh. reconciledAt: {reconciled}, expiry: 2m0s"
+            );
+            (Level::Latest.max(requested), false, reason)
+        } else if compared["destination"] != *view.destination() {
+            (
+                Level::Latest.max(requested),
+                false,
+                "spec.destination differs".into(),
+            )
+        } else if !same_ignore_differences(
+            &compared["ignoreDifferences"],
+            view.ignore_differences(),
+        ) {
+            (
+                Level::Latest.max(requested),
+                false,
+                "spec.ignoreDifferences differs".into(),
+            )
         } else if requested > Level::Nothing {
-            requested
+            (requested, false, "controller refresh requested".into())
         } else {
             return None;
         };
-        Some(Refresh { level, hard: false })
+        ctrllog::info(
+            &self.env,
+            app,
+            &format!(
+                "Refreshing app status ({reason}), level ({})",
+                level.number()
+            ),
+        );
+        Some(Refresh { level, hard })
     }
 
     /// Resolves, renders and compares, then writes the status. The comparison and the commit
@@ -81,6 +122,16 @@ impl Controller {
         let name = view.name().to_string();
         let level = refresh.level;
         let mut error = None;
+        let started = std::time::Instant::now();
+        ctrllog::info(
+            &self.env,
+            app,
+            &format!(
+                "Comparing app state (cluster: {}, namespace: {})",
+                crate::argocd::project::IN_CLUSTER_SERVER,
+                view.dest_namespace()
+            ),
+        );
         if level >= Level::Latest {
             let fresh = level == Level::ForceResolve;
             match self
@@ -129,6 +180,25 @@ impl Controller {
             &comparison,
             error.as_deref(),
             level,
+        );
+        ctrllog::write(
+            &self.env,
+            Some(app),
+            ctrllog::Level::Info,
+            "Reconciliation completed",
+            &[
+                ("comparison-level", json!(level.number())),
+                (
+                    "dest-name",
+                    json!(view.destination()["name"].as_str().unwrap_or("")),
+                ),
+                ("dest-namespace", json!(view.dest_namespace())),
+                (
+                    "dest-server",
+                    json!(view.destination()["server"].as_str().unwrap_or("")),
+                ),
+                ("time_ms", json!(started.elapsed().as_millis() as u64)),
+            ],
         );
         match (error, revision) {
             (None, Some(sha)) => Some((comparison, sha)),

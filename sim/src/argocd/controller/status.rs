@@ -170,6 +170,7 @@ impl Controller {
         let changed_error =
             self.apps.get(&name).map(|m| m.sync_error.clone()) != Some(sync_error.clone());
         self.apps.entry(name.clone()).or_default().sync_error = sync_error.clone();
+        log_decision(&self.env, app, &decision, revision, comparison.synced);
         match decision {
             Decision::Start {
                 operation,
@@ -208,6 +209,31 @@ impl Controller {
                 json!({"status": {"conditions": conditions(&app["status"], &wanted, &now_s)}});
             let _ = self.patch_app(&name, &patch);
         }
+    }
+}
+
+/// What `autoSync` logs about its decision.
+fn log_decision(
+    env: &crate::controllers::Env,
+    app: &Value,
+    decision: &Decision,
+    revision: &str,
+    synced: bool,
+) {
+    use crate::argocd::ctrllog;
+    match decision {
+        Decision::Start { .. } => ctrllog::info(
+            env,
+            app,
+            &format!("Initiated automated sync to '{revision}'"),
+        ),
+        Decision::SyncError(message) => {
+            ctrllog::write(env, Some(app), ctrllog::Level::Warn, message, &[])
+        }
+        Decision::Nothing if synced => {
+            ctrllog::info(env, app, "Skipping auto-sync: application status is Synced")
+        }
+        Decision::Nothing | Decision::Wait(_) => {}
     }
 }
 
