@@ -132,6 +132,41 @@ pub fn by_kind(api_version: &str, kind: &str) -> Option<&'static ResourceType> {
         .copied()
 }
 
+/// A type this cluster does not serve, named by a manifest (`autoscaling/v2` `HorizontalPodAutoscaler`):
+/// Argo CD still compares and lists such a resource, and its sync fails. Made once per kind
+/// and kept for the process's life (there are only as many as distinct kinds in manifests).
+pub fn unserved(api_version: &str, kind: &str) -> &'static ResourceType {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static MADE: OnceLock<Mutex<HashMap<(String, String), &'static ResourceType>>> =
+        OnceLock::new();
+    let mut made = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let key = (api_version.to_string(), kind.to_string());
+    if let Some(ty) = made.get(&key) {
+        return ty;
+    }
+    let (group, version) = split_api_version(api_version);
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let ty: &'static ResourceType = Box::leak(Box::new(ResourceType {
+        group: leak(group.to_string()),
+        version: leak(version.to_string()),
+        kind: leak(kind.to_string()),
+        plural: leak(format!("{}s", kind.to_lowercase())),
+        singular: leak(kind.to_lowercase()),
+        ..BASE
+    }));
+    made.insert(key, ty);
+    ty
+}
+
+/// Whether `ty` is one of the served types (not an [`unserved`] one).
+pub fn is_served(ty: &ResourceType) -> bool {
+    TYPES.iter().any(|t| std::ptr::eq(*t, ty))
+}
+
 /// `APIResourcesToStrings(resources, true)`: every served `group/version` and
 /// `group/version/Kind`, sorted, as Argo CD hands them to helm's `--api-versions`.
 pub fn api_resource_strings() -> Vec<String> {

@@ -185,7 +185,6 @@ mod tests {
                 target(&crate::kinds::DEPLOYMENT, "web", false),
             ],
             hooks: Vec::new(),
-            unknown_kinds: Vec::new(),
             diff_errors: Vec::new(),
             synced: false,
             health: HealthStatus::Healthy,

@@ -39,8 +39,6 @@ pub struct Comparison {
     pub targets: Vec<Target>,
     /// Desired hook manifests (not compared; run by syncs).
     pub hooks: Vec<Value>,
-    /// Kinds the cluster does not serve, by `apiVersion/kind`.
-    pub unknown_kinds: Vec<String>,
     /// Resources that could not be compared (a bad ignoreDifferences rule, an unreadable
     /// last-applied annotation): shown as a ComparisonError.
     pub diff_errors: Vec<String>,
@@ -84,16 +82,15 @@ pub fn compare(
     let manifests = manifests.unwrap_or_default();
     let mut targets = Vec::new();
     let mut hook_manifests = Vec::new();
-    let mut unknown_kinds = Vec::new();
     let mut diff_errors = Vec::new();
     let mut seen: HashSet<Key> = HashSet::new();
     for manifest in manifests {
         let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
         let kind = manifest["kind"].as_str().unwrap_or_default();
-        let Some(ty) = by_kind(api_version, kind) else {
-            unknown_kinds.push(format!("{api_version}/{kind}"));
-            continue;
-        };
+        // A kind the cluster does not serve is still a resource of the app: listed, OutOfSync
+        // (it cannot exist live), and its sync fails saying so.
+        let ty =
+            by_kind(api_version, kind).unwrap_or_else(|| crate::kinds::unserved(api_version, kind));
         let mut desired = manifest.clone();
         place(ty, &mut desired, dest_ns);
         // Hooks (misspelt ones too, which no phase runs) are not compared; `Skip` alone is
@@ -108,7 +105,9 @@ pub fn compare(
             objects::name(&desired).to_string(),
         );
         let key = Key::new(ty, &ns, &name);
-        let live = store.get(&key);
+        let live = crate::kinds::is_served(ty)
+            .then(|| store.get(&key))
+            .flatten();
         let applicable = diff::rules_for(rules, &desired);
         // Compare as Argo CD does, with the API server's defaulting filled in (gitops-engine
         // normalises the same way), so server defaults never count as drift.
@@ -165,7 +164,6 @@ pub fn compare(
         failed_to_load,
         targets,
         hooks: hook_manifests,
-        unknown_kinds,
         diff_errors,
         synced,
         health,

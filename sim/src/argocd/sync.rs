@@ -107,6 +107,9 @@ impl Run {
                 wait: RECHECK,
             };
         }
+        if let Some(outcome) = self.refuse_unserved() {
+            return outcome;
+        }
         if let Some(outcome) = self.create_namespace(env) {
             return outcome;
         }
@@ -192,6 +195,28 @@ impl Run {
         }
         self.paused = Some((env.store.clock.now() + WAVE_DELAY, message));
         Outcome::Paused { wait: WAVE_DELAY }
+    }
+
+    /// `getSyncTasks`: a task whose kind the cluster does not serve makes the whole sync
+    /// invalid before anything is applied. Its result says so as `AugmentSyncMsg` rewrites it;
+    /// the operation names the API's own error.
+    fn refuse_unserved(&mut self) -> Option<Outcome> {
+        let mut any = false;
+        for task in self.tasks.iter_mut().chain(self.sync_fail.iter_mut()) {
+            if crate::kinds::is_served(task.ty) || task.sync_status.is_some() {
+                continue;
+            }
+            any = true;
+            task.sync_status = Some("SyncFailed");
+            task.state = TaskState::Failed;
+            task.message = format!(
+                "The Kubernetes API could not find {}/{} for requested resource {}/{}. Make sure the {:?} CRD is installed on the destination cluster.",
+                task.ty.group, task.ty.kind, task.namespace, task.name, task.ty.kind
+            );
+        }
+        any.then(|| Outcome::Failed {
+            message: "one or more synchronization tasks are not valid: the server could not find the requested resource".into(),
+        })
     }
 
     /// `CreateNamespace=true` with a missing namespace: created before the first step, in a

@@ -552,3 +552,56 @@ async fn misspelt_and_skip_hook_annotations_audit_2_11() {
     let both = result(&app, "both").expect("PreSync,Skip ran");
     assert_eq!(both["hookType"], "PreSync");
 }
+
+/// Survey item 7: a kind the cluster does not serve is never dropped in silence. It is listed
+/// (OutOfSync, it cannot exist live), and the sync is invalid before anything is applied: the
+/// operation fails with `one or more synchronization tasks are not valid: the server could not
+/// find the requested resource` and the resource's result says what Argo CD says.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    write(
+        &repo,
+        "app/widget.yaml",
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: web\nspec: {size: 3}\n",
+    );
+    commit_and_push(&repo, "a widget").await;
+    apply_app(&lab, "t-widget", "app", "", "").await;
+    let app = wait_app(&lab, "t-widget", "failed and retrying", |a| {
+        op_state(a)["retryCount"].as_i64() >= Some(1)
+    })
+    .await;
+    let message = op_state(&app)["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("one or more synchronization tasks are not valid: the server could not find the requested resource. Retrying attempt #1"),
+        "{message}"
+    );
+    let listed = app["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "Widget")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (listed["group"].as_str(), listed["status"].as_str()),
+        (Some("example.com"), Some("OutOfSync"))
+    );
+    assert_eq!(app["status"]["sync"]["status"], "OutOfSync");
+    if op_state(&app)["finishedAt"].is_string() {
+        let widget = result(&app, "web").unwrap();
+        assert_eq!(widget["status"], "SyncFailed");
+        assert_eq!(
+            widget["message"],
+            "The Kubernetes API could not find example.com/Widget for requested resource t-widget/web. Make sure the \"Widget\" CRD is installed on the destination cluster."
+        );
+    }
+    assert!(
+        !lab.kubectl_output(&["-n", "t-widget", "get", "cm", "settings"])
+            .await
+            .status
+            .success(),
+        "nothing is applied"
+    );
+}

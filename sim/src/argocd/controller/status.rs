@@ -72,15 +72,6 @@ impl Controller {
         if let Some(e) = error {
             wanted.push(("ComparisonError", e.to_string()));
         }
-        if !c.unknown_kinds.is_empty() {
-            wanted.push((
-                "ComparisonError",
-                format!(
-                    "the embedded cluster does not serve these kinds: {}",
-                    c.unknown_kinds.join(", ")
-                ),
-            ));
-        }
         if !c.diff_errors.is_empty() {
             wanted.push(("ComparisonError", c.diff_errors.join("; ")));
         }
