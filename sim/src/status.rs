@@ -114,6 +114,21 @@ impl ApiError {
     }
 
     /// 422 for a missing required field.
+    /// `field.TooLong(path, _, limit)`, as 1.35 words it; an empty path is the whole object (`[]`).
+    pub fn too_long(ty: &ResourceType, name: &str, field: &str, limit: usize) -> ApiError {
+        let why = format!("Too long: may not be more than {limit} bytes");
+        let shown = if field.is_empty() { "[]" } else { field };
+        let mut d = details(ty, name);
+        d["kind"] = json!(ty.kind);
+        d["causes"] = json!([{"reason": "FieldValueTooLong", "message": why, "field": shown}]);
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{} \"{name}\" is invalid: {shown}: {why}", ty.kind),
+        )
+        .with_details(d)
+    }
+
     pub fn required(ty: &ResourceType, name: &str, field: &str) -> ApiError {
         let mut d = details(ty, name);
         d["kind"] = json!(ty.kind);

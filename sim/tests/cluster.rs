@@ -34,4 +34,5 @@ mod cluster {
     mod managed_fields;
     mod protobuf;
     mod raw_http;
+    mod validation_limits;
 }

@@ -275,6 +275,7 @@ fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
             )));
         }
     }
+    super::checks::check(ty, name, obj)?;
     match (ty.group, ty.kind) {
         ("apps", "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet") => {
             if !obj["spec"]["selector"].is_object() {
