@@ -34,5 +34,6 @@ mod cluster {
     mod managed_fields;
     mod protobuf;
     mod raw_http;
+    mod survey;
     mod validation_limits;
 }

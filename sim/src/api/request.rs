@@ -36,7 +36,8 @@ impl Query {
         let mut q = Query::default();
         let Some(raw) = raw else { return Ok(q) };
         for (key, value) in form_pairs(raw) {
-            let flag = || matches!(value.as_str(), "true" | "1");
+            // Go's `strconv.ParseBool` spellings: the Python client sends `watch=True`.
+            let flag = || matches!(value.as_str(), "1" | "t" | "T" | "true" | "True" | "TRUE");
             match key.as_str() {
                 "labelSelector" => {
                     q.labels = LabelSelector::parse(&value).map_err(ApiError::bad_request)?
