@@ -605,3 +605,56 @@ async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
         "nothing is applied"
     );
 }
+
+/// Survey item 4 and audit item 21: an `.operation` written by hand on an automated app runs as
+/// written — not automated, no retry, only its own sync options — and the history says who.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hand_written_operation_runs_as_written_survey_4_audit_2_21() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    write(
+        &repo,
+        "app/pre.yaml",
+        &job("pre", "argocd.argoproj.io/hook: PreSync", "exit 1"),
+    );
+    commit_and_push(&repo, "failing hook").await;
+    apply_app(&lab, "t-fail2", "app", "    retry: {limit: 1}\n", "").await;
+    wait_app(&lab, "t-fail2", "failed after its retry", |a| {
+        op_state(a)["phase"] == "Failed" && a["operation"].is_null()
+    })
+    .await;
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "t-fail2",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"operation":{"initiatedBy":{"username":"learner"},"sync":{"revision":"main"}}}"#,
+    ])
+    .await;
+    let app = wait_app(&lab, "t-fail2", "the manual sync ended", |a| {
+        op_state(a)["operation"]["initiatedBy"]["username"] == "learner"
+            && op_state(a)["phase"] == "Failed"
+    })
+    .await;
+    let state = op_state(&app);
+    assert_eq!(
+        state["operation"],
+        serde_json::json!({"initiatedBy": {"username": "learner"}, "sync": {"revision": "main"}}),
+        "{state:#}"
+    );
+    assert!(state["retryCount"].is_null(), "no retry: {state:#}");
+    assert!(
+        !state["message"].as_str().unwrap().contains("retried"),
+        "{state:#}"
+    );
+    // The history of a later success would name the learner; here the failure names no one
+    // automated in the Events either.
+    assert!(
+        app["status"]["history"].is_null()
+            || !app["status"]["history"].to_string().contains("learner")
+    );
+}

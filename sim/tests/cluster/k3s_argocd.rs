@@ -147,10 +147,11 @@ async fn a_manual_sync_to_a_branch_records_the_commit_it_resolved_to() {
         a["status"]["sync"]["status"] == "OutOfSync"
     })
     .await;
-    // What `argocd app sync manual --revision main` sets.
+    // What `argocd app sync manual --revision main` sets (the API server copies the spec's
+    // sync options into the operation).
     lab.kubectl(&[
         "patch", "app", "manual", "-n", "argocd", "--type=merge", "-p",
-        r#"{"operation":{"initiatedBy":{"username":"admin"},"sync":{"revision":"main","syncStrategy":{"hook":{}}}}}"#,
+        r#"{"operation":{"initiatedBy":{"username":"admin"},"sync":{"revision":"main","syncOptions":["CreateNamespace=true"],"syncStrategy":{"hook":{}}}}}"#,
     ])
     .await;
     let app = wait_app(&lab, "manual", "a finished sync", |a| {

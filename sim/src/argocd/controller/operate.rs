@@ -178,6 +178,8 @@ impl Controller {
             Some(&manifests.objects),
             &rules,
         );
+        // Only the operation's own options count (automated sync, the CLI and the UI copy the
+        // spec's in; an operation written by hand without them has none).
         let options: Vec<String> = sync["syncOptions"]
             .as_array()
             .map(|a| {
@@ -185,7 +187,7 @@ impl Controller {
                     .filter_map(|v| v.as_str().map(String::from))
                     .collect()
             })
-            .unwrap_or_else(|| view.sync_options());
+            .unwrap_or_default();
         let ns_ty = &crate::kinds::NAMESPACE;
         let only = sync["resources"]
             .as_array()

@@ -253,13 +253,23 @@ fn conditions(old_status: &Value, wanted: &[(&str, String)], now: &str) -> Value
     )
 }
 
-/// `new` as a merge patch that replaces `old`: keys `old` has and `new` dropped become `null`
-/// (a merge patch cannot remove a key by leaving it out).
+/// `new` as a merge patch that replaces `old` whole: every key `old` has and `new` dropped
+/// becomes `null`, at every depth (a merge patch merges nested maps: a new operation written
+/// over an old one would otherwise keep the old one's `retry` and `initiatedBy.automated`).
 pub(super) fn replacing(old: &Value, new: &Value) -> Value {
     let mut patch = new.clone();
     if let (Some(o), Some(p)) = (old.as_object(), patch.as_object_mut()) {
-        for k in o.keys() {
-            p.entry(k.clone()).or_insert(Value::Null);
+        for (k, old_value) in o {
+            match p.get_mut(k) {
+                None => {
+                    p.insert(k.clone(), Value::Null);
+                }
+                Some(new_value) => {
+                    if old_value.is_object() && new_value.is_object() {
+                        *new_value = replacing(old_value, new_value);
+                    }
+                }
+            }
         }
     }
     patch
