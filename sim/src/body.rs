@@ -36,7 +36,15 @@ pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> 
             .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
     }
     serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
+        // Go's encoding/json names a truncated body this way; other errors keep serde's words.
+        let why = if e.is_eof() {
+            "unexpected end of JSON input".to_string()
+        } else {
+            e.to_string()
+        };
+        ApiError::bad_request(format!(
+            "couldn't get version/kind; json parse error: {why}"
+        ))
     })
 }
 

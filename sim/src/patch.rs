@@ -18,7 +18,17 @@ pub enum PatchKind {
 }
 
 /// What the API accepts, in the words of a real server's 415.
-pub const ACCEPTED: &str = "accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json";
+/// The patch media types a resource accepts: a built-in kind's, and a custom resource's (no
+/// strategic merge patch).
+pub fn accepted(builtin: bool) -> &'static [&'static str] {
+    const ALL: &[&str] = &[
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/apply-patch+yaml",
+        "application/strategic-merge-patch+json",
+    ];
+    if builtin { ALL } else { &ALL[..3] }
+}
 
 impl PatchKind {
     pub fn from_content_type(content_type: &str) -> Option<PatchKind> {
@@ -67,13 +77,7 @@ pub fn apply_patch(
         PatchKind::Strategic => {
             if !ty.builtin {
                 // Custom resources have no patch strategies; a real server refuses the same way.
-                return Err(ApiError::unsupported_media_type(
-                    "application/strategic-merge-patch+json",
-                    &format!(
-                        "strategic merge patch is not supported for custom resources such as {}; {ACCEPTED}",
-                        ty.kind
-                    ),
-                ));
+                return Err(ApiError::unsupported_media_type(accepted(false)));
             }
             strategic::apply_strategic_merge(old, body)
                 .map_err(|e| ApiError::bad_request(e.to_string()))

@@ -197,11 +197,15 @@ impl ApiError {
         )
     }
 
-    pub fn unsupported_media_type(content_type: &str, hint: &str) -> ApiError {
+    /// `NewUnsupportedMediaTypeError`: 415 with the media types this resource accepts.
+    pub fn unsupported_media_type(accepted: &[&str]) -> ApiError {
         ApiError::new(
             415,
             "UnsupportedMediaType",
-            format!("the body of the request was in an unknown format ({content_type}): {hint}"),
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                accepted.join(", ")
+            ),
         )
     }
 

@@ -35,5 +35,6 @@ mod cluster {
     mod protobuf;
     mod raw_http;
     mod survey;
+    mod survey_named;
     mod validation_limits;
 }

@@ -9,7 +9,7 @@ use super::ctx::Ctx;
 use super::negotiate::Form;
 use crate::body::decode_body;
 use crate::ops::{self, DeleteOptions, Deleted, Part, Propagation, ScaleWrite};
-use crate::patch::{ACCEPTED, PatchKind};
+use crate::patch::{PatchKind, accepted};
 use crate::status::{self, ApiError, ApiResult};
 use crate::table;
 use crate::validation::{self, PatchCheck};
@@ -109,7 +109,7 @@ fn item(
 
 fn patch(ctx: &Ctx, name: &str, part: Part, raw_body: &[u8]) -> ApiResult<std::sync::Arc<Value>> {
     let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
-    let kind = patch_kind(ctx.content_type)?;
+    let kind = patch_kind(ctx.content_type, ctx.rp.ty.builtin)?;
     if kind == PatchKind::Apply && ctx.query.field_manager.is_none() {
         return Err(ApiError {
             code: 422,
@@ -167,7 +167,7 @@ fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<R
             )?
         }
         Method::PATCH => {
-            let kind = patch_kind(ctx.content_type)?;
+            let kind = patch_kind(ctx.content_type, ctx.rp.ty.builtin)?;
             let body = decode_body(raw_body, ctx.content_type)?;
             ops::write_scale(
                 &st.store,
@@ -287,11 +287,7 @@ pub fn metadata_only(obj: &Value) -> Value {
     json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": obj["metadata"]})
 }
 
-fn patch_kind(content_type: &str) -> ApiResult<PatchKind> {
-    PatchKind::from_content_type(content_type).ok_or_else(|| {
-        ApiError::unsupported_media_type(
-            content_type,
-            &format!("the body of the request was in an unknown format - {ACCEPTED}"),
-        )
-    })
+fn patch_kind(content_type: &str, builtin: bool) -> ApiResult<PatchKind> {
+    PatchKind::from_content_type(content_type)
+        .ok_or_else(|| ApiError::unsupported_media_type(accepted(builtin)))
 }

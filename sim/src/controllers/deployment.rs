@@ -396,7 +396,13 @@ fn scale(env: &Env, d: &Value, rs: &Value, to: i64) -> bool {
     if from == to {
         return false;
     }
-    let patch = json!({"spec": {"replicas": to}});
+    // `scaleReplicaSet` rewrites the replica annotations with the Deployment's numbers too.
+    let desired = d["spec"]["replicas"].as_i64().unwrap_or(1);
+    let (surge, _) = limits(d, desired);
+    let patch = json!({"spec": {"replicas": to}, "metadata": {"annotations": {
+        "deployment.kubernetes.io/desired-replicas": desired.to_string(),
+        "deployment.kubernetes.io/max-replicas": (desired + surge).to_string(),
+    }}});
     let key = Key::new(
         &crate::kinds::REPLICA_SET,
         objects::namespace(rs),

@@ -43,6 +43,7 @@ impl Controller for Kubelet {
         }
         if event.kind == EventType::Deleted {
             env.logs.forget_pod(&event.key.namespace, &event.key.name);
+            stopping(env, &event.object);
         }
         vec![event.key.clone()]
     }
@@ -460,4 +461,24 @@ fn write_status(env: &Env, pod: &Value, status: &Value) {
         objects::name(pod),
     );
     let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+}
+
+/// The kubelet stops a deleted Pod's started containers: `Killing`, `Stopping container <name>`.
+fn stopping(env: &Env, pod: &Value) {
+    let started = pod["status"]["containerStatuses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["state"]["running"].is_object())
+        .filter_map(|c| c["name"].as_str());
+    for name in started {
+        events::record(
+            env,
+            pod,
+            false,
+            "Killing",
+            &format!("Stopping container {name}"),
+            "kubelet",
+        );
+    }
 }

@@ -132,10 +132,10 @@ async fn pruning_honours_prune_false_prune_off_and_propagation_audit_2_4_5_17() 
     wait_app(&lab, "prunetest", "Synced and Healthy", synced_healthy).await;
     std::fs::remove_file(repo.join("app/keep.yaml")).unwrap();
     std::fs::remove_file(repo.join("app/web.yaml")).unwrap();
-    commit_and_push(&repo, "only stay").await;
+    let only_stay = commit_and_push(&repo, "only stay").await;
     hard_refresh(&lab, "prunetest").await;
     let app = wait_app(&lab, "prunetest", "pruned", |a| {
-        op_state(a)["phase"] == "Succeeded" && result(a, "web").is_some()
+        op_state(a)["phase"] == "Succeeded" && op_state(a)["syncResult"]["revision"] == only_stay
     })
     .await;
     let keep = result(&app, "keep").unwrap();
@@ -201,10 +201,10 @@ async fn pruning_honours_prune_false_prune_off_and_propagation_audit_2_4_5_17() 
     wait_app(&lab, "noprune", "Synced and Healthy", synced_healthy).await;
     std::fs::remove_file(repo.join("other/two.yaml")).unwrap();
     write(&repo, "other/one.yaml", &cm("one", "", "2"));
-    commit_and_push(&repo, "one changed, two gone").await;
+    let two_gone = commit_and_push(&repo, "one changed, two gone").await;
     hard_refresh(&lab, "noprune").await;
     let app = wait_app(&lab, "noprune", "synced without pruning", |a| {
-        op_state(a)["phase"] == "Succeeded" && result(a, "two").is_some()
+        op_state(a)["phase"] == "Succeeded" && op_state(a)["syncResult"]["revision"] == two_gone
     })
     .await;
     let two = result(&app, "two").unwrap();
