@@ -159,7 +159,7 @@ pub fn compare(
             r["status"] = json!("Unknown");
         }
     }
-    let images = images(store, &targets);
+    let images = images(store, &targets, &live_hooks);
     Comparison {
         failed_to_load,
         targets,
@@ -258,17 +258,22 @@ fn resource_status(t: &Target) -> Value {
     r
 }
 
-/// Images of the Pods under the app's resources (Deployment → ReplicaSet → Pod, Job → Pod),
-/// sorted and de-duplicated, as `status.summary.images`.
-fn images(store: &Store, targets: &[Target]) -> Vec<String> {
+/// Images of the Pods under the app's resources and live hooks (Deployment → ReplicaSet → Pod,
+/// Job → Pod): the resource tree's, sorted and de-duplicated, as `status.summary.images`.
+fn images(store: &Store, targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -> Vec<String> {
     let mut owners: HashSet<String> = targets
         .iter()
         .filter_map(|t| t.live.as_deref())
+        .chain(live_hooks.iter().map(|(_, o)| o.as_ref()))
         .map(|o| objects::uid(o).to_string())
         .collect();
     let rs_ty = &crate::kinds::REPLICA_SET;
     let pod_ty = &crate::kinds::POD;
-    let namespaces: HashSet<&str> = targets.iter().map(|t| t.namespace.as_str()).collect();
+    let namespaces: HashSet<&str> = targets
+        .iter()
+        .map(|t| t.namespace.as_str())
+        .chain(live_hooks.iter().map(|(k, _)| k.namespace.as_str()))
+        .collect();
     for ns in &namespaces {
         for rs in store.list(rs_ty, Some(ns)).0 {
             if objects::controller_of(&rs)

@@ -251,17 +251,33 @@ fn build(
         source_json["host"] = json!(host);
     }
     let time = rfc3339(now);
+    // Argo CD's audit logger (`logEvent`) fills no reporting fields and names the app's
+    // destination in annotations.
+    let argocd = source.component == "argocd-application-controller";
+    let mut metadata = json!({"name": name, "namespace": ns});
+    if argocd {
+        let dest = &involved["spec"]["destination"];
+        metadata["annotations"] = json!({
+            "dest-server": dest["server"].as_str().unwrap_or_default(),
+            "dest-namespace": dest["namespace"].as_str().unwrap_or_default(),
+        });
+    }
+    let (reporting, instance) = if argocd {
+        ("", "")
+    } else {
+        (source.component, source.host.unwrap_or_default())
+    };
     json!({
         "apiVersion": "v1",
         "kind": "Event",
-        "metadata": {"name": name, "namespace": ns},
+        "metadata": metadata,
         "involvedObject": involved_object,
         "reason": reason,
         "message": message,
         "type": if warning { "Warning" } else { "Normal" },
         "source": source_json,
-        "reportingComponent": source.component,
-        "reportingInstance": source.host.unwrap_or_default(),
+        "reportingComponent": reporting,
+        "reportingInstance": instance,
         "firstTimestamp": time,
         "lastTimestamp": time,
         "eventTime": null,

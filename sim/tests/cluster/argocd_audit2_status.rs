@@ -230,3 +230,65 @@ async fn invalid_specs_are_refused_with_upstreams_messages_audit_2_3_survey_3() 
     let app = wait_app(&lab, "inv-server", "Synced and Healthy", synced_healthy).await;
     assert!(conditions_of(&app, "InvalidSpecError").is_empty());
 }
+
+/// Items 18 and 20: `summary.images` counts the Pods of live hooks too (the resource tree
+/// holds them), and Argo CD's Events name the destination in annotations and fill no
+/// reporting fields, as its audit logger writes them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hook_images_are_summed_and_events_carry_the_destination_audit_2_18_20() {
+    let (lab, repo) = lab_with_repo().await;
+    write(&repo, "app/cm.yaml", &cm("settings", "", "1"));
+    write(
+        &repo,
+        "app/pre.yaml",
+        &crate::common::job("pre", "argocd.argoproj.io/hook: PreSync", "echo ok"),
+    );
+    commit_and_push(&repo, "a hook").await;
+    apply_app(&lab, "hooked", "app", "", "").await;
+    let app = wait_app(
+        &lab,
+        "hooked",
+        "Synced and Healthy with the hook's image",
+        |a| {
+            synced_healthy(a)
+                && a["status"]["summary"]["images"]
+                    .as_array()
+                    .is_some_and(|i| !i.is_empty())
+        },
+    )
+    .await;
+    assert_eq!(
+        app["status"]["summary"]["images"],
+        serde_json::json!(["busybox:1.36"])
+    );
+    let events = lab
+        .kubectl_json(&[
+            "-n",
+            "argocd",
+            "get",
+            "events",
+            "--field-selector",
+            "involvedObject.name=hooked",
+        ])
+        .await;
+    let started = events["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["reason"] == "OperationStarted")
+        .cloned()
+        .unwrap_or_else(|| panic!("{events:#}"));
+    assert_eq!(
+        started["metadata"]["annotations"]["dest-server"],
+        "https://kubernetes.default.svc"
+    );
+    assert_eq!(
+        started["metadata"]["annotations"]["dest-namespace"],
+        "hooked"
+    );
+    assert_eq!(started["reportingComponent"], "");
+    assert_eq!(
+        started["source"]["component"],
+        "argocd-application-controller"
+    );
+}
