@@ -129,6 +129,33 @@ impl ApiError {
         .with_details(d)
     }
 
+    /// A custom resource missing fields its CRD requires: the group-qualified kind, and every
+    /// field (bracketed as a list when more than one).
+    pub fn required_fields(ty: &ResourceType, name: &str, fields: &[String]) -> ApiError {
+        let causes: Vec<Value> = fields
+            .iter()
+            .map(|f| json!({"reason": "FieldValueRequired", "message": "Required value", "field": f}))
+            .collect();
+        let listed: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{f}: Required value"))
+            .collect();
+        let shown = if listed.len() == 1 {
+            listed.join("")
+        } else {
+            format!("[{}]", listed.join(", "))
+        };
+        let mut d = details(ty, name);
+        d["kind"] = json!(ty.kind);
+        d["causes"] = json!(causes);
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{}.{} \"{name}\" is invalid: {shown}", ty.kind, ty.group),
+        )
+        .with_details(d)
+    }
+
     pub fn required(ty: &ResourceType, name: &str, field: &str) -> ApiError {
         let mut d = details(ty, name);
         d["kind"] = json!(ty.kind);

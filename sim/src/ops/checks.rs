@@ -149,7 +149,81 @@ pub fn check(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
     if ty.group.is_empty() && matches!(ty.kind, "ConfigMap" | "Secret") {
         check_data(ty, name, obj)?;
     }
+    if !ty.builtin {
+        let missing = crd_required(ty, obj);
+        if !missing.is_empty() {
+            return Err(ApiError::required_fields(ty, name, &missing));
+        }
+    }
     Ok(())
+}
+
+/// The `required` lists of Argo CD 3.5's CRD schemas a learner can miss: (path, fields), a
+/// path ending in `[]` meaning every item of that list.
+fn required_table(kind: &str) -> &'static [(&'static str, &'static [&'static str])] {
+    match kind {
+        "Application" => &[
+            ("", &["metadata", "spec"]),
+            ("operation.sync.source", &["repoURL"]),
+            ("spec", &["destination", "project"]),
+            ("spec.ignoreDifferences[]", &["kind"]),
+            ("spec.source", &["repoURL"]),
+            ("spec.sources[]", &["repoURL"]),
+        ],
+        "AppProject" => &[
+            ("", &["metadata", "spec"]),
+            ("spec.clusterResourceBlacklist[]", &["group", "kind"]),
+            ("spec.clusterResourceWhitelist[]", &["group", "kind"]),
+            ("spec.namespaceResourceBlacklist[]", &["group", "kind"]),
+            ("spec.namespaceResourceWhitelist[]", &["group", "kind"]),
+            ("spec.roles[]", &["name"]),
+        ],
+        "ApplicationSet" => &[
+            ("", &["metadata", "spec"]),
+            ("spec", &["generators", "template"]),
+        ],
+        _ => &[],
+    }
+}
+
+/// The fields of `obj` its CRD requires and it lacks, as the schema validator names them
+/// (`spec.project`, `spec.sources[0].repoURL`), in the schema's order.
+fn crd_required(ty: &ResourceType, obj: &Value) -> Vec<String> {
+    let mut missing = Vec::new();
+    for (path, fields) in required_table(ty.kind) {
+        let (base, each) = match path.strip_suffix("[]") {
+            Some(p) => (p, true),
+            None => (*path, false),
+        };
+        let at = base
+            .split('.')
+            .filter(|p| !p.is_empty())
+            .fold(obj, |v, k| &v[k]);
+        let holders: Vec<(String, &Value)> = if each {
+            at.as_array()
+                .into_iter()
+                .flatten()
+                .enumerate()
+                .map(|(i, item)| (format!("{base}[{i}]"), item))
+                .collect()
+        } else if at.is_object() || base.is_empty() {
+            vec![(base.to_string(), at)]
+        } else {
+            Vec::new()
+        };
+        for (prefix, holder) in holders {
+            for field in *fields {
+                if holder.get(*field).is_none_or(Value::is_null) {
+                    missing.push(if prefix.is_empty() {
+                        (*field).to_string()
+                    } else {
+                        format!("{prefix}.{field}")
+                    });
+                }
+            }
+        }
+    }
+    missing
 }
 
 /// `ValidateConfigMap` / `ValidateSecret`: keys, a key in both bags, the total size.
