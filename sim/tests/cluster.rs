@@ -16,6 +16,7 @@ mod common;
 /// One module per topic (the files of `sim/tests/cluster/`).
 mod cluster {
     mod argocd_audit;
+    mod argocd_audit2_ops;
     mod argocd_audit2_repo;
     mod argocd_audit2_status;
     mod argocd_audit2_sync;
