@@ -4,6 +4,13 @@
 //! `capture-pane` until the character shows — so the difference is what the tutor adds
 //! (its PTY reader, the message, update, one drawn frame). Reported, never asserted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a benchmark stops at the first thing that goes wrong, saying what"
+)]
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 

@@ -2,6 +2,13 @@
 //! apply latency p50/p99, watch fan-out to 50 watchers over 10,000 objects, and memory for
 //! 10,000 objects. A bench binary, not a timed test: numbers are reported, never asserted.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a benchmark stops at the first thing that goes wrong, saying what"
+)]
+
 use std::time::{Duration, Instant};
 
 use futures::{StreamExt, TryStreamExt};

@@ -1,6 +1,13 @@
 //! Benchmarks of the tutor (run: `cargo bench --bench tui`; results in README): first frame,
 //! watch event → drawn frame latency beside `kubectl get -w` seeing the same change, an idle
 //! minute (CPU, RSS, API requests by kind), and 5,000 unrelated objects. Reported, not asserted.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "a benchmark stops at the first thing that goes wrong, saying what"
+)]
 // A benchmark is one scripted scenario, measured step by step in order.
 #![allow(clippy::too_many_lines)]
 

@@ -15,18 +15,18 @@ const ROOTS: &[&str] = &[
     "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto",
 ];
 
-fn main() {
-    let include =
-        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("proto");
+/// A build script reports failure by returning it: cargo prints the error and stops the build.
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let include = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?).join("proto");
     println!("cargo:rerun-if-changed={}", include.display());
-    let mut compiler = protox::Compiler::new([&include]).expect("proto include dir");
+    let mut compiler = protox::Compiler::new([&include])?;
     compiler.include_imports(true).include_source_info(false);
     for root in ROOTS {
-        if let Err(e) = compiler.open_file(root) {
-            panic!("compiling {root}: {e}");
-        }
+        compiler
+            .open_file(root)
+            .map_err(|e| format!("compiling {root}: {e}"))?;
     }
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it"))
-        .join("kubernetes-descriptors.bin");
-    std::fs::write(&out, compiler.encode_file_descriptor_set()).expect("write descriptor set");
+    let out = PathBuf::from(std::env::var("OUT_DIR")?).join("kubernetes-descriptors.bin");
+    std::fs::write(&out, compiler.encode_file_descriptor_set())?;
+    Ok(())
 }

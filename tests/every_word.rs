@@ -3,10 +3,14 @@
 //! each language other than English, hold none of the tutor's own English prose. What the
 //! cluster said (recorded in the fixture) and Argo CD's own words may stay.
 
-#[path = "support/english.rs"]
-mod english;
-#[path = "support/scenes.rs"]
-mod scenes;
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+mod common;
+use common::{english, scenes};
 
 use capa_tui::i18n::Lang;
 use capa_tui::lab::catalog::{Catalog, Section};

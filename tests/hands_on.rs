@@ -4,6 +4,13 @@
 //! src-helm turning Synced and Healthy, and `capa-tui check 2` passing. Ctrl-] hands the keys
 //! back, `q` in the shell types `q`, and quitting leaves no shell behind.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -12,9 +19,8 @@ use capa_tui::i18n::Lang;
 use capa_tui::lab::catalog::{Catalog, Section};
 use capa_tui::lab::snippets::snippets;
 
-#[path = "support/tmux.rs"]
-mod tmux;
-use tmux::Tmux;
+mod common;
+use common::tmux::Tmux;
 
 /// Processes whose command line names `needle` (the test's own state dir).
 fn processes_naming(needle: &str) -> Vec<String> {

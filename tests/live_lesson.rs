@@ -2,10 +2,14 @@
 //! when the cluster undoes a step, the self-check is re-run and says when, and both come back
 //! when the step is done again. Driven in tmux, as a learner sees it.
 
-#[path = "support/lab_cli.rs"]
-mod lab_cli;
-#[path = "support/tmux.rs"]
-mod tmux;
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+mod common;
+use common::{lab_cli, tmux};
 
 use std::time::Duration;
 

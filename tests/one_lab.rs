@@ -3,10 +3,14 @@
 //! lessons that name their prerequisite and converge when run in any order. Driven with the
 //! `capa-tui` binary, the real git and kubectl, and a tutor in tmux.
 
-#[path = "support/lab_cli.rs"]
-mod lab_cli;
-#[path = "support/tmux.rs"]
-mod tmux;
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+mod common;
+use common::{lab_cli, tmux};
 
 use lab_cli::{capa, text, tutor_command};
 

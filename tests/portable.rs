@@ -5,6 +5,13 @@
 //! built, so the reading itself is proven on every run. Uses `readelf` from binutils, which
 //! linking any Rust binary on Linux already needs.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -5,14 +5,20 @@
 //! created, deleted and annotated, and within 5 s of it serving the header must say live and
 //! the panes show the changes. And a plan interrupted by a server restart completes after it.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[path = "support/tmux.rs"]
-mod tmux;
-use tmux::Tmux;
+mod common;
+use common::tmux::Tmux;
 
 /// Within this long of the cluster serving again, every pane matches it.
 const RECOVERY: Duration = Duration::from_secs(5);

@@ -2,14 +2,17 @@
 //! the whole app driven by key events through lessons on the embedded cluster, and a real
 //! terminal run in tmux.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
 use std::time::Duration;
 
-#[path = "support/scenes.rs"]
-mod scenes;
-#[path = "support/svg.rs"]
-mod svg;
-#[path = "support/tmux.rs"]
-mod tmux;
+mod common;
+use common::{scenes, svg, tmux};
 
 use capa_tui::cluster::problem::Problem;
 

@@ -2,6 +2,7 @@
 //! dispatch to discovery, OpenAPI, resources, watches and logs. Every failure is answered with
 //! a `Status` object; nothing a client sends can panic the server or stall other clients.
 
+mod ctx;
 mod discovery;
 mod logs;
 mod metrics;
@@ -30,15 +31,18 @@ use negotiate::Encoding;
 use path::Route;
 pub use request::MAX_BODY_BYTES;
 use request::Query;
-pub(crate) use request::decode_body;
 
 /// How many requests of each kind the server has answered (for benchmarks: a watching client
 /// in steady state should make no LISTs).
 #[derive(Default, Debug)]
 pub struct RequestCounts {
+    /// LIST requests (a GET of a collection).
     pub lists: std::sync::atomic::AtomicU64,
+    /// WATCH requests.
     pub watches: std::sync::atomic::AtomicU64,
+    /// GETs of one object.
     pub gets: std::sync::atomic::AtomicU64,
+    /// Creates, updates, patches and deletes.
     pub writes: std::sync::atomic::AtomicU64,
 }
 
@@ -176,7 +180,7 @@ async fn dispatch(
                 return watch::serve(st, &rp, &query, output).await;
             }
             let body = request::read_body(body, &parts.headers).await?;
-            let ctx = resource::Ctx {
+            let ctx = ctx::Ctx {
                 st,
                 rp: &rp,
                 query: &query,

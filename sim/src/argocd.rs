@@ -11,10 +11,14 @@ mod autosync;
 mod bootstrap;
 mod compare;
 mod controller;
+mod ctrllog;
 pub mod diff;
 pub mod health;
 mod hooks;
+mod install;
 mod operation;
+mod options;
+mod project;
 pub mod repo;
 mod sync;
 
@@ -24,7 +28,6 @@ use tokio::task::JoinHandle;
 
 use super::controllers::Env;
 use crate::store::Store;
-pub use bootstrap::NAMESPACE;
 use repo::RepoServer;
 
 /// Seeds what an Argo CD install leaves in the cluster.

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::kinds::{TYPES, by_kind};
+use super::kinds::TYPES;
 use super::ops::{self, Actor};
 use super::store::{Key, Store};
 
@@ -12,15 +12,14 @@ const NAMESPACES: &[&str] = &["default", "kube-system", "kube-public", "kube-nod
 /// Creates whatever of the initial objects is missing (a restarted state dir keeps the rest).
 pub fn seed(store: &Store) {
     let actor = Actor::new("k3s");
-    let ns_ty = by_kind("v1", "Namespace").expect("namespaces are served");
+    let ns_ty = &crate::kinds::NAMESPACE;
     for name in NAMESPACES {
         if store.get(&Key::new(ns_ty, "", name)).is_none() {
             let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
             let _ = ops::create(store, ns_ty, "", body, &actor);
         }
     }
-    let crd_ty =
-        by_kind("apiextensions.k8s.io/v1", "CustomResourceDefinition").expect("CRDs are served");
+    let crd_ty = &crate::kinds::CUSTOM_RESOURCE_DEFINITION;
     for crd in crds() {
         let name = crd["metadata"]["name"]
             .as_str()

@@ -31,10 +31,6 @@ impl Clock {
         }
     }
 
-    pub fn speed(&self) -> f64 {
-        self.speed
-    }
-
     /// Cluster time now.
     pub fn now(&self) -> Timestamp {
         let elapsed = self.started.elapsed().mul_f64(self.speed);
@@ -51,11 +47,6 @@ impl Clock {
     /// How long to really wait for `cluster` seconds to pass.
     pub fn real(&self, cluster: Duration) -> Duration {
         cluster.div_f64(self.speed)
-    }
-
-    /// Sleeps until `cluster` time has passed on this clock.
-    pub async fn sleep(&self, cluster: Duration) {
-        tokio::time::sleep(self.real(cluster)).await;
     }
 }
 

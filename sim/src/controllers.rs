@@ -15,6 +15,7 @@ pub mod node;
 mod queue;
 mod replicaset;
 mod startup;
+mod statefulset;
 
 use std::sync::Arc;
 
@@ -51,6 +52,7 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
             replicaset::ReplicaSets::REPLICATION_CONTROLLERS,
         ),
         queue::run(env.clone(), daemonset::DaemonSets),
+        queue::run(env.clone(), statefulset::StatefulSets),
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),
@@ -60,13 +62,8 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
 
 use serde_json::Value;
 
-use super::kinds::{ResourceType, by_kind};
+use super::kinds::ResourceType;
 use super::objects;
-
-/// A served type by apiVersion and kind (always present: the kinds table is static).
-fn ty(api_version: &str, kind: &str) -> &'static ResourceType {
-    by_kind(api_version, kind).unwrap_or_else(|| panic!("{api_version} {kind} is served"))
-}
 
 /// Objects of `ty` in `namespace` whose controlling owner has this uid (and are not deleting).
 fn owned(
@@ -84,12 +81,12 @@ fn owned(
         .collect()
 }
 
-/// The key of the object's controlling owner, if it is of `owner_kind`.
-fn owner_key(obj: &Value, owner_api_version: &str, owner_kind: &str) -> Option<super::store::Key> {
+/// The key of the object's controlling owner, if it is of type `owner`.
+fn owner_key(obj: &Value, owner: &'static ResourceType) -> Option<super::store::Key> {
     let r = objects::controller_of(obj)?;
-    (r["kind"] == owner_kind).then(|| {
+    (r["kind"] == owner.kind).then(|| {
         super::store::Key::new(
-            ty(owner_api_version, owner_kind),
+            owner,
             objects::namespace(obj),
             r["name"].as_str().unwrap_or_default(),
         )
@@ -109,7 +106,7 @@ fn created(obj: &Value) -> jiff::Timestamp {
 fn delete_owned_pod(env: &Env, owner: &Value, namespace: &str, name: &str, component: &str) {
     if crate::ops::delete(
         &env.store,
-        ty("v1", "Pod"),
+        &crate::kinds::POD,
         namespace,
         name,
         &crate::ops::DeleteOptions::default(),
@@ -149,9 +146,9 @@ fn set_condition(status: &mut Value, condition: &Condition, now: &str, with_upda
     if !status["conditions"].is_array() {
         status["conditions"] = Value::Array(Vec::new());
     }
-    let list = status["conditions"]
-        .as_array_mut()
-        .expect("just made an array");
+    let Some(list) = status["conditions"].as_array_mut() else {
+        return;
+    };
     let existing = list.iter_mut().find(|c| c["type"] == cond_type);
     let mut cond = serde_json::json!({"type": cond_type, "status": status_word, "reason": reason, "message": message, "lastTransitionTime": now});
     if with_update_time {

@@ -23,6 +23,10 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
             deployment(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
         }
+        ("apps", "StatefulSet") => {
+            stateful_set(obj);
+            pod_spec(&mut obj["spec"]["template"]["spec"], true);
+        }
         ("apps", "DaemonSet") => {
             daemon_set(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], true);
@@ -87,6 +91,31 @@ fn deployment(obj: &mut Value) {
             obj,
             &["spec", "strategy", "rollingUpdate", "maxUnavailable"],
             json!("25%"),
+        );
+    }
+}
+
+fn stateful_set(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "replicas"], json!(1));
+    set_if_absent(obj, &["spec", "podManagementPolicy"], json!("OrderedReady"));
+    set_if_absent(obj, &["spec", "revisionHistoryLimit"], json!(10));
+    set_if_absent(
+        obj,
+        &["spec", "updateStrategy", "type"],
+        json!("RollingUpdate"),
+    );
+    if obj["spec"]["updateStrategy"]["type"] == "RollingUpdate" {
+        set_if_absent(
+            obj,
+            &["spec", "updateStrategy", "rollingUpdate", "partition"],
+            json!(0),
+        );
+    }
+    for when in ["whenDeleted", "whenScaled"] {
+        set_if_absent(
+            obj,
+            &["spec", "persistentVolumeClaimRetentionPolicy", when],
+            json!("Retain"),
         );
     }
 }
@@ -243,13 +272,12 @@ fn set_if_absent(obj: &mut Value, path: &[&str], value: Value) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
 
     #[test]
     fn a_deployment_gets_the_defaults_kubectl_shows() {
         let mut d = json!({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},
             "spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.27-alpine","ports":[{"containerPort":80}]}]}}}});
-        apply(by_kind("apps/v1", "Deployment").unwrap(), &mut d);
+        apply(&crate::kinds::DEPLOYMENT, &mut d);
         assert_eq!(d["spec"]["replicas"], 1);
         assert_eq!(d["spec"]["strategy"]["rollingUpdate"]["maxSurge"], "25%");
         let c = &d["spec"]["template"]["spec"]["containers"][0];
@@ -275,9 +303,9 @@ mod tests {
     #[test]
     fn defaulting_adds_no_null_for_a_list_that_is_not_there() {
         let mut pod = json!({"spec": {"containers": [{"name": "c", "image": "busybox:1.36"}]}});
-        apply(by_kind("v1", "Pod").unwrap(), &mut pod);
+        apply(&crate::kinds::POD, &mut pod);
         let mut svc = json!({"spec": {"type": "ExternalName", "externalName": "example.com"}});
-        apply(by_kind("v1", "Service").unwrap(), &mut svc);
+        apply(&crate::kinds::SERVICE, &mut svc);
         for obj in [&pod, &svc] {
             let text = obj.to_string();
             assert!(!text.contains("null"), "{text}");
@@ -287,7 +315,7 @@ mod tests {
     #[test]
     fn explicit_values_are_kept() {
         let mut d = json!({"spec":{"replicas":3,"template":{"spec":{"containers":[]}}}});
-        apply(by_kind("apps/v1", "Deployment").unwrap(), &mut d);
+        apply(&crate::kinds::DEPLOYMENT, &mut d);
         assert_eq!(d["spec"]["replicas"], 3);
     }
 }

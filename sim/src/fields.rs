@@ -24,15 +24,12 @@ mod robustness;
 #[cfg(test)]
 mod tests;
 
-pub use apply::{BEFORE_FIRST_APPLY, Conflict, conflict_message, server_side_apply};
-pub use cap::{ANCIENT_CHANGES, MAX_UPDATE_MANAGERS};
-pub use entry::{
-    ManagedFieldsEntry, Operation, owners_of, read_entries, sort_entries, write_entries,
-};
-pub use lastapplied::LAST_APPLIED;
-pub use path::{Path, PathElement, path_string};
-pub use set::FieldSet;
+pub use apply::{conflict_message, server_side_apply};
+pub use entry::{ManagedFieldsEntry, read_entries, write_entries};
+// What the unit tests below (`use super::*`) reach for besides the API above.
 pub use update::record_update;
+#[cfg(test)]
+use {apply::BEFORE_FIRST_APPLY, entry::Operation, lastapplied::LAST_APPLIED, set::FieldSet};
 
 /// Why managedFields data could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
+use super::key::Key;
 use super::kinds::{TYPES, by_plural};
-use super::store::Key;
 
 const SNAPSHOT: &str = "snapshot.json";
 const JOURNAL: &str = "journal.jsonl";
@@ -216,7 +216,7 @@ mod tests {
     use crate::store::{Change, Store};
 
     fn cm_key() -> Key {
-        Key::new(by_plural("", "v1", "configmaps").unwrap(), "lab", "a")
+        Key::new(&crate::kinds::CONFIG_MAP, "lab", "a")
     }
 
     #[test]

@@ -1,6 +1,10 @@
 //! The resource types the embedded API server serves: one table that discovery, OpenAPI,
 //! routing, defaulting and the Table printer all read, so they can never disagree.
 
+mod served;
+
+pub use served::*;
+
 /// One served resource type.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ResourceType {
@@ -25,6 +29,7 @@ pub struct ResourceType {
     pub computed: bool,
 }
 
+/// What every entry of the table starts from: a namespaced core/v1 built-in kind.
 const BASE: ResourceType = ResourceType {
     group: "",
     version: "v1",
@@ -42,192 +47,30 @@ const BASE: ResourceType = ResourceType {
 };
 
 /// Every served type. The order is the order discovery lists them in.
-pub static TYPES: &[ResourceType] = &[
-    ResourceType {
-        kind: "Namespace",
-        plural: "namespaces",
-        singular: "namespace",
-        namespaced: false,
-        short_names: &["ns"],
-        status_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        kind: "ConfigMap",
-        plural: "configmaps",
-        singular: "configmap",
-        short_names: &["cm"],
-        ..BASE
-    },
-    ResourceType {
-        kind: "Secret",
-        plural: "secrets",
-        singular: "secret",
-        ..BASE
-    },
-    ResourceType {
-        kind: "Pod",
-        plural: "pods",
-        singular: "pod",
-        short_names: &["po"],
-        categories: &["all"],
-        status_subresource: true,
-        log_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        kind: "Event",
-        plural: "events",
-        singular: "event",
-        short_names: &["ev"],
-        ..BASE
-    },
-    ResourceType {
-        kind: "Service",
-        plural: "services",
-        singular: "service",
-        short_names: &["svc"],
-        categories: &["all"],
-        status_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        kind: "Node",
-        plural: "nodes",
-        singular: "node",
-        namespaced: false,
-        short_names: &["no"],
-        status_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        kind: "Endpoints",
-        plural: "endpoints",
-        singular: "endpoints",
-        short_names: &["ep"],
-        ..BASE
-    },
-    ResourceType {
-        kind: "ReplicationController",
-        plural: "replicationcontrollers",
-        singular: "replicationcontroller",
-        short_names: &["rc"],
-        categories: &["all"],
-        status_subresource: true,
-        scale_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        kind: "ServiceAccount",
-        plural: "serviceaccounts",
-        singular: "serviceaccount",
-        short_names: &["sa"],
-        ..BASE
-    },
-    ResourceType {
-        group: "apps",
-        kind: "Deployment",
-        plural: "deployments",
-        singular: "deployment",
-        short_names: &["deploy"],
-        categories: &["all"],
-        status_subresource: true,
-        scale_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "apps",
-        kind: "ReplicaSet",
-        plural: "replicasets",
-        singular: "replicaset",
-        short_names: &["rs"],
-        categories: &["all"],
-        status_subresource: true,
-        scale_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "apps",
-        kind: "DaemonSet",
-        plural: "daemonsets",
-        singular: "daemonset",
-        short_names: &["ds"],
-        categories: &["all"],
-        status_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "batch",
-        kind: "Job",
-        plural: "jobs",
-        singular: "job",
-        categories: &["all"],
-        status_subresource: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "discovery.k8s.io",
-        kind: "EndpointSlice",
-        plural: "endpointslices",
-        singular: "endpointslice",
-        ..BASE
-    },
-    ResourceType {
-        group: "coordination.k8s.io",
-        kind: "Lease",
-        plural: "leases",
-        singular: "lease",
-        ..BASE
-    },
-    ResourceType {
-        group: "metrics.k8s.io",
-        version: "v1beta1",
-        kind: "NodeMetrics",
-        plural: "nodes",
-        singular: "",
-        namespaced: false,
-        computed: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "metrics.k8s.io",
-        version: "v1beta1",
-        kind: "PodMetrics",
-        plural: "pods",
-        singular: "",
-        computed: true,
-        ..BASE
-    },
-    ResourceType {
-        group: "argoproj.io",
-        version: "v1alpha1",
-        kind: "Application",
-        plural: "applications",
-        singular: "application",
-        short_names: &["app", "apps"],
-        builtin: false,
-        ..BASE
-    },
-    ResourceType {
-        group: "argoproj.io",
-        version: "v1alpha1",
-        kind: "AppProject",
-        plural: "appprojects",
-        singular: "appproject",
-        short_names: &["appproj", "appprojs"],
-        builtin: false,
-        ..BASE
-    },
-    ResourceType {
-        group: "apiextensions.k8s.io",
-        kind: "CustomResourceDefinition",
-        plural: "customresourcedefinitions",
-        singular: "customresourcedefinition",
-        namespaced: false,
-        short_names: &["crd", "crds"],
-        status_subresource: true,
-        ..BASE
-    },
+pub static TYPES: &[&ResourceType] = &[
+    &NAMESPACE,
+    &CONFIG_MAP,
+    &SECRET,
+    &POD,
+    &EVENT,
+    &SERVICE,
+    &NODE,
+    &ENDPOINTS,
+    &REPLICATION_CONTROLLER,
+    &SERVICE_ACCOUNT,
+    &DEPLOYMENT,
+    &REPLICA_SET,
+    &DAEMON_SET,
+    &STATEFUL_SET,
+    &JOB,
+    &ENDPOINT_SLICE,
+    &LEASE,
+    &NODE_METRICS,
+    &POD_METRICS,
+    &APPLICATION,
+    &APP_PROJECT,
+    &APPLICATION_SET,
+    &CUSTOM_RESOURCE_DEFINITION,
 ];
 
 impl ResourceType {
@@ -264,8 +107,8 @@ impl ResourceType {
 /// from the table so a new kind can never be missed.
 pub fn api_version_of(ty: &ResourceType) -> &'static str {
     static ALL: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    let all = ALL.get_or_init(|| TYPES.iter().map(ResourceType::api_version).collect());
-    match TYPES.iter().position(|t| std::ptr::eq(t, ty)) {
+    let all = ALL.get_or_init(|| TYPES.iter().map(|t| t.api_version()).collect());
+    match TYPES.iter().position(|t| std::ptr::eq(*t, ty)) {
         Some(i) => all[i].as_str(),
         // Only the ad-hoc Scale view is outside the table, and it never owns fields.
         None => "v1",
@@ -277,6 +120,7 @@ pub fn by_plural(group: &str, version: &str, plural: &str) -> Option<&'static Re
     TYPES
         .iter()
         .find(|t| t.group == group && t.version == version && t.plural == plural)
+        .copied()
 }
 
 /// The type for an `apiVersion` + `kind` pair, as found in an object body.
@@ -285,6 +129,53 @@ pub fn by_kind(api_version: &str, kind: &str) -> Option<&'static ResourceType> {
     TYPES
         .iter()
         .find(|t| t.group == group && t.version == version && t.kind == kind)
+        .copied()
+}
+
+/// A type this cluster does not serve, named by a manifest (`autoscaling/v2` `HorizontalPodAutoscaler`):
+/// Argo CD still compares and lists such a resource, and its sync fails. Made once per kind
+/// and kept for the process's life (there are only as many as distinct kinds in manifests).
+pub fn unserved(api_version: &str, kind: &str) -> &'static ResourceType {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock, PoisonError};
+    static MADE: OnceLock<Mutex<HashMap<(String, String), &'static ResourceType>>> =
+        OnceLock::new();
+    let mut made = MADE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    let key = (api_version.to_string(), kind.to_string());
+    if let Some(ty) = made.get(&key) {
+        return ty;
+    }
+    let (group, version) = split_api_version(api_version);
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let ty: &'static ResourceType = Box::leak(Box::new(ResourceType {
+        group: leak(group.to_string()),
+        version: leak(version.to_string()),
+        kind: leak(kind.to_string()),
+        plural: leak(format!("{}s", kind.to_lowercase())),
+        singular: leak(kind.to_lowercase()),
+        ..BASE
+    }));
+    made.insert(key, ty);
+    ty
+}
+
+/// Whether `ty` is one of the served types (not an [`unserved`] one).
+pub fn is_served(ty: &ResourceType) -> bool {
+    TYPES.iter().any(|t| std::ptr::eq(*t, ty))
+}
+
+/// `APIResourcesToStrings(resources, true)`: every served `group/version` and
+/// `group/version/Kind`, sorted, as Argo CD hands them to helm's `--api-versions`.
+pub fn api_resource_strings() -> Vec<String> {
+    let mut all = std::collections::BTreeSet::new();
+    for t in TYPES {
+        all.insert(t.api_version());
+        all.insert(format!("{}/{}", t.api_version(), t.kind));
+    }
+    all.into_iter().collect()
 }
 
 /// `apps/v1` → (`apps`, `v1`); `v1` → (``, `v1`).

@@ -3,31 +3,48 @@
 //! run k3s. It imports nothing of the tutor: the tutor talks to it over HTTP like any cluster.
 //!
 //! Start it with [`start`] in-process (tests, `capa-tui --sim`) or with `capa-tui sim serve`.
+//!
+//! The modules, from the wire inwards:
+//!
+//! | module | owns |
+//! |---|---|
+//! | `api` | the HTTP front: auth, negotiation, discovery, OpenAPI, resources, watches, logs, metrics |
+//! | `body`, `proto`, `validation` | reading request bodies (JSON, YAML, protobuf) and field validation |
+//! | `ops`, `patch`, `fields`, `defaults` | the one write path: admission, patches, managedFields, defaulting |
+//! | `store`, `key`, `journal`, `clock` | objects by key, resourceVersions, watch history, the state dir, sped-up time |
+//! | `kinds`, `schema`, `table`, `status`, `objects` | the served types, field shapes, kubectl's Tables, API errors, metadata helpers |
+//! | `controllers`, `logs`, `shell` | k3s's workload controllers, Pod output, the Job containers' tiny shell |
+//! | `argocd` | Argo CD 3.5's application controller and repo server |
+//! | `gitd`, `tools`, `tls`, `bootstrap` | the real git daemon, the real kubectl/helm, HTTPS, what a fresh cluster holds |
+
+#![warn(missing_docs)]
 
 mod api;
-pub mod argocd;
+mod argocd;
+mod body;
 mod bootstrap;
-pub mod clock;
+mod clock;
 mod controllers;
 mod defaults;
-pub mod fields;
-pub mod gitd;
+mod fields;
+mod gitd;
 mod glob;
 mod journal;
-pub mod kinds;
+mod key;
+mod kinds;
 mod logs;
-pub mod objects;
+mod objects;
 mod ops;
-pub mod patch;
+mod patch;
 pub mod proto;
-pub mod schema;
-pub mod shell;
+mod schema;
+mod shell;
 mod status;
-pub mod store;
-pub mod table;
+mod store;
+mod table;
 mod tls;
 pub mod tools;
-pub mod validation;
+mod validation;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -67,42 +84,84 @@ impl Default for Config {
     }
 }
 
+/// Why the embedded cluster could not start or write its kubeconfig; each says what to do.
 #[derive(Debug, thiserror::Error)]
 pub enum SimError {
+    /// `--listen` named an address other than loopback.
     #[error(
         "the embedded lab cluster only listens on loopback; {0} is not a loopback address (use 127.0.0.1:PORT)"
     )]
     NotLoopback(SocketAddr),
+    /// The port is taken or cannot be bound.
     #[error(
         "cannot listen on {addr}: {source} (is another capa-tui sim already running there? pick another --listen port, or 0 for any free one)"
     )]
     Listen {
+        /// The address asked for.
         addr: SocketAddr,
+        /// What the operating system said.
         source: std::io::Error,
     },
+    /// `--speed` was zero, negative or not a number.
     #[error("--speed must be a positive number (1 is real time, 10 is ten times faster); got {0}")]
     BadSpeed(f64),
+    /// The state dir could not be read or written.
     #[error(transparent)]
     Store(#[from] store::StoreError),
+    /// The server's certificate could not be made.
     #[error(transparent)]
     Tls(#[from] tls::TlsError),
+    /// The git daemon did not start.
     #[error(transparent)]
     Gitd(#[from] gitd::GitdError),
+    /// The bare-repo folder could not be made.
     #[error("cannot use {path} for bare repos: {source}")]
     BareDir {
+        /// The folder.
         path: PathBuf,
+        /// What the operating system said.
         source: std::io::Error,
     },
+    /// The kubeconfig could not be written.
     #[error("cannot write the kubeconfig to {path}: {source}")]
     Kubeconfig {
+        /// Where it was to go.
         path: PathBuf,
+        /// What the operating system said.
         source: std::io::Error,
     },
 }
 
+/// One stored object, as [`Handle::objects`] lists them.
+#[derive(Debug)]
+pub struct Stored {
+    /// The object's kind (`Deployment`).
+    pub kind: &'static str,
+    /// Its resource's plural name (`deployments`).
+    pub plural: &'static str,
+    /// Its namespace; empty for a cluster-scoped object.
+    pub namespace: String,
+    /// Its name.
+    pub name: String,
+    /// The object as stored.
+    pub object: Arc<serde_json::Value>,
+    ty: &'static kinds::ResourceType,
+}
+
+impl Stored {
+    /// The fields its kind's schema does not declare (usually none), as strict decoding names
+    /// them (`unknown field "spec.replica"`): what the cluster's controllers and Argo CD wrote
+    /// must be something a real server would keep, or a later `kubectl apply` of it would fail.
+    pub fn undeclared_fields(&self) -> Vec<String> {
+        validation::unknown_fields(self.ty, &self.object)
+    }
+}
+
 /// A running embedded cluster. Dropping it without [`Handle::shutdown`] aborts its tasks.
 pub struct Handle {
+    /// Where the API server listens (HTTPS, loopback).
     pub addr: SocketAddr,
+    /// The bearer token every request must carry.
     pub token: String,
     ca_pem: String,
     store: Arc<Store>,
@@ -161,10 +220,16 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         GITD_HOST.to_string(),
         format!("127.0.0.1:{}", gitd.port()),
     )]);
-    let repo_server = Arc::new(argocd::repo::RepoServer::new(
-        work_dir.join("repo-cache"),
-        hosts,
-    ));
+    // Argo CD passes the destination's version and API resources to helm (`GetVersionsInfo`).
+    // Its refs cache runs on the cluster's clock.
+    let repo_server = Arc::new(
+        argocd::repo::RepoServer::new(work_dir.join("repo-cache"), hosts)
+            .with_cluster(
+                api::k3s_version(&git_version),
+                kinds::api_resource_strings(),
+            )
+            .with_clock(store.clock.clone()),
+    );
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|source| SimError::Listen {
@@ -231,12 +296,23 @@ impl Handle {
         format!("git://127.0.0.1:{}/{name}.git", self.gitd.port())
     }
 
-    /// The CA certificate (PEM) that signed the server's certificate.
-    /// The cluster's store, for tests that check what a request did or did not change.
-    pub fn store(&self) -> &Arc<Store> {
-        &self.store
+    /// Every stored object, for tests that check what a request did or did not change.
+    pub fn objects(&self) -> Vec<Stored> {
+        self.store
+            .all()
+            .into_iter()
+            .map(|(key, object)| Stored {
+                kind: key.ty().kind,
+                plural: key.ty().plural,
+                namespace: key.namespace.clone(),
+                name: key.name.clone(),
+                object,
+                ty: key.ty(),
+            })
+            .collect()
     }
 
+    /// The CA certificate (PEM) that signed the server's certificate.
     pub fn ca_pem(&self) -> &str {
         &self.ca_pem
     }

@@ -170,6 +170,7 @@ impl LogBook {
 }
 
 impl LogView {
+    #[cfg(test)]
     /// Everything logged, as plain text.
     pub fn text(&self) -> String {
         self.lines.iter().map(|l| l.text.as_str()).collect()

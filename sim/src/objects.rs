@@ -51,34 +51,19 @@ pub fn held_by_finalizers(obj: &Value) -> bool {
 
 /// The object's `metadata` map, created if missing or not a map.
 pub fn metadata_mut(obj: &mut Value) -> &mut Map<String, Value> {
-    if !obj["metadata"].is_object() {
-        obj["metadata"] = Value::Object(Map::new());
-    }
-    obj["metadata"]
-        .as_object_mut()
-        .expect("metadata was just made a map")
+    map_at(&mut obj["metadata"])
 }
 
-/// Sets or removes (`None`) a key in a metadata map such as `labels` or `annotations`.
-pub fn set_meta_entry(obj: &mut Value, map: &str, key: &str, value: Option<&str>) {
-    let meta = metadata_mut(obj);
-    match value {
-        Some(v) => {
-            let m = meta.entry(map).or_insert_with(|| Value::Object(Map::new()));
-            if !m.is_object() {
-                *m = Value::Object(Map::new());
-            }
-            m[key] = Value::String(v.to_string());
-        }
-        None => {
-            if let Some(m) = meta.get_mut(map).and_then(Value::as_object_mut) {
-                m.remove(key);
-                if m.is_empty() {
-                    meta.remove(map);
-                }
-            }
-        }
+/// The map `slot` holds, made an empty one first if it holds anything else.
+#[allow(
+    clippy::expect_used,
+    reason = "the slot holds a map: it was made one on the line above if it did not"
+)]
+pub fn map_at(slot: &mut Value) -> &mut Map<String, Value> {
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
     }
+    slot.as_object_mut().expect("made a map above")
 }
 
 /// The owner reference with `controller: true`, if any.
@@ -151,7 +136,6 @@ pub fn label_problem(name: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn names_follow_dns_1123() {
@@ -161,15 +145,6 @@ mod tests {
         assert!(subdomain_problem("").is_some());
         assert_eq!(label_problem("src-helm"), None);
         assert!(label_problem("a.b").is_some());
-    }
-
-    #[test]
-    fn meta_entries_are_set_and_removed_cleanly() {
-        let mut o = json!({"metadata": {"name": "x"}});
-        set_meta_entry(&mut o, "labels", "app", Some("web"));
-        assert_eq!(o["metadata"]["labels"]["app"], "web");
-        set_meta_entry(&mut o, "labels", "app", None);
-        assert!(o["metadata"].get("labels").is_none());
     }
 
     #[test]

@@ -4,6 +4,7 @@
 
 mod admission;
 mod bind;
+mod checks;
 mod delete;
 mod prepare;
 mod scale;

@@ -18,7 +18,17 @@ pub enum PatchKind {
 }
 
 /// What the API accepts, in the words of a real server's 415.
-pub const ACCEPTED: &str = "accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json";
+/// The patch media types a resource accepts: a built-in kind's, and a custom resource's (no
+/// strategic merge patch).
+pub fn accepted(builtin: bool) -> &'static [&'static str] {
+    const ALL: &[&str] = &[
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/apply-patch+yaml",
+        "application/strategic-merge-patch+json",
+    ];
+    if builtin { ALL } else { &ALL[..3] }
+}
 
 impl PatchKind {
     pub fn from_content_type(content_type: &str) -> Option<PatchKind> {
@@ -67,13 +77,7 @@ pub fn apply_patch(
         PatchKind::Strategic => {
             if !ty.builtin {
                 // Custom resources have no patch strategies; a real server refuses the same way.
-                return Err(ApiError::unsupported_media_type(
-                    "application/strategic-merge-patch+json",
-                    &format!(
-                        "strategic merge patch is not supported for custom resources such as {}; {ACCEPTED}",
-                        ty.kind
-                    ),
-                ));
+                return Err(ApiError::unsupported_media_type(accepted(false)));
             }
             strategic::apply_strategic_merge(old, body)
                 .map_err(|e| ApiError::bad_request(e.to_string()))
@@ -85,7 +89,7 @@ pub fn apply_patch(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
+
     use serde_json::json;
 
     #[test]
@@ -103,7 +107,7 @@ mod tests {
 
     #[test]
     fn merge_and_json_patches_change_the_object() {
-        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         let old = json!({"data": {"a": "1", "b": "2"}});
         let merged = apply_patch(
             PatchKind::Merge,
@@ -133,7 +137,7 @@ mod tests {
 
     #[test]
     fn strategic_merge_on_a_custom_resource_is_refused() {
-        let app = by_kind("argoproj.io/v1alpha1", "Application").unwrap();
+        let app = &crate::kinds::APPLICATION;
         let err = apply_patch(PatchKind::Strategic, app, &json!({}), &json!({})).unwrap_err();
         assert_eq!(err.code, 415);
     }

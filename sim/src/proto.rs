@@ -29,22 +29,39 @@ pub const STREAM_MEDIA_TYPE: &str = "application/vnd.kubernetes.protobuf;stream=
 /// Why a body could not be read or written as protobuf.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ProtoError {
+    /// No bytes at all.
     #[error("empty body")]
     Empty,
+    /// The body lacks the `k8s\0` magic every Kubernetes protobuf body starts with.
     #[error(
         "provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]"
     )]
     NoPrefix,
+    /// The bytes are not a valid protobuf message.
     #[error("unable to decode protobuf: {0}")]
     Wire(String),
+    /// The envelope names a content encoding other than none.
     #[error("unsupported content encoding {0:?} in the protobuf envelope")]
     ContentEncoding(String),
+    /// The envelope carries no kind.
     #[error("Object 'Kind' is missing in the protobuf envelope")]
     MissingKind,
+    /// No Kubernetes message is known for this apiVersion and kind.
     #[error("no kind {kind:?} is registered for version {api_version:?} in protobuf")]
-    UnknownKind { api_version: String, kind: String },
+    UnknownKind {
+        /// The envelope's apiVersion.
+        api_version: String,
+        /// The envelope's kind.
+        kind: String,
+    },
+    /// One field could not be converted between JSON and protobuf.
     #[error("{path}: {why}")]
-    Field { path: String, why: String },
+    Field {
+        /// The field, as a JSON path.
+        path: String,
+        /// Why.
+        why: String,
+    },
 }
 
 impl ProtoError {

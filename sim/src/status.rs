@@ -114,6 +114,48 @@ impl ApiError {
     }
 
     /// 422 for a missing required field.
+    /// `field.TooLong(path, _, limit)`, as 1.35 words it; an empty path is the whole object (`[]`).
+    pub fn too_long(ty: &ResourceType, name: &str, field: &str, limit: usize) -> ApiError {
+        let why = format!("Too long: may not be more than {limit} bytes");
+        let shown = if field.is_empty() { "[]" } else { field };
+        let mut d = details(ty, name);
+        d["kind"] = json!(ty.kind);
+        d["causes"] = json!([{"reason": "FieldValueTooLong", "message": why, "field": shown}]);
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{} \"{name}\" is invalid: {shown}: {why}", ty.kind),
+        )
+        .with_details(d)
+    }
+
+    /// A custom resource missing fields its CRD requires: the group-qualified kind, and every
+    /// field (bracketed as a list when more than one).
+    pub fn required_fields(ty: &ResourceType, name: &str, fields: &[String]) -> ApiError {
+        let causes: Vec<Value> = fields
+            .iter()
+            .map(|f| json!({"reason": "FieldValueRequired", "message": "Required value", "field": f}))
+            .collect();
+        let listed: Vec<String> = fields
+            .iter()
+            .map(|f| format!("{f}: Required value"))
+            .collect();
+        let shown = if listed.len() == 1 {
+            listed.join("")
+        } else {
+            format!("[{}]", listed.join(", "))
+        };
+        let mut d = details(ty, name);
+        d["kind"] = json!(ty.kind);
+        d["causes"] = json!(causes);
+        ApiError::new(
+            422,
+            "Invalid",
+            format!("{}.{} \"{name}\" is invalid: {shown}", ty.kind, ty.group),
+        )
+        .with_details(d)
+    }
+
     pub fn required(ty: &ResourceType, name: &str, field: &str) -> ApiError {
         let mut d = details(ty, name);
         d["kind"] = json!(ty.kind);
@@ -133,10 +175,6 @@ impl ApiError {
 
     pub fn unauthorized() -> ApiError {
         ApiError::new(401, "Unauthorized", "Unauthorized")
-    }
-
-    pub fn forbidden(message: impl Into<String>) -> ApiError {
-        ApiError::new(403, "Forbidden", message)
     }
 
     /// 403 about one object: `configmaps "x" is forbidden: <why>`, with its details.
@@ -186,11 +224,15 @@ impl ApiError {
         )
     }
 
-    pub fn unsupported_media_type(content_type: &str, hint: &str) -> ApiError {
+    /// `NewUnsupportedMediaTypeError`: 415 with the media types this resource accepts.
+    pub fn unsupported_media_type(accepted: &[&str]) -> ApiError {
         ApiError::new(
             415,
             "UnsupportedMediaType",
-            format!("the body of the request was in an unknown format ({content_type}): {hint}"),
+            format!(
+                "the body of the request was in an unknown format - accepted media types include: {}",
+                accepted.join(", ")
+            ),
         )
     }
 
@@ -235,16 +277,15 @@ pub fn success(ty: &ResourceType, name: &str, uid: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_plural;
 
     #[test]
     fn messages_match_the_real_api_servers_wording() {
-        let d = by_plural("apps", "v1", "deployments").unwrap();
+        let d = &crate::kinds::DEPLOYMENT;
         assert_eq!(
             ApiError::not_found(d, "web").message,
             "deployments.apps \"web\" not found"
         );
-        let cm = by_plural("", "v1", "configmaps").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         assert_eq!(
             ApiError::already_exists(cm, "x").message,
             "configmaps \"x\" already exists"

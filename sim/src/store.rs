@@ -14,42 +14,13 @@ use tokio::sync::broadcast;
 
 use super::clock::Clock;
 use super::journal::{Journal, JournalError, Record};
-use super::kinds::{ResourceType, TYPES};
+pub use super::key::Key;
+use super::kinds::ResourceType;
 
 /// How many past events a watch can resume from; older resourceVersions get 410 Gone.
 const HISTORY_EVENTS: usize = 20_000;
 /// How many events may queue for a slow watcher before it is cut off (it then resumes).
 const BROADCAST_CAPACITY: usize = 16_384;
-
-/// Where an object lives. `ty` indexes [`TYPES`].
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Key {
-    pub ty: usize,
-    pub namespace: String,
-    pub name: String,
-}
-
-impl Key {
-    pub fn new(ty: &'static ResourceType, namespace: &str, name: &str) -> Key {
-        let index = TYPES
-            .iter()
-            .position(|t| std::ptr::eq(t, ty))
-            .unwrap_or_default();
-        Key {
-            ty: index,
-            namespace: if ty.namespaced {
-                namespace.to_string()
-            } else {
-                String::new()
-            },
-            name: name.to_string(),
-        }
-    }
-
-    pub fn ty(&self) -> &'static ResourceType {
-        &TYPES[self.ty]
-    }
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EventType {
@@ -199,6 +170,7 @@ impl Store {
         self.lock().objects.len()
     }
 
+    #[cfg(test)]
     pub fn resource_version(&self) -> u64 {
         self.lock().rv
     }
@@ -408,7 +380,7 @@ fn same_apart_from_version(old: &Value, new: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_plural;
+
     use serde_json::json;
 
     fn cm(name: &str, data: &str) -> Value {
@@ -416,7 +388,7 @@ mod tests {
     }
 
     fn put(store: &Store, name: &str, data: &str) -> Arc<Value> {
-        let ty = by_plural("", "v1", "configmaps").unwrap();
+        let ty = &crate::kinds::CONFIG_MAP;
         store
             .write::<()>(&Key::new(ty, "lab", name), |_| {
                 Ok(Change::Put(cm(name, data)))
@@ -439,7 +411,7 @@ mod tests {
         let store = Store::in_memory(1.0);
         put(&store, "a", "1");
         put(&store, "b", "1");
-        let ty = by_plural("", "v1", "configmaps").unwrap();
+        let ty = &crate::kinds::CONFIG_MAP;
         let mut start = store.watch(ty, Some("lab"), Some(1)).unwrap();
         assert_eq!(start.replay.len(), 1);
         assert_eq!(start.replay[0].key.name, "b");
@@ -454,7 +426,7 @@ mod tests {
         for i in 0..(HISTORY_EVENTS + 5) {
             put(&store, "a", &i.to_string());
         }
-        let ty = by_plural("", "v1", "configmaps").unwrap();
+        let ty = &crate::kinds::CONFIG_MAP;
         assert!(store.watch(ty, None, Some(2)).is_err());
         assert!(
             store
@@ -467,10 +439,10 @@ mod tests {
     fn lists_are_scoped_by_type_and_namespace() {
         let store = Store::in_memory(1.0);
         put(&store, "a", "1");
-        let ty = by_plural("", "v1", "configmaps").unwrap();
+        let ty = &crate::kinds::CONFIG_MAP;
         assert_eq!(store.list(ty, Some("lab")).0.len(), 1);
         assert_eq!(store.list(ty, Some("other")).0.len(), 0);
-        let secrets = by_plural("", "v1", "secrets").unwrap();
+        let secrets = &crate::kinds::SECRET;
         assert_eq!(store.list(secrets, None).0.len(), 0);
     }
 }

@@ -105,6 +105,7 @@ mod workloads;
 #[derive(Clone, Copy)]
 enum Printer {
     DaemonSet,
+    StatefulSet,
     ReplicationController,
     Node,
     Lease,
@@ -141,6 +142,7 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
             (P::ReplicationController, workloads::REPLICATION_CONTROLLER)
         }
         ("DaemonSet", "apps") => (P::DaemonSet, workloads::DAEMON_SET),
+        ("StatefulSet", "apps") => (P::StatefulSet, workloads::STATEFUL_SET),
         ("Endpoints", _) if core => (P::Endpoints, cluster::ENDPOINTS),
         ("Lease", "coordination.k8s.io") => (P::Lease, cluster::LEASE),
         ("EndpointSlice", "discovery.k8s.io") => (P::EndpointSlice, cluster::ENDPOINT_SLICE),
@@ -194,6 +196,7 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
         Printer::Service => service_cells(name, age, obj),
         Printer::Node => cluster::node_cells(obj, now),
         Printer::DaemonSet => workloads::daemon_set_cells(obj, now),
+        Printer::StatefulSet => workloads::stateful_set_cells(obj, now),
         Printer::ReplicationController => workloads::replication_controller_cells(obj, now),
         Printer::Lease => cluster::lease_cells(obj, now),
         Printer::Endpoints => cluster::endpoints_cells(obj, now),

@@ -21,6 +21,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
+use crate::body::{decode_body, is_json, is_yaml};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
@@ -76,21 +77,19 @@ impl Directive {
     }
 }
 
-/// The shape of ObjectMeta, as every built-in kind has it.
-fn object_meta() -> &'static shape::Schema {
-    static META: OnceLock<shape::Schema> = OnceLock::new();
+/// The shape of ObjectMeta, as every built-in kind has it (taken from ConfigMap's, which the
+/// k8s-openapi table always holds; `None` would only mean no metadata checks for custom resources).
+fn object_meta() -> Option<&'static shape::Schema> {
+    static META: OnceLock<Option<shape::Schema>> = OnceLock::new();
     META.get_or_init(|| {
-        let cm = crate::kinds::by_kind("v1", "ConfigMap").expect("configmaps are served");
-        let schema = builtin::schema(cm).expect("ConfigMap has a shape");
-        let root = schema
-            .at(&["metadata"])
-            .cloned()
-            .expect("ConfigMap has metadata");
-        shape::Schema {
+        let schema = builtin::schema(&crate::kinds::CONFIG_MAP)?;
+        let root = schema.at(&["metadata"]).cloned()?;
+        Some(shape::Schema {
             structs: schema.structs.clone(),
             root,
-        }
+        })
     })
+    .as_ref()
 }
 
 /// What a body decodes to for `ty`: its value with unknown fields dropped, and the strict
@@ -120,7 +119,7 @@ fn decode_node(ty: &ResourceType, node: &Node) -> Option<Result<godecode::Decode
         return Some(godecode::decode(schema, node, true));
     }
     let schema = argocd::schema(ty)?;
-    Some(crd::decode(schema, object_meta(), node))
+    Some(crd::decode(schema, object_meta()?, node))
 }
 
 /// The fields of `object` that `ty`'s schema does not declare, as strict decoding names them
@@ -241,30 +240,16 @@ enum Read {
     Other(Value),
 }
 
-fn is_yaml(content_type: &str) -> bool {
-    content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .ends_with("yaml")
-}
-
-fn is_json(content_type: &str) -> bool {
-    let essence = content_type.split(';').next().unwrap_or_default().trim();
-    essence.is_empty() || essence.ends_with("json")
-}
-
 /// Reads a body: JSON through serde_json first (its errors are the ones clients see), YAML
 /// through the duplicate-keeping reader. YAML, as the server converts it to JSON, has its
 /// duplicates resolved (last wins) and its keys sorted before the JSON decoder sees it.
 fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
     if raw.is_empty() || !(is_json(content_type) || is_yaml(content_type)) {
-        return crate::api::decode_body(raw, content_type).map(Read::Other);
+        return decode_body(raw, content_type).map(Read::Other);
     }
     if is_yaml(content_type) {
         let Ok(node) = parse_yaml(raw) else {
-            return crate::api::decode_body(raw, content_type).map(Read::Other);
+            return decode_body(raw, content_type).map(Read::Other);
         };
         let duplicates = apply::yaml_duplicates(&node);
         let strict = if duplicates.is_empty() {
@@ -277,7 +262,7 @@ fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
         };
         return Ok(Read::Node(apply::as_converted_json(&node), strict));
     }
-    let value = crate::api::decode_body(raw, content_type)?;
+    let value = decode_body(raw, content_type)?;
     Ok(match parse_json(raw) {
         Some(node) => Read::Node(node, vec![]),
         None => Read::Other(value),
@@ -287,10 +272,9 @@ fn read(raw: &[u8], content_type: &str) -> ApiResult<Read> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
 
     fn deploy() -> &'static ResourceType {
-        by_kind("apps/v1", "Deployment").unwrap()
+        &crate::kinds::DEPLOYMENT
     }
 
     const TYPO: &[u8] = br#"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replica": 3}}"#;
@@ -343,7 +327,7 @@ mod tests {
         let w = Warnings::default();
         let body =
             b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n  a: c\n";
-        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         let err = decode_object(cm, body, "application/yaml", Directive::Strict, &w).unwrap_err();
         assert_eq!(
             err.message,
@@ -367,7 +351,7 @@ mod tests {
 
     #[test]
     fn applications_are_pruned_and_checked_too() {
-        let app = by_kind("argoproj.io/v1alpha1", "Application").unwrap();
+        let app = &crate::kinds::APPLICATION;
         let body = br#"{"apiVersion": "argoproj.io/v1alpha1", "kind": "Application", "metadata": {"name": "a"}, "spec": {"syncPolicy": {"automated": {"selfheal": true}}}}"#;
         let w = Warnings::default();
         let err = decode_object(app, body, "application/json", Directive::Strict, &w).unwrap_err();

@@ -25,7 +25,7 @@ pub fn version(git_version: &str) -> Value {
         "gitCommit": "capa-tui-embedded-lab-cluster",
         "gitTreeState": "clean",
         "buildDate": "2026-01-01T00:00:00Z",
-        "goVersion": "go1.24",
+        "goVersion": "go1.25.7",
         "compiler": "gc",
         "platform": "linux/amd64",
     })

@@ -9,10 +9,9 @@ use axum::response::Response;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::resource::Ctx;
+use super::ctx::Ctx;
 use crate::clock::rfc3339;
 use crate::controllers::node::NODE_NAME;
-use crate::kinds::by_kind;
 use crate::objects;
 use crate::status::{ApiError, ApiResult};
 use crate::store::Key;
@@ -66,9 +65,7 @@ fn scraped_at(now: Timestamp) -> Timestamp {
 
 /// Running Pods that have been up for a whole scrape interval, in the asked namespace.
 fn measured_pods(ctx: &Ctx, now: Timestamp) -> Vec<std::sync::Arc<Value>> {
-    let Some(pod_ty) = by_kind("v1", "Pod") else {
-        return Vec::new();
-    };
+    let pod_ty = &crate::kinds::POD;
     ctx.st
         .store
         .list(pod_ty, ctx.rp.namespace.as_deref())
@@ -127,8 +124,8 @@ fn node_metrics(ctx: &Ctx, now: Timestamp) -> Option<Value> {
     let node = ctx
         .st
         .store
-        .get(&Key::new(by_kind("v1", "Node")?, "", NODE_NAME))?;
-    let pod_ty = by_kind("v1", "Pod")?;
+        .get(&Key::new(&crate::kinds::NODE, "", NODE_NAME))?;
+    let pod_ty = &crate::kinds::POD;
     let (mut cpu, mut memory) = (SYSTEM_CPU_NANOS, SYSTEM_MEMORY_KI);
     for pod in ctx.st.store.list(pod_ty, None).0 {
         if pod["status"]["phase"] != "Running" {

@@ -1,9 +1,8 @@
 //! Reading a request: the query parameters the API honours, and a body bounded at 3 MiB (the
-//! real API server's limit) decoded from JSON, YAML or protobuf.
+//! real API server's limit); decoding it is `crate::body`'s.
 
 use axum::body::Body;
 use axum::http::{HeaderMap, header};
-use serde_json::Value;
 
 use super::selector::{FieldSelector, LabelSelector};
 use crate::status::ApiError;
@@ -37,7 +36,8 @@ impl Query {
         let mut q = Query::default();
         let Some(raw) = raw else { return Ok(q) };
         for (key, value) in form_pairs(raw) {
-            let flag = || matches!(value.as_str(), "true" | "1");
+            // Go's `strconv.ParseBool` spellings: the Python client sends `watch=True`.
+            let flag = || matches!(value.as_str(), "1" | "t" | "T" | "true" | "True" | "TRUE");
             match key.as_str() {
                 "labelSelector" => {
                     q.labels = LabelSelector::parse(&value).map_err(ApiError::bad_request)?
@@ -124,25 +124,6 @@ pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::By
         .map_err(|_| ApiError::too_large(MAX_BODY_BYTES))
 }
 
-/// Decodes a request body by its content type. A protobuf body of a kind with no protobuf form
-/// (a custom resource) is refused as the real server refuses it: 400, not decodable.
-pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> {
-    if bytes.is_empty() {
-        return Ok(Value::Null);
-    }
-    let essence = content_type.split(';').next().unwrap_or_default().trim();
-    if essence == crate::proto::MEDIA_TYPE {
-        return crate::proto::decode(bytes).map_err(|e| ApiError::bad_request(e.to_string()));
-    }
-    if essence.ends_with("yaml") {
-        return serde_saphyr::from_slice::<Value>(bytes)
-            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
-    }
-    serde_json::from_slice(bytes).map_err(|e| {
-        ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}"))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,33 +148,6 @@ mod tests {
             Query::parse(Some("labelSelector=a%20in%20b"))
                 .unwrap_err()
                 .code,
-            400
-        );
-    }
-
-    #[test]
-    fn bodies_decode_from_json_yaml_and_protobuf() {
-        assert_eq!(
-            decode_body(b"{\"a\":1}", "application/json").unwrap()["a"],
-            1
-        );
-        assert_eq!(
-            decode_body(b"a: 1\n", "application/apply-patch+yaml").unwrap()["a"],
-            1
-        );
-        let pb = crate::proto::encode(&serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}})).unwrap();
-        assert_eq!(
-            decode_body(&pb, "application/vnd.kubernetes.protobuf").unwrap()["metadata"]["name"],
-            "x"
-        );
-        assert_eq!(
-            decode_body(b"k8s\0", "application/vnd.kubernetes.protobuf")
-                .unwrap_err()
-                .code,
-            400
-        );
-        assert_eq!(
-            decode_body(b"{nope", "application/json").unwrap_err().code,
             400
         );
     }

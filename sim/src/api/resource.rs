@@ -5,65 +5,14 @@ use axum::http::{Method, StatusCode};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::ApiState;
-use super::negotiate::{Form, Output, reply};
-use super::path::ResourcePath;
-use super::request::{Query, decode_body};
-use crate::ops::{self, Actor, DeleteOptions, Deleted, Part, Propagation, ScaleWrite};
-use crate::patch::{ACCEPTED, PatchKind};
+use super::ctx::Ctx;
+use super::negotiate::Form;
+use crate::body::decode_body;
+use crate::ops::{self, DeleteOptions, Deleted, Part, Propagation, ScaleWrite};
+use crate::patch::{PatchKind, accepted};
 use crate::status::{self, ApiError, ApiResult};
 use crate::table;
-use crate::validation::{self, Directive, PatchCheck, Warnings};
-
-pub struct Ctx<'a> {
-    pub st: &'a ApiState,
-    pub rp: &'a ResourcePath,
-    pub query: &'a Query,
-    /// The negotiated response encoding and form.
-    pub output: Output,
-    pub content_type: &'a str,
-    pub manager_default: &'a str,
-    /// Warnings for the response (`Warning: 299 - "..."` headers).
-    pub warnings: Warnings,
-}
-
-impl Ctx<'_> {
-    fn namespace(&self) -> &str {
-        self.rp.namespace.as_deref().unwrap_or_default()
-    }
-
-    fn respond(&self, status: StatusCode, body: &Value) -> Response {
-        reply(self.output.encoding, status, body)
-    }
-
-    /// `?fieldValidation=` for a write whose options are `options_kind` (`CreateOptions`...).
-    fn directive(&self, options_kind: &str) -> ApiResult<Directive> {
-        Directive::parse(self.query.field_validation.as_deref(), options_kind)
-    }
-
-    /// A create's or replace's body, decoded and field-checked as the real server does.
-    fn decode_object(&self, raw_body: &[u8], options_kind: &str) -> ApiResult<Value> {
-        let directive = self.directive(options_kind)?;
-        validation::decode_object(
-            self.rp.ty,
-            raw_body,
-            self.content_type,
-            directive,
-            &self.warnings,
-        )
-    }
-
-    fn actor(&self) -> Actor<'_> {
-        Actor {
-            manager: self
-                .query
-                .field_manager
-                .as_deref()
-                .unwrap_or(self.manager_default),
-            dry_run: self.query.dry_run,
-        }
-    }
-}
+use crate::validation::{self, PatchCheck};
 
 /// Serves one request; the warnings it gathered go out as `Warning` headers, on a refusal too.
 pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
@@ -160,7 +109,7 @@ fn item(
 
 fn patch(ctx: &Ctx, name: &str, part: Part, raw_body: &[u8]) -> ApiResult<std::sync::Arc<Value>> {
     let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
-    let kind = patch_kind(ctx.content_type)?;
+    let kind = patch_kind(ctx.content_type, ctx.rp.ty.builtin)?;
     if kind == PatchKind::Apply && ctx.query.field_manager.is_none() {
         return Err(ApiError {
             code: 422,
@@ -218,7 +167,7 @@ fn scale(ctx: &Ctx, method: &Method, name: &str, raw_body: &[u8]) -> ApiResult<R
             )?
         }
         Method::PATCH => {
-            let kind = patch_kind(ctx.content_type)?;
+            let kind = patch_kind(ctx.content_type, ctx.rp.ty.builtin)?;
             let body = decode_body(raw_body, ctx.content_type)?;
             ops::write_scale(
                 &st.store,
@@ -338,11 +287,7 @@ pub fn metadata_only(obj: &Value) -> Value {
     json!({"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": obj["metadata"]})
 }
 
-fn patch_kind(content_type: &str) -> ApiResult<PatchKind> {
-    PatchKind::from_content_type(content_type).ok_or_else(|| {
-        ApiError::unsupported_media_type(
-            content_type,
-            &format!("the body of the request was in an unknown format - {ACCEPTED}"),
-        )
-    })
+fn patch_kind(content_type: &str, builtin: bool) -> ApiResult<PatchKind> {
+    PatchKind::from_content_type(content_type)
+        .ok_or_else(|| ApiError::unsupported_media_type(accepted(builtin)))
 }

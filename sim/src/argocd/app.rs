@@ -17,6 +17,14 @@ impl<'a> AppView<'a> {
         self.obj["metadata"]["name"].as_str().unwrap_or_default()
     }
 
+    /// `spec.project`, `default` when empty (`GetProject`).
+    pub fn project(&self) -> &str {
+        match self.obj["spec"]["project"].as_str() {
+            Some(p) if !p.is_empty() => p,
+            _ => "default",
+        }
+    }
+
     pub fn source(&self) -> &Value {
         &self.obj["spec"]["source"]
     }
@@ -59,6 +67,12 @@ impl<'a> AppView<'a> {
     pub fn auto_prune(&self) -> bool {
         self.automated()
             .is_some_and(|a| a["prune"] == Value::Bool(true))
+    }
+
+    /// `automated.allowEmpty`: an automated sync may prune every resource.
+    pub fn allow_empty(&self) -> bool {
+        self.automated()
+            .is_some_and(|a| a["allowEmpty"] == Value::Bool(true))
     }
 
     pub fn sync_options(&self) -> Vec<String> {

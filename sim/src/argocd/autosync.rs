@@ -35,11 +35,12 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
     {
         return Decision::Nothing;
     }
+    // `requirePruneOnly` reads status.resources: a live hook has no status, so it counts as
+    // something to sync.
     let only_prunes = comparison
-        .targets
+        .resources
         .iter()
-        .filter(|t| t.out_of_sync)
-        .all(|t| t.desired.is_none());
+        .all(|r| r["status"] == "Synced" || r["requiresPruning"] == Value::Bool(true));
     if only_prunes && !view.auto_prune() {
         return Decision::Nothing;
     }
@@ -60,6 +61,9 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
         o.remove("syncOptions");
     }
     if !attempted {
+        if let Some(refused) = wipe_out_guard(&view, comparison, revision) {
+            return refused;
+        }
         return Decision::Start {
             operation,
             self_heal: false,
@@ -100,10 +104,27 @@ pub fn decide(app: &Value, comparison: &Comparison, revision: &str, now: Timesta
         .collect();
     operation["sync"]["resources"] = json!(resources);
     operation["sync"]["autoHealAttemptsCount"] = json!(attempts + 1);
+    if let Some(refused) = wipe_out_guard(&view, comparison, revision) {
+        return refused;
+    }
     Decision::Start {
         operation,
         self_heal: true,
     }
+}
+
+/// `allowEmpty` off and every resource requiring pruning: an automated sync that would delete
+/// everything is refused with a SyncError, and nothing is pruned.
+fn wipe_out_guard(view: &AppView, comparison: &Comparison, revision: &str) -> Option<Decision> {
+    let all_need_pruning = comparison
+        .resources
+        .iter()
+        .all(|r| r["requiresPruning"] == Value::Bool(true));
+    (view.auto_prune() && !view.allow_empty() && all_need_pruning).then(|| {
+        Decision::SyncError(format!(
+            "Skipping sync attempt to [{revision}]: auto-sync will wipe out all resources"
+        ))
+    })
 }
 
 /// The wait before self-heal attempt `attempts + 1`: 0, 2 s, 6 s, 18 s, ... capped at 300 s.
@@ -120,7 +141,6 @@ mod tests {
     use super::*;
     use crate::argocd::compare::Target;
     use crate::argocd::health::HealthStatus;
-    use crate::kinds::by_kind;
 
     const SHA: &str = "3f2a9c1d00aa3f2a9c1d00aa3f2a9c1d00aa3f2a";
 
@@ -147,7 +167,7 @@ mod tests {
 
     /// A drifted ConfigMap next to a synced Deployment and a live hook Job.
     fn drifted() -> Comparison {
-        let cm = by_kind("v1", "ConfigMap").unwrap();
+        let cm = &crate::kinds::CONFIG_MAP;
         let target = |ty, name: &str, out_of_sync| Target {
             ty,
             namespace: "heal".into(),
@@ -156,14 +176,15 @@ mod tests {
             live: None,
             wave: 0,
             out_of_sync,
+            skip: false,
         };
         Comparison {
+            failed_to_load: false,
             targets: vec![
                 target(cm, "settings", true),
-                target(by_kind("apps/v1", "Deployment").unwrap(), "web", false),
+                target(&crate::kinds::DEPLOYMENT, "web", false),
             ],
             hooks: Vec::new(),
-            unknown_kinds: Vec::new(),
             diff_errors: Vec::new(),
             synced: false,
             health: HealthStatus::Healthy,

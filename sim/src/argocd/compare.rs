@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use super::diff::{self, IgnoreRule};
 use super::health::{self, HealthStatus};
 
-use super::hooks::{self, HookType};
+use super::hooks;
+use super::options;
 use crate::kinds::{ResourceType, by_kind};
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
@@ -27,14 +28,17 @@ pub struct Target {
     pub live: Option<Arc<Value>>,
     pub wave: i64,
     pub out_of_sync: bool,
+    /// `hook.Skip`: listed with no sync status, never applied, no part of health or sync.
+    pub skip: bool,
 }
 
 pub struct Comparison {
+    /// The target state could not be loaded (a ComparisonError): every tracked live object is
+    /// still listed, with status `Unknown`, and health is still computed from them.
+    pub failed_to_load: bool,
     pub targets: Vec<Target>,
     /// Desired hook manifests (not compared; run by syncs).
     pub hooks: Vec<Value>,
-    /// Kinds the cluster does not serve, by `apiVersion/kind`.
-    pub unknown_kinds: Vec<String>,
     /// Resources that could not be compared (a bad ignoreDifferences rule, an unreadable
     /// last-applied annotation): shown as a ComparisonError.
     pub diff_errors: Vec<String>,
@@ -64,42 +68,46 @@ pub fn sync_wave(obj: &Value) -> i64 {
         .unwrap_or(0)
 }
 
+/// Compares `manifests` with the live objects. `None` is a target state that could not be
+/// loaded: as `CompareAppState` does on a best-effort basis, the comparison goes on against an
+/// empty target, so the tracked live objects all require pruning and none has a known status.
 pub fn compare(
     store: &Store,
     app_name: &str,
     dest_ns: &str,
-    manifests: &[Value],
+    manifests: Option<&[Value]>,
     rules: &[IgnoreRule],
 ) -> Comparison {
+    let failed_to_load = manifests.is_none();
+    let manifests = manifests.unwrap_or_default();
     let mut targets = Vec::new();
     let mut hook_manifests = Vec::new();
-    let mut unknown_kinds = Vec::new();
     let mut diff_errors = Vec::new();
     let mut seen: HashSet<Key> = HashSet::new();
     for manifest in manifests {
         let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
         let kind = manifest["kind"].as_str().unwrap_or_default();
-        let Some(ty) = by_kind(api_version, kind) else {
-            unknown_kinds.push(format!("{api_version}/{kind}"));
-            continue;
-        };
+        // A kind the cluster does not serve is still a resource of the app: listed, OutOfSync
+        // (it cannot exist live), and its sync fails saying so.
+        let ty =
+            by_kind(api_version, kind).unwrap_or_else(|| crate::kinds::unserved(api_version, kind));
         let mut desired = manifest.clone();
         place(ty, &mut desired, dest_ns);
-        let types = hooks::hook_types(&desired);
-        if types.contains(&HookType::Skip) {
-            // Skipped resources (and Helm hooks Argo CD does not map) are never applied.
-            continue;
-        }
-        if !types.is_empty() {
+        // Hooks (misspelt ones too, which no phase runs) are not compared; `Skip` alone is
+        // no hook but a resource that is never applied.
+        if hooks::is_hook(&desired) {
             hook_manifests.push(desired);
             continue;
         }
+        let skip = hooks::skip(&desired);
         let (ns, name) = (
             objects::namespace(&desired).to_string(),
             objects::name(&desired).to_string(),
         );
         let key = Key::new(ty, &ns, &name);
-        let live = store.get(&key);
+        let live = crate::kinds::is_served(ty)
+            .then(|| store.get(&key))
+            .flatten();
         let applicable = diff::rules_for(rules, &desired);
         // Compare as Argo CD does, with the API server's defaulting filled in (gitops-engine
         // normalises the same way), so server defaults never count as drift.
@@ -117,7 +125,8 @@ pub fn compare(
         targets.push(Target {
             ty,
             wave: sync_wave(&desired),
-            out_of_sync: result.modified,
+            out_of_sync: result.modified && !skip,
+            skip,
             desired: Some(desired),
             live,
             namespace: ns,
@@ -125,19 +134,36 @@ pub fn compare(
         });
     }
     let live_hooks = add_untracked_live(store, app_name, &seen, &mut targets);
-    let synced = targets.iter().all(|t| !t.out_of_sync);
+    // An extra live object marked `compare-options: IgnoreExtraneous` is still OutOfSync itself
+    // but does not make the app so.
+    let synced = !failed_to_load
+        && targets.iter().all(|t| {
+            !t.out_of_sync
+                || (t.desired.is_none()
+                    && options::has(
+                        t.live.as_deref(),
+                        options::COMPARE_OPTIONS,
+                        "IgnoreExtraneous",
+                    ))
+        });
     let health = health::app_health(
         targets
             .iter()
-            .filter(|t| t.desired.is_some() || t.live.is_some())
+            .filter(|t| !t.skip && (t.desired.is_some() || t.live.is_some()))
             .map(|t| t.live.as_deref()),
     );
-    let resources = resource_list(&targets, &live_hooks);
-    let images = images(store, &targets);
+    let mut resources = resource_list(&targets, &live_hooks);
+    if failed_to_load {
+        // "we can't say anything about the status if we were unable to get the target objects"
+        for r in &mut resources {
+            r["status"] = json!("Unknown");
+        }
+    }
+    let images = images(store, &targets, &live_hooks);
     Comparison {
+        failed_to_load,
         targets,
         hooks: hook_manifests,
-        unknown_kinds,
         diff_errors,
         synced,
         health,
@@ -166,7 +192,7 @@ fn add_untracked_live(
         {
             continue;
         }
-        if !hooks::hook_types(&obj).is_empty() {
+        if hooks::is_hook(&obj) {
             live_hooks.push((key, obj));
             continue;
         }
@@ -178,6 +204,7 @@ fn add_untracked_live(
             wave: sync_wave(&obj),
             live: Some(obj),
             out_of_sync: true,
+            skip: false,
         });
     }
     live_hooks
@@ -219,7 +246,9 @@ fn base_status(ty: &ResourceType, ns: &str, name: &str) -> Value {
 
 fn resource_status(t: &Target) -> Value {
     let mut r = base_status(t.ty, &t.namespace, &t.name);
-    r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
+    if !t.skip {
+        r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
+    }
     if t.desired.is_none() {
         r["requiresPruning"] = json!(true);
     }
@@ -229,21 +258,22 @@ fn resource_status(t: &Target) -> Value {
     r
 }
 
-/// Images of the Pods under the app's resources (Deployment → ReplicaSet → Pod, Job → Pod),
-/// sorted and de-duplicated, as `status.summary.images`.
-fn images(store: &Store, targets: &[Target]) -> Vec<String> {
+/// Images of the Pods under the app's resources and live hooks (Deployment → ReplicaSet → Pod,
+/// Job → Pod): the resource tree's, sorted and de-duplicated, as `status.summary.images`.
+fn images(store: &Store, targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -> Vec<String> {
     let mut owners: HashSet<String> = targets
         .iter()
         .filter_map(|t| t.live.as_deref())
+        .chain(live_hooks.iter().map(|(_, o)| o.as_ref()))
         .map(|o| objects::uid(o).to_string())
         .collect();
-    let Some(rs_ty) = by_kind("apps/v1", "ReplicaSet") else {
-        return Vec::new();
-    };
-    let Some(pod_ty) = by_kind("v1", "Pod") else {
-        return Vec::new();
-    };
-    let namespaces: HashSet<&str> = targets.iter().map(|t| t.namespace.as_str()).collect();
+    let rs_ty = &crate::kinds::REPLICA_SET;
+    let pod_ty = &crate::kinds::POD;
+    let namespaces: HashSet<&str> = targets
+        .iter()
+        .map(|t| t.namespace.as_str())
+        .chain(live_hooks.iter().map(|(k, _)| k.namespace.as_str()))
+        .collect();
     for ns in &namespaces {
         for rs in store.list(rs_ty, Some(ns)).0 {
             if objects::controller_of(&rs)

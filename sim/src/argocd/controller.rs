@@ -1,11 +1,15 @@
 //! Argo CD's application controller: one loop over the Applications in `argocd`. Each pass for
-//! an app refreshes it at the level its trigger calls for (a resource event compares with the
-//! cached manifests; a spec change, the refresh annotation or the periodic 120 s + jitter
-//! re-resolve the revision; `hard` also re-renders), writes `status`, advances a running
-//! operation by one step, and decides automated sync.
+//! an app first decides whether and how thoroughly to refresh it (`needRefreshAppStatus`, in
+//! `refresh`): a managed resource's event compares with the cached manifests; the periodic
+//! 120 s + jitter, a changed destination or ignoreDifferences, automated sync switched on, or
+//! an automated operation's end re-resolve the revision from the repo server's refs cache; the
+//! refresh annotation, a changed source or a manual operation's end list the refs afresh;
+//! `hard` also re-renders. Then it writes `status`, advances a running operation by one step,
+//! and decides automated sync.
 
 mod finalize;
 mod operate;
+mod refresh;
 mod status;
 
 use std::collections::{BTreeMap, HashMap};
@@ -18,13 +22,12 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::app::AppView;
 use super::bootstrap::NAMESPACE;
-use super::compare::{self, TRACKING};
-use super::diff;
+use super::compare::TRACKING;
 use super::operation::Step;
 use super::repo::{Manifests, RepoServer};
 use super::sync::Run;
 use crate::controllers::Env;
-use crate::kinds::{ResourceType, by_kind};
+use crate::kinds::ResourceType;
 use crate::objects;
 use crate::store::{Event, Key};
 
@@ -33,20 +36,22 @@ const APP_MANAGER: &str = "argocd-application-controller";
 const RESYNC: Duration = Duration::from_secs(120);
 const JITTER_SECS: u64 = 60;
 
-/// How thoroughly to refresh (Argo CD's CompareWith levels).
+/// What a wake-up asks of an app, lowest first (Argo CD's CompareWith levels, with `Nothing`
+/// for "look at the operation only": an update of the Application itself asks no refresh).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Level {
-    /// A managed resource changed: compare with the cached manifests.
+    /// No refresh unless the app's own state calls for one; the operation is stepped.
+    Nothing,
+    /// A managed resource changed: compare with the cached manifests (`CompareWithRecent`).
     Recent,
-    /// Re-resolve the target revision.
+    /// Re-resolve the target revision, from refs listed up to 3 min ago (`CompareWithLatest`).
     Latest,
-    /// Also render again, bypassing the manifest cache.
-    Hard,
+    /// Re-resolve listing the refs now (`CompareWithLatestForceResolve`).
+    ForceResolve,
 }
 
 #[derive(Default)]
 struct Memory {
-    spec: String,
     revision: Option<String>,
     source_type: Option<&'static str>,
     next_periodic: Option<Timestamp>,
@@ -54,6 +59,8 @@ struct Memory {
     run: Option<(String, Run)>,
     sync_error: Option<String>,
     timer_at: Option<tokio::time::Instant>,
+    /// When a repo error was first met on a refresh that did not force resolution.
+    repo_error_since: Option<Timestamp>,
 }
 
 pub struct Controller {
@@ -65,7 +72,7 @@ pub struct Controller {
 }
 
 fn app_type() -> &'static ResourceType {
-    by_kind("argoproj.io/v1alpha1", "Application").expect("applications are served")
+    &crate::kinds::APPLICATION
 }
 
 pub fn run(env: Env, repo: Arc<RepoServer>) -> tokio::task::JoinHandle<()> {
@@ -82,7 +89,7 @@ pub fn run(env: Env, repo: Arc<RepoServer>) -> tokio::task::JoinHandle<()> {
         let mut pending: BTreeMap<String, Level> = ctl
             .all_apps()
             .into_iter()
-            .map(|n| (n, Level::Latest))
+            .map(|n| (n, Level::Nothing))
             .collect();
         loop {
             while let Some((name, level)) = pending.pop_first() {
@@ -136,7 +143,16 @@ impl Controller {
         let ty = event.key.ty();
         if std::ptr::eq(ty, app_type()) {
             if event.key.namespace == NAMESPACE {
-                merge(pending, event.key.name.clone(), Level::Recent);
+                let switched_on = event
+                    .previous
+                    .as_deref()
+                    .is_some_and(|old| automated_sync_enabled(old, &event.object));
+                let level = if switched_on {
+                    Level::Latest
+                } else {
+                    Level::Nothing
+                };
+                merge(pending, event.key.name.clone(), level);
             }
             return;
         }
@@ -176,81 +192,42 @@ impl Controller {
         });
     }
 
-    async fn reconcile(&mut self, name: &str, level: Level) {
+    async fn reconcile(&mut self, name: &str, requested: Level) {
         let key = Key::new(app_type(), NAMESPACE, name);
         let Some(app) = self.env.store.get(&key) else {
             self.apps.remove(name);
             return;
         };
         let now = self.env.store.clock.now();
-        let view = AppView::new(&app);
-        let mut level = level;
-        let mem = self.apps.entry(name.to_string()).or_default();
-        let spec = app["spec"].to_string();
-        if mem.spec != spec {
-            mem.spec = spec;
-            level = level.max(Level::Latest);
-        }
-        match view.refresh_requested() {
-            Some("hard") => level = Level::Hard,
-            Some(_) => level = level.max(Level::Latest),
-            None => {}
-        }
-        let mut periodic = None;
-        if mem.next_periodic.is_none_or(|t| now >= t) {
-            let period = RESYNC + Duration::from_secs(rand::random::<u64>() % JITTER_SECS);
-            mem.next_periodic = Some(now + period);
-            periodic = Some(period);
-            level = level.max(Level::Latest);
-        }
-        if mem.revision.is_none() {
-            level = level.max(Level::Latest);
-        }
-
-        // Refresh: resolve, render, compare.
-        let mut comparison_error = None;
-        if level >= Level::Latest {
-            match self.resolve(view.repo_url(), view.target_revision()).await {
-                Ok(sha) => self.apps.entry(name.to_string()).or_default().revision = Some(sha),
-                Err(e) => comparison_error = Some(e),
+        let wanted = self.refresh_wanted(&app, requested, now);
+        let spec_errors = super::project::spec_errors(&self.env.store, &app);
+        let mut compared = None;
+        if let Some(refresh) = wanted {
+            // An invalid spec is not compared at all (`refreshAppConditions`): Unknown, Unknown
+            // and the InvalidSpecError conditions; a requested operation still runs, and fails.
+            if spec_errors.is_empty() {
+                compared = self.refresh(&app, refresh, now).await;
+            } else {
+                self.write_invalid_spec(&app, &spec_errors);
             }
         }
-        let revision = self.apps.get(name).and_then(|m| m.revision.clone());
-        let mut comparison = None;
-        if let (Some(sha), None) = (&revision, &comparison_error) {
-            match self.render(&app, sha, level == Level::Hard).await {
-                Ok(manifests) => {
-                    let rules = diff::ignore_rules(view.ignore_differences());
-                    self.apps.entry(name.to_string()).or_default().source_type =
-                        Some(manifests.source_type.as_str());
-                    comparison = Some(compare::compare(
-                        &self.env.store,
-                        name,
-                        view.dest_namespace(),
-                        &manifests.objects,
-                        &rules,
-                    ));
-                }
-                Err(e) => comparison_error = Some(e),
-            }
-        }
-        self.write_comparison(
-            &app,
-            revision.as_deref(),
-            comparison.as_ref(),
-            comparison_error.as_deref(),
-            level,
-        );
 
         // Operation.
         let app = self.env.store.get(&key).unwrap_or(app);
         let idle = match self.step_operation(&app).await {
-            Step::Wait(d) => {
-                self.schedule(name, d, Level::Recent);
+            Step::Wait(d, level) => {
+                self.schedule(name, d, level);
                 false
             }
-            Step::Completed => {
-                let _ = self.wake.send((name.to_string(), Level::Latest));
+            Step::Completed { automated } => {
+                // An automated operation's end re-resolves from the refs cache (to spare
+                // ls-remote on monorepos); a manual one's lists the refs afresh.
+                let level = if automated {
+                    Level::Latest
+                } else {
+                    Level::ForceResolve
+                };
+                let _ = self.wake.send((name.to_string(), level));
                 false
             }
             Step::Idle => true,
@@ -259,24 +236,12 @@ impl Controller {
         // Automated sync — only from a comparison no operation has overtaken: after an
         // operation moves, the next refresh compares afresh and decides.
         let app = self.env.store.get(&key).unwrap_or(app);
-        if idle && let (Some(c), Some(sha)) = (&comparison, &revision) {
-            self.auto_sync(&app, c, sha, now);
+        if idle && let Some((comparison, sha)) = &compared {
+            self.auto_sync(&app, comparison, sha, now);
         }
         // A deleting app with no operation: its resources finalizer does its work.
         if idle {
             self.finalize_deletion(&app);
-        }
-        // The periodic refresh (120 s + jitter), armed once per period.
-        if let Some(period) = periodic {
-            let (tx, name, real) = (
-                self.wake.clone(),
-                name.to_string(),
-                self.env.store.clock.real(period),
-            );
-            tokio::spawn(async move {
-                tokio::time::sleep(real).await;
-                let _ = tx.send((name, Level::Recent));
-            });
         }
     }
 
@@ -287,26 +252,31 @@ impl Controller {
         ops::merge(&self.env.store, &key, patch, Part::Main, APP_MANAGER)
     }
 
-    async fn resolve(&self, repo_url: &str, target: &str) -> Result<String, String> {
+    /// The commit `target` names in `repo_url`; from the refs cache unless `fresh`.
+    async fn resolve(&self, repo_url: &str, target: &str, fresh: bool) -> Result<String, String> {
         let (repo, url, target) = (self.repo.clone(), repo_url.to_string(), target.to_string());
-        tokio::task::spawn_blocking(move || repo.resolve(&url, &target).map_err(|e| e.to_string()))
-            .await
-            .unwrap_or_else(|e| Err(format!("repo server failed: {e}")))
+        tokio::task::spawn_blocking(move || {
+            let resolved = if fresh {
+                repo.resolve(&url, &target)
+            } else {
+                repo.resolve_cached(&url, &target)
+            };
+            resolved.map_err(|e| e.to_string())
+        })
+        .await
+        .unwrap_or_else(|e| Err(format!("repo server failed: {e}")))
     }
 
+    /// The manifests `source` renders to at `sha` for this app (cached unless `hard`).
     async fn render(
         &mut self,
         app: &Value,
+        source: &Value,
         sha: &str,
         hard: bool,
     ) -> Result<Arc<Manifests>, String> {
         let view = AppView::new(app);
-        let cache_key = format!(
-            "{sha}|{}|{}|{}",
-            view.name(),
-            view.dest_namespace(),
-            view.source()
-        );
+        let cache_key = format!("{sha}|{}|{}|{source}", view.name(), view.dest_namespace());
         if !hard && let Some(m) = self.manifests.get(&cache_key) {
             return Ok(m.clone());
         }
@@ -314,7 +284,7 @@ impl Controller {
             self.repo.clone(),
             view.name().to_string(),
             view.dest_namespace().to_string(),
-            view.source().clone(),
+            source.clone(),
             sha.to_string(),
         );
         let manifests = tokio::task::spawn_blocking(move || {
@@ -327,4 +297,14 @@ impl Controller {
         self.manifests.insert(cache_key, manifests.clone());
         Ok(manifests)
     }
+}
+
+/// `automatedSyncEnabled`: automated sync, or its self-heal, switched on by this update.
+fn automated_sync_enabled(old: &Value, new: &Value) -> bool {
+    let state = |app: &Value| {
+        let view = AppView::new(app);
+        (view.auto_sync(), view.auto_sync() && view.self_heal())
+    };
+    let ((was, was_healing), (is, is_healing)) = (state(old), state(new));
+    (!was && is) || (!was_healing && is_healing)
 }

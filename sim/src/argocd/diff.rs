@@ -67,6 +67,7 @@ pub fn ignore_rules(spec_ignore_differences: &Value) -> Vec<IgnoreRule> {
         .collect()
 }
 
+#[cfg(test)]
 /// Problems Argo CD would stop on: a jq expression that does not parse makes every comparison
 /// of the Application fail (a ComparisonError). Expressions valid in jq but beyond the subset
 /// simulated here are reported as unsupported.
@@ -189,6 +190,7 @@ pub struct DiffResult {
     pub error: Option<String>,
 }
 
+#[cfg(test)]
 /// Whether `live` is out of sync with `desired`; see [`diff_with_defaults`]. No server
 /// defaults are filled into the prediction.
 pub fn diff(

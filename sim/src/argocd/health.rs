@@ -158,20 +158,9 @@ pub fn app_health<'a>(lives: impl IntoIterator<Item = Option<&'a Value>>) -> Hea
     health
 }
 
-/// Argo CD hooks (unless only `Skip`) and Helm hooks other than `crd-install`.
+/// `hook.IsHook`.
 fn is_hook(obj: &Value) -> bool {
-    if let Some(types) = annotation(obj, "argocd.argoproj.io/hook") {
-        const KNOWN: [&str; 5] = ["PreSync", "Sync", "PostSync", "SyncFail", "Skip"];
-        let mut known: Vec<&str> = types
-            .split(',')
-            .map(str::trim)
-            .filter(|t| KNOWN.contains(t))
-            .collect();
-        known.dedup();
-        // `Skip` alone marks a resource not to apply, not a hook.
-        return known != ["Skip"];
-    }
-    annotation(obj, "helm.sh/hook").is_some_and(|v| v != "crd-install")
+    super::hooks::is_hook(obj)
 }
 
 fn annotation<'v>(obj: &'v Value, key: &str) -> Option<&'v str> {

@@ -37,36 +37,71 @@ pub enum DeletePolicy {
     BeforeHookCreation,
 }
 
-/// The hook types an object declares. Argo CD's annotation wins over Helm's; Helm hooks Argo CD
-/// does not map (e.g. `test`) are skipped entirely.
-pub fn hook_types(obj: &Value) -> Vec<HookType> {
-    if let Some(a) = objects::annotation(obj, HOOK) {
-        return a
-            .split(',')
-            .filter_map(|t| match t.trim() {
-                "PreSync" => Some(HookType::PreSync),
-                "Sync" => Some(HookType::Sync),
-                "PostSync" => Some(HookType::PostSync),
-                "SyncFail" => Some(HookType::SyncFail),
-                "Skip" => Some(HookType::Skip),
-                _ => None,
-            })
-            .collect();
+/// The comma-separated values of an annotation, trimmed, without empty ones or repeats.
+fn csv<'a>(obj: &'a Value, key: &str) -> Vec<&'a str> {
+    let mut values: Vec<&str> = Vec::new();
+    for v in objects::annotation(obj, key).unwrap_or_default().split(',') {
+        let v = v.trim();
+        if !v.is_empty() && !values.contains(&v) {
+            values.push(v);
+        }
     }
-    let Some(helm) = objects::annotation(obj, "helm.sh/hook") else {
-        return Vec::new();
-    };
-    let mut types: Vec<HookType> = helm
-        .split(',')
-        .map(|t| match t.trim() {
-            "pre-install" | "pre-upgrade" => HookType::PreSync,
-            "post-install" | "post-upgrade" => HookType::PostSync,
-            _ => HookType::Skip,
+    values
+}
+
+/// `hook.Types`: the valid types of Argo CD's annotation (exact spelling); only when it names
+/// none, Helm's mapped ones (`pre-install`/`pre-upgrade` → PreSync, `post-install`/
+/// `post-upgrade` → PostSync; any other Helm hook maps to nothing).
+pub fn types(obj: &Value) -> Vec<HookType> {
+    let argo: Vec<HookType> = csv(obj, HOOK)
+        .into_iter()
+        .filter_map(|t| match t {
+            "PreSync" => Some(HookType::PreSync),
+            "Sync" => Some(HookType::Sync),
+            "PostSync" => Some(HookType::PostSync),
+            "SyncFail" => Some(HookType::SyncFail),
+            "Skip" => Some(HookType::Skip),
+            _ => None,
         })
         .collect();
-    types.sort();
-    types.dedup();
-    types
+    if !argo.is_empty() {
+        return argo;
+    }
+    csv(obj, "helm.sh/hook")
+        .into_iter()
+        .filter_map(|t| match t {
+            "pre-install" | "pre-upgrade" => Some(HookType::PreSync),
+            "post-install" | "post-upgrade" => Some(HookType::PostSync),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `hook.Skip`: `Skip` is the only type. Such an object is no hook: it stays a resource of the
+/// app that is never applied.
+pub fn skip(obj: &Value) -> bool {
+    types(obj) == [HookType::Skip]
+}
+
+/// `hook.IsHook`: Argo CD's annotation is there at all (whatever it says) unless it is `Skip`
+/// alone, or Helm's is (other than `crd-install`). A hook whose types are all misspelt is
+/// still a hook: it belongs to no phase, so it is never applied nor listed.
+pub fn is_hook(obj: &Value) -> bool {
+    if objects::annotation(obj, HOOK).is_some() {
+        return !skip(obj);
+    }
+    objects::annotation(obj, "helm.sh/hook").is_some_and(|v| v != "crd-install")
+}
+
+/// `syncPhases` of a hook: the phases its types name (`Skip` names none), each once.
+pub fn phases(obj: &Value) -> Vec<HookType> {
+    let mut phases: Vec<HookType> = types(obj)
+        .into_iter()
+        .filter(|t| *t != HookType::Skip)
+        .collect();
+    phases.sort();
+    phases.dedup();
+    phases
 }
 
 /// Delete policies: Argo CD's annotation (its own spelling) and Helm's (`hook-succeeded`, ...)
@@ -134,17 +169,45 @@ mod tests {
             hook_name(&job, "3f2a9c1d00aa", HookType::PreSync, 1760000000),
             "migrate-3f2a9c1-presync-1760000000"
         );
-        assert_eq!(hook_types(&job), [HookType::PreSync]);
+        assert_eq!(phases(&job), [HookType::PreSync]);
         assert_eq!(delete_policies(&job), [DeletePolicy::BeforeHookCreation]);
     }
 
     #[test]
     fn helm_hooks_map_onto_argo_phases() {
         let obj = json!({"metadata": {"annotations": {"helm.sh/hook": "pre-install,pre-upgrade", "helm.sh/hook-delete-policy": "hook-succeeded"}}});
-        assert_eq!(hook_types(&obj), [HookType::PreSync]);
+        assert_eq!(phases(&obj), [HookType::PreSync]);
         assert_eq!(delete_policies(&obj), [DeletePolicy::HookSucceeded]);
         let test = json!({"metadata": {"annotations": {"helm.sh/hook": "test"}}});
-        assert_eq!(hook_types(&test), [HookType::Skip]);
+        assert!(
+            is_hook(&test) && phases(&test).is_empty(),
+            "a hook of no phase"
+        );
+        let crd = json!({"metadata": {"annotations": {"helm.sh/hook": "crd-install"}}});
+        assert!(!is_hook(&crd));
+    }
+
+    #[test]
+    fn misspelt_and_skip_hooks_are_read_as_gitops_engine_reads_them() {
+        let hook = |v: &str| json!({"metadata": {"annotations": {HOOK: v}}});
+        let typo = hook("Presync");
+        assert!(
+            is_hook(&typo) && phases(&typo).is_empty(),
+            "a hook of no phase"
+        );
+        assert!(
+            skip(&hook("Skip")) && !is_hook(&hook("Skip")),
+            "Skip alone: no hook"
+        );
+        assert!(is_hook(&hook("PreSync,Skip")));
+        assert_eq!(phases(&hook("PreSync,Skip")), [HookType::PreSync]);
+        let fallback =
+            json!({"metadata": {"annotations": {HOOK: "Presync", "helm.sh/hook": "post-install"}}});
+        assert_eq!(
+            phases(&fallback),
+            [HookType::PostSync],
+            "Helm's types count when Argo's name none"
+        );
     }
 
     #[test]

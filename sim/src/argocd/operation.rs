@@ -15,10 +15,14 @@ use crate::clock::{parse, rfc3339};
 pub enum Step {
     /// Nothing is running.
     Idle,
-    /// Look again after this long.
-    Wait(Duration),
-    /// The operation finished (the status is written); compare again with the latest revision.
-    Completed,
+    /// Look again after this long, asking for this much of a refresh.
+    Wait(Duration, crate::argocd::controller::Level),
+    /// The operation finished (the status is written); compare again: from the refs cache
+    /// after an automated operation, listing the refs afresh after a manual one.
+    Completed {
+        /// Whether the operation was initiated by automated sync.
+        automated: bool,
+    },
 }
 
 pub fn is_completed(phase: &str) -> bool {
@@ -85,6 +89,15 @@ pub fn kitchen(t: Timestamp) -> String {
     t.strftime("%-I:%M%p").to_string()
 }
 
+/// The source an attempt of this operation syncs (`newSyncOperationResult`): the operation's
+/// own `sync.source` (automated sync records it), else the app's `spec.source` as it is now.
+pub fn sync_source(state: &Value, app: &Value) -> Value {
+    match &state["operation"]["sync"]["source"] {
+        Value::Object(_) => state["operation"]["sync"]["source"].clone(),
+        _ => app["spec"]["source"].clone(),
+    }
+}
+
 /// The new `operationState` of an operation just picked up (no message: it is omitempty).
 pub fn started(operation: &Value, now: Timestamp) -> Value {
     json!({"operation": operation, "phase": "Running", "startedAt": rfc3339(now)})
@@ -113,7 +126,6 @@ pub fn after_pass(
     mut state: Value,
     outcome: Outcome,
     run: &Run,
-    source: &Value,
     retry: &Retry,
     now: Timestamp,
 ) -> Next {
@@ -121,7 +133,7 @@ pub fn after_pass(
         return Next::Wait(wait);
     }
     let resources = run.result_resources();
-    state["syncResult"] = json!({"revision": run.revision, "source": source});
+    state["syncResult"] = json!({"revision": run.revision, "source": run.source});
     if !resources.is_empty() {
         state["syncResult"]["resources"] = json!(resources);
     }

@@ -25,11 +25,15 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use serde_json::Value;
 
+use jiff::Timestamp;
+
+use crate::clock::Clock;
 use crate::tools;
 
-pub use error::{RepoError, RpcCode};
+pub use error::RepoError;
 pub use hostmap::HostMap;
-pub use tracking::{TRACKING_ID, tracking_id};
+#[cfg(test)]
+use {error::RpcCode, tracking::TRACKING_ID};
 
 use scratch::{TempFile, WorkDir};
 
@@ -70,7 +74,15 @@ pub struct RepoServer {
     api_versions: Vec<String>,
     /// One lock per repo URL: fetches into the same bare repo must not overlap.
     locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    /// The cluster's clock, for how old a repo's listed refs are; none: never cached.
+    clock: Option<Clock>,
+    /// Each repo's refs as last listed, and when (`SetGitReferences`).
+    refs: Mutex<HashMap<String, (Vec<git::RemoteRef>, Timestamp)>>,
 }
+
+/// `--revision-cache-expiration`: how long a repo's listed refs are reused (3 min by default,
+/// `ARGOCD_RECONCILIATION_TIMEOUT` unset in a stock install).
+pub const REFS_TTL: std::time::Duration = std::time::Duration::from_secs(180);
 
 impl RepoServer {
     pub fn new(cache_dir: PathBuf, hosts: HostMap) -> RepoServer {
@@ -82,7 +94,16 @@ impl RepoServer {
             kube_version: None,
             api_versions: Vec::new(),
             locks: Mutex::new(HashMap::new()),
+            clock: None,
+            refs: Mutex::new(HashMap::new()),
         }
+    }
+
+    /// Keeps each repo's listed refs for [`REFS_TTL`] of this clock's time, as the real repo
+    /// server's cache does.
+    pub fn with_clock(mut self, clock: Clock) -> RepoServer {
+        self.clock = Some(clock);
+        self
     }
 
     /// The destination cluster's version (`v1.35.2`) and API resources (`apps/v1`,
@@ -99,16 +120,48 @@ impl RepoServer {
     }
 
     /// Resolves `targetRevision` ("main", "HEAD", "", a tag, a full or short SHA) to a full
-    /// commit SHA, fetching the repo into the cache. A full SHA is returned as given, as
+    /// commit SHA, listing the repo's refs now and fetching into the cache (what a refresh
+    /// that forces resolution does: `noRevisionCache`). A full SHA is returned as given, as
     /// Argo CD does; whether it exists shows when rendering.
     pub fn resolve(&self, repo_url: &str, target_revision: &str) -> Result<String, RepoError> {
+        self.resolve_with(repo_url, target_revision, false)
+    }
+
+    /// [`RepoServer::resolve`], but with the refs listed up to [`REFS_TTL`] ago when there are
+    /// any (`nativeGitClient.getRefs` with the cache): a periodic refresh does not see a push
+    /// until they expire.
+    pub fn resolve_cached(
+        &self,
+        repo_url: &str,
+        target_revision: &str,
+    ) -> Result<String, RepoError> {
+        self.resolve_with(repo_url, target_revision, true)
+    }
+
+    fn resolve_with(
+        &self,
+        repo_url: &str,
+        target_revision: &str,
+        use_cache: bool,
+    ) -> Result<String, RepoError> {
         if git::is_commit_sha(target_revision) {
             return Ok(target_revision.to_ascii_lowercase());
         }
         let lock = self.lock_for(repo_url);
         let _held = hold(&lock);
         let repo = git::open_cache(&git::bare_dir(&self.cache_dir, repo_url))?;
-        let refs = git::fetch(&repo, &self.hosts.rewrite(repo_url), repo_url)?;
+        let cached = use_cache.then(|| self.cached_refs(repo_url)).flatten();
+        let refs = match cached {
+            Some(refs) => refs,
+            None => {
+                let refs = git::fetch(&repo, &self.hosts.rewrite(repo_url), repo_url)?;
+                if let Some(clock) = &self.clock {
+                    let mut all = self.refs.lock().unwrap_or_else(PoisonError::into_inner);
+                    all.insert(repo_url.to_string(), (refs.clone(), clock.now()));
+                }
+                refs
+            }
+        };
         match git::name_revision(&refs, target_revision)? {
             git::Named::Ref(oid) => git::peel(&repo, oid)
                 .map(|c| c.to_string())
@@ -121,6 +174,15 @@ impl RepoServer {
                 .map(|c| c.to_string())
                 .ok_or_else(|| git::missing_commit(target_revision)),
         }
+    }
+
+    /// The refs of `repo_url` listed less than [`REFS_TTL`] ago.
+    fn cached_refs(&self, repo_url: &str) -> Option<Vec<git::RemoteRef>> {
+        let clock = self.clock.as_ref()?;
+        let all = self.refs.lock().unwrap_or_else(PoisonError::into_inner);
+        let (refs, listed) = all.get(repo_url)?;
+        let fresh = clock.now().duration_since(*listed).unsigned_abs() < REFS_TTL;
+        fresh.then(|| refs.clone())
     }
 
     /// Renders `source` (the Application's `spec.source`) at `revision` (a full SHA; anything

@@ -8,6 +8,7 @@
 mod apply;
 mod hookops;
 mod message;
+mod task;
 mod tasks;
 #[cfg(test)]
 mod tests;
@@ -18,7 +19,8 @@ use jiff::Timestamp;
 use serde_json::Value;
 
 pub use apply::Options;
-pub use tasks::{BuildInput, Built, SyncTask, TaskState, build};
+pub use task::{SyncTask, TaskState};
+pub use tasks::{BuildInput, Built, build};
 
 use super::hooks::DeletePolicy;
 use crate::controllers::Env;
@@ -32,6 +34,8 @@ const RECHECK: Duration = Duration::from_secs(1);
 /// One attempt at an operation, kept between passes.
 pub struct Run {
     pub revision: String,
+    /// The source this attempt renders (`syncResult.source`).
+    pub source: Value,
     pub tasks: Vec<SyncTask>,
     pub sync_fail: Vec<SyncTask>,
     /// The destination namespace `CreateNamespace=true` creates before any step.
@@ -62,9 +66,10 @@ pub enum Outcome {
 }
 
 impl Run {
-    pub fn new(revision: String, built: Built, options: Options) -> Run {
+    pub fn new(revision: String, source: Value, built: Built, options: Options) -> Run {
         Run {
             revision,
+            source,
             tasks: built.tasks,
             sync_fail: built.sync_fail,
             namespace: built.namespace,
@@ -101,6 +106,9 @@ impl Run {
                 message,
                 wait: RECHECK,
             };
+        }
+        if let Some(outcome) = self.refuse_unserved() {
+            return outcome;
         }
         if let Some(outcome) = self.create_namespace(env) {
             return outcome;
@@ -189,6 +197,28 @@ impl Run {
         Outcome::Paused { wait: WAVE_DELAY }
     }
 
+    /// `getSyncTasks`: a task whose kind the cluster does not serve makes the whole sync
+    /// invalid before anything is applied. Its result says so as `AugmentSyncMsg` rewrites it;
+    /// the operation names the API's own error.
+    fn refuse_unserved(&mut self) -> Option<Outcome> {
+        let mut any = false;
+        for task in self.tasks.iter_mut().chain(self.sync_fail.iter_mut()) {
+            if crate::kinds::is_served(task.ty) || task.sync_status.is_some() {
+                continue;
+            }
+            any = true;
+            task.sync_status = Some("SyncFailed");
+            task.state = TaskState::Failed;
+            task.message = format!(
+                "The Kubernetes API could not find {}/{} for requested resource {}/{}. Make sure the {:?} CRD is installed on the destination cluster.",
+                task.ty.group, task.ty.kind, task.namespace, task.name, task.ty.kind
+            );
+        }
+        any.then(|| Outcome::Failed {
+            message: "one or more synchronization tasks are not valid: the server could not find the requested resource".into(),
+        })
+    }
+
     /// `CreateNamespace=true` with a missing namespace: created before the first step, in a
     /// pass that waits on it when the sync spans more than its (PreSync, 0) group. Its result
     /// is never updated again: upstream drops the task once the namespace exists.
@@ -237,10 +267,10 @@ impl Run {
     /// After a failed task: start the SyncFail hooks if there are any, else fail the
     /// operation. `None` while no task has failed.
     fn after_failure(&mut self, env: &Env) -> Option<Outcome> {
-        let any_failed = self
-            .tasks
-            .iter()
-            .any(|t| t.state == TaskState::Failed || t.sync_status == Some("SyncFailed"));
+        let any_failed = self.tasks.iter().any(|t| {
+            matches!(t.state, TaskState::Failed | TaskState::Error)
+                || t.sync_status == Some("SyncFailed")
+        });
         if !any_failed {
             return None;
         }
@@ -281,7 +311,10 @@ impl Run {
     /// Applies the step's tasks; returns the messages of those that failed to apply.
     fn apply_step(&mut self, env: &Env, step: &[usize]) -> Vec<String> {
         let mut apply_errors = Vec::new();
-        for i in step {
+        // `runTasks`: the step's prunes first, then what it creates or applies.
+        let (prunes, applies): (Vec<usize>, Vec<usize>) =
+            step.iter().partition(|i| self.tasks[**i].desired.is_none());
+        for i in prunes.iter().chain(&applies) {
             let task = &mut self.tasks[*i];
             task.apply(env, &self.options);
             if task.sync_status == Some("SyncFailed") {
@@ -302,11 +335,22 @@ impl Run {
         true
     }
 
+    /// Fails the operation; a task that did not sync (`SyncFailed`) is named as the reason, as
+    /// `executeSyncFailPhase` words it.
     fn finish_failed(&mut self, env: &Env, message: &str) -> Outcome {
         self.delete_hooks(env, DeletePolicy::HookFailed);
-        Outcome::Failed {
-            message: message.to_string(),
-        }
+        let reasons: Vec<&str> = self
+            .tasks
+            .iter()
+            .filter(|t| t.sync_status == Some("SyncFailed"))
+            .map(|t| t.message.as_str())
+            .collect();
+        let message = if reasons.is_empty() || message.contains(", reason: ") {
+            message.to_string()
+        } else {
+            format!("{message}, reason: {}", reasons.join(","))
+        };
+        Outcome::Failed { message }
     }
 
     fn active_tasks(&self) -> impl Iterator<Item = &SyncTask> {

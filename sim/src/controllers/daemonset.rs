@@ -10,7 +10,7 @@ use super::deployment::template_hash;
 use super::node::NODE_NAME;
 use super::queue::{Controller, Next};
 use super::replicaset::{drop_zero_counts, status_patch};
-use super::{Env, MANAGER, events, owned, owner_key, ty};
+use super::{Env, MANAGER, events, owned, owner_key};
 use crate::objects;
 use crate::ops::{self, Actor, Part};
 use crate::store::{Event, Key};
@@ -38,7 +38,7 @@ impl Controller for DaemonSets {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
         match event.key.ty().kind {
             "DaemonSet" => vec![event.key.clone()],
-            "Pod" => owner_key(&event.object, "apps/v1", "DaemonSet")
+            "Pod" => owner_key(&event.object, &crate::kinds::DAEMON_SET)
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -46,7 +46,7 @@ impl Controller for DaemonSets {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let ds = ty("apps/v1", "DaemonSet");
+        let ds = &crate::kinds::DAEMON_SET;
         env.store
             .list(ds, None)
             .0
@@ -59,7 +59,7 @@ impl Controller for DaemonSets {
         let Some(ds) = env.store.get(key).filter(|d| !objects::is_deleting(d)) else {
             return Next::Done;
         };
-        let pod_ty = ty("v1", "Pod");
+        let pod_ty = &crate::kinds::POD;
         let hash = template_hash(&ds["spec"]["template"]);
         let pods = owned(env, pod_ty, &key.namespace, objects::uid(&ds));
         let wanted = usize::from(fits_node(env, &ds));
@@ -125,7 +125,7 @@ impl Controller for DaemonSets {
 
 /// Whether the node's labels satisfy the template's `nodeSelector`.
 fn fits_node(env: &Env, ds: &Value) -> bool {
-    let Some(node) = env.store.get(&Key::new(ty("v1", "Node"), "", NODE_NAME)) else {
+    let Some(node) = env.store.get(&Key::new(&crate::kinds::NODE, "", NODE_NAME)) else {
         return false;
     };
     ds["spec"]["template"]["spec"]["nodeSelector"]

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
 use super::replicaset::{drop_zero_counts, status_patch};
-use super::{Condition, Env, MANAGER, events, owned, owner_key, set_condition, ty};
+use super::{Condition, Env, MANAGER, events, owned, owner_key, set_condition};
 use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part};
 use crate::store::{Event, Key};
@@ -26,7 +26,7 @@ impl Controller for Deployments {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
         match event.key.ty().kind {
             "Deployment" => vec![event.key.clone()],
-            "ReplicaSet" => owner_key(&event.object, "apps/v1", "Deployment")
+            "ReplicaSet" => owner_key(&event.object, &crate::kinds::DEPLOYMENT)
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -34,7 +34,7 @@ impl Controller for Deployments {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let d = ty("apps/v1", "Deployment");
+        let d = &crate::kinds::DEPLOYMENT;
         env.store
             .list(d, None)
             .0
@@ -50,7 +50,7 @@ impl Controller for Deployments {
         if objects::is_deleting(&d) {
             return Next::Done;
         }
-        let rs_ty = ty("apps/v1", "ReplicaSet");
+        let rs_ty = &crate::kinds::REPLICA_SET;
         let desired = d["spec"]["replicas"].as_i64().unwrap_or(1).max(0);
         let hash = template_hash(&d["spec"]["template"]);
         let mut sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
@@ -134,7 +134,7 @@ fn create_replica_set(
     body: Value,
     initial: i64,
 ) -> Result<(Arc<Value>, Progress), Next> {
-    let rs_ty = ty("apps/v1", "ReplicaSet");
+    let rs_ty = &crate::kinds::REPLICA_SET;
     match ops::create(&env.store, rs_ty, namespace, body, &Actor::new(MANAGER)) {
         Ok(rs) => {
             scaled_event(env, d, &rs, 0, initial);
@@ -264,7 +264,7 @@ fn write_status(env: &Env, d: &Value, sets: &[Arc<Value>], report: Report<'_>) {
     set_counts(&mut status, d, &counts);
     set_conditions(&mut status, &counts, &report);
     let key = Key::new(
-        ty("apps/v1", "Deployment"),
+        &crate::kinds::DEPLOYMENT,
         objects::namespace(d),
         objects::name(d),
     );
@@ -396,9 +396,15 @@ fn scale(env: &Env, d: &Value, rs: &Value, to: i64) -> bool {
     if from == to {
         return false;
     }
-    let patch = json!({"spec": {"replicas": to}});
+    // `scaleReplicaSet` rewrites the replica annotations with the Deployment's numbers too.
+    let desired = d["spec"]["replicas"].as_i64().unwrap_or(1);
+    let (surge, _) = limits(d, desired);
+    let patch = json!({"spec": {"replicas": to}, "metadata": {"annotations": {
+        "deployment.kubernetes.io/desired-replicas": desired.to_string(),
+        "deployment.kubernetes.io/max-replicas": (desired + surge).to_string(),
+    }}});
     let key = Key::new(
-        ty("apps/v1", "ReplicaSet"),
+        &crate::kinds::REPLICA_SET,
         objects::namespace(rs),
         objects::name(rs),
     );
@@ -438,7 +444,7 @@ fn prune_history(env: &Env, d: &Value, old_sets: &[Arc<Value>]) {
     for rs in empty.iter().take(empty.len().saturating_sub(limit)) {
         let _ = ops::delete(
             &env.store,
-            ty("apps/v1", "ReplicaSet"),
+            &crate::kinds::REPLICA_SET,
             objects::namespace(rs),
             objects::name(rs),
             &DeleteOptions::default(),

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::node::NODE_IP;
 use super::queue::{Controller, Next};
-use super::{Env, MANAGER, ty};
+use super::{Env, MANAGER};
 use crate::api::selector::LabelSelector;
 use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part, service::KUBERNETES_CLUSTER_IP};
@@ -67,9 +67,9 @@ fn types() -> (
     &'static crate::kinds::ResourceType,
 ) {
     (
-        ty("v1", "Service"),
-        ty("v1", "Endpoints"),
-        ty("discovery.k8s.io/v1", "EndpointSlice"),
+        &crate::kinds::SERVICE,
+        &crate::kinds::ENDPOINTS,
+        &crate::kinds::ENDPOINT_SLICE,
     )
 }
 
@@ -77,7 +77,7 @@ pub struct Endpoints;
 
 impl Controller for Endpoints {
     fn keys_for(&self, env: &Env, event: &Event) -> Vec<Key> {
-        let svc_ty = ty("v1", "Service");
+        let svc_ty = &crate::kinds::SERVICE;
         match event.key.ty().kind {
             "Service" => vec![event.key.clone()],
             // A Pod (or its readiness) changed: every Service of its namespace looks again.
@@ -93,7 +93,7 @@ impl Controller for Endpoints {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let svc_ty = ty("v1", "Service");
+        let svc_ty = &crate::kinds::SERVICE;
         env.store
             .list(svc_ty, None)
             .0
@@ -131,7 +131,7 @@ impl Controller for Endpoints {
         };
         let pods: Vec<_> = env
             .store
-            .list(ty("v1", "Pod"), Some(&key.namespace))
+            .list(&crate::kinds::POD, Some(&key.namespace))
             .0
             .into_iter()
             .filter(|p| selector.matches(p) && !objects::is_deleting(p))

@@ -14,7 +14,6 @@ use serde_json::{Value, json};
 use super::node::NODE_NAME;
 use super::{Env, MANAGER};
 use crate::clock::rfc3339;
-use crate::kinds::by_kind;
 use crate::objects;
 use crate::ops::{self, Actor, Part};
 use crate::store::Key;
@@ -210,9 +209,7 @@ fn correlated(
 
 /// The repeat of an Event: its count, last time and message move on. False if it is gone.
 fn bump(env: &Env, ns: &str, name: &str, count: i64, message: &str, now: Timestamp) -> bool {
-    let Some(ty) = by_kind("v1", "Event") else {
-        return false;
-    };
+    let ty = &crate::kinds::EVENT;
     let patch = json!({"count": count, "lastTimestamp": rfc3339(now), "message": message});
     ops::merge(
         &env.store,
@@ -254,17 +251,33 @@ fn build(
         source_json["host"] = json!(host);
     }
     let time = rfc3339(now);
+    // Argo CD's audit logger (`logEvent`) fills no reporting fields and names the app's
+    // destination in annotations.
+    let argocd = source.component == "argocd-application-controller";
+    let mut metadata = json!({"name": name, "namespace": ns});
+    if argocd {
+        let dest = &involved["spec"]["destination"];
+        metadata["annotations"] = json!({
+            "dest-server": dest["server"].as_str().unwrap_or_default(),
+            "dest-namespace": dest["namespace"].as_str().unwrap_or_default(),
+        });
+    }
+    let (reporting, instance) = if argocd {
+        ("", "")
+    } else {
+        (source.component, source.host.unwrap_or_default())
+    };
     json!({
         "apiVersion": "v1",
         "kind": "Event",
-        "metadata": {"name": name, "namespace": ns},
+        "metadata": metadata,
         "involvedObject": involved_object,
         "reason": reason,
         "message": message,
         "type": if warning { "Warning" } else { "Normal" },
         "source": source_json,
-        "reportingComponent": source.component,
-        "reportingInstance": source.host.unwrap_or_default(),
+        "reportingComponent": reporting,
+        "reportingInstance": instance,
         "firstTimestamp": time,
         "lastTimestamp": time,
         "eventTime": null,
@@ -273,9 +286,7 @@ fn build(
 }
 
 fn create(env: &Env, involved: &Value, event: Value) -> bool {
-    let Some(ty) = by_kind("v1", "Event") else {
-        return false;
-    };
+    let ty = &crate::kinds::EVENT;
     let ns = event["metadata"]["namespace"]
         .as_str()
         .unwrap_or("default")
@@ -316,9 +327,7 @@ mod tests {
     }
 
     fn events(env: &Env) -> Vec<Arc<Value>> {
-        env.store
-            .list(by_kind("v1", "Event").unwrap(), Some("default"))
-            .0
+        env.store.list(&crate::kinds::EVENT, Some("default")).0
     }
 
     #[test]

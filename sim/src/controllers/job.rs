@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
 use super::replicaset::{is_ready, status_patch};
-use super::{Condition, Env, MANAGER, events, owned, owner_key, set_condition, ty};
+use super::{Condition, Env, MANAGER, events, owned, owner_key, set_condition};
 use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part, Propagation};
 use crate::store::{Event, Key};
@@ -25,7 +25,7 @@ impl Controller for Jobs {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
         match event.key.ty().kind {
             "Job" => vec![event.key.clone()],
-            "Pod" => owner_key(&event.object, "batch/v1", "Job")
+            "Pod" => owner_key(&event.object, &crate::kinds::JOB)
                 .into_iter()
                 .collect(),
             _ => Vec::new(),
@@ -33,7 +33,7 @@ impl Controller for Jobs {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let job = ty("batch/v1", "Job");
+        let job = &crate::kinds::JOB;
         env.store
             .list(job, None)
             .0
@@ -54,7 +54,7 @@ impl Controller for Jobs {
         if let Some(finished) = finished_at(&job) {
             return expire(env, &job, finished, now);
         }
-        let pod_ty = ty("v1", "Pod");
+        let pod_ty = &crate::kinds::POD;
         let pods = owned(env, pod_ty, &key.namespace, objects::uid(&job));
         let phase = |p: &Value| {
             p["status"]["phase"]
@@ -164,7 +164,7 @@ fn fail(env: &Env, job: &Value, key: &Key, status: &mut Value, active: &[&Arc<Va
     for pod in active {
         let _ = ops::delete(
             &env.store,
-            ty("v1", "Pod"),
+            &crate::kinds::POD,
             &key.namespace,
             objects::name(pod),
             &DeleteOptions::default(),
@@ -185,7 +185,7 @@ fn fail(env: &Env, job: &Value, key: &Key, status: &mut Value, active: &[&Arc<Va
 fn start_pod(env: &Env, job: &Value, namespace: &str) -> (bool, Next) {
     match ops::create(
         &env.store,
-        ty("v1", "Pod"),
+        &crate::kinds::POD,
         namespace,
         super::pod_from_template(job),
         &Actor::new(MANAGER),
@@ -241,7 +241,7 @@ fn expire(env: &Env, job: &Value, finished: jiff::Timestamp, now: jiff::Timestam
     };
     let _ = ops::delete(
         &env.store,
-        ty("batch/v1", "Job"),
+        &crate::kinds::JOB,
         objects::namespace(job),
         objects::name(job),
         &opts,

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
 use super::replicaset::status_patch;
-use super::{Env, MANAGER, events, ty};
+use super::{Env, MANAGER, events};
 use crate::clock::rfc3339;
 use crate::objects;
 use crate::ops::{self, Part};
@@ -43,12 +43,13 @@ impl Controller for Kubelet {
         }
         if event.kind == EventType::Deleted {
             env.logs.forget_pod(&event.key.namespace, &event.key.name);
+            stopping(env, &event.object);
         }
         vec![event.key.clone()]
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let pod = ty("v1", "Pod");
+        let pod = &crate::kinds::POD;
         env.store
             .list(pod, None)
             .0
@@ -245,7 +246,7 @@ fn scripts(pod: &Value) -> Vec<(String, Result<Trace, String>, usize)> {
 /// The node's kubelet version (`v1.35.2+k3s1`), as its probes' User-Agent names it.
 fn kubelet_version(env: &Env) -> String {
     env.store
-        .get(&Key::new(ty("v1", "Node"), "", NODE_NAME))
+        .get(&Key::new(&crate::kinds::NODE, "", NODE_NAME))
         .and_then(|n| {
             n["status"]["nodeInfo"]["kubeletVersion"]
                 .as_str()
@@ -254,10 +255,13 @@ fn kubelet_version(env: &Env) -> String {
         .unwrap_or_default()
 }
 
+/// Whether the container's command is run in the built-in shell (not a known server image's).
 fn has_command(container: &Value) -> bool {
+    let image = container["image"].as_str().unwrap_or_default();
     ["command", "args"]
         .iter()
         .any(|f| container[*f].as_array().is_some_and(|a| !a.is_empty()))
+        && !super::startup::runs_own_server(image)
 }
 
 /// initialDelaySeconds + periodSeconds of the slowest readinessProbe (0 when there is none).
@@ -282,7 +286,7 @@ fn schedule(env: &Env, pod: &Value) {
     if objects::is_deleting(pod) {
         return;
     }
-    match ops::bind(&env.store, ty("v1", "Pod"), ns, name, NODE_NAME) {
+    match ops::bind(&env.store, &crate::kinds::POD, ns, name, NODE_NAME) {
         Ok(bound) => events::record_scheduled(
             env,
             &bound,
@@ -451,6 +455,30 @@ fn write_status(env: &Env, pod: &Value, status: &Value) {
         return;
     }
     let patch = json!({"status": status_patch(&pod["status"], status)});
-    let key = Key::new(ty("v1", "Pod"), objects::namespace(pod), objects::name(pod));
+    let key = Key::new(
+        &crate::kinds::POD,
+        objects::namespace(pod),
+        objects::name(pod),
+    );
     let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+}
+
+/// The kubelet stops a deleted Pod's started containers: `Killing`, `Stopping container <name>`.
+fn stopping(env: &Env, pod: &Value) {
+    let started = pod["status"]["containerStatuses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["state"]["running"].is_object())
+        .filter_map(|c| c["name"].as_str());
+    for name in started {
+        events::record(
+            env,
+            pod,
+            false,
+            "Killing",
+            &format!("Stopping container {name}"),
+            "kubelet",
+        );
+    }
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::json;
 
 use super::queue::{Controller, Next};
-use super::{Env, MANAGER, ty};
+use super::{Env, MANAGER};
 use crate::kinds::TYPES;
 use crate::objects;
 use crate::ops::{self, Actor, DeleteOptions, Part, Propagation};
@@ -17,7 +17,7 @@ pub struct Namespaces;
 
 impl Controller for Namespaces {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
-        let namespaces = ty("v1", "Namespace");
+        let namespaces = &crate::kinds::NAMESPACE;
         if event.key.ty().kind == "Namespace" {
             return vec![event.key.clone()];
         }
@@ -29,7 +29,7 @@ impl Controller for Namespaces {
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let namespaces = ty("v1", "Namespace");
+        let namespaces = &crate::kinds::NAMESPACE;
         env.store
             .list(namespaces, None)
             .0
@@ -46,8 +46,10 @@ impl Controller for Namespaces {
         if !objects::is_deleting(&ns) {
             let ca = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "kube-root-ca.crt", "annotations": {"kubernetes.io/description": "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters."}}, "data": {"ca.crt": "-----BEGIN CERTIFICATE-----\n(embedded lab cluster: no real CA)\n-----END CERTIFICATE-----\n"}});
             let sa = json!({"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default"}});
-            for (kind, body) in [("ConfigMap", ca), ("ServiceAccount", sa)] {
-                let t = ty("v1", kind);
+            for (t, body) in [
+                (&crate::kinds::CONFIG_MAP, ca),
+                (&crate::kinds::SERVICE_ACCOUNT, sa),
+            ] {
                 if env
                     .store
                     .get(&Key::new(t, &key.name, objects::name(&body)))

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
-use super::{Env, MANAGER, ty};
+use super::{Env, MANAGER};
 use crate::clock::{rfc3339, rfc3339_micro};
 use crate::objects;
 use crate::ops::{self, Actor, Part};
@@ -32,7 +32,7 @@ const PAUSE_IMAGE: &str = "docker.io/rancher/mirrored-pause:3.6";
 /// `kubelet_version` is what `/version` reports (`v1.35.2+k3s1`).
 pub fn seed(store: &Store, kubelet_version: &str) {
     let actor = Actor::new(MANAGER);
-    let node_ty = ty("v1", "Node");
+    let node_ty = &crate::kinds::NODE;
     let node = match store.get(&Key::new(node_ty, "", NODE_NAME)) {
         Some(n) => n,
         None => match ops::create(store, node_ty, "", node_object(), &actor) {
@@ -49,7 +49,7 @@ pub fn seed(store: &Store, kubelet_version: &str) {
         let status = json!({"status": node_status(kubelet_version, &rfc3339(now), &[])});
         let _ = ops::merge(store, &key, &status, Part::Status, MANAGER);
     }
-    let lease_ty = ty("coordination.k8s.io/v1", "Lease");
+    let lease_ty = &crate::kinds::LEASE;
     if store
         .get(&Key::new(lease_ty, NODE_LEASE_NAMESPACE, NODE_NAME))
         .is_none()
@@ -204,11 +204,7 @@ impl Controller for Heartbeat {
 
     fn reconcile(&mut self, env: &Env, _key: &Key) -> Next {
         let now = env.store.clock.now();
-        let lease_key = Key::new(
-            ty("coordination.k8s.io/v1", "Lease"),
-            NODE_LEASE_NAMESPACE,
-            NODE_NAME,
-        );
+        let lease_key = Key::new(&crate::kinds::LEASE, NODE_LEASE_NAMESPACE, NODE_NAME);
         let renewed = env.store.get(&lease_key).and_then(|l| {
             l["spec"]["renewTime"]
                 .as_str()
@@ -242,7 +238,7 @@ impl Heartbeat {
             .filter_map(|i| i["names"][0].as_str().map(String::from))
             .collect();
         let before = images.len();
-        for pod in env.store.list(ty("v1", "Pod"), None).0 {
+        for pod in env.store.list(&crate::kinds::POD, None).0 {
             for c in pod["spec"]["containers"].as_array().into_iter().flatten() {
                 if let Some(image) = c["image"].as_str().map(qualified_image)
                     && !images.contains(&image)
@@ -289,7 +285,7 @@ impl Heartbeat {
 }
 
 fn node_key() -> Key {
-    Key::new(ty("v1", "Node"), "", NODE_NAME)
+    Key::new(&crate::kinds::NODE, "", NODE_NAME)
 }
 
 /// `nginx:1.27-alpine` → `docker.io/library/nginx:1.27-alpine`, as containerd names images.
@@ -365,7 +361,7 @@ mod tests {
         assert_eq!(node["spec"]["podCIDR"], POD_CIDR);
         let lease = store
             .get(&Key::new(
-                ty("coordination.k8s.io/v1", "Lease"),
+                &crate::kinds::LEASE,
                 NODE_LEASE_NAMESPACE,
                 NODE_NAME,
             ))

@@ -5,27 +5,25 @@
 use serde_json::{Value, json};
 
 use super::queue::{Controller, Next};
-use super::{Env, MANAGER, events, owned, owner_key, ty};
+use super::{Env, MANAGER, events, owned, owner_key};
+use crate::kinds::ResourceType;
 use crate::objects;
 use crate::ops::{self, Actor, Part};
 use crate::store::{Event, Key};
 
 /// One replica-keeping controller: the kind it keeps and the component its Events name.
 pub struct ReplicaSets {
-    api_version: &'static str,
-    kind: &'static str,
+    ty: &'static ResourceType,
     component: &'static str,
 }
 
 impl ReplicaSets {
     pub const REPLICA_SETS: ReplicaSets = ReplicaSets {
-        api_version: "apps/v1",
-        kind: "ReplicaSet",
+        ty: &crate::kinds::REPLICA_SET,
         component: "replicaset-controller",
     };
     pub const REPLICATION_CONTROLLERS: ReplicaSets = ReplicaSets {
-        api_version: "v1",
-        kind: "ReplicationController",
+        ty: &crate::kinds::REPLICATION_CONTROLLER,
         component: "replication-controller",
     };
 }
@@ -33,16 +31,14 @@ impl ReplicaSets {
 impl Controller for ReplicaSets {
     fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
         match event.key.ty().kind {
-            k if k == self.kind => vec![event.key.clone()],
-            "Pod" => owner_key(&event.object, self.api_version, self.kind)
-                .into_iter()
-                .collect(),
+            k if k == self.ty.kind => vec![event.key.clone()],
+            "Pod" => owner_key(&event.object, self.ty).into_iter().collect(),
             _ => Vec::new(),
         }
     }
 
     fn all_keys(&self, env: &Env) -> Vec<Key> {
-        let rs = ty(self.api_version, self.kind);
+        let rs = self.ty;
         env.store
             .list(rs, None)
             .0
@@ -58,7 +54,7 @@ impl Controller for ReplicaSets {
         if objects::is_deleting(&rs) {
             return Next::Done;
         }
-        let pod_ty = ty("v1", "Pod");
+        let pod_ty = &crate::kinds::POD;
         let mut pods = owned(env, pod_ty, &key.namespace, objects::uid(&rs));
         let desired = rs["spec"]["replicas"].as_u64().unwrap_or(1) as usize;
         let actor = Actor::new(MANAGER);

@@ -25,6 +25,21 @@ pub fn lines(image: &str, started: Timestamp) -> String {
     }
 }
 
+/// Images whose command is a server of their own (Argo CD's components, redis, dex, the lab's
+/// git daemon): the built-in shell cannot run it, so the container is taken to run it quietly,
+/// as a long-running process, instead of failing. What the application controller prints is
+/// written by the embedded controller itself.
+pub fn runs_own_server(image: &str) -> bool {
+    let repo = split(image).0;
+    matches!(
+        repo,
+        "quay.io/argoproj/argocd"
+            | "ghcr.io/dexidp/dex"
+            | "public.ecr.aws/docker/library/redis"
+            | "alpine/git"
+    )
+}
+
 /// The address the kubelet's probes come from: the node's end of the Pod network (cni0).
 const PROBE_SOURCE: &str = "10.42.0.1";
 /// The size of nginx's default `index.html`.

@@ -155,6 +155,7 @@ pub fn write_entries(obj: &mut Value, entries: &[ManagedFieldsEntry]) {
     }
 }
 
+#[cfg(test)]
 /// The entries that own the field at these names (e.g. `["spec", "replicas"]`): the answer to
 /// "who owns spec.replicas".
 pub fn owners_of<'a>(

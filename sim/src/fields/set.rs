@@ -5,7 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use super::FieldsError;
-use super::path::{Path, PathElement, path_string};
+#[cfg(test)]
+use super::path::path_string;
+use super::path::{Path, PathElement};
 
 /// A set of field paths, shaped like FieldsV1: at each node, `members` are the paths that end
 /// here and `children` lead further down. A path can be both (FieldsV1 writes `".": {}` in the
@@ -148,16 +150,19 @@ impl FieldSet {
         }
     }
 
+    #[cfg(test)]
     /// Every path in human form (`.spec.replicas`, `.spec.containers[name="web"].image`).
     pub fn paths(&self) -> Vec<String> {
         self.path_list().iter().map(|p| path_string(p)).collect()
     }
 
+    #[cfg(test)]
     /// True when the field at these names is itself owned, e.g. `["spec", "replicas"]`.
     pub fn contains_path(&self, names: &[&str]) -> bool {
         self.has(&field_path(names))
     }
 
+    #[cfg(test)]
     /// True when the field at these names, or anything inside it, is owned.
     pub fn contains_prefix(&self, names: &[&str]) -> bool {
         self.covers(&field_path(names))
@@ -214,6 +219,7 @@ impl FieldSet {
     }
 }
 
+#[cfg(test)]
 /// A path made of field names only.
 pub fn field_path(names: &[&str]) -> Path {
     names

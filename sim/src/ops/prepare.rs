@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::{Part, Target};
 use crate::clock::Clock;
-use crate::kinds::{ResourceType, by_plural};
+use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
@@ -76,7 +76,7 @@ pub fn check_namespace(
     if !ty.namespaced {
         return Ok(());
     }
-    let namespaces = by_plural("", "v1", "namespaces").expect("namespaces are served");
+    let namespaces = &crate::kinds::NAMESPACE;
     match store.get(&Key::new(namespaces, "", namespace)) {
         None => Err(ApiError::not_found(namespaces, namespace)),
         Some(ns) if objects::is_deleting(&ns) => Err(ApiError::forbidden_on(
@@ -224,6 +224,7 @@ fn has_generation(ty: &ResourceType) -> bool {
             "Deployment"
                 | "ReplicaSet"
                 | "DaemonSet"
+                | "StatefulSet"
                 | "ReplicationController"
                 | "Job"
                 | "Pod"
@@ -274,8 +275,9 @@ fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
             )));
         }
     }
+    super::checks::check(ty, name, obj)?;
     match (ty.group, ty.kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet") => {
+        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet") => {
             if !obj["spec"]["selector"].is_object() {
                 return Err(ApiError::required(ty, name, "spec.selector"));
             }

@@ -155,12 +155,11 @@ fn free_ip(name: &str, used: &HashSet<String>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
 
     #[test]
     fn services_get_addresses_and_ports_that_nobody_else_holds() {
         let store = Store::in_memory(1.0);
-        let ty = by_kind("v1", "Service").unwrap();
+        let ty = &crate::kinds::SERVICE;
         let mut svc = json!({"metadata": {"name": "web"}, "spec": {"type": "NodePort", "ports": [{"port": 80, "protocol": "TCP"}]}});
         allocate(&store, ty, &mut svc).unwrap();
         let ip = svc["spec"]["clusterIP"].as_str().unwrap();

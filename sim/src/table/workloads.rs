@@ -27,6 +27,22 @@ pub(super) const REPLICATION_CONTROLLER: &[Col] = &[NAME,
     AGE, CONTAINERS, IMAGES,
     wide("Selector", "Selector is a label query over pods that should match the Replicas count. If Selector is empty, it is defaulted to the labels present on the Pod template. Label keys and values that must match in order to be controlled by this replication controller, if empty defaulted to labels on Pod template. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors")];
 
+#[rustfmt::skip]
+pub(super) const STATEFUL_SET: &[Col] = &[NAME,
+    super::col("Ready", "Number of the pod with ready state"),
+    AGE, CONTAINERS, IMAGES];
+
+pub(super) fn stateful_set_cells(sts: &Value, now: Timestamp) -> Vec<Value> {
+    let (names, images) = containers(sts);
+    vec![
+        text(sts, "/metadata/name").into(),
+        format!("{}/{}", int(sts, "/status/readyReplicas"), replicas(sts)).into(),
+        since(super::time(sts, "/metadata/creationTimestamp"), now).into(),
+        names.into(),
+        images.into(),
+    ]
+}
+
 /// `labels.FormatLabels`: sorted `k=v` pairs, `<none>` for none.
 fn format_labels(obj: &Value, ptr: &str) -> String {
     let mut pairs: Vec<String> = entries(obj, ptr)

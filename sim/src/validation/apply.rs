@@ -22,7 +22,7 @@ pub fn check_apply(
 ) -> ApiResult<Value> {
     let node = match parse_yaml(raw) {
         Ok(node) => node,
-        Err(_) => return crate::api::decode_body(raw, "application/apply-patch+yaml"),
+        Err(_) => return crate::body::decode_body(raw, "application/apply-patch+yaml"),
     };
     let value = as_converted_json(&node).to_value();
     let schema = builtin::schema(ty).or_else(|| argocd::schema(ty));
@@ -333,7 +333,7 @@ mod tests {
         );
         let w = Warnings::default();
         let v = check_apply(
-            by_kind("v1", "ConfigMap").unwrap(),
+            &crate::kinds::CONFIG_MAP,
             body.as_bytes(),
             Directive::Warn,
             &w,

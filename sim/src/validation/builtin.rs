@@ -43,6 +43,7 @@ fn probe_kind(ty: &ResourceType) -> Option<Schema> {
         ("", "Endpoints") => probe::<core::v1::Endpoints>(root),
         ("", "ReplicationController") => probe::<core::v1::ReplicationController>(root),
         ("apps", "DaemonSet") => probe::<apps::v1::DaemonSet>(root),
+        ("apps", "StatefulSet") => probe::<apps::v1::StatefulSet>(root),
         ("discovery.k8s.io", "EndpointSlice") => probe::<discovery::v1::EndpointSlice>(root),
         ("coordination.k8s.io", "Lease") => probe::<coordination::v1::Lease>(root),
         ("apps", "Deployment") => probe::<apps::v1::Deployment>(root),
@@ -309,7 +310,7 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
             keys,
             probe: self.child("", &scratch),
             record: Some(id),
-            root: self.root,
+            root: self.root.or_else(|| nested_resource(name)),
         })?;
         self.record(Shape::Struct(id));
         Ok(out)
@@ -333,6 +334,12 @@ impl<'de> de::Deserializer<'de> for Probe<'_> {
     fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Error> {
         v.visit_unit()
     }
+}
+
+/// A whole resource nested in another's type, whose deserializer checks its own apiVersion and
+/// kind (a StatefulSet's `volumeClaimTemplates` are PersistentVolumeClaims).
+fn nested_resource(name: &str) -> Option<(&'static str, &'static str)> {
+    (name == "PersistentVolumeClaim").then_some(("v1", "PersistentVolumeClaim"))
 }
 
 /// A list of one probed item (or none).

@@ -156,12 +156,16 @@ fn retain(map: &mut Map<String, Value>, mut keep: impl FnMut(&String, &mut Value
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
+
     use crate::validation::{argocd, object_meta};
 
     fn run(body: &str) -> Result<Decoded, String> {
-        let app = argocd::schema(by_kind("argoproj.io/v1alpha1", "Application").unwrap()).unwrap();
-        decode(app, object_meta(), &parse_json(body.as_bytes()).unwrap())
+        let app = argocd::schema(&crate::kinds::APPLICATION).unwrap();
+        decode(
+            app,
+            object_meta().unwrap(),
+            &parse_json(body.as_bytes()).unwrap(),
+        )
     }
 
     #[test]
@@ -223,7 +227,7 @@ mod tests {
 
     #[test]
     fn values_of_the_wrong_json_type_are_found() {
-        let app = argocd::schema(by_kind("argoproj.io/v1alpha1", "Application").unwrap()).unwrap();
+        let app = argocd::schema(&crate::kinds::APPLICATION).unwrap();
         let v = serde_json::json!({"metadata": {"name": 1}, "spec": {"project": 3, "syncPolicy": {"automated": {"selfHeal": "yes"}}, "revisionHistoryLimit": 1.5, "sources": {}}});
         assert_eq!(
             type_errors(app, &v),

@@ -170,7 +170,7 @@ fn converter_mismatch(schema: &super::shape::Schema, v: &Value, shape: &Shape) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kinds::by_kind;
+
     use serde_json::json;
 
     fn check(
@@ -181,7 +181,7 @@ mod tests {
     ) -> ApiResult<Value> {
         let raw = serde_json::to_vec(patch).unwrap();
         PatchCheck {
-            ty: by_kind("apps/v1", "Deployment").unwrap(),
+            ty: &crate::kinds::DEPLOYMENT,
             kind,
             directive,
             patch,

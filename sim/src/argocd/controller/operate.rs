@@ -3,15 +3,17 @@
 
 use serde_json::{Value, json};
 
-use super::{APP_MANAGER, Controller, status::replacing};
+use super::{APP_MANAGER, Controller, Level, status::replacing};
 use crate::argocd::app::{AppView, has_option};
+use crate::argocd::bootstrap::NAMESPACE;
 use crate::argocd::compare;
 use crate::argocd::diff;
 use crate::argocd::operation::{self, Next, Retry, Step};
+use crate::argocd::project;
 use crate::argocd::sync::{self, BuildInput, Run};
 use crate::controllers::record_event;
-use crate::kinds::by_kind;
 use crate::objects;
+use crate::ops::Propagation;
 use crate::store::Key;
 
 impl Controller {
@@ -42,7 +44,8 @@ impl Controller {
             if let Some(due) = operation::retry_due(&state, &retry)
                 && now < due
             {
-                return Step::Wait(due.duration_since(now).unsigned_abs());
+                // `requestAppRefresh(CompareWithLatest, retryAfter)`.
+                return Step::Wait(due.duration_since(now).unsigned_abs(), Level::Latest);
             }
             state = operation::retrying(state);
             self.apps.entry(name.clone()).or_default().run = None;
@@ -58,24 +61,24 @@ impl Controller {
                 Ok(run) => {
                     self.apps.entry(name.clone()).or_default().run = Some((started_at.clone(), run))
                 }
-                Err(message) => return self.start_failed(app, state, &message, &retry),
+                Err(error) => return self.start_failed(app, state, &error, &retry),
             }
         }
         let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) else {
             return Step::Idle;
         };
         let outcome = run.pass(&self.env);
-        let next = operation::after_pass(state, outcome, run, view.source(), &retry, now);
+        let next = operation::after_pass(state, outcome, run, &retry, now);
         self.follow(app, next)
     }
 
     /// Acts on what the engine pass decided: write and wait, only wait, or finish.
     fn follow(&mut self, app: &Value, next: Next) -> Step {
         match next {
-            Next::Wait(wait) => Step::Wait(wait),
+            Next::Wait(wait) => Step::Wait(wait, Level::Nothing),
             Next::Write(state, wait) => {
                 self.write_state(app, &state);
-                Step::Wait(wait)
+                Step::Wait(wait, Level::Nothing)
             }
             Next::Done(state) => self.finish(app, state),
         }
@@ -83,27 +86,32 @@ impl Controller {
 
     /// Writes `status.operationState` (keys the new state dropped are removed).
     fn write_state(&self, app: &Value, state: &Value) {
+        log_state_change(&self.env, app, &app["status"]["operationState"], state);
         let patch = json!({"status": {"operationState": replacing(&app["status"]["operationState"], state)}});
         let _ = self.patch_app(objects::name(app), &patch);
     }
 
-    /// The sources could not be resolved or rendered when the attempt began: upstream's sync
-    /// finds the ComparisonError condition and ends the attempt `Error`, retried like `Failed`.
+    /// The attempt could not begin (docs/sim-behaviour.md §16.1): no project, no destination
+    /// cluster, an invalid spec, or sources that could not be resolved or rendered (upstream's
+    /// sync finds the ComparisonError condition). It ends `Error`, retried like `Failed`.
     fn start_failed(
         &mut self,
         app: &Value,
         mut state: Value,
-        message: &str,
+        error: &StartError,
         retry: &Retry,
     ) -> Step {
         let now = self.env.store.clock.now();
         if state["syncResult"].is_null() {
             state["syncResult"] = json!({
                 "revision": state["operation"]["sync"]["revision"].as_str().unwrap_or_default(),
-                "source": AppView::new(app).source(),
+                "source": operation::sync_source(&state, app),
             });
         }
-        let message = format!("ComparisonError: {message}");
+        let message = match error {
+            StartError::Comparison(m) => format!("ComparisonError: {m}"),
+            StartError::Refused(m) => m.clone(),
+        };
         let next = operation::attempt_failed(state, "Error", &message, retry, now);
         self.follow(app, next)
     }
@@ -123,7 +131,7 @@ impl Controller {
             }
         }
         if state["syncResult"]["source"].is_null() {
-            state["syncResult"]["source"] = AppView::new(app).source().clone();
+            state["syncResult"]["source"] = operation::sync_source(&state, app);
         }
         if state["syncResult"]["revision"].is_null() {
             let requested = state["operation"]["sync"]["revision"].as_str();
@@ -136,25 +144,42 @@ impl Controller {
         self.finish(app, done)
     }
 
-    pub(super) async fn start_run(&mut self, app: &Value, state: &Value) -> Result<Run, String> {
+    pub(super) async fn start_run(
+        &mut self,
+        app: &Value,
+        state: &Value,
+    ) -> Result<Run, StartError> {
         let view = AppView::new(app);
         let sync = &state["operation"]["sync"];
+        refuse_invalid(&self.env.store, app)?;
         // A requested revision (a branch, a tag, a short SHA) is resolved to its commit, as
         // the repo server resolves it: the SHA is what syncResult and history record.
+        // Every attempt renders the operation's own source (`newSyncOperationResult`: the one
+        // automated sync recorded, else the spec's as the attempt begins), never a later edit.
+        let source = operation::sync_source(state, app);
         let requested = sync["revision"]
             .as_str()
             .filter(|r| !r.is_empty())
-            .unwrap_or(view.target_revision());
-        let revision = self.resolve(view.repo_url(), requested).await?;
-        let manifests = self.render(app, &revision, false).await?;
+            .unwrap_or_else(|| source["targetRevision"].as_str().unwrap_or("HEAD"));
+        let repo_url = source["repoURL"].as_str().unwrap_or_default();
+        let revision = self
+            .resolve(repo_url, requested, true)
+            .await
+            .map_err(StartError::Comparison)?;
+        let manifests = self
+            .render(app, &source, &revision, false)
+            .await
+            .map_err(StartError::Comparison)?;
         let rules = diff::ignore_rules(view.ignore_differences());
         let comparison = compare::compare(
             &self.env.store,
             view.name(),
             view.dest_namespace(),
-            &manifests.objects,
+            Some(&manifests.objects),
             &rules,
         );
+        // Only the operation's own options count (automated sync, the CLI and the UI copy the
+        // spec's in; an operation written by hand without them has none).
         let options: Vec<String> = sync["syncOptions"]
             .as_array()
             .map(|a| {
@@ -162,8 +187,8 @@ impl Controller {
                     .filter_map(|v| v.as_str().map(String::from))
                     .collect()
             })
-            .unwrap_or_else(|| view.sync_options());
-        let ns_ty = by_kind("v1", "Namespace").expect("namespaces are served");
+            .unwrap_or_default();
+        let ns_ty = &crate::kinds::NAMESPACE;
         let only = sync["resources"]
             .as_array()
             .filter(|r| !r.is_empty())
@@ -193,15 +218,18 @@ impl Controller {
                 .store
                 .get(&Key::new(ns_ty, "", view.dest_namespace()))
                 .is_some(),
-            prune: sync["prune"] == Value::Bool(true),
             only,
         });
         let run_options = sync::Options {
+            prune: sync["prune"] == Value::Bool(true),
+            replace: has_option(&options, "Replace"),
+            force: has_option(&options, "Force"),
+            prune_propagation: prune_propagation(&options),
             server_side: has_option(&options, "ServerSideApply"),
             respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
             rules,
         };
-        Ok(Run::new(revision, built, run_options))
+        Ok(Run::new(revision, source, built, run_options))
     }
     /// Stores a completed operation: clears `.operation`, adds history for full successful syncs.
     pub(super) fn finish(&mut self, app: &Value, state: Value) -> Step {
@@ -232,6 +260,7 @@ impl Controller {
                 state["message"].as_str().unwrap_or_default()
             ),
         };
+        log_state_change(&self.env, app, &app["status"]["operationState"], &state);
         let patch = json!({"operation": null, "status": status});
         let _ = self.patch_app(&name, &patch);
         record_event(
@@ -242,6 +271,120 @@ impl Controller {
             &message,
             APP_MANAGER,
         );
-        Step::Completed
+        Step::Completed {
+            automated: state["operation"]["initiatedBy"]["automated"] == Value::Bool(true),
+        }
+    }
+}
+
+/// Why an attempt could not begin.
+pub(super) enum StartError {
+    /// The sources could not be resolved or rendered (shown as `ComparisonError: ...`).
+    Comparison(String),
+    /// Upstream refuses before comparing; the message is its own.
+    Refused(String),
+}
+
+/// What `processRequestedAppOperation` and `SyncAppState` refuse before they compare: a missing
+/// project, a destination that is no cluster, then the app's InvalidSpecError conditions
+/// (`FormatAppConditions`).
+fn refuse_invalid(store: &crate::store::Store, app: &Value) -> Result<(), StartError> {
+    let view = AppView::new(app);
+    let project = Key::new(&crate::kinds::APP_PROJECT, NAMESPACE, view.project());
+    if store.get(&project).is_none() {
+        return Err(StartError::Refused(format!(
+            "Failed to load application project: appproject.argoproj.io {:?} not found",
+            view.project()
+        )));
+    }
+    project::destination_server(view.destination()).map_err(StartError::Refused)?;
+    let errors = project::spec_errors(store, app);
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let formatted: Vec<String> = errors
+        .iter()
+        .map(|e| format!("InvalidSpecError: {e}"))
+        .collect();
+    Err(StartError::Refused(formatted.join(";")))
+}
+
+/// `PrunePropagationPolicy=foreground|background|orphan`; unset, the engine's foreground.
+fn prune_propagation(options: &[String]) -> Option<Propagation> {
+    options.iter().find_map(|o| {
+        let (name, value) = o.split_once('=')?;
+        if !name.eq_ignore_ascii_case("PrunePropagationPolicy") {
+            return None;
+        }
+        match value.to_ascii_lowercase().as_str() {
+            "foreground" => Some(Propagation::Foreground),
+            "background" => Some(Propagation::Background),
+            "orphan" => Some(Propagation::Orphan),
+            _ => None,
+        }
+    })
+}
+
+/// The lines the controller and gitops-engine log as an operation moves: a new operation, a
+/// retry, each resource result added or changed, and the phase with its message.
+fn log_state_change(env: &crate::controllers::Env, app: &Value, old: &Value, new: &Value) {
+    use crate::argocd::ctrllog;
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    if old.is_null() || old["startedAt"] != new["startedAt"] {
+        let op = json!(new["operation"]).to_string();
+        ctrllog::info(env, app, &format!("Initialized new operation: {op}"));
+    }
+    if text(&new["message"]).starts_with("Retrying operation") && old["message"] != new["message"] {
+        ctrllog::info(env, app, &text(&new["message"]));
+    }
+    let results = |s: &Value| {
+        s["syncResult"]["resources"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let before = results(old);
+    for r in results(new) {
+        let same = |o: &&Value| {
+            o["kind"] == r["kind"] && o["name"] == r["name"] && o["namespace"] == r["namespace"]
+        };
+        let fields = [
+            ("kind", r["kind"].clone()),
+            ("name", r["name"].clone()),
+            ("namespace", r["namespace"].clone()),
+            ("phase", r["syncPhase"].clone()),
+        ];
+        let msg = match before.iter().find(same) {
+            None => format!(
+                "Adding resource result, status: '{}', phase: '{}', message: '{}'",
+                text(&r["status"]),
+                text(&r["hookPhase"]),
+                text(&r["message"])
+            ),
+            Some(o) if *o != r => format!(
+                "Updating resource result, status: '{}' -> '{}', phase '{}' -> '{}', message '{}' -> '{}'",
+                text(&o["status"]),
+                text(&r["status"]),
+                text(&o["hookPhase"]),
+                text(&r["hookPhase"]),
+                text(&o["message"]),
+                text(&r["message"])
+            ),
+            Some(_) => continue,
+        };
+        ctrllog::write(env, Some(app), ctrllog::Level::Info, &msg, &fields);
+    }
+    if old["phase"] != new["phase"] || old["message"] != new["message"] {
+        let msg = format!(
+            "Updating operation state. phase: {} -> {}, message: '{}' -> '{}'",
+            text(&old["phase"]),
+            text(&new["phase"]),
+            text(&old["message"]),
+            text(&new["message"])
+        );
+        ctrllog::info(env, app, &msg);
+    }
+    if operation::is_completed(new["phase"].as_str().unwrap_or_default()) {
+        ctrllog::info(env, app, "sync/terminate complete");
     }
 }

@@ -19,7 +19,7 @@ impl Controller {
         &mut self,
         app: &Value,
         revision: Option<&str>,
-        comparison: Option<&Comparison>,
+        comparison: &Comparison,
         error: Option<&str>,
         level: Level,
     ) {
@@ -32,35 +32,32 @@ impl Controller {
         if view.ignore_differences().is_array() {
             compared_to["ignoreDifferences"] = view.ignore_differences().clone();
         }
-        let sync_status = match (comparison, error) {
-            (Some(c), None) => {
-                if c.synced {
-                    "Synced"
-                } else {
-                    "OutOfSync"
-                }
-            }
+        let sync_status = match (comparison.failed_to_load, error, comparison.synced) {
+            (false, None, true) => "Synced",
+            (false, None, false) => "OutOfSync",
             _ => "Unknown",
         };
         status["sync"] = json!({"status": sync_status, "comparedTo": compared_to});
         if let Some(rev) = revision {
             status["sync"]["revision"] = json!(rev);
         }
-        if let Some(c) = comparison {
-            let health = c.health.as_str();
-            let since = if old["health"]["status"] == health {
-                old["health"]["lastTransitionTime"].clone()
-            } else {
-                json!(now)
-            };
-            status["health"] = json!({"status": health, "lastTransitionTime": since});
+        let c = comparison;
+        let health = c.health.as_str();
+        let since = if old["health"]["status"] == health {
+            old["health"]["lastTransitionTime"].clone()
+        } else {
+            json!(now)
+        };
+        status["health"] = json!({"status": health, "lastTransitionTime": since});
+        // `resources` is omitempty: an app with nothing to show has no list at all.
+        if !c.resources.is_empty() {
             status["resources"] = json!(c.resources);
-            status["summary"] = if c.images.is_empty() {
-                json!({})
-            } else {
-                json!({"images": c.images})
-            };
         }
+        status["summary"] = if c.images.is_empty() {
+            json!({})
+        } else {
+            json!({"images": c.images})
+        };
         if let Some(t) = mem.source_type {
             status["sourceType"] = json!(t);
         }
@@ -75,20 +72,7 @@ impl Controller {
         if let Some(e) = error {
             wanted.push(("ComparisonError", e.to_string()));
         }
-        if let Some(c) = comparison
-            && !c.unknown_kinds.is_empty()
-        {
-            wanted.push((
-                "ComparisonError",
-                format!(
-                    "the embedded cluster does not serve these kinds: {}",
-                    c.unknown_kinds.join(", ")
-                ),
-            ));
-        }
-        if let Some(c) = comparison
-            && !c.diff_errors.is_empty()
-        {
+        if !c.diff_errors.is_empty() {
             wanted.push(("ComparisonError", c.diff_errors.join("; ")));
         }
         if let Some(e) = &mem.sync_error {
@@ -102,6 +86,42 @@ impl Controller {
         self.events_for_changes(app, old, &status);
         let _ = self.patch_app(view.name(), &patch);
     }
+    /// An invalid spec (`refreshAppConditions` found errors): sync and health `Unknown`, the
+    /// InvalidSpecError conditions in place of earlier ones of that type; the rest of the status
+    /// is left as it was, as `persistReconciliationStatus` leaves it.
+    pub(super) fn write_invalid_spec(&mut self, app: &Value, errors: &[String]) {
+        let view = AppView::new(app);
+        let now = self.env.store.clock.now_rfc3339();
+        let old = &app["status"];
+        let mut wanted: Vec<(&str, String)> = old["conditions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| {
+                !matches!(
+                    c["type"].as_str(),
+                    Some("InvalidSpecError" | "UnknownError")
+                )
+            })
+            .filter_map(|c| Some((c["type"].as_str()?, c["message"].as_str()?.to_string())))
+            .collect();
+        wanted.extend(errors.iter().map(|e| ("InvalidSpecError", e.clone())));
+        let mut status = json!({
+            "sync": {"status": "Unknown"},
+            "health": {"status": "Unknown"},
+            "conditions": conditions(old, &wanted, &now),
+        });
+        if old["health"]["status"] != "Unknown" {
+            status["health"]["lastTransitionTime"] = json!(now);
+        }
+        let mut patch = json!({"status": status});
+        if view.refresh_requested().is_some() {
+            patch["metadata"] = json!({"annotations": {REFRESH: null}});
+        }
+        self.events_for_changes(app, old, &patch["status"]);
+        let _ = self.patch_app(view.name(), &patch);
+    }
+
     pub(super) fn events_for_changes(&self, app: &Value, old: &Value, new: &Value) {
         for (what, field) in [
             ("sync", &["sync", "status"]),
@@ -141,6 +161,7 @@ impl Controller {
         let changed_error =
             self.apps.get(&name).map(|m| m.sync_error.clone()) != Some(sync_error.clone());
         self.apps.entry(name.clone()).or_default().sync_error = sync_error.clone();
+        log_decision(&self.env, app, &decision, revision, comparison.synced);
         match decision {
             Decision::Start {
                 operation,
@@ -160,7 +181,7 @@ impl Controller {
                     );
                 }
             }
-            Decision::Wait(d) => self.schedule(&name, d, Level::Recent),
+            Decision::Wait(d) => self.schedule(&name, d, Level::Latest),
             Decision::SyncError(_) | Decision::Nothing => {}
         }
         if changed_error {
@@ -179,6 +200,31 @@ impl Controller {
                 json!({"status": {"conditions": conditions(&app["status"], &wanted, &now_s)}});
             let _ = self.patch_app(&name, &patch);
         }
+    }
+}
+
+/// What `autoSync` logs about its decision.
+fn log_decision(
+    env: &crate::controllers::Env,
+    app: &Value,
+    decision: &Decision,
+    revision: &str,
+    synced: bool,
+) {
+    use crate::argocd::ctrllog;
+    match decision {
+        Decision::Start { .. } => ctrllog::info(
+            env,
+            app,
+            &format!("Initiated automated sync to '{revision}'"),
+        ),
+        Decision::SyncError(message) => {
+            ctrllog::write(env, Some(app), ctrllog::Level::Warn, message, &[])
+        }
+        Decision::Nothing if synced => {
+            ctrllog::info(env, app, "Skipping auto-sync: application status is Synced")
+        }
+        Decision::Nothing | Decision::Wait(_) => {}
     }
 }
 
@@ -207,13 +253,23 @@ fn conditions(old_status: &Value, wanted: &[(&str, String)], now: &str) -> Value
     )
 }
 
-/// `new` as a merge patch that replaces `old`: keys `old` has and `new` dropped become `null`
-/// (a merge patch cannot remove a key by leaving it out).
+/// `new` as a merge patch that replaces `old` whole: every key `old` has and `new` dropped
+/// becomes `null`, at every depth (a merge patch merges nested maps: a new operation written
+/// over an old one would otherwise keep the old one's `retry` and `initiatedBy.automated`).
 pub(super) fn replacing(old: &Value, new: &Value) -> Value {
     let mut patch = new.clone();
     if let (Some(o), Some(p)) = (old.as_object(), patch.as_object_mut()) {
-        for k in o.keys() {
-            p.entry(k.clone()).or_insert(Value::Null);
+        for (k, old_value) in o {
+            match p.get_mut(k) {
+                None => {
+                    p.insert(k.clone(), Value::Null);
+                }
+                Some(new_value) => {
+                    if old_value.is_object() && new_value.is_object() {
+                        *new_value = replacing(old_value, new_value);
+                    }
+                }
+            }
         }
     }
     patch

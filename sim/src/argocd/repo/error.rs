@@ -56,6 +56,7 @@ pub enum RepoError {
 }
 
 impl RepoError {
+    #[cfg(test)]
     /// The gRPC code the message carries.
     pub fn code(&self) -> RpcCode {
         match self {

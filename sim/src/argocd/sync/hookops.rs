@@ -4,8 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::apply::MANAGER;
-use super::tasks::{SyncTask, TaskState};
+use super::task::{MANAGER, SyncTask, TaskState};
 use crate::argocd::health::{self, Health, HealthStatus};
 use crate::argocd::hooks::{self, DeletePolicy};
 use crate::controllers::Env;
@@ -63,7 +62,7 @@ pub fn terminate(env: &Env, task: &mut SyncTask) {
     let key = task.key();
     match task.state {
         TaskState::Pending => {}
-        TaskState::Succeeded | TaskState::Failed => release_finalizer(env, &key),
+        TaskState::Succeeded | TaskState::Failed | TaskState::Error => release_finalizer(env, &key),
         TaskState::Running => {
             let Some(live) = env.store.get(&key) else {
                 task.state = TaskState::Succeeded;

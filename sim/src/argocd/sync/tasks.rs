@@ -5,69 +5,29 @@
 use serde_json::{Value, json};
 
 use super::hookops::{self, hook_phase};
+use super::task::{SyncTask, TaskState};
 use crate::argocd::compare::{Comparison, sync_wave};
 use crate::argocd::health;
-use crate::argocd::hooks::{self, DeletePolicy, HookType};
+use crate::argocd::hooks::{self, HookType};
 use crate::controllers::Env;
 use crate::kinds::{ResourceType, by_kind};
 use crate::objects;
-use crate::store::Key;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TaskState {
-    Pending,
-    Running,
-    Succeeded,
-    Failed,
-}
-
-impl TaskState {
-    fn hook_phase(self) -> &'static str {
-        match self {
-            TaskState::Pending | TaskState::Running => "Running",
-            TaskState::Succeeded => "Succeeded",
-            TaskState::Failed => "Failed",
-        }
-    }
-}
-
-pub struct SyncTask {
-    pub ty: &'static ResourceType,
-    pub namespace: String,
-    pub name: String,
-    /// What to apply; `None` for a prune.
-    pub desired: Option<Value>,
-    pub phase: HookType,
-    pub wave: i64,
-    pub hook: Option<HookType>,
-    pub policies: Vec<DeletePolicy>,
-    pub state: TaskState,
-    pub sync_status: Option<&'static str>,
-    pub message: String,
-}
 
 impl SyncTask {
-    pub fn key(&self) -> Key {
-        Key::new(self.ty, &self.namespace, &self.name)
-    }
-
-    pub fn describe(&self) -> String {
-        super::message::describe(&self.key())
-    }
-
     /// Updates a running task from its live object (docs/sim-behaviour.md §4.2 step 2).
     pub fn refresh(&mut self, env: &Env) {
         if self.state != TaskState::Running {
             return;
         }
+        // A running resource (hook or not) whose object is gone would be waited on for ever:
+        // it fails, SyncFailed / Error, and the operation with it.
         let Some(live) = env.store.get(&self.key()) else {
-            if self.hook.is_some() {
-                self.state = TaskState::Failed;
-                self.message = format!(
-                    "Resource {} is missing, it might have been deleted",
-                    self.describe()
-                );
-            }
+            self.state = TaskState::Error;
+            self.sync_status = Some("SyncFailed");
+            self.message = format!(
+                "Resource {}/{}/{} is missing, it might have been deleted",
+                self.ty.group, self.ty.kind, self.name
+            );
             return;
         };
         let health = health::resource_health(&live);
@@ -92,39 +52,6 @@ impl SyncTask {
             Some(_) => TaskState::Running,
         };
     }
-
-    pub fn result_json(&self) -> Value {
-        let mut r = json!({"group": self.ty.group, "version": self.ty.version, "kind": self.ty.kind,
-            "namespace": self.namespace, "name": self.name,
-            "status": self.sync_status.unwrap_or("Synced"),
-            "hookPhase": self.state.hook_phase(), "syncPhase": self.phase.as_str()});
-        // `message` is omitempty in ResourceResult.
-        if !self.message.is_empty() {
-            r["message"] = json!(self.message);
-        }
-        if let Some(h) = self.hook {
-            r["hookType"] = json!(h.as_str());
-        }
-        let images = desired_images(self.desired.as_ref());
-        if !images.is_empty() {
-            r["images"] = json!(images);
-        }
-        r
-    }
-}
-
-/// Images of the desired object's containers (not initContainers), as `GetResourceImages`.
-fn desired_images(obj: Option<&Value>) -> Vec<String> {
-    let Some(obj) = obj else { return Vec::new() };
-    [
-        &obj["spec"]["containers"],
-        &obj["spec"]["template"]["spec"]["containers"],
-        &obj["spec"]["jobTemplate"]["spec"]["template"]["spec"]["containers"],
-    ]
-    .iter()
-    .flat_map(|c| c.as_array().cloned().unwrap_or_default())
-    .filter_map(|c| c["image"].as_str().map(String::from))
-    .collect()
 }
 
 /// What `build` needs to know about the operation.
@@ -135,7 +62,6 @@ pub struct BuildInput<'a> {
     pub dest_namespace: &'a str,
     pub create_namespace: bool,
     pub namespace_exists: bool,
-    pub prune: bool,
     /// `operation.sync.resources` of a partial sync: only these, and no hooks.
     pub only: Option<Vec<(String, String, String)>>,
 }
@@ -160,15 +86,18 @@ pub fn build(input: &BuildInput) -> Built {
     let mut tasks = Vec::new();
     let mut sync_fail = Vec::new();
     for t in &input.comparison.targets {
-        if !t.out_of_sync && input.only.is_some() {
+        // `Skip` alone: a resource of the app that no phase applies.
+        if t.skip || (!t.out_of_sync && input.only.is_some()) {
             continue;
         }
         if !selected(t.ty, &t.name) {
             continue;
         }
-        match &t.desired {
-            Some(desired) => tasks.push(task(t.ty, desired.clone(), HookType::Sync, t.wave, None)),
-            None if input.prune => {
+        // A live object with no target is always a prune task (`getSyncTasks`); whether it is
+        // deleted or skipped is decided when it runs.
+        let mut built = match &t.desired {
+            Some(desired) => task(t.ty, desired.clone(), HookType::Sync, t.wave, None),
+            None => {
                 let mut p = task(
                     t.ty,
                     json!({"metadata": {"name": t.name, "namespace": t.namespace}}),
@@ -177,14 +106,16 @@ pub fn build(input: &BuildInput) -> Built {
                     None,
                 );
                 p.desired = None;
-                tasks.push(p);
+                p
             }
-            None => {}
-        }
+        };
+        built.live = t.live.clone();
+        tasks.push(built);
     }
+    reverse_prune_waves(&mut tasks);
     if input.only.is_none() {
         for manifest in &input.comparison.hooks {
-            for hook in hooks::hook_types(manifest) {
+            for hook in hooks::phases(manifest) {
                 let mut obj = manifest.clone();
                 let name = hooks::hook_name(&obj, input.revision, hook, input.started_at_unix);
                 let meta = objects::metadata_mut(&mut obj);
@@ -214,8 +145,7 @@ pub fn build(input: &BuildInput) -> Built {
         && !input.namespace_exists
         && !declares_namespace
         && !input.dest_namespace.is_empty())
-    .then(|| by_kind("v1", "Namespace"))
-    .flatten()
+    .then_some(&crate::kinds::NAMESPACE)
     .map(|ns_ty| {
         let obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": input.dest_namespace}});
         task(ns_ty, obj, HookType::PreSync, 0, None)
@@ -250,12 +180,30 @@ fn task(
             Vec::new()
         },
         desired: Some(desired),
+        live: None,
         phase,
         wave,
         hook,
         state: TaskState::Pending,
         sync_status: None,
         message: String::new(),
+    }
+}
+
+/// Prunes undo creation: their waves are swapped symmetrically (the first prune wave with the
+/// last, and so on), so what was created last is deleted first.
+fn reverse_prune_waves(tasks: &mut [SyncTask]) {
+    let mut waves: Vec<i64> = tasks
+        .iter()
+        .filter(|t| t.desired.is_none())
+        .map(|t| t.wave)
+        .collect();
+    waves.sort_unstable();
+    waves.dedup();
+    for t in tasks.iter_mut().filter(|t| t.desired.is_none()) {
+        if let Some(i) = waves.iter().position(|w| *w == t.wave) {
+            t.wave = waves[waves.len() - 1 - i];
+        }
     }
 }
 

@@ -42,8 +42,8 @@ fn job(name: &str, annotations: Value) -> Value {
 
 /// A run over `manifests` for an app whose destination is `dest`.
 fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -> Run {
-    let comparison = compare::compare(&env.store, "app", dest, manifests, &[]);
-    let ns_ty = by_kind("v1", "Namespace").unwrap();
+    let comparison = compare::compare(&env.store, "app", dest, Some(manifests), &[]);
+    let ns_ty = &crate::kinds::NAMESPACE;
     let built = build(&BuildInput {
         comparison: &comparison,
         revision: REVISION,
@@ -51,10 +51,9 @@ fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -
         dest_namespace: dest,
         create_namespace,
         namespace_exists: env.store.get(&Key::new(ns_ty, "", dest)).is_some(),
-        prune: false,
         only: None,
     });
-    Run::new(REVISION.into(), built, Options::default())
+    Run::new(REVISION.into(), Value::Null, built, Options::default())
 }
 
 /// Ends the wave delay the run is in, as if its 2 s had passed.
@@ -207,7 +206,7 @@ fn terminating_fails_running_hooks_with_terminated() {
     end_pause(&mut run);
     running(run.pass(&env));
     // One hook's object vanished before the terminate: real records it as Succeeded.
-    let job_ty = by_kind("batch/v1", "Job").unwrap();
+    let job_ty = &crate::kinds::JOB;
     super::hookops::delete_hook(&env, &Key::new(job_ty, "default", "gone"));
     assert!(!exists(&env, "batch/v1", "Job", "default", "gone"));
     assert!(run.terminate(&env), "termination had no errors");
@@ -232,7 +231,7 @@ fn terminating_fails_running_hooks_with_terminated() {
 fn a_before_hook_creation_delete_pass_pauses_unless_it_is_the_final_wave() {
     let env = new_env();
     let actor = Actor::new("test");
-    let job_ty = by_kind("batch/v1", "Job").unwrap();
+    let job_ty = &crate::kinds::JOB;
     let old = job("pre", json!({"argocd.argoproj.io/hook": "PreSync"}));
     ops::create(&env.store, job_ty, "default", old.clone(), &actor).unwrap();
     let mut run = run_for(

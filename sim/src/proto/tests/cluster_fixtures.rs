@@ -11,6 +11,15 @@ fn template() -> Value {
 
 pub fn objects() -> Vec<Value> {
     vec![
+        json!({"kind": "StatefulSet", "apiVersion": "apps/v1",
+               "metadata": {"name": "agent", "namespace": "demo", "uid": "u-sts", "resourceVersion": "13", "generation": 1,
+                            "creationTimestamp": "2026-07-01T12:00:00Z"},
+               "spec": {"replicas": 1, "selector": {"matchLabels": {"app": "agent"}}, "template": template(),
+                        "serviceName": "agent", "podManagementPolicy": "OrderedReady", "revisionHistoryLimit": 10,
+                        "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"partition": 0}},
+                        "persistentVolumeClaimRetentionPolicy": {"whenDeleted": "Retain", "whenScaled": "Retain"}},
+               "status": {"replicas": 1, "readyReplicas": 1, "currentReplicas": 1, "updatedReplicas": 1, "availableReplicas": 1,
+                          "currentRevision": "agent-5d8f7", "updateRevision": "agent-5d8f7", "observedGeneration": 1, "collisionCount": 0}}),
         json!({"kind": "DaemonSet", "apiVersion": "apps/v1",
                "metadata": {"name": "agent", "namespace": "demo", "uid": "u-ds", "resourceVersion": "11", "generation": 1,
                             "creationTimestamp": "2026-07-01T12:00:00Z"},

@@ -29,7 +29,7 @@ fn a_deployment_knows_replicas_and_not_replica() {
         &["spec", "template", "spec", "containers"],
     )
     .unwrap();
-    let schema = schema(by_kind("apps/v1", "Deployment").unwrap()).unwrap();
+    let schema = schema(&crate::kinds::DEPLOYMENT).unwrap();
     assert_eq!(schema.go_type(&containers), "[]v1.Container");
     assert_eq!(
         shape(

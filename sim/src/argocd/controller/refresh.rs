@@ -1,0 +1,258 @@
+//! Refreshing an app (docs/sim-behaviour.md §10.1, §16.3): whether a wake-up calls for a
+//! refresh and how thorough (`needRefreshAppStatus`), then resolve, render and compare
+//! (`CompareAppState`) and write what was found. A repo error on a refresh that does not force
+//! resolution is kept back for the grace period, as upstream keeps it.
+
+use std::time::Duration;
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use super::{Controller, JITTER_SECS, Level, RESYNC};
+use crate::argocd::app::AppView;
+use crate::argocd::compare::{self, Comparison};
+use crate::argocd::ctrllog;
+use crate::argocd::diff;
+
+/// `--repo-error-grace-period-seconds`: how long a repo error stays hidden from the status
+/// when refreshes do not force resolution.
+const REPO_ERROR_GRACE: Duration = Duration::from_secs(180);
+
+/// How thoroughly one refresh goes.
+#[derive(Debug, Clone)]
+pub(super) struct Refresh {
+    pub level: Level,
+    /// `argocd.argoproj.io/refresh: hard`: render again, bypassing the manifest cache.
+    pub hard: bool,
+}
+
+impl Level {
+    /// The CompareWith number the controller logs.
+    fn number(self) -> u8 {
+        match self {
+            Level::Nothing => 0,
+            Level::Recent => 1,
+            Level::Latest => 2,
+            Level::ForceResolve => 3,
+        }
+    }
+}
+
+impl Controller {
+    /// `needRefreshAppStatus`: the refresh this wake-up calls for, if any. The refresh
+    /// annotation and a source that differs from the one last compared force resolution; the
+    /// periodic refresh, a changed destination or ignoreDifferences refresh at `Latest`; else
+    /// what was asked (a resource event's `Recent`), or nothing.
+    pub(super) fn refresh_wanted(
+        &mut self,
+        app: &Value,
+        requested: Level,
+        now: Timestamp,
+    ) -> Option<Refresh> {
+        let view = AppView::new(app);
+        let name = view.name().to_string();
+        let compared = &app["status"]["sync"]["comparedTo"];
+        let mem = self.apps.entry(name.clone()).or_default();
+        let mut periodic = None;
+        if mem.next_periodic.is_none_or(|t| now >= t) {
+            let period = RESYNC + Duration::from_secs(rand::random::<u64>() % JITTER_SECS);
+            mem.next_periodic = Some(now + period);
+            periodic = Some(period);
+        }
+        let never_resolved = mem.revision.is_none();
+        self.arm_periodic(&name, periodic);
+        let reconciled = app["status"]["reconciledAt"].as_str().unwrap_or("never");
+        let (level, hard, reason) = if let Some(kind) = view.refresh_requested() {
+            (
+                Level::ForceResolve,
+                kind == "hard",
+                format!("{kind} refresh requested"),
+            )
+        } else if compared["source"] != *view.source() {
+            (
+                Level::ForceResolve,
+                false,
+                "spec.source differs".to_string(),
+            )
+        } else if periodic.is_some() || never_resolved {
+            let reason = format!(
+                "comparison expired, requesting refresh. reconciledAt: {reconciled}, expiry: 2m0s"
+            );
+            (Level::Latest.max(requested), false, reason)
+        } else if compared["destination"] != *view.destination() {
+            (
+                Level::Latest.max(requested),
+                false,
+                "spec.destination differs".into(),
+            )
+        } else if !same_ignore_differences(
+            &compared["ignoreDifferences"],
+            view.ignore_differences(),
+        ) {
+            (
+                Level::Latest.max(requested),
+                false,
+                "spec.ignoreDifferences differs".into(),
+            )
+        } else if requested > Level::Nothing {
+            (requested, false, "controller refresh requested".into())
+        } else {
+            return None;
+        };
+        ctrllog::info(
+            &self.env,
+            app,
+            &format!(
+                "Refreshing app status ({reason}), level ({})",
+                level.number()
+            ),
+        );
+        Some(Refresh { level, hard })
+    }
+
+    /// Resolves, renders and compares, then writes the status. The comparison and the commit
+    /// come back when automated sync may decide from them (no error, nothing held back).
+    pub(super) async fn refresh(
+        &mut self,
+        app: &Value,
+        refresh: Refresh,
+        now: Timestamp,
+    ) -> Option<(Comparison, String)> {
+        let view = AppView::new(app);
+        let name = view.name().to_string();
+        let level = refresh.level;
+        let mut error = None;
+        let started = std::time::Instant::now();
+        ctrllog::info(
+            &self.env,
+            app,
+            &format!(
+                "Comparing app state (cluster: {}, namespace: {})",
+                crate::argocd::project::IN_CLUSTER_SERVER,
+                view.dest_namespace()
+            ),
+        );
+        if level >= Level::Latest {
+            let fresh = level == Level::ForceResolve;
+            match self
+                .resolve(view.repo_url(), view.target_revision(), fresh)
+                .await
+            {
+                Ok(sha) => self.apps.entry(name.clone()).or_default().revision = Some(sha),
+                Err(e) => error = Some(e),
+            }
+        }
+        let revision = self.apps.get(&name).and_then(|m| m.revision.clone());
+        let mut manifests = None;
+        if let (Some(sha), None) = (&revision, &error) {
+            match self.render(app, view.source(), sha, refresh.hard).await {
+                Ok(m) => manifests = Some(m),
+                Err(e) => error = Some(e),
+            }
+        }
+        if self.hold_back_repo_error(&name, error.is_some(), level, now) {
+            return None;
+        }
+        // A target state that could not be loaded is compared as empty, best effort, as
+        // upstream does: the tracked live objects are still listed and health still computed.
+        let rules = diff::ignore_rules(view.ignore_differences());
+        let comparison = compare::compare(
+            &self.env.store,
+            &name,
+            view.dest_namespace(),
+            manifests.as_ref().map(|m| m.objects.as_slice()),
+            &rules,
+        );
+        self.apps.entry(name.clone()).or_default().source_type =
+            manifests.as_ref().map(|m| m.source_type.as_str());
+        // On a failure the revision shown is the one asked for, unresolved (`revisions[0]`;
+        // no manifest revision replaces it); a resource event keeps the last one shown.
+        let shown_revision = match (&error, level) {
+            (None, _) => revision.clone(),
+            (Some(_), Level::Nothing | Level::Recent) => {
+                app["status"]["sync"]["revision"].as_str().map(String::from)
+            }
+            (Some(_), _) => Some(view.target_revision().to_string()),
+        };
+        self.write_comparison(
+            app,
+            shown_revision.as_deref(),
+            &comparison,
+            error.as_deref(),
+            level,
+        );
+        ctrllog::write(
+            &self.env,
+            Some(app),
+            ctrllog::Level::Info,
+            "Reconciliation completed",
+            &[
+                ("comparison-level", json!(level.number())),
+                (
+                    "dest-name",
+                    json!(view.destination()["name"].as_str().unwrap_or("")),
+                ),
+                ("dest-namespace", json!(view.dest_namespace())),
+                (
+                    "dest-server",
+                    json!(view.destination()["server"].as_str().unwrap_or("")),
+                ),
+                ("time_ms", json!(started.elapsed().as_millis() as u64)),
+            ],
+        );
+        match (error, revision) {
+            (None, Some(sha)) => Some((comparison, sha)),
+            _ => None,
+        }
+    }
+
+    /// `ErrCompareStateRepo`: a repo error met by a refresh that did not force resolution is
+    /// not written the first time, nor again within the grace period; forced, it always is.
+    fn hold_back_repo_error(
+        &mut self,
+        name: &str,
+        failed: bool,
+        level: Level,
+        now: Timestamp,
+    ) -> bool {
+        let mem = self.apps.entry(name.to_string()).or_default();
+        if !failed {
+            mem.repo_error_since = None;
+            return false;
+        }
+        if level == Level::ForceResolve {
+            return false;
+        }
+        match mem.repo_error_since {
+            None => {
+                mem.repo_error_since = Some(now);
+                true
+            }
+            Some(since) => now.duration_since(since).unsigned_abs() <= REPO_ERROR_GRACE,
+        }
+    }
+}
+
+impl Controller {
+    /// The periodic refresh (120 s + jitter), armed once per period: it wakes the app, and
+    /// [`Controller::refresh_wanted`] finds the period over.
+    fn arm_periodic(&self, name: &str, periodic: Option<Duration>) {
+        if let Some(period) = periodic {
+            let (tx, name, real) = (
+                self.wake.clone(),
+                name.to_string(),
+                self.env.store.clock.real(period),
+            );
+            tokio::spawn(async move {
+                tokio::time::sleep(real).await;
+                let _ = tx.send((name, Level::Nothing));
+            });
+        }
+    }
+}
+
+/// `IgnoreDifferences.Equals`: none and an empty list are the same.
+fn same_ignore_differences(compared: &Value, spec: &Value) -> bool {
+    let empty = |v: &Value| v.is_null() || v.as_array().is_some_and(Vec::is_empty);
+    (empty(compared) && empty(spec)) || compared == spec
+}

@@ -1,0 +1,234 @@
+//! The served types, one static each, so code names a type (`kinds::POD`) and a misspelling is a
+//! compile error rather than a lookup that finds nothing.
+
+use super::{BASE, ResourceType};
+
+pub static NAMESPACE: ResourceType = ResourceType {
+    kind: "Namespace",
+    plural: "namespaces",
+    singular: "namespace",
+    namespaced: false,
+    short_names: &["ns"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static CONFIG_MAP: ResourceType = ResourceType {
+    kind: "ConfigMap",
+    plural: "configmaps",
+    singular: "configmap",
+    short_names: &["cm"],
+    ..BASE
+};
+
+pub static SECRET: ResourceType = ResourceType {
+    kind: "Secret",
+    plural: "secrets",
+    singular: "secret",
+    ..BASE
+};
+
+pub static POD: ResourceType = ResourceType {
+    kind: "Pod",
+    plural: "pods",
+    singular: "pod",
+    short_names: &["po"],
+    categories: &["all"],
+    status_subresource: true,
+    log_subresource: true,
+    ..BASE
+};
+
+pub static EVENT: ResourceType = ResourceType {
+    kind: "Event",
+    plural: "events",
+    singular: "event",
+    short_names: &["ev"],
+    ..BASE
+};
+
+pub static SERVICE: ResourceType = ResourceType {
+    kind: "Service",
+    plural: "services",
+    singular: "service",
+    short_names: &["svc"],
+    categories: &["all"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static NODE: ResourceType = ResourceType {
+    kind: "Node",
+    plural: "nodes",
+    singular: "node",
+    namespaced: false,
+    short_names: &["no"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static ENDPOINTS: ResourceType = ResourceType {
+    kind: "Endpoints",
+    plural: "endpoints",
+    singular: "endpoints",
+    short_names: &["ep"],
+    ..BASE
+};
+
+pub static REPLICATION_CONTROLLER: ResourceType = ResourceType {
+    kind: "ReplicationController",
+    plural: "replicationcontrollers",
+    singular: "replicationcontroller",
+    short_names: &["rc"],
+    categories: &["all"],
+    status_subresource: true,
+    scale_subresource: true,
+    ..BASE
+};
+
+pub static SERVICE_ACCOUNT: ResourceType = ResourceType {
+    kind: "ServiceAccount",
+    plural: "serviceaccounts",
+    singular: "serviceaccount",
+    short_names: &["sa"],
+    ..BASE
+};
+
+pub static DEPLOYMENT: ResourceType = ResourceType {
+    group: "apps",
+    kind: "Deployment",
+    plural: "deployments",
+    singular: "deployment",
+    short_names: &["deploy"],
+    categories: &["all"],
+    status_subresource: true,
+    scale_subresource: true,
+    ..BASE
+};
+
+pub static REPLICA_SET: ResourceType = ResourceType {
+    group: "apps",
+    kind: "ReplicaSet",
+    plural: "replicasets",
+    singular: "replicaset",
+    short_names: &["rs"],
+    categories: &["all"],
+    status_subresource: true,
+    scale_subresource: true,
+    ..BASE
+};
+
+pub static DAEMON_SET: ResourceType = ResourceType {
+    group: "apps",
+    kind: "DaemonSet",
+    plural: "daemonsets",
+    singular: "daemonset",
+    short_names: &["ds"],
+    categories: &["all"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static STATEFUL_SET: ResourceType = ResourceType {
+    group: "apps",
+    kind: "StatefulSet",
+    plural: "statefulsets",
+    singular: "statefulset",
+    short_names: &["sts"],
+    categories: &["all"],
+    status_subresource: true,
+    scale_subresource: true,
+    ..BASE
+};
+
+pub static JOB: ResourceType = ResourceType {
+    group: "batch",
+    kind: "Job",
+    plural: "jobs",
+    singular: "job",
+    categories: &["all"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static ENDPOINT_SLICE: ResourceType = ResourceType {
+    group: "discovery.k8s.io",
+    kind: "EndpointSlice",
+    plural: "endpointslices",
+    singular: "endpointslice",
+    ..BASE
+};
+
+pub static LEASE: ResourceType = ResourceType {
+    group: "coordination.k8s.io",
+    kind: "Lease",
+    plural: "leases",
+    singular: "lease",
+    ..BASE
+};
+
+pub static NODE_METRICS: ResourceType = ResourceType {
+    group: "metrics.k8s.io",
+    version: "v1beta1",
+    kind: "NodeMetrics",
+    plural: "nodes",
+    singular: "",
+    namespaced: false,
+    computed: true,
+    ..BASE
+};
+
+pub static POD_METRICS: ResourceType = ResourceType {
+    group: "metrics.k8s.io",
+    version: "v1beta1",
+    kind: "PodMetrics",
+    plural: "pods",
+    singular: "",
+    computed: true,
+    ..BASE
+};
+
+pub static APPLICATION: ResourceType = ResourceType {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    kind: "Application",
+    plural: "applications",
+    singular: "application",
+    short_names: &["app", "apps"],
+    builtin: false,
+    ..BASE
+};
+
+pub static APP_PROJECT: ResourceType = ResourceType {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    kind: "AppProject",
+    plural: "appprojects",
+    singular: "appproject",
+    short_names: &["appproj", "appprojs"],
+    builtin: false,
+    ..BASE
+};
+
+pub static APPLICATION_SET: ResourceType = ResourceType {
+    group: "argoproj.io",
+    version: "v1alpha1",
+    kind: "ApplicationSet",
+    plural: "applicationsets",
+    singular: "applicationset",
+    short_names: &["appset", "appsets"],
+    status_subresource: true,
+    builtin: false,
+    ..BASE
+};
+
+pub static CUSTOM_RESOURCE_DEFINITION: ResourceType = ResourceType {
+    group: "apiextensions.k8s.io",
+    kind: "CustomResourceDefinition",
+    plural: "customresourcedefinitions",
+    singular: "customresourcedefinition",
+    namespaced: false,
+    short_names: &["crd", "crds"],
+    status_subresource: true,
+    ..BASE
+};

@@ -1,0 +1,134 @@
+//! What people expect of a tool they install: completions, a man page, and a config file that
+//! flags and the environment override, with a malformed line named.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
+use std::process::Output;
+
+fn capa(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"));
+    cmd.args(args)
+        .env_remove("CAPA_THEME")
+        .env_remove("CAPA_LANG")
+        .env_remove("CAPA_PRESENT");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("capa-tui runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn bash_completes_subcommands_and_flags_from_the_same_definitions() {
+    let out = capa(&["completions", "bash"], &[]);
+    assert!(out.status.success());
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("capa-tui.bash");
+    std::fs::write(&script, &out.stdout).unwrap();
+    // What bash does on `capa-tui ch<TAB>` and `capa-tui --th<TAB>`.
+    let complete = |words: &str, cword: usize| {
+        let probe = format!(
+            "source {}; f=$(complete -p capa-tui | sed -E 's/.*-F ([^ ]+).*/\\1/'); COMP_WORDS=({words}); COMP_CWORD={cword}; COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; \"$f\" capa-tui \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+            script.display()
+        );
+        let o = std::process::Command::new("bash")
+            .args(["-c", &probe])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let said = complete("capa-tui ch", 1);
+    assert!(said.lines().any(|l| l == "check"), "{said}");
+    let said = complete("capa-tui --th", 1);
+    assert!(said.lines().any(|l| l == "--theme"), "{said}");
+    for (shell, mark) in [
+        ("zsh", "#compdef capa-tui"),
+        ("fish", "complete -c capa-tui"),
+    ] {
+        let out = capa(&["completions", shell], &[]);
+        assert!(
+            out.status.success() && stdout(&out).contains(mark),
+            "{shell}"
+        );
+    }
+}
+
+#[test]
+fn the_man_page_documents_every_command() {
+    let out = capa(&["man"], &[]);
+    assert!(out.status.success());
+    let page = stdout(&out);
+    assert!(page.contains(".TH capa-tui 1"), "{page}");
+    for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH SUBCOMMANDS"] {
+        assert!(page.contains(section), "{section}");
+    }
+    for cmd in [
+        "capa\\-tui\\-do(1)",
+        "capa\\-tui\\-check(1)",
+        "capa\\-tui\\-config(1)",
+        "capa\\-tui\\-completions(1)",
+    ] {
+        assert!(page.contains(cmd), "{cmd} missing:\n{page}");
+    }
+    assert!(page.contains("\\-\\-theme"), "the global flags are there");
+}
+
+#[test]
+fn the_config_file_sets_defaults_that_the_environment_and_flags_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("config.toml");
+    let path = file.to_str().unwrap();
+    std::fs::write(
+        &file,
+        "# my defaults\ntheme = \"projector\"\nlang = \"zh\"\n",
+    )
+    .unwrap();
+    let out = capa(&["config"], &[("CAPA_CONFIG", path)]);
+    let said = stdout(&out);
+    assert!(out.status.success(), "{said}");
+    // The file's language is every command's: `config` itself speaks Chinese now.
+    assert!(said.contains(&format!("配置文件：{path}")), "{said}");
+    assert!(
+        said.contains(&format!("theme   = projector  # {path}")),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!("lang    = zh         # {path}")),
+        "{said}"
+    );
+    assert!(
+        said.contains("present = false      # 没有要求就不进入演示模式"),
+        "{said}"
+    );
+    let out = capa(
+        &["config", "--theme", "monochrome"],
+        &[("CAPA_CONFIG", path), ("CAPA_LANG", "en")],
+    );
+    let said = stdout(&out);
+    assert!(
+        said.contains("theme   = monochrome # the --theme flag"),
+        "{said}"
+    );
+    assert!(said.contains("lang    = en         # $CAPA_LANG"), "{said}");
+
+    std::fs::write(&file, "lang = \"zh\"\ntheme = \"neon\"\n").unwrap();
+    let out = capa(&["config"], &[("CAPA_CONFIG", path)]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{path}, line 2: unknown variant `neon`")),
+        "{err}"
+    );
+    assert!(err.contains("Fix or remove that line"), "{err}");
+    // Lesson commands read the same settings and refuse the same way? They fall back to the
+    // locale; only the tutor and `config` stop on a malformed file (checked in the tmux test).
+}

@@ -1,0 +1,28 @@
+//! The tutor's lab end to end against the embedded cluster: the lessons done for the learner
+//! and by hand, their evidence and self-check, a made-up ninth lesson, and `capa-tui sim serve`
+//! and `capa-tui app` as processes; one file per topic in `lab/`.
+// Each end-to-end test is one learner's session read top to bottom (start, act, look, act
+// again); cutting it into helpers would hide the order that is the point of the test.
+#![allow(clippy::too_many_lines)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
+mod common;
+
+/// One module per topic (the files of `tests/lab/`).
+mod lab {
+    mod app_commands;
+    mod by_hand;
+    mod lab_waves;
+    mod lesson_faults;
+    mod lesson_text;
+    mod lesson_three_helm;
+    mod lessons;
+    mod ninth_lesson;
+    mod self_check;
+    mod serve;
+}

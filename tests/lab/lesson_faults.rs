@@ -1,0 +1,358 @@
+//! Cancelling a lesson at every step and re-running it, and the faults a learner can meet: each
+//! gets a message saying what to do, a failing exit code, and nothing of theirs is lost.
+
+use std::time::Duration;
+
+use capa_tui::lab::catalog;
+use capa_tui::lab::engine::{self, Progress, RunError, Runner};
+use capa_tui::lab::paths::LabPaths;
+use tokio::sync::{mpsc, watch};
+
+use super::lessons::{capa, text};
+use crate::common::Lab;
+use crate::common::git;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_commits() {
+    let lab = Lab::start().await;
+    let paths = LabPaths {
+        src_dir: lab.dir.path().join("capa-src"),
+        bare_dir: lab.handle.bare_dir().to_path_buf(),
+    };
+    let catalog = std::sync::Arc::new(catalog::Catalog::embedded().unwrap());
+    let runner = Runner {
+        client: lab.client().await,
+        paths: paths.clone(),
+        kubeconfig: Some(lab.kubeconfig()),
+        context: None,
+        deadline: Duration::from_secs(90),
+        fit: capa_tui::lab::fit::Fit::for_paths(&paths),
+        catalog: catalog.clone(),
+        lang: capa_tui::i18n::Lang::FALLBACK,
+    };
+    let mut cancels = 0;
+    for lesson in catalog.lessons() {
+        let steps = engine::plan(lesson).unwrap();
+        for k in 1..=steps.len() {
+            let (tx, mut rx) = mpsc::unbounded_channel();
+            let (cancel, cancelled) = watch::channel(false);
+            tokio::spawn(async move {
+                while let Some(p) = rx.recv().await {
+                    if let Progress::Started { step, .. } = p
+                        && step == k
+                    {
+                        let _ = cancel.send(true);
+                    }
+                }
+            });
+            match runner.run(lesson.spec.number, &steps, tx, cancelled).await {
+                Err(RunError::Cancelled { step }) => {
+                    assert!(
+                        step >= k,
+                        "lesson {} cancelled at {step} before {k}",
+                        lesson.spec.number
+                    );
+                    cancels += 1;
+                }
+                Ok(()) => {}
+                Err(e) => panic!("lesson {} step {k}: {e}", lesson.spec.number),
+            }
+        }
+        let (tx, _rx) = mpsc::unbounded_channel();
+        runner
+            .run(lesson.spec.number, &steps, tx, watch::channel(false).1)
+            .await
+            .unwrap_or_else(|e| panic!("re-running lesson {}: {e}", lesson.spec.number));
+    }
+    assert!(cancels >= 30, "cancelled {cancels} times");
+    let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();
+    let mut walk = bare.revwalk().unwrap();
+    walk.push_ref("refs/heads/main").unwrap();
+    let messages: Vec<String> = walk
+        .map(|o| {
+            bare.find_commit(o.unwrap())
+                .unwrap()
+                .summary()
+                .ok()
+                .flatten()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(
+        messages.len(),
+        5,
+        "one commit per commit step, none duplicated: {messages:?}"
+    );
+    let ctx = capa_tui::lab::eval::context::Context {
+        client: &runner.client,
+        catalog: &catalog,
+        lang: capa_tui::i18n::Lang::FALLBACK,
+        src_dir: &paths.src_dir,
+        bare_dir: &paths.bare_dir,
+    };
+    for file in [
+        "precedence.json",
+        "tracking.json",
+        "waves.json",
+        "failed-hook.json",
+        "ignore.json",
+        "report.json",
+    ] {
+        let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
+        assert!(grade.passed(), "{file}: {:?}", grade.findings);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missing_kubeconfig_an_unreachable_cluster_and_a_wrong_token_say_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |args: Vec<String>| async move {
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(&args)
+            .output()
+            .await
+            .unwrap()
+    };
+    let out = run(vec![
+        "status".into(),
+        "--kubeconfig".into(),
+        dir.path().join("nope").display().to_string(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("no kubeconfig found"), "{}", text(&out));
+
+    let lab = Lab::start().await;
+    let good = std::fs::read_to_string(lab.kubeconfig()).unwrap();
+    let unreachable = dir.path().join("unreachable");
+    std::fs::write(
+        &unreachable,
+        good.replace(&lab.handle.addr.port().to_string(), "1"),
+    )
+    .unwrap();
+    let out = run(vec![
+        "doctor".into(),
+        "--kubeconfig".into(),
+        unreachable.display().to_string(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("API not reachable"), "{}", text(&out));
+
+    let wrong = dir.path().join("wrong-token");
+    std::fs::write(&wrong, good.replace(&lab.handle.token, "not-the-token")).unwrap();
+    let out = run(vec![
+        "doctor".into(),
+        "--kubeconfig".into(),
+        wrong.display().to_string(),
+    ])
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("Unauthorized"), "{}", text(&out));
+
+    let out = run(vec![
+        "doctor".into(),
+        "--kubeconfig".into(),
+        lab.kubeconfig().display().to_string(),
+        "--bare-dir".into(),
+        dir.path().join("bare").display().to_string(),
+    ])
+    .await;
+    assert!(
+        text(&out).contains("the Application CRD is installed"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_learners_work_stops_a_lesson_and_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    // Lesson 4 before lesson 1: no working copy yet.
+    let out = capa(&state, &["do", "4", "--yes"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("do lesson 1 first"), "{}", text(&out));
+
+    let out = capa(&state, &["do", "1", "--yes"]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let repo = state.join("capa-src/repo");
+
+    // Uncommitted work of the learner's.
+    let values = repo.join("charts/web/values.yaml");
+    std::fs::write(&values, "replicaCount: 7\ngreeting: mine\n").unwrap();
+    let out = capa(&state, &["do", "4", "--yes"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("not committed") && text(&out).contains("charts/web/values.yaml"),
+        "{}",
+        text(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&values).unwrap(),
+        "replicaCount: 7\ngreeting: mine\n",
+        "untouched"
+    );
+    git(&repo, &["checkout", "--", "."]).await;
+
+    // Someone else pushed: the remote moved on.
+    let other = dir.path().join("other");
+    git(
+        dir.path(),
+        &[
+            "clone",
+            "-q",
+            state.join("bare/src.git").to_str().unwrap(),
+            other.to_str().unwrap(),
+        ],
+    )
+    .await;
+    std::fs::write(other.join("NOTES"), "hello\n").unwrap();
+    git(&other, &["add", "NOTES"]).await;
+    git(
+        &other,
+        &[
+            "-c",
+            "user.name=x",
+            "-c",
+            "user.email=x@y",
+            "commit",
+            "-q",
+            "-m",
+            "notes",
+        ],
+    )
+    .await;
+    git(&other, &["push", "-q", "origin", "main"]).await;
+    let out = capa(&state, &["do", "4", "--yes"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("pull --rebase"), "{}", text(&out));
+
+    // A source dir that cannot be created.
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let out = capa(
+        &state,
+        &[
+            "do",
+            "1",
+            "--yes",
+            "--src-dir",
+            file.join("sub").to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out).contains("cannot create the source dir"),
+        "{}",
+        text(&out)
+    );
+
+    // Malformed evidence.
+    std::fs::write(state.join("capa-src/precedence.json"), "{").unwrap();
+    let out = capa(&state, &["check", "2"]).await;
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out).contains("is not JSON"), "{}", text(&out));
+    assert_eq!(
+        std::fs::read_to_string(state.join("capa-src/precedence.json")).unwrap(),
+        "{",
+        "check never rewrites evidence"
+    );
+
+    // Not asking on a non-interactive input without --yes.
+    let out = capa(&state, &["do", "2"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("--yes"), "{}", text(&out));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_that_times_out_says_what_it_was_waiting_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["do", "1", "--yes", "--timeout", "0", "--sim", "--state-dir"])
+        .arg(&state)
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out);
+    assert!(said.contains("gave up after"), "{said}");
+}
+
+/// `capa-tui` against a separately started `capa-tui sim serve`, by kubeconfig and bare dir,
+/// as on the VM; and `doctor` when Argo CD is missing there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lessons_work_against_a_separately_started_sim_serve_and_doctor_sees_argo_cd_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let bare = dir.path().join("bare");
+    let mut serve = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--speed", "10", "--kubeconfig-out"])
+        .arg(&kc)
+        .arg("--state-dir")
+        .arg(dir.path().join("state"))
+        .arg("--bare-dir")
+        .arg(&bare)
+        .stdout(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    for _ in 0..200 {
+        if kc.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let src = dir.path().join("capa-src");
+    let run = |args: &[&str]| {
+        let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"));
+        cmd.args(args)
+            .arg("--kubeconfig")
+            .arg(&kc)
+            .arg("--bare-dir")
+            .arg(&bare)
+            .arg("--src-dir")
+            .arg(&src);
+        cmd.output()
+    };
+    let out = run(&["do", "1", "--yes"]).await.unwrap();
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        bare.join("src.git/HEAD").exists(),
+        "the bare repo is in the bare dir sim serve serves"
+    );
+    let out = run(&["status", "--json"]).await.unwrap();
+    let status: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(status["applications"][0]["sync"], "Synced", "{status}");
+
+    let kubectl = |args: &[&str]| {
+        std::process::Command::new(crate::common::kubectl_path())
+            .args(args)
+            .env("KUBECONFIG", &kc)
+            .env("KUBECACHEDIR", dir.path().join("cache"))
+            .output()
+            .unwrap()
+    };
+    assert!(
+        kubectl(&["delete", "crd", "applications.argoproj.io"])
+            .status
+            .success()
+    );
+    assert!(
+        kubectl(&["-n", "argocd", "delete", "cm", "argocd-cm"])
+            .status
+            .success()
+    );
+    let out = run(&["doctor"]).await.unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out);
+    assert!(
+        said.contains("the Application CRD is missing: is Argo CD installed?"),
+        "{said}"
+    );
+    assert!(said.contains("argocd-cm not readable"), "{said}");
+    serve.kill().await.unwrap();
+}

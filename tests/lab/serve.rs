@@ -1,0 +1,129 @@
+//! `capa-tui sim serve` as a process: the kubeconfig appears only once the cluster serves,
+//! SIGTERM stops it cleanly, non-loopback addresses are refused, and a kill -9 loses nothing
+//! that was acknowledged.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::process::{Child, Command};
+
+async fn serve(kubeconfig: &Path, extra: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--speed", "10", "--kubeconfig-out"])
+        .arg(kubeconfig)
+        // Its own lab: never the learner's default state dir.
+        .arg("--state-dir")
+        .arg(kubeconfig.with_file_name("state"))
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("capa-tui runs")
+}
+
+async fn wait_for_file(path: &Path) {
+    for _ in 0..200 {
+        if path.exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{} never appeared", path.display());
+}
+
+async fn kubectl(kubeconfig: &Path, cache: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(crate::common::kubectl_path())
+        .args(args)
+        .env("KUBECONFIG", kubeconfig)
+        .env("KUBECACHEDIR", cache)
+        .output()
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kubeconfig_is_written_once_serving_and_sigterm_stops_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let mut child = serve(&kc, &[]).await;
+    wait_for_file(&kc).await;
+    // Written only once serving: the very first request must succeed.
+    let out = kubectl(
+        &kc,
+        &dir.path().join("cache"),
+        &["get", "ns", "default", "-o", "name"],
+    )
+    .await;
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "namespace/default",
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    use std::os::unix::fs::PermissionsExt;
+    assert_eq!(
+        std::fs::metadata(&kc).unwrap().permissions().mode() & 0o777,
+        0o600,
+        "the token is private"
+    );
+    let pid = child.id().unwrap() as i32;
+    unsafe { libc::kill(pid, libc::SIGTERM) };
+    let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+        .await
+        .expect("stops promptly")
+        .unwrap();
+    assert!(status.success(), "{status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_non_loopback_address_is_refused_with_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let out = serve(&kc, &["--listen", "0.0.0.0:0"])
+        .await
+        .wait_with_output()
+        .await
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("loopback") && err.contains("127.0.0.1"),
+        "{err}"
+    );
+    assert!(
+        !kc.exists(),
+        "no kubeconfig for a cluster that never served"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_dash_nine_loses_nothing_acknowledged() {
+    let dir = tempfile::tempdir().unwrap();
+    let kc = dir.path().join("kubeconfig");
+    let cache = dir.path().join("cache");
+    let mut child = serve(&kc, &[]).await;
+    wait_for_file(&kc).await;
+    let cm = dir.path().join("cm.yaml");
+    for i in 0..5 {
+        std::fs::write(&cm, format!("apiVersion: v1\nkind: ConfigMap\nmetadata: {{name: cm-{i}}}\ndata: {{n: \"{i}\"}}\n")).unwrap();
+        let out = kubectl(&kc, &cache, &["apply", "-f", cm.to_str().unwrap()]).await;
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    child.kill().await.unwrap(); // SIGKILL
+    std::fs::remove_file(&kc).unwrap();
+    // The same state dir (`serve` puts it beside the kubeconfig).
+    let mut child = serve(&kc, &[]).await;
+    wait_for_file(&kc).await;
+    let out = kubectl(&kc, &cache, &["get", "cm", "-o", "name"]).await;
+    let names = String::from_utf8_lossy(&out.stdout);
+    for i in 0..5 {
+        assert!(names.contains(&format!("configmap/cm-{i}")), "{names}");
+    }
+    child.kill().await.unwrap();
+}
