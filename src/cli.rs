@@ -333,12 +333,24 @@ fn show_config(g: &Global) -> i32 {
 async fn app(g: &Global, args: AppArgs) -> i32 {
     use crate::cluster;
     let lang = lab_commands::lang(g);
-    let client = match cluster::connect(g.kubeconfig.as_deref(), g.context.as_deref()).await {
-        Ok(c) => c,
-        Err(e) => {
-            eprintln!("capa-tui app: {}", e.say(lang));
-            return 1;
+    // With --sim, the lab's embedded cluster (the one serving the state dir, else started here).
+    let session = if g.sim {
+        match lab_commands::session(g, lang).await {
+            Ok(s) => Some(s),
+            Err(code) => return code,
         }
+    } else {
+        None
+    };
+    let client = match &session {
+        Some(s) => s.client.clone(),
+        None => match cluster::connect(g.kubeconfig.as_deref(), g.context.as_deref()).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("capa-tui app: {}", e.say(lang));
+                return 1;
+            }
+        },
     };
     let (result, done) = match &args.command {
         AppCommand::Refresh { name, hard } => (
@@ -354,7 +366,7 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
             t!(lang, "app-terminating", name = name.as_str()),
         ),
     };
-    match result {
+    let code = match result {
         Ok(()) => {
             println!("{done}");
             0
@@ -363,7 +375,11 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
             eprintln!("capa-tui app: {}", e.say(lang));
             1
         }
+    };
+    if let Some(s) = session {
+        s.close().await;
     }
+    code
 }
 
 /// `capa-tui sim serve`: serves the lab's embedded cluster (the same state dir as `--sim`)

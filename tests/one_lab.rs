@@ -279,10 +279,13 @@ fn a_short_command_on_the_tutors_lab_leaves_the_tutor_live() {
     let kubeconfig = state.join("kubeconfig");
     let before = std::fs::read_to_string(&kubeconfig).unwrap();
     // `shell` reads commands from stdin: with none, it starts, attaches and ends.
+    // `app --sim` acts on the lab's cluster too.
+    let refresh = ["app", "refresh", "src-helm", "--hard"];
     for args in [
         &["status"][..],
         &["check", "1"],
         &["do", "1", "--yes"],
+        &refresh,
         &["shell"],
     ] {
         let out = capa(&state, args);

@@ -42,7 +42,7 @@ pub fn catalog(g: &Global, lang: Lang) -> Result<Arc<Catalog>, i32> {
 
 /// The session, saying what happened as it started (a lab kept aside, a cluster taken over or
 /// attached to); or the exit code after saying why there is none.
-async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
+pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     let s = Session::open(g.session_options()).await.map_err(|e| {
         eprintln!("capa-tui: {}", e.say(lang));
         1
