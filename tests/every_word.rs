@@ -204,3 +204,61 @@ fn the_reader_finds_english_prose_and_lets_argo_cds_words_and_quotes_pass() {
         "a quote"
     );
 }
+
+/// The CLI's output in each language: `do all`, `status`, `check all`, `doctor`, `config` and
+/// an error, on the embedded cluster. The cluster's own words (its objects' strings) may stay.
+#[test]
+fn no_command_prints_its_own_english_in_another_language() {
+    use common::lab_cli::{capa, kubectl, text};
+    let mut found = Vec::new();
+    for lang in other_languages() {
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        let code = lang.code();
+        let mut outputs = Vec::new();
+        for args in [
+            &["do", "all", "--yes"][..],
+            &["status"],
+            &["check", "all"],
+            &["doctor"],
+            &["config"],
+            &["check", "99"],
+        ] {
+            let mut args = args.to_vec();
+            args.extend(["--lang", code]);
+            outputs.push((args.join(" "), text(&capa(&state, &args))));
+        }
+        let mut english = English::for_language(code);
+        // What kubectl and Argo CD said while the plans ran (their messages of the moment).
+        english.allow("deployment.apps/prod-api scaled");
+        english.allow("waiting for completion of hook · waiting for healthy state of");
+        // Lesson names as the CLI takes them, and its `all`.
+        english.allow("all");
+        for lesson in Catalog::embedded().unwrap().lessons() {
+            english.allow(&lesson.spec.slug);
+        }
+        for kind in [
+            "applications",
+            "jobs",
+            "deployments",
+            "configmaps",
+            "events",
+        ] {
+            let out = kubectl(&state, &["get", kind, "-A", "-o", "json"]);
+            if let Ok(v) = serde_json::from_slice::<Value>(&out.stdout) {
+                english.allow_json(&v);
+            }
+        }
+        for (command, out) in outputs {
+            for (line, words) in english.lines_in(&out) {
+                found.push(format!("{code} `{command}`: {words:?} in {line}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "the CLI's own English on {} lines:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}

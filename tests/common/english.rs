@@ -46,6 +46,20 @@ const KEPT_IN_STRINGS: &[&str] = &[
     "tonumber",
     // The terminal escape the clipboard copy uses (OSC 52), named as terminals name it.
     "osc",
+    // Health and operation words as Argo CD and Kubernetes print them.
+    "missing",
+    "progressing",
+    "terminating",
+    "degraded",
+    "suspended",
+    "unknown",
+    "pending",
+    "kubernetes",
+    "crd",
+    // The config file's keys, as the file is written.
+    "theme",
+    "lang",
+    "present",
 ];
 
 pub struct English {
@@ -205,6 +219,8 @@ impl English {
     /// The lines of `text` that hold English prose, each with the words that make it so.
     pub fn lines_in(&self, text: &str) -> Vec<(String, Vec<String>)> {
         text.lines()
+            // A command shown to be typed (`$ kubectl …`) is the tool's language.
+            .filter(|line| !line.trim_start().starts_with("$ "))
             .filter_map(|line| {
                 let found: Vec<String> = words(&unquoted(line))
                     .into_iter()
