@@ -9,7 +9,7 @@
     reason = "test helpers fail the test by panicking, with what went wrong"
 )]
 mod common;
-use common::{lab_cli, tmux};
+use common::{english, lab_cli, tmux};
 
 use std::time::Duration;
 
@@ -143,4 +143,57 @@ fn a_step_that_needs_time_counts_down_and_ticks_only_when_the_time_has_passed() 
         },
     );
     t.keys(&["q"]);
+}
+
+/// Lesson 6's trap, stepped through in the tutor in each language other than English: the hook
+/// fails, the fix is pushed while the broken commit is retried, and the banner says so in the
+/// learner's language, with nothing of the tutor's own English on screen.
+#[test]
+fn the_retry_trap_is_said_in_each_language_in_a_real_terminal() {
+    use capa_tui::i18n::Lang;
+    for lang in Lang::all().iter().filter(|l| **l != Lang::FALLBACK) {
+        let code = lang.code();
+        let t = tmux::Tmux {
+            socket: format!("capa-live-trap-{code}-{}", std::process::id()),
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let state = dir.path().join("state");
+        for lesson in ["1", "5"] {
+            let out = capa(&state, &["do", lesson, "--yes", "--lang", code]);
+            assert!(out.status.success(), "do {lesson}: {}", text(&out));
+        }
+        t.start(
+            120,
+            40,
+            &format!("{} --lang {code}", tutor_command(&state, "C.UTF-8")),
+        );
+        t.wait_for("src-waves", Duration::from_secs(30));
+        t.keys(&["n", "n", "n", "n", "n"]);
+        t.wait_for("6 · ", Duration::from_secs(10));
+        // Step mode: write the broken commit, push it, refresh, then predict and wait.
+        let done = |n: usize| format!(" {n}/9 ");
+        t.keys(&["g"]);
+        t.wait_for(&done(0), Duration::from_secs(10));
+        for n in 1..=3 {
+            t.keys(&["g"]);
+            t.wait_for(&done(n), Duration::from_secs(30));
+        }
+        t.keys(&["g"]);
+        t.wait_for("1–2", Duration::from_secs(10));
+        t.keys(&["2", "g"]);
+        t.wait_for(&done(4), Duration::from_secs(60));
+        // The fix, pushed and seen while the broken commit is still retried.
+        for n in 5..=7 {
+            t.keys(&["g"]);
+            t.wait_for(&done(n), Duration::from_secs(30));
+        }
+        let screen = t.wait_for("⚠", Duration::from_secs(30));
+        let mut english = english::English::for_language(code);
+        let apps = lab_cli::kubectl(&state, &["get", "applications", "-A", "-o", "json"]);
+        english.allow_json(&serde_json::from_slice(&apps.stdout).unwrap_or_default());
+        english.allow("waiting for completion of hook · waiting for deletion of hook");
+        let found = english.lines_in(&screen);
+        assert!(found.is_empty(), "{code}: {found:?}\n{screen}");
+        t.keys(&["q"]);
+    }
 }
