@@ -363,7 +363,10 @@ mod tests {
         // Ready again at +52s: a later rollout, not this 10 s operation.
         let (_, times) = outcome(&item("Succeeded", 1, Some(52), None), ENDED_AT_10, EN);
         assert!(!times.contains("52"), "{times}");
-        assert!(times.contains("settled after the operation ended"), "{times}");
+        assert!(
+            times.contains("settled after the operation ended"),
+            "{times}"
+        );
         assert_eq!(
             bar(&item("Succeeded", 1, Some(52), None), ENDED_AT_10, 11),
             " █         "
