@@ -356,20 +356,39 @@ mod tests {
     use crate::lab::catalog::Catalog;
     use serde_json::json;
 
+    /// A reading context whose cluster never answers, on an empty source dir of its own.
+    struct Offline {
+        client: kube::Client,
+        catalog: Catalog,
+        dir: tempfile::TempDir,
+    }
+
+    impl Offline {
+        /// Needs a runtime: the client starts a task.
+        fn new() -> Offline {
+            Offline {
+                client: kube::Client::try_from(kube::Config::new(
+                    "http://127.0.0.1:1".parse().unwrap(),
+                ))
+                .unwrap(),
+                catalog: Catalog::embedded().unwrap(),
+                dir: tempfile::tempdir().unwrap(),
+            }
+        }
+
+        fn ctx(&self) -> Context<'_> {
+            Context {
+                client: &self.client,
+                catalog: &self.catalog,
+                lang: Lang::FALLBACK,
+                src_dir: self.dir.path(),
+                bare_dir: self.dir.path(),
+            }
+        }
+    }
+
     fn with_ctx<T>(f: impl FnOnce(&Context<'_>) -> T) -> T {
-        let client =
-            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
-                .unwrap();
-        let catalog = Catalog::embedded().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = Context {
-            client: &client,
-            catalog: &catalog,
-            lang: Lang::FALLBACK,
-            src_dir: dir.path(),
-            bare_dir: dir.path(),
-        };
-        f(&ctx)
+        f(&Offline::new().ctx())
     }
 
     #[test]
@@ -399,18 +418,8 @@ mod tests {
     /// type too: each field is checked on its own, each with the advice for what is wrong.
     #[tokio::test]
     async fn every_field_is_checked_on_its_own_with_the_help_for_its_own_fault() {
-        let client =
-            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
-                .unwrap();
-        let catalog = Catalog::embedded().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = Context {
-            client: &client,
-            catalog: &catalog,
-            lang: Lang::FALLBACK,
-            src_dir: dir.path(),
-            bare_dir: dir.path(),
-        };
+        let offline = Offline::new();
+        let (ctx, catalog) = (offline.ctx(), &offline.catalog);
         let spec = catalog
             .lesson_for_evidence("waves.json")
             .and_then(|l| l.spec.evidence.clone())
@@ -453,18 +462,8 @@ mod tests {
 
     #[tokio::test]
     async fn garbage_empty_and_non_object_files_say_what_they_are() {
-        let client =
-            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
-                .unwrap();
-        let catalog = Catalog::embedded().unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let ctx = Context {
-            client: &client,
-            catalog: &catalog,
-            lang: Lang::FALLBACK,
-            src_dir: dir.path(),
-            bare_dir: dir.path(),
-        };
+        let offline = Offline::new();
+        let (ctx, catalog, dir) = (offline.ctx(), &offline.catalog, &offline.dir);
         let spec = catalog
             .lesson_for_evidence("waves.json")
             .and_then(|l| l.spec.evidence.clone())
@@ -510,17 +509,8 @@ mod tests {
             "{rule: one-of, fields: [phase], values: [Failed, Error], hint: 1, why: record it once the hook has failed, says: {Running: still retrying}}",
         )
         .unwrap();
-        let client =
-            kube::Client::try_from(kube::Config::new("http://127.0.0.1:1".parse().unwrap()))
-                .unwrap();
-        let catalog = Catalog::embedded().unwrap();
-        let ctx = Context {
-            client: &client,
-            catalog: &catalog,
-            lang: Lang::FALLBACK,
-            src_dir: std::path::Path::new("/nonexistent"),
-            bare_dir: std::path::Path::new("/nonexistent"),
-        };
+        let offline = Offline::new();
+        let ctx = offline.ctx();
         let f = rules::apply(&rule, &json!({"phase": "Running"}), &ctx).await;
         assert_eq!(f[0].what, "still retrying");
         let f = rules::apply(&rule, &json!({"phase": "Succeeded"}), &ctx).await;
