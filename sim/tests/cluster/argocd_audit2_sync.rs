@@ -130,6 +130,20 @@ async fn pruning_honours_prune_false_prune_off_and_propagation_audit_2_4_5_17() 
     lab.kubectl(&["-n", "argocd", "patch", "app", "prunetest", "--type", "json", "-p",
         r#"[{"op":"add","path":"/spec/syncPolicy/syncOptions/-","value":"PrunePropagationPolicy=orphan"}]"#]).await;
     wait_app(&lab, "prunetest", "Synced and Healthy", synced_healthy).await;
+    // selfHeal would sync the same revision again while `keep` keeps the app OutOfSync (as
+    // Argo CD does), replacing the result this test reads; the pruning is what is under test.
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "prunetest",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"syncPolicy":{"automated":{"selfHeal":false}}}}"#,
+    ])
+    .await;
     std::fs::remove_file(repo.join("app/keep.yaml")).unwrap();
     std::fs::remove_file(repo.join("app/web.yaml")).unwrap();
     let only_stay = commit_and_push(&repo, "only stay").await;
