@@ -151,6 +151,10 @@ pub struct PlanAction {
     pub say: Option<Localized>,
     #[serde(default)]
     pub then: Option<Localized>,
+    /// The pane the narration tells the room to watch: presenting, it gets the room from this
+    /// action on, until an action names another.
+    #[serde(default)]
+    pub watch: Option<PaneName>,
     /// What shows the learner already did this by hand: "do it for me" then skips it.
     #[serde(default)]
     pub done_when: Option<DoneWhen>,

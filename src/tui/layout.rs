@@ -19,11 +19,18 @@ pub struct Areas {
     pub summaries: Vec<(Pane, Rect)>,
     /// The strip naming every pane, on a small screen.
     pub tabs: Option<Rect>,
+    /// Presenting in step mode: the band across the screen with the question or its answer.
+    pub prediction: Option<Rect>,
+    /// Presenting on a wide screen: where the last key pressed is shown large.
+    pub big_key: Option<Rect>,
 }
 
 /// The screen size from which the lesson and two live panes sit side by side.
 const WIDE_COLUMNS: u16 = 110;
 const TALL_ROWS: u16 = 30;
+/// The box of the key just pressed: six letters of four cells, four rows, and its border.
+const BIG_KEY_COLUMNS: u16 = 26;
+const BIG_KEY_ROWS: u16 = 6;
 
 pub fn areas(s: &State, area: Rect) -> Areas {
     let [header, body, footer] = Layout::vertical([
@@ -38,6 +45,18 @@ pub fn areas(s: &State, area: Rect) -> Areas {
         panes: Vec::new(),
         summaries: Vec::new(),
         tabs: None,
+        prediction: None,
+        big_key: None,
+    };
+    // The room's question takes the width of the screen above everything, never over text.
+    let band = crate::tui::view::prediction_rows(s, body.width).min(body.height / 2);
+    let body = if band > 0 {
+        let [band_area, rest] =
+            Layout::vertical([Constraint::Length(band), Constraint::Fill(1)]).areas(body);
+        out.prediction = Some(band_area);
+        rest
+    } else {
+        body
     };
     if s.ui.zoom {
         out.panes.push((s.ui.focus, body));
@@ -53,9 +72,14 @@ fn shell_shown(s: &State) -> bool {
     s.shell.status != ShellStatus::NotStarted || s.ui.focus == Pane::Shell
 }
 
-/// The live panes in the order they get room: the lesson's first, a focused other one next.
+/// The live panes in the order they get room: the one step mode's narration names first, then
+/// the lesson's, a focused other one next.
 fn live_order(s: &State) -> Vec<Pane> {
     let mut order = s.lesson_panes();
+    if let Some(watched) = s.watched_pane() {
+        order.retain(|p| *p != watched);
+        order.insert(0, watched);
+    }
     if !matches!(s.ui.focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.ui.focus) {
         order.insert(1.min(order.len()), s.ui.focus);
     }
@@ -94,8 +118,14 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
     if s.ui.present {
         let rest = u16::try_from(order.len().saturating_sub(1)).unwrap_or(0);
         let [main, lines] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(rest)]).areas(right);
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(rest.max(BIG_KEY_ROWS))])
+                .areas(right);
         out.panes.push((order[0], main));
+        // Beside the one-line panes, the key just pressed, large for the back of the room.
+        let [lines, key] =
+            Layout::horizontal([Constraint::Fill(1), Constraint::Length(BIG_KEY_COLUMNS)])
+                .areas(lines);
+        out.big_key = Some(key);
         for (i, pane) in order.iter().skip(1).enumerate() {
             let row = lines.y + u16::try_from(i).unwrap_or(0);
             out.summaries

@@ -20,7 +20,7 @@ use crate::lab::eval::{AppFacts, EvidenceFacts, Facts, GitFacts};
 use crate::lab::fit::Fit;
 use crate::lab::progress::Progress;
 use crate::lab::snippets::{Snippet, snippets};
-use crate::lab::spec::{LessonId, PaneName, Question, ValuesSpec};
+use crate::lab::spec::{LessonId, Question, ValuesSpec};
 use crate::session::Target;
 
 mod parts;
@@ -58,8 +58,15 @@ pub struct Ui {
     pub focus: Pane,
     pub zoom: bool,
     pub help: bool,
+    /// How far the help is scrolled down, in lines.
+    pub help_scroll: u16,
+    /// PgDn on the lesson's last part stopped here: the pane says which lesson comes next,
+    /// and the next PgDn goes there.
+    pub at_lesson_end: bool,
     /// The managedFields pane shows the raw entries.
     pub raw: bool,
+    /// The learner asked (`v`) to see which Helm layer wins before writing the evidence.
+    pub values_revealed: bool,
     pub quit: bool,
     pub size: (u16, u16),
     /// Presenting to a room: the projector theme, fewer and larger panes, the last key shown.
@@ -75,10 +82,12 @@ pub struct Ui {
     pub scroll: BTreeMap<Pane, u16>,
     /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
     pub scroll_max: BTreeMap<Pane, u16>,
-    /// The Application the timeline shows (`a` cycles); the lesson's when unset.
-    pub selected_app: Option<String>,
-    /// The object whose managedFields are shown (`o` cycles); the lesson's focus when unset.
-    pub selected_object: Option<String>,
+    /// The Application the timeline shows (`a` cycles), chosen in a lesson; every other lesson
+    /// shows its own app.
+    pub selected_app: Option<(LessonId, String)>,
+    /// The object whose managedFields are shown (`o` cycles), chosen in a lesson; every other
+    /// lesson shows its own focus.
+    pub selected_object: Option<(LessonId, String)>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
     pub selected_snippet: Option<(LessonId, Section, usize)>,
 }
@@ -196,6 +205,9 @@ impl State {
                 focus: Pane::Lesson,
                 zoom: false,
                 help: false,
+                help_scroll: 0,
+                values_revealed: false,
+                at_lesson_end: false,
                 raw: false,
                 quit: false,
                 size: (80, 24),
@@ -264,6 +276,17 @@ impl State {
         self.lab.evidence.get(file).is_some_and(Option::is_some)
     }
 
+    /// Where an evidence file stands now, the one reading every pane, strip and verdict shows:
+    /// a file that is not there passes nothing, whatever an older self-check said.
+    pub fn evidence_standing(&self, file: &str) -> EvidenceStanding {
+        match (self.evidence_present(file), self.lab.grades.get(file)) {
+            (false, _) => EvidenceStanding::Missing,
+            (true, Some(g)) if g.passed() => EvidenceStanding::Passes,
+            (true, Some(_)) => EvidenceStanding::Fails,
+            (true, None) => EvidenceStanding::NotChecked,
+        }
+    }
+
     /// What the checklists are judged against: the state's facts, borrowed (`evidence` is
     /// built by the caller from the files and their grades).
     pub fn facts<'a>(&'a self, evidence: &'a BTreeMap<String, EvidenceFacts>) -> Facts<'a> {
@@ -327,19 +350,7 @@ impl State {
     pub fn lesson_panes(&self) -> Vec<Pane> {
         let named: Vec<Pane> = self
             .current()
-            .map(|l| {
-                l.spec
-                    .panes
-                    .iter()
-                    .map(|p| match p {
-                        PaneName::Apps => Pane::Apps,
-                        PaneName::Timeline => Pane::Timeline,
-                        PaneName::Fields => Pane::Fields,
-                        PaneName::Values => Pane::Values,
-                        PaneName::Evidence => Pane::Evidence,
-                    })
-                    .collect()
-            })
+            .map(|l| l.spec.panes.iter().map(|p| Pane::named(*p)).collect())
             .unwrap_or_default();
         if named.is_empty() {
             vec![Pane::Apps, Pane::Timeline]
@@ -348,12 +359,55 @@ impl State {
         }
     }
 
-    /// The Helm values the values pane traces: the current lesson's, else the first lesson's
+    /// Whether the values pane keeps the winning layer to itself: by hand, the lesson says
+    /// "don't guess which wins", so it stays hidden until the lesson's evidence is written or
+    /// the learner asks (`v`). Step mode has asked the room already, so it shows it.
+    pub fn values_winner_hidden(&self) -> bool {
+        if self.ui.values_revealed || self.stepping_here().is_some() {
+            return false;
+        }
+        self.values_lesson()
+            .and_then(|l| l.evidence_file())
+            .is_some_and(|file| self.evidence_standing(file) == EvidenceStanding::Missing)
+    }
+
+    /// Step mode, when it steps through the lesson on screen (another lesson's is not shown).
+    pub fn stepping_here(&self) -> Option<&StepMode> {
+        self.run
+            .step_mode
+            .as_ref()
+            .filter(|m| m.lesson == self.ui.lesson)
+    }
+
+    /// The pane step mode's narration tells the room to watch now: named by the action shown
+    /// (or running), else by the last one before it that names one.
+    pub fn watched_pane(&self) -> Option<Pane> {
+        let m = self.stepping_here()?;
+        let actions = &self.current()?.spec.actions;
+        let shown = m.next.min(actions.len().checked_sub(1)?);
+        actions[..=shown]
+            .iter()
+            .rev()
+            .find_map(|a| a.watch)
+            .map(Pane::named)
+    }
+
+    /// The plan the lesson on screen ran or runs (another lesson's is not shown).
+    pub fn job_here(&self) -> Option<&JobView> {
+        self.run.job.as_ref().filter(|j| j.lesson == self.ui.lesson)
+    }
+
+    /// The lesson whose Helm values the values pane traces: the current one, else the first
     /// that names some.
-    pub fn values_spec(&self) -> Option<&ValuesSpec> {
+    fn values_lesson(&self) -> Option<&Lesson> {
         self.current()
-            .and_then(|l| l.spec.values.as_ref())
-            .or_else(|| self.lessons().iter().find_map(|l| l.spec.values.as_ref()))
+            .filter(|l| l.spec.values.is_some())
+            .or_else(|| self.lessons().iter().find(|l| l.spec.values.is_some()))
+    }
+
+    /// The Helm values the values pane traces.
+    pub fn values_spec(&self) -> Option<&ValuesSpec> {
+        self.values_lesson().and_then(|l| l.spec.values.as_ref())
     }
 
     /// The commands of the part of the lesson shown.
@@ -417,24 +471,45 @@ impl State {
         (!self.lab.answers.contains_key(&key)).then_some((key, ask))
     }
 
-    /// The Application the timeline shows.
+    /// The question step mode's last action answered (its index and the question), while the
+    /// room reads the reveal: until the next action runs.
+    pub fn answered_question(&self) -> Option<(usize, &Question)> {
+        let m = self.run.step_mode.as_ref().filter(|m| !m.running)?;
+        let lesson = self.session.catalog.lesson(m.lesson)?;
+        let i = m.next.checked_sub(1)?;
+        Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?))
+    }
+
+    /// The Application the timeline shows: the one chosen with `a` in this lesson, else the
+    /// lesson's.
     pub fn timeline_app(&self) -> &str {
-        self.ui
-            .selected_app
-            .as_deref()
-            .unwrap_or_else(|| self.lesson_app())
+        match &self.ui.selected_app {
+            Some((lesson, app)) if *lesson == self.ui.lesson => app,
+            _ => self.lesson_app(),
+        }
     }
 
     /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
-    /// chosen with `o`, else the lesson's focus object.
+    /// chosen with `o` in this lesson, else the lesson's focus object.
     pub fn fields_object(&self) -> String {
-        self.ui.selected_object.clone().unwrap_or_else(|| {
-            self.current()
+        match &self.ui.selected_object {
+            Some((lesson, key)) if *lesson == self.ui.lesson => key.clone(),
+            _ => self
+                .current()
                 .and_then(|l| l.spec.focus.as_ref())
                 .map(|f| f.key())
-                .unwrap_or_default()
-        })
+                .unwrap_or_default(),
+        }
     }
+}
+
+/// Where an evidence file stands: what the Evidence pane, its strip and the lesson's verdict say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvidenceStanding {
+    Missing,
+    NotChecked,
+    Passes,
+    Fails,
 }
 
 /// How a prediction is kept: `lesson:action`, the action counted from 1.

@@ -443,12 +443,25 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(mut action) = action_for(&key) else {
         return Vec::new();
     };
+    // The help takes the keys that scroll it; the others wait until it is closed.
+    if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
+        let lines = i32::try_from(2 * crate::tui::keymap::BINDINGS.len()).unwrap_or(i32::MAX);
+        let by = match action {
+            Action::ScrollUp => -1,
+            Action::ScrollDown => 1,
+            Action::PrevSection => -10,
+            Action::NextSection => 10,
+            Action::ScrollTop => -lines,
+            Action::ScrollBottom => lines,
+            _ => 0,
+        };
+        let to = (i32::from(s.ui.help_scroll) + by).clamp(0, lines);
+        s.ui.help_scroll = u16::try_from(to).unwrap_or(0);
+        return Vec::new();
+    }
     // A presenter's clicker steps through the plan while step mode is on.
     if s.ui.present && s.run.step_mode.is_some() && action == Action::NextSection {
         action = Action::Step;
-    }
-    if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
-        return Vec::new();
     }
     let lesson = s.ui.lesson;
     let running = s.run.running();
@@ -462,7 +475,10 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
             effects.push(Effect::Quit);
             return effects;
         }
-        Action::Help => s.ui.help = !s.ui.help,
+        Action::Help => {
+            s.ui.help = !s.ui.help;
+            s.ui.help_scroll = 0;
+        }
         Action::Close => {
             s.ui.help = false;
             s.ui.raw = false;
@@ -493,13 +509,15 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {
             let names: Vec<String> = s.live.apps.keys().cloned().collect();
-            s.ui.selected_app = next_after(&names, s.timeline_app());
+            s.ui.selected_app = next_after(&names, s.timeline_app()).map(|a| (lesson, a));
         }
         Action::NextObject => {
             let keys: Vec<String> = s.live.objects.keys().cloned().collect();
-            s.ui.selected_object = next_after(&keys, &s.fields_object());
+            s.ui.selected_object = next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
         }
-        Action::Raw => s.ui.raw = !s.ui.raw,
+        // On the managedFields pane, its raw entries; elsewhere, the winning Helm layer.
+        Action::Raw if s.ui.focus == Pane::Fields => s.ui.raw = !s.ui.raw,
+        Action::Raw => s.ui.values_revealed = !s.ui.values_revealed,
         Action::Step => return step(s, lesson, running),
         // Enter starts typing only where the shell is.
         Action::Shell if key.code == KeyCode::Enter && s.ui.focus != Pane::Shell => {}
@@ -619,9 +637,15 @@ fn navigate(s: &mut State, action: Action) {
     let here = s.lesson_index();
     let lessons: Vec<LessonId> = s.lessons().iter().map(|l| l.id()).collect();
     let at = |i: usize| lessons.get(i).copied();
+    // The last part's PgDn first says which lesson comes next; the next PgDn goes there.
+    let stopped = std::mem::take(&mut s.ui.at_lesson_end);
     let (lesson, section) = match action {
         Action::NextSection => match s.ui.section.next() {
             Some(next) => (Some(s.ui.lesson), next),
+            None if !stopped => {
+                s.ui.at_lesson_end = true;
+                return;
+            }
             None => (at(here + 1), Section::Goal),
         },
         Action::PrevSection => match s.ui.section.prev() {
@@ -638,6 +662,9 @@ fn navigate(s: &mut State, action: Action) {
     if lesson != s.ui.lesson {
         s.lab.hints_by_lesson.insert(s.ui.lesson, s.ui.hints_shown);
         s.ui.hints_shown = s.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
+    }
+    if (lesson, section) != (s.ui.lesson, s.ui.section) {
+        s.ui.scroll.remove(&Pane::Lesson);
     }
     (s.ui.lesson, s.ui.section) = (lesson, section);
 }

@@ -7,6 +7,7 @@ mod health;
 mod lesson;
 mod markdown;
 mod panes;
+mod prediction;
 mod shell;
 mod summary;
 mod timeline;
@@ -22,7 +23,7 @@ use super::state::{Pane, State};
 use super::theme::{Theme, gloss, status_glyph, status_style};
 use crate::i18n::Lang;
 
-pub use chrome::predictions_text;
+pub use prediction::{band_rows as prediction_rows, text as prediction_text};
 
 /// What every view needs to look right: the theme, the language, and the learner's clock.
 #[derive(Clone, Copy)]
@@ -131,7 +132,13 @@ impl Widget for &Screen<'_> {
             let shown: Vec<Pane> = areas.panes.iter().map(|(p, _)| *p).collect();
             Paragraph::new(summary::strip(look, &shown)).render(strip, buf);
         }
-        chrome::footer(s, areas.footer, buf);
+        if let Some(band) = areas.prediction {
+            (&prediction::Band(s)).render(band, buf);
+        }
+        if let Some(key) = areas.big_key {
+            chrome::big_key(s, key, buf);
+        }
+        chrome::footer(s, areas.footer, areas.big_key.is_some(), buf);
         chrome::overlays(s, area, buf);
     }
 }
@@ -164,6 +171,7 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
         .lines(),
         Pane::Values => panes::ValuesView {
             spec: s.values_spec(),
+            hide_winner: s.values_winner_hidden(),
             live: &s.live,
             chart_values: &s.lab.chart_values,
             look,
@@ -171,7 +179,7 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
         .lines(),
         Pane::Evidence => panes::EvidenceView {
             catalog: &s.session.catalog,
-            lab: &s.lab,
+            standing: &|file| s.evidence_standing(file),
             look,
         }
         .lines(),
@@ -187,7 +195,7 @@ fn text_extent(p: &Paragraph<'_>, area: Rect) -> (u16, u16) {
 }
 
 /// Where a pane that does not fit is scrolled to, on its bottom border: a cut is never silent.
-fn scroll_marker(
+pub(super) fn scroll_marker(
     theme: Theme,
     rect: Rect,
     (offset, shown, total): (u16, u16, u16),
@@ -222,4 +230,20 @@ pub fn scroll_limits(s: &State, area: Rect) -> std::collections::BTreeMap<Pane, 
             }
         })
         .collect()
+}
+
+/// The screen as text, `width`×`height`, one line a row (for tests of what is on screen).
+#[cfg(test)]
+pub fn text_of_screen(s: &State, width: u16, height: u16) -> String {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    (&Screen(s)).render(area, &mut buf);
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| buf[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -29,7 +29,26 @@ fn hex(c: Color, default: &str) -> String {
         Color::LightCyan => "#29b8db".into(),
         Color::White => "#ffffff".into(),
         Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
-        Color::Indexed(i) => format!("#{i:02x}{i:02x}{i:02x}"),
+        Color::Indexed(i) => {
+            let (r, g, b) = xterm_256(i);
+            format!("#{r:02x}{g:02x}{b:02x}")
+        }
+    }
+}
+
+/// The colour xterm draws for a 256-palette index above the 16 named ones.
+fn xterm_256(i: u8) -> (u8, u8, u8) {
+    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+    match i {
+        16..=231 => {
+            let n = usize::from(i - 16);
+            (LEVELS[n / 36], LEVELS[n / 6 % 6], LEVELS[n % 6])
+        }
+        232..=255 => {
+            let v = 8 + 10 * (i - 232);
+            (v, v, v)
+        }
+        _ => (i * 16, i * 16, i * 16),
     }
 }
 

@@ -30,7 +30,7 @@ key-cancel = cancel the running plan
 key-check = self-check this lesson's evidence
 key-hint = one more hint
 key-theme = theme: default / projector / monochrome
-key-raw = raw managedFields
+key-raw = on managedFields: its raw entries; elsewhere: show which Helm layer wins
 key-next-app = timeline: next Application
 key-next-object = managedFields: next object
 
@@ -113,6 +113,8 @@ values-none = No lesson traces Helm values.
 values-app-missing = There is no Application { $app } in argocd.
 values-live-matches = live: { $value } ✓
 values-live-differs = live: { $value } ✗ differs from the winning layer
+values-winner-hidden = Which layer wins stays hidden until you have written the evidence: predict it first (v shows it now).
+summary-values-hidden = which layer wins: hidden until the evidence is written (v shows it)
 
 ## Evidence pane.
 evidence-missing = missing
@@ -122,7 +124,7 @@ evidence-not-checked = not checked yet (c checks it)
 
 ## The footer: a word or two for each key it shows.
 footer-help = help
-footer-next-section = step
+footer-next-section = parts
 footer-shell = shell
 footer-next-command = choose command
 footer-type-command = type it
@@ -141,6 +143,9 @@ footer-leave-shell = back to capa-tui (every other key goes to the shell)
 header-theme = {" "}· theme { $theme }
 shell-typing = typing · Ctrl-] back to capa-tui
 help-title = {" "}Keys · Esc closes{" "}
+help-mode-normal = What each key does now (dimmed: nothing to do here yet)
+help-mode-present-step = Presenting, in step mode: space, PgDn and → run the next action (dimmed: nothing to do here yet)
+help-scroll = ↑/↓ and PgUp/PgDn scroll this list · Esc or ? closes it
 predict-title = {" "}Predict, then watch{" "}
 confirm-title = {" "}Look before you change{" "}
 confirm-about-to-change = Lesson { $lesson } is about to change { $target }
@@ -179,6 +184,7 @@ summary-apps-retrying = {" "}⚠ retrying an old commit
 summary-evidence-pass = { $passing }/{ $total } pass
 summary-evidence-fail = {" "}· { $count } fail
 summary-evidence-missing = {" "}· { $count } missing
+summary-evidence-not-checked = {" "}· { $count } not checked yet
 timeline-no-operation = { $app }: no operation yet
 
 ## Sync timeline (tui/view/timeline.rs).
@@ -220,6 +226,8 @@ lesson-none = No lessons found.
 lesson-no-evidence = none
 lesson-part = { $part } ({ $at }/{ $of })  ·  evidence: { $evidence }
 lesson-lines-above = ↑ { $lines } lines above · ] [ choose · y type it · Y copy
+lesson-end-next = {" "}End of this lesson · PgDn → lesson { $lesson }: { $title }{" "}
+lesson-end-last = {" "}End of the last lesson · c checks the evidence, q quits{" "}
 lesson-press-h = Press h for a first hint.
 checklist-count = Checklist { $done }/{ $of }
 checklist-all-done = {" "}· all done
@@ -228,8 +236,10 @@ step-mode-heading = Step mode · { $at }/{ $of } · { $now }
 step-mode-all-done = all done · g leaves step mode
 step-mode-running = running…
 step-mode-g-runs-it = g runs it
+step-mode-clicker-runs-it = space, PgDn or g runs it
 predict-question = ? Predict: { $question }
 predict-reveal = you said: { $said } · live: { $live }
+predict-keys = { $keys }: press the number of your answer
 verdict-file-passes = { $file } passes the self-check{ $when }
 verdict-file-fails = { $file } fails the self-check{ $when }:
 verdict-steps-pass = lesson { $lesson }'s steps pass the self-check{ $when }
@@ -237,6 +247,7 @@ verdict-steps-fail = lesson { $lesson }'s steps fail the self-check{ $when }:
 verdict-hint = hint { $n }: { $hint }
 plan-heading = Do it for me · lesson { $lesson }{" "}
 plan-waiting-for-g = · waiting for g
+plan-waiting-for-next = · waiting for the next press
 plan-running = … running · { $seconds }s
 plan-done = ✓ done in { $seconds }s
 

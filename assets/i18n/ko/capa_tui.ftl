@@ -52,7 +52,7 @@ key-cancel = 실행 중인 계획 취소
 key-check = 이 레슨의 증거 파일 자가 점검
 key-hint = 힌트 하나 더
 key-theme = 테마: 기본 / 프로젝터 / 흑백
-key-raw = managedFields 원본
+key-raw = managedFields 패널에서는 원본 항목, 그 밖에서는 이기는 Helm 계층 보기
 key-next-app = 타임라인: 다음 Application
 key-next-object = managedFields: 다음 객체
 
@@ -133,6 +133,8 @@ values-none = Helm 값을 추적하는 레슨이 없습니다.
 values-app-missing = argocd에 { $app } Application이 없습니다.
 values-live-matches = 실제 값: { $value } ✓
 values-live-differs = 실제 값: { $value } ✗ 이긴 계층과 다름
+values-winner-hidden = 어느 계층이 이기는지는 증거를 쓸 때까지 숨겨 둡니다. 먼저 예측해 보세요 (v를 누르면 지금 보입니다).
+summary-values-hidden = 이기는 계층: 증거를 쓸 때까지 숨김 (v로 보기)
 
 ## 증거 패널.
 evidence-missing = 없음
@@ -161,6 +163,9 @@ footer-leave-shell = capa-tui로 돌아가기(다른 키는 모두 셸로 갑니
 header-theme = {" "}· 테마 { $theme }
 shell-typing = 입력 중 · capa-tui로 돌아가기: Ctrl-]
 help-title = {" "}키 · Esc로 닫기{" "}
+help-mode-normal = 지금 각 키가 하는 일 (흐린 글씨: 여기서는 아직 할 일이 없음)
+help-mode-present-step = 발표 중, 단계 모드: 스페이스, PgDn, →는 다음 동작을 실행합니다 (흐린 글씨: 여기서는 아직 할 일이 없음)
+help-scroll = ↑/↓와 PgUp/PgDn으로 이 목록을 스크롤 · Esc 또는 ?로 닫기
 predict-title = {" "}예측한 뒤 지켜보기{" "}
 confirm-title = {" "}바꾸기 전에 확인하세요{" "}
 confirm-about-to-change = 레슨 { $lesson }에서 바꿀 대상: { $target }
@@ -199,6 +204,7 @@ summary-apps-retrying = {" "}⚠ 예전 커밋을 재시도 중
 summary-evidence-pass = { $passing }/{ $total } 통과
 summary-evidence-fail = {" "}· { $count }개 통과 못 함
 summary-evidence-missing = {" "}· { $count }개 없음
+summary-evidence-not-checked = {" "}· { $count }개 아직 점검 안 함
 timeline-no-operation = { $app }: 아직 작업 없음
 
 ## 동기화 타임라인(tui/view/timeline.rs).
@@ -240,6 +246,8 @@ lesson-none = 레슨이 없습니다.
 lesson-no-evidence = 없음
 lesson-part = { $part } ({ $at }/{ $of })  ·  증거 파일: { $evidence }
 lesson-lines-above = ↑ 위에 { $lines }줄 더 · ] [ 선택 · y 입력 · Y 복사
+lesson-end-next = {" "}이 레슨의 끝 · PgDn → { $lesson }번 레슨: { $title }{" "}
+lesson-end-last = {" "}마지막 레슨의 끝 · c로 증거 점검, q로 종료{" "}
 lesson-press-h = h를 누르면 첫 번째 힌트가 나옵니다.
 checklist-count = 체크리스트 { $done }/{ $of }
 checklist-all-done = {" "}· 모두 완료
@@ -248,8 +256,10 @@ step-mode-heading = 단계 모드 · { $at }/{ $of } · { $now }
 step-mode-all-done = 모두 완료 · g를 누르면 단계 모드를 나갑니다
 step-mode-running = 실행 중…
 step-mode-g-runs-it = g를 누르면 실행
+step-mode-clicker-runs-it = 스페이스, PgDn 또는 g를 누르면 실행
 predict-question = ? 예측: { $question }
 predict-reveal = 내 예측: { $said } · 실제: { $live }
+predict-keys = { $keys }: 답의 번호를 누르세요
 verdict-file-passes = { $file } 자가 점검 통과{ $when }
 verdict-file-fails = { $file } 자가 점검 통과 못 함{ $when }:
 verdict-steps-pass = 레슨 { $lesson }: 절차 자가 점검 통과{ $when }
@@ -257,6 +267,7 @@ verdict-steps-fail = 레슨 { $lesson }: 절차 자가 점검 통과 못 함{ $w
 verdict-hint = 힌트 { $n }: { $hint }
 plan-heading = 대신 해 주기 · 레슨 { $lesson }{" "}
 plan-waiting-for-g = · g를 기다리는 중
+plan-waiting-for-next = · 다음 키를 기다리는 중
 plan-running = … 실행 중 · { $seconds }초
 plan-done = ✓ { $seconds }초 만에 완료
 

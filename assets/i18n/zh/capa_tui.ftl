@@ -29,7 +29,7 @@ key-cancel = 取消正在执行的计划
 key-check = 自检本课的证据文件
 key-hint = 再给一个提示
 key-theme = 主题：默认 / 投影 / 单色
-key-raw = 原始 managedFields
+key-raw = 在 managedFields 面板：原始条目；在别处：显示哪个 Helm 层胜出
 key-next-app = 时间线：下一个 Application
 key-next-object = managedFields：下一个对象
 
@@ -106,6 +106,8 @@ values-none = 没有课程追踪 Helm 取值。
 values-app-missing = { $app } 还不存在。
 values-live-matches = 实际：{ $value } ✓
 values-live-differs = 实际：{ $value } ✗ 与胜出的层不同
+values-winner-hidden = 哪一层胜出先不显示，直到你写好证据：先自己预测（按 v 立即显示）。
+summary-values-hidden = 哪一层胜出：写好证据前不显示（按 v 显示）
 
 ## 证据窗格。
 evidence-missing = 缺失
@@ -134,6 +136,9 @@ footer-leave-shell = 返回 capa-tui（其余按键都交给终端）
 header-theme = {" "}· 主题 { $theme }
 shell-typing = 输入中 · Ctrl-] 返回 capa-tui
 help-title = {" "}按键 · Esc 关闭{" "}
+help-mode-normal = 各个按键现在的作用（灰色：此处暂时无事可做）
+help-mode-present-step = 演示中，逐步模式：空格、PgDn 和 → 运行下一个动作（灰色：此处暂时无事可做）
+help-scroll = ↑/↓ 和 PgUp/PgDn 滚动此列表 · Esc 或 ? 关闭
 predict-title = {" "}先预测，再观察{" "}
 confirm-title = {" "}改动之前先看清{" "}
 confirm-about-to-change = 第 { $lesson } 课即将改动 { $target }
@@ -172,6 +177,7 @@ summary-apps-retrying = {" "}⚠ 在重试一个旧提交
 summary-evidence-pass = { $passing }/{ $total } 通过
 summary-evidence-fail = {" "}· { $count } 个未通过
 summary-evidence-missing = {" "}· { $count } 个缺失
+summary-evidence-not-checked = {" "}· { $count } 个尚未自检
 timeline-no-operation = { $app }：还没有操作
 
 ## 同步时间线（tui/view/timeline.rs）。
@@ -213,6 +219,8 @@ lesson-none = 没有找到课程。
 lesson-no-evidence = 无
 lesson-part = { $part }（{ $at }/{ $of }）  ·  证据文件：{ $evidence }
 lesson-lines-above = ↑ 上方还有 { $lines } 行 · ] [ 选择 · y 输入 · Y 复制
+lesson-end-next = {" "}本课结束 · PgDn → 第 { $lesson } 课：{ $title }{" "}
+lesson-end-last = {" "}最后一课结束 · c 自检证据，q 退出{" "}
 lesson-press-h = 按 h 查看第一个提示。
 checklist-count = 检查清单 { $done }/{ $of }
 checklist-all-done = {" "}· 全部完成
@@ -221,8 +229,10 @@ step-mode-heading = 分步模式 · { $at }/{ $of } · { $now }
 step-mode-all-done = 全部完成 · 按 g 退出分步模式
 step-mode-running = 执行中…
 step-mode-g-runs-it = 按 g 执行
+step-mode-clicker-runs-it = 按空格、PgDn 或 g 执行
 predict-question = ? 先猜：{ $question }
 predict-reveal = 你猜：{ $said } · 实际：{ $live }
+predict-keys = { $keys }：按下你答案的数字
 verdict-file-passes = { $file } 通过自检{ $when }
 verdict-file-fails = { $file } 未通过自检{ $when }：
 verdict-steps-pass = 第 { $lesson } 课的步骤通过自检{ $when }
@@ -230,6 +240,7 @@ verdict-steps-fail = 第 { $lesson } 课的步骤未通过自检{ $when }：
 verdict-hint = 提示 { $n }：{ $hint }
 plan-heading = 替我做 · 第 { $lesson } 课{" "}
 plan-waiting-for-g = · 等待按 g
+plan-waiting-for-next = · 等待下一次按键
 plan-running = … 执行中 · { $seconds } 秒
 plan-done = ✓ 完成，用时 { $seconds } 秒
 

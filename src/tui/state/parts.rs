@@ -50,6 +50,18 @@ impl Pane {
         }
     }
 
+    /// The live pane a lesson names.
+    pub fn named(name: crate::lab::spec::PaneName) -> Pane {
+        use crate::lab::spec::PaneName;
+        match name {
+            PaneName::Apps => Pane::Apps,
+            PaneName::Timeline => Pane::Timeline,
+            PaneName::Fields => Pane::Fields,
+            PaneName::Values => Pane::Values,
+            PaneName::Evidence => Pane::Evidence,
+        }
+    }
+
     /// The pane Tab (`forward`) or Shift-Tab goes to from this one.
     pub fn cycle(self, forward: bool) -> Pane {
         let n = Pane::COUNT;

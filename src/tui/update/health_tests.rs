@@ -6,8 +6,6 @@ use crate::cluster::problem::Problem;
 use crate::cluster::watch::{StreamId, lab_streams};
 use crate::lab::catalog::Catalog;
 use crate::tui::state::Notice;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::json;
 
 fn at(t: &str) -> jiff::Timestamp {
@@ -61,19 +59,9 @@ fn lost(s: &mut State, stream: &StreamId, t: &str) {
 
 /// The screen's first two rows (the header), and the whole screen.
 fn screen(s: &State) -> (String, String) {
-    let mut terminal = Terminal::new(TestBackend::new(160, 40)).unwrap();
-    terminal
-        .draw(|f| f.render_widget(&crate::tui::view::Screen(s), f.area()))
-        .unwrap();
-    let buf = terminal.backend().buffer().clone();
-    let rows: Vec<String> = (0..buf.area.height)
-        .map(|y| {
-            (0..buf.area.width)
-                .map(|x| buf[(x, y)].symbol().to_string())
-                .collect()
-        })
-        .collect();
-    (rows[..2].join("\n"), rows.join("\n"))
+    let all = crate::tui::view::text_of_screen(s, 160, 40);
+    let header: Vec<&str> = all.lines().take(2).collect();
+    (header.join("\n"), all)
 }
 
 fn key(s: &mut State, c: char) -> Vec<Effect> {

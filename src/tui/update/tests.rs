@@ -27,10 +27,19 @@ fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
 #[test]
 fn presenter_keys_walk_sections_then_lessons() {
     let mut s = state();
-    for _ in 0..Section::COUNT {
+    for _ in 0..Section::COUNT - 1 {
         key(&mut s, KeyCode::PageDown);
     }
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    // The last part's PgDn says what comes next first, and stays in the lesson.
+    key(&mut s, KeyCode::PageDown);
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    assert!(s.ui.at_lesson_end);
+    let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(screen.contains("PgDn → lesson 2"), "{screen}");
+    key(&mut s, KeyCode::PageDown);
     assert_eq!((s.ui.lesson, s.ui.section), (L(2), Section::Goal));
+    assert!(!s.ui.at_lesson_end);
     key(&mut s, KeyCode::PageUp);
     assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
 }
@@ -429,9 +438,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
             serde_json::json!({"spec": {"replicas": 3}}),
         ),
     );
-    let lesson = s.lessons()[1].clone();
-    let m = s.run.step_mode.clone().unwrap();
-    let shown = crate::tui::view::predictions_text(&s, &lesson, &m);
+    let shown = crate::tui::view::prediction_text(&s);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
 }
 

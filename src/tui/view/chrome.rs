@@ -1,6 +1,7 @@
 //! The tutor's frame around the panes: the header (whether the panes are live, the cluster, the
 //! theme), the footer of keys (from the keymap), pane titles, and the overlays — the help
-//! (from the keymap), the look-before-you-change confirmation, and the prediction box.
+//! (from the keymap), the look-before-you-change confirmation, and the key just pressed,
+//! large, for a room.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,12 +9,11 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget};
 
-use super::{Look, health, lesson};
-use crate::lab::catalog::Lesson;
+use super::{Look, health};
 use crate::lab::spec::LessonId;
 use crate::t;
 use crate::tui::keymap::{Action, BINDINGS, Mode};
-use crate::tui::state::{Pane, State, StepMode};
+use crate::tui::state::{Pane, State};
 
 /// What the keys mean now (the help and the footer say it).
 pub fn mode(s: &State) -> Mode {
@@ -118,7 +118,7 @@ pub fn cut_pad(text: &str, width: usize) -> String {
     out
 }
 
-pub fn footer(s: &State, area: Rect, buf: &mut Buffer) {
+pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
     let look = Look::of(s);
     let lang = look.lang;
     if s.ui.focus == Pane::Shell && s.shell.typing {
@@ -133,8 +133,9 @@ pub fn footer(s: &State, area: Rect, buf: &mut Buffer) {
     let has_commands = !s.snippets().is_empty();
     let mut spans = Vec::new();
     let mut used = 0;
-    // For the room: the key just pressed, at the start where everyone looks.
-    if s.ui.present && !s.ui.last_key.is_empty() {
+    // For the room: the key just pressed, at the start where everyone looks (large beside the
+    // panes where the screen has room for it).
+    if s.ui.present && !s.ui.last_key.is_empty() && !shows_big_key {
         let echo = format!(" ⌨ {} ", s.ui.last_key);
         used += Span::raw(echo.as_str()).width();
         spans.push(Span::styled(
@@ -180,26 +181,6 @@ pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
         confirm(s, lesson, area, buf);
     }
     health::notice(s, area, buf);
-    // Presenting, the question is shown large for the room to vote.
-    if s.ui.present
-        && s.pending_question().is_some()
-        && let Some(m) = &s.run.step_mode
-        && let Some(l) = s.session.catalog.lesson(m.lesson)
-    {
-        let width = area.width.saturating_sub(8).min(90);
-        let lines = super::wrap::wrap(lesson::predictions(s, l, m), width.saturating_sub(2));
-        let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
-        let rect = crate::tui::layout::centered(area, width, height.max(6));
-        Clear.render(rect, buf);
-        Paragraph::new(lines)
-            .block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .border_type(BorderType::Double)
-                    .title(t!(s.lang(), "predict-title")),
-            )
-            .render(rect, buf);
-    }
 }
 
 /// Before a plan changes a cluster other than the embedded one: which cluster, then every
@@ -261,28 +242,46 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
         .render(rect, buf);
 }
 
-/// The help overlay, generated from the keymap: what each key does in the mode the tutor is in.
+/// The help overlay, generated from the keymap: what each key does in the mode the tutor is in
+/// (keys that do nothing here now are dimmed), scrolled with ↑/↓/PgUp/PgDn, its place marked.
 fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
     let m = mode(s);
-    let width = area.width.min(72);
-    let lines: Vec<Line> = BINDINGS
-        .iter()
-        .map(|b| {
-            Line::from(vec![
-                Span::styled(
-                    format!("{:>14}  ", b.label),
-                    look.theme.accent().add_modifier(Modifier::BOLD),
-                ),
-                Span::raw(b.help_in(look.lang, m)),
-            ])
-        })
-        .collect();
+    let width = area.width.min(76);
+    let mode_words = match m {
+        Mode::PresentStep => t!(look.lang, "help-mode-present-step"),
+        Mode::Normal => t!(look.lang, "help-mode-normal"),
+    };
+    let mut lines = vec![
+        Line::from(Span::styled(mode_words, look.theme.title())),
+        Line::raw(""),
+    ];
+    lines.extend(BINDINGS.iter().map(|b| {
+        let active = key_active(s, b.action);
+        let style = |st: ratatui::style::Style| if active { st } else { look.theme.dim() };
+        Line::from(vec![
+            Span::styled(
+                format!("{:>14}  ", b.label),
+                style(look.theme.accent().add_modifier(Modifier::BOLD)),
+            ),
+            Span::styled(b.help_in(look.lang, m), style(ratatui::style::Style::default())),
+        ])
+    }));
+    lines.push(Line::raw(""));
+    lines.push(Line::from(Span::styled(
+        t!(look.lang, "help-scroll"),
+        look.theme.dim(),
+    )));
     let lines = super::wrap::wrap(lines, width.saturating_sub(2));
-    let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
+    let total = u16::try_from(lines.len()).unwrap_or(u16::MAX);
+    let height = (total + 2).min(area.height);
+    let shown = height.saturating_sub(2);
+    let max = total.saturating_sub(shown);
+    let offset = s.ui.help_scroll.min(max);
     let rect = crate::tui::layout::centered(area, width, height);
     Clear.render(rect, buf);
     Paragraph::new(lines)
+        .scroll((offset, 0))
         .block(
             Block::default()
                 .borders(Borders::ALL)
@@ -290,18 +289,43 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
                 .title(t!(look.lang, "help-title")),
         )
         .render(rect, buf);
+    if max > 0 {
+        super::scroll_marker(look.theme, rect, (offset, shown, total), buf);
+    }
 }
 
-/// The prediction lines of step mode as plain text (for tests and logs).
-pub fn predictions_text(s: &State, lesson: &Lesson, m: &StepMode) -> String {
-    lesson::predictions(s, lesson, m)
-        .iter()
-        .map(|l| {
-            l.spans
-                .iter()
-                .map(|sp| sp.content.as_ref())
-                .collect::<String>()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+/// Whether a key does something on the screen as it is now (the help dims the others).
+fn key_active(s: &State, action: Action) -> bool {
+    match action {
+        Action::NextCommand | Action::PrevCommand | Action::TypeCommand | Action::CopyCommand => {
+            !s.snippets().is_empty()
+        }
+        Action::Cancel => s.run.running(),
+        Action::LeaveShell => s.shell.running(),
+        _ => true,
+    }
+}
+
+/// The key just pressed, large enough to read from the back of a room (presenting).
+pub fn big_key(s: &State, area: Rect, buf: &mut Buffer) {
+    use tui_big_text::{BigText, PixelSize};
+    if s.ui.last_key.is_empty() {
+        return;
+    }
+    let look = Look::of(s);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(look.theme.dim());
+    let inner = block.inner(area);
+    block.render(area, buf);
+    // Four cells a letter: a key name longer than the box keeps its start.
+    let fits = usize::from(inner.width / 4).max(1);
+    let key: String = s.ui.last_key.chars().take(fits).collect();
+    BigText::builder()
+        .pixel_size(PixelSize::Quadrant)
+        .style(look.theme.warn())
+        .lines(vec![Line::raw(key)])
+        .centered()
+        .build()
+        .render(inner, buf);
 }

@@ -14,7 +14,7 @@ use strum::EnumCount;
 use crate::lab::catalog::{Lesson, Section};
 use crate::lab::spec::Localized;
 use crate::t;
-use crate::tui::state::{ItemState, JobView, Pane, State, StepMode, StepState, answer_key};
+use crate::tui::state::{ItemState, JobView, Pane, State, StepState};
 
 pub struct LessonView<'a>(pub &'a State);
 
@@ -38,17 +38,43 @@ impl Widget for &LessonView<'_> {
                 .unwrap_or(0)
                 .min(max);
         text.scroll((offset, 0)).render(top, buf);
-        if let Some(job) = &s.run.job {
+        if let Some(job) = s.job_here() {
             Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
         }
     }
 }
 
-/// The lesson's text above, the running plan (if any) below.
+/// How much of a plan the lesson pane shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum PlanShape {
+    /// Running (or stepping, for a learner): every step, what blocks it, the log's tail.
+    Whole,
+    /// Presenting in step mode: the narration, and the step just run with its outcome.
+    CurrentStep,
+    /// Over: one line saying how it ended.
+    Ended,
+}
+
+fn plan_shape(s: &State, job: &JobView) -> PlanShape {
+    match (s.stepping_here(), &job.finished) {
+        (Some(_), _) if s.ui.present => PlanShape::CurrentStep,
+        (Some(_), _) | (None, None) => PlanShape::Whole,
+        (None, Some(_)) => PlanShape::Ended,
+    }
+}
+
+/// The lesson's text above, the plan of this lesson (if any) below.
 fn split(s: &State, area: Rect) -> [Rect; 2] {
-    let plan_height = s.run.job.as_ref().map_or(0, |j| {
-        let narration = if s.run.step_mode.is_some() { 6 } else { 0 };
-        (j.steps.len() as u16 + 6 + narration).min(area.height * 3 / 5)
+    let plan_height = s.job_here().map_or(0, |j| {
+        let rows = match plan_shape(s, j) {
+            PlanShape::Whole => {
+                let narration = if s.stepping_here().is_some() { 6 } else { 0 };
+                j.steps.len() as u16 + 6 + narration
+            }
+            PlanShape::CurrentStep => 10,
+            PlanShape::Ended => 2,
+        };
+        rows.min(area.height * 3 / 5)
     });
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
 }
@@ -75,6 +101,9 @@ pub fn extent(s: &State, area: Rect) -> (u16, u16, u16) {
 fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
     {
         let mut lines = header(s, lesson);
+        if s.ui.at_lesson_end {
+            lines.extend(next_lesson(s));
+        }
         // Small panes get the checklist as one line; the rest, step by step.
         lines.extend(checklist(s, lesson, top.height < 18));
         // The self-check's verdict first (a long lesson must not push it out of sight), with
@@ -120,6 +149,27 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
                 evidence = evidence
             ),
             theme.accent(),
+        )),
+        Line::raw(""),
+    ]
+}
+
+/// The end of the lesson's last part: which lesson PgDn goes to next (or that this was the last).
+fn next_lesson(s: &State) -> Vec<Line<'static>> {
+    let (theme, lang) = (s.ui.theme, s.lang());
+    let words = match s.lessons().get(s.lesson_index() + 1) {
+        Some(next) => t!(
+            lang,
+            "lesson-end-next",
+            lesson = next.spec.number.to_string(),
+            title = next.title(lang)
+        ),
+        None => t!(lang, "lesson-end-last"),
+    };
+    vec![
+        Line::from(Span::styled(
+            words,
+            theme.warn().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         )),
         Line::raw(""),
     ]
@@ -201,7 +251,7 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
 /// watch — from the plan's `say` and `then` in `lesson.yaml` (the step's title when it has none).
 fn narration(s: &State) -> Vec<Line<'static>> {
     let (theme, lang) = (s.ui.theme, s.lang());
-    let Some(m) = &s.run.step_mode else {
+    let Some(m) = s.stepping_here() else {
         return Vec::new();
     };
     let Some(lesson) = s.session.catalog.lesson(m.lesson) else {
@@ -212,6 +262,8 @@ fn narration(s: &State) -> Vec<Line<'static>> {
         t!(lang, "step-mode-all-done")
     } else if m.running {
         t!(lang, "step-mode-running")
+    } else if s.ui.present {
+        t!(lang, "step-mode-clicker-runs-it")
     } else {
         t!(lang, "step-mode-g-runs-it")
     };
@@ -237,7 +289,10 @@ fn narration(s: &State) -> Vec<Line<'static>> {
             theme.good().add_modifier(Modifier::BOLD),
         )));
     }
-    lines.extend(predictions(s, lesson, m));
+    // Presenting, the question and its answer are a layer of their own, large, for the room.
+    if !s.ui.present {
+        lines.extend(super::prediction::lines(s));
+    }
     if let Some(action) = lesson.spec.actions.get(m.next) {
         let say = action
             .say
@@ -249,55 +304,6 @@ fn narration(s: &State) -> Vec<Line<'static>> {
         )));
     }
     lines.push(Line::raw(""));
-    lines
-}
-
-/// Predict, then watch: the question the next action asks (with its choices), or — after the
-/// action that answers it ran — the prediction beside the live value.
-pub fn predictions(s: &State, lesson: &Lesson, m: &StepMode) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
-    let mut lines = Vec::new();
-    if let Some((_, ask)) = s.pending_question() {
-        lines.push(Line::from(Span::styled(
-            t!(lang, "predict-question", question = ask.question.get(lang)),
-            theme.accent().add_modifier(Modifier::BOLD),
-        )));
-        let choices: Vec<String> = ask
-            .choices
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{}) {c}", i + 1))
-            .collect();
-        lines.push(Line::raw(format!(
-            "  {}   ← 1–{}",
-            choices.join("   "),
-            ask.choices.len()
-        )));
-    }
-    let answered = m
-        .next
-        .checked_sub(1)
-        .filter(|_| !m.running)
-        .and_then(|i| Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?)));
-    if let Some((i, ask)) = answered {
-        let said = s
-            .lab
-            .answers
-            .get(&answer_key(m.lesson, i))
-            .cloned()
-            .unwrap_or_else(|| "-".into());
-        let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live.objects)
-            .unwrap_or_else(|| "?".into());
-        let right = said == live || said.ends_with(&format!(" {live}"));
-        lines.push(Line::from(Span::styled(
-            format!(
-                "{} {}",
-                if right { "✓" } else { "✗" },
-                t!(lang, "predict-reveal", said = said, live = live)
-            ),
-            if right { theme.good() } else { theme.bad() },
-        )));
-    }
     lines
 }
 
@@ -328,6 +334,13 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
     let Some(g) = s.lab.grades.get(&key) else {
         return lines;
     };
+    // A file that is not there (any more) has no verdict, whatever an older check said: the
+    // checklist says to write it.
+    if lesson.evidence_file().is_some()
+        && s.evidence_standing(&key) == crate::tui::state::EvidenceStanding::Missing
+    {
+        return lines;
+    }
     let n = lesson.spec.number.to_string();
     let look = Look::of(s);
     let when = g
@@ -389,13 +402,18 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
     lines
 }
 
-/// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's tail.
+/// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's
+/// tail; presenting in step mode only the step just run and its outcome; over, one line.
 fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
     let (theme, lang) = (s.ui.theme, s.lang());
+    let shape = plan_shape(s, job);
     let mut plan = narration(s);
     let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
-    let stepping_idle = s.run.step_mode.as_ref().is_some_and(|m| !m.running);
+    let stepping_idle = s.stepping_here().is_some_and(|m| !m.running);
     let state = match &job.finished {
+        None if stepping_idle && s.ui.present => {
+            Span::styled(t!(lang, "plan-waiting-for-next"), theme.dim())
+        }
         None if stepping_idle => Span::styled(t!(lang, "plan-waiting-for-g"), theme.dim()),
         None => Span::styled(t!(lang, "plan-running", seconds = elapsed), theme.warn()),
         Some(Ok(())) => Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
@@ -408,18 +426,41 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         ),
         state,
     ]));
-    for step in &job.steps {
-        let title = &step.title;
-        let (glyph, style) = match step.state {
-            StepState::Todo => ("·", theme.dim()),
-            StepState::Running => (
-                SPINNER[(elapsed % SPINNER.len() as u64) as usize],
-                theme.warn(),
-            ),
-            StepState::Done => ("✓", theme.good()),
-            StepState::Failed => ("✗", theme.bad()),
-        };
-        plan.push(Line::from(Span::styled(format!(" {glyph} {title}"), style)));
+    if shape == PlanShape::Ended {
+        return plan;
+    }
+    let glyph = |state: StepState| match state {
+        StepState::Todo => ("·", theme.dim()),
+        StepState::Running => (
+            SPINNER[(elapsed % SPINNER.len() as u64) as usize],
+            theme.warn(),
+        ),
+        StepState::Done => ("✓", theme.good()),
+        StepState::Failed => ("✗", theme.bad()),
+    };
+    let steps: Vec<&crate::tui::state::PlanStep> = match shape {
+        // The step running, else the last one that ran.
+        PlanShape::CurrentStep => job
+            .steps
+            .iter()
+            .rev()
+            .find(|st| st.state == StepState::Running)
+            .or_else(|| {
+                job.steps
+                    .iter()
+                    .rev()
+                    .find(|st| st.state != StepState::Todo)
+            })
+            .into_iter()
+            .collect(),
+        _ => job.steps.iter().collect(),
+    };
+    for step in steps {
+        let (glyph, style) = glyph(step.state);
+        plan.push(Line::from(Span::styled(
+            format!(" {glyph} {}", step.title),
+            style,
+        )));
     }
     if !job.blocker.is_empty() {
         plan.push(Line::from(Span::styled(
@@ -427,8 +468,12 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
             theme.warn(),
         )));
     }
-    // The log's tail: what the plan did last.
-    for line in job.log.iter().skip(job.log.len().saturating_sub(3)) {
+    // The log's tail: what the plan did last (presenting, only what the step just said).
+    let tail = if shape == PlanShape::CurrentStep { 2 } else { 3 };
+    for line in job.log.iter().skip(job.log.len().saturating_sub(tail)) {
+        if shape == PlanShape::CurrentStep && line.starts_with('[') {
+            continue;
+        }
         plan.push(Line::from(Span::styled(line.clone(), theme.dim())));
     }
     plan

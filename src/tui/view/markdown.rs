@@ -134,21 +134,29 @@ fn highlight(lang: &str, lines: &[String], theme: Theme) -> Vec<Line<'static>> {
         .find_syntax_by_token(token)
         .unwrap_or_else(|| ss.find_syntax_plain_text());
     let mut h = HighlightLines::new(syntax, &ts.themes["base16-ocean.dark"]);
+    let depth = ColourDepth::of_terminal();
     lines
         .iter()
         .map(|l| {
             let mut spans = vec![Span::styled("  ", Style::default())];
-            match (theme, h.highlight_line(l, ss)) {
+            // The syntaxes are the `newlines` set: a line fed without its newline never ends
+            // a `# comment` scope, and every line after it would be drawn as a comment.
+            let fed = format!("{l}\n");
+            match (theme, h.highlight_line(&fed, ss)) {
                 (Theme::Mono, _) | (_, Err(_)) => spans.push(Span::styled(
                     l.clone(),
                     Style::default().add_modifier(Modifier::DIM),
                 )),
                 (_, Ok(ranges)) => {
                     for (style, piece) in ranges {
+                        let piece = piece.trim_end_matches('\n');
+                        if piece.is_empty() {
+                            continue;
+                        }
                         let c = style.foreground;
                         spans.push(Span::styled(
                             piece.to_string(),
-                            Style::default().fg(Color::Rgb(c.r, c.g, c.b)),
+                            Style::default().fg(depth.colour(c.r, c.g, c.b)),
                         ));
                     }
                 }
@@ -156,6 +164,61 @@ fn highlight(lang: &str, lines: &[String], theme: Theme) -> Vec<Line<'static>> {
             Line::from(spans)
         })
         .collect()
+}
+
+/// How many colours the terminal shows: 24-bit only where it says so (`COLORTERM`), else the
+/// 256-colour palette every terminal and projector setup draws right.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ColourDepth {
+    TrueColour,
+    Palette256,
+}
+
+impl ColourDepth {
+    fn of_terminal() -> ColourDepth {
+        static DEPTH: OnceLock<ColourDepth> = OnceLock::new();
+        *DEPTH.get_or_init(|| ColourDepth::from_colorterm(std::env::var("COLORTERM").ok()))
+    }
+
+    fn from_colorterm(value: Option<String>) -> ColourDepth {
+        match value.as_deref().map(str::to_ascii_lowercase).as_deref() {
+            Some("truecolor" | "24bit") => ColourDepth::TrueColour,
+            _ => ColourDepth::Palette256,
+        }
+    }
+
+    fn colour(self, r: u8, g: u8, b: u8) -> Color {
+        match self {
+            ColourDepth::TrueColour => Color::Rgb(r, g, b),
+            ColourDepth::Palette256 => Color::Indexed(nearest_256(r, g, b)),
+        }
+    }
+}
+
+/// The xterm 256-colour index nearest to a colour: the 6×6×6 cube or the grey ramp.
+fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [u8; 6] = [0, 95, 135, 175, 215, 255];
+    let level = |v: u8| {
+        (0..6)
+            .min_by_key(|i| (i32::from(LEVELS[*i]) - i32::from(v)).abs())
+            .unwrap_or(0)
+    };
+    let (ri, gi, bi) = (level(r), level(g), level(b));
+    let distance = |(x, y, z): (u8, u8, u8)| {
+        let d = |a: u8, b: u8| (i32::from(a) - i32::from(b)).pow(2);
+        d(x, r) + d(y, g) + d(z, b)
+    };
+    let cube = (LEVELS[ri], LEVELS[gi], LEVELS[bi]);
+    let average = (u32::from(r) + u32::from(g) + u32::from(b)) / 3;
+    // The grey ramp 232–255 runs 8, 18, …, 238.
+    let step = u8::try_from(average.saturating_sub(3) / 10).unwrap_or(23).min(23);
+    let grey = 8 + 10 * step;
+    let cube_index = u8::try_from(16 + 36 * ri + 6 * gi + bi).unwrap_or(16);
+    if distance((grey, grey, grey)) < distance(cube) {
+        232 + step
+    } else {
+        cube_index
+    }
 }
 
 #[cfg(test)]
@@ -174,6 +237,58 @@ mod tests {
             .collect();
         assert_eq!(text, ["Run:", "  kubectl get app", "Done here."]);
         assert!(lines[1].spans.len() > 2, "shell is coloured");
+    }
+
+    /// Lesson 6's watch loop under its `# …` comment: the comment is grey, the loop is not.
+    #[test]
+    fn a_comment_line_colours_only_itself() {
+        let lines = render(
+            "```sh\n# phase | revision being synced | message\nwhile sleep 3; do kubectl get app; done\n```",
+            Theme::Default,
+        );
+        let colours = |i: usize| -> Vec<Option<Color>> {
+            lines[i].spans.iter().skip(1).map(|s| s.style.fg).collect()
+        };
+        let comment = colours(0);
+        let loop_line = colours(1);
+        assert!(
+            comment.iter().all(|c| *c == comment[0]),
+            "a comment is one colour"
+        );
+        assert!(
+            loop_line.iter().any(|c| *c != comment[0]),
+            "the line after the comment is not drawn as a comment: {loop_line:?}"
+        );
+        assert!(loop_line.len() > 2, "the loop is highlighted as shell");
+    }
+
+    #[test]
+    fn colours_are_24_bit_only_where_the_terminal_says_so() {
+        assert_eq!(
+            ColourDepth::from_colorterm(Some("truecolor".into())),
+            ColourDepth::TrueColour
+        );
+        assert_eq!(
+            ColourDepth::from_colorterm(Some("24bit".into())),
+            ColourDepth::TrueColour
+        );
+        assert_eq!(ColourDepth::from_colorterm(None), ColourDepth::Palette256);
+        assert_eq!(
+            ColourDepth::from_colorterm(Some("yes".into())),
+            ColourDepth::Palette256
+        );
+        assert_eq!(
+            ColourDepth::Palette256.colour(0xc0, 0xc5, 0xce),
+            Color::Indexed(251),
+            "base16-ocean's text grey"
+        );
+        assert_eq!(nearest_256(255, 0, 0), 196);
+        assert_eq!(nearest_256(0, 0, 0), 16);
+        assert_eq!(nearest_256(0x65, 0x73, 0x7e), 243, "the comment grey");
+        assert_eq!(
+            ColourDepth::TrueColour.colour(1, 2, 3),
+            Color::Rgb(1, 2, 3)
+        );
     }
 
     #[test]

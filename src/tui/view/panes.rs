@@ -16,7 +16,7 @@ use crate::cluster::{Application, derive};
 use crate::lab::catalog::Catalog;
 use crate::lab::spec::ValuesSpec;
 use crate::t;
-use crate::tui::state::{LabView, Live};
+use crate::tui::state::{EvidenceStanding, LabView, Live};
 
 pub use super::timeline::TimelineView;
 
@@ -242,6 +242,8 @@ impl FieldsView<'_> {
 
 pub struct ValuesView<'a> {
     pub spec: Option<&'a ValuesSpec>,
+    /// Keep the winning layer (and the live value that gives it away) to itself.
+    pub hide_winner: bool,
     pub live: &'a Live,
     pub chart_values: &'a BTreeMap<String, Value>,
     pub look: Look<'a>,
@@ -273,6 +275,12 @@ impl ValuesView<'_> {
             .map(|f| self.chart_values.get(f).cloned().unwrap_or(Value::Null))
             .collect();
         let mut lines = vec![Line::from(Span::styled(spec.app.clone(), theme.dim()))];
+        if self.hide_winner {
+            lines.push(Line::from(Span::styled(
+                t!(lang, "values-winner-hidden"),
+                theme.warn(),
+            )));
+        }
         for value_key in &spec.keys {
             let key = value_key.key.as_str();
             let live = self
@@ -283,7 +291,7 @@ impl ValuesView<'_> {
             let p = derive::provenance(key, &chart, &files, &helm);
             lines.push(Line::from(Span::styled(key.to_string(), theme.title())));
             for (layer, value) in &p.layers {
-                let won = p.winner == Some(layer);
+                let won = p.winner == Some(layer) && !self.hide_winner;
                 let text = if value.is_null() {
                     "-".to_string()
                 } else {
@@ -299,7 +307,7 @@ impl ValuesView<'_> {
                     style,
                 )));
             }
-            if let Some(live) = live {
+            if let Some(live) = live.filter(|_| !self.hide_winner) {
                 let winner_value = p
                     .layers
                     .iter()
@@ -327,7 +335,8 @@ impl ValuesView<'_> {
 
 pub struct EvidenceView<'a> {
     pub catalog: &'a Catalog,
-    pub lab: &'a LabView,
+    /// Where each file stands ([`crate::tui::state::State::evidence_standing`]).
+    pub standing: &'a dyn Fn(&str) -> EvidenceStanding,
     pub look: Look<'a>,
 }
 
@@ -337,12 +346,13 @@ impl EvidenceView<'_> {
         let (theme, lang) = (self.look.theme, self.look.lang);
         let mut lines = Vec::new();
         for file in self.catalog.evidence_files() {
-            let present = self.lab.evidence.get(file).is_some_and(Option::is_some);
-            let (glyph, word, style) = match (present, self.lab.grades.get(file)) {
-                (false, _) => ("·", t!(lang, "evidence-missing"), theme.dim()),
-                (true, Some(g)) if g.passed() => ("✓", t!(lang, "evidence-passes"), theme.good()),
-                (true, Some(_)) => ("✗", t!(lang, "evidence-fails"), theme.bad()),
-                (true, None) => ("…", t!(lang, "evidence-not-checked"), theme.warn()),
+            let (glyph, word, style) = match (self.standing)(file) {
+                EvidenceStanding::Missing => ("·", t!(lang, "evidence-missing"), theme.dim()),
+                EvidenceStanding::Passes => ("✓", t!(lang, "evidence-passes"), theme.good()),
+                EvidenceStanding::Fails => ("✗", t!(lang, "evidence-fails"), theme.bad()),
+                EvidenceStanding::NotChecked => {
+                    ("…", t!(lang, "evidence-not-checked"), theme.warn())
+                }
             };
             lines.push(Line::from(Span::styled(
                 format!("{glyph} {file:<17} {word}"),

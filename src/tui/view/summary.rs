@@ -8,7 +8,7 @@ use strum::IntoEnumIterator;
 use super::Look;
 use crate::cluster::{Application, derive};
 use crate::t;
-use crate::tui::state::{Live, Pane, ShellStatus, State};
+use crate::tui::state::{EvidenceStanding, Live, Pane, ShellStatus, State};
 use crate::tui::theme::{status_glyph, status_style};
 
 /// What a pane would show, in one line of `width`, cut with `…` when longer.
@@ -166,6 +166,9 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
         .iter()
         .map(|f| s.lab.chart_values.get(f).cloned().unwrap_or_default())
         .collect();
+    if s.values_winner_hidden() {
+        return vec![Span::raw(t!(look.lang, "summary-values-hidden"))];
+    }
     let winners: Vec<String> = spec
         .keys
         .iter()
@@ -179,38 +182,37 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
 
 fn evidence(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let lang = look.lang;
-    let files: Vec<&str> = s.session.catalog.evidence_files().collect();
-    let present = |f: &&str| s.evidence_present(f);
-    // A file that is not there passes nothing, whatever an older grade said.
-    let passing = files
-        .iter()
-        .filter(|f| present(f) && s.lab.grades.get(**f).is_some_and(|g| g.passed()))
-        .count();
-    let failing = files
-        .iter()
-        .filter(|f| present(f) && s.lab.grades.get(**f).is_some_and(|g| !g.passed()))
-        .count();
-    let missing = files.iter().filter(|f| !present(f)).count();
+    let standings: Vec<EvidenceStanding> = s
+        .session
+        .catalog
+        .evidence_files()
+        .map(|f| s.evidence_standing(f))
+        .collect();
+    let count = |st: EvidenceStanding| standings.iter().filter(|x| **x == st).count();
     let mut out = vec![Span::styled(
         t!(
             lang,
             "summary-evidence-pass",
-            passing = passing,
-            total = files.len()
+            passing = count(EvidenceStanding::Passes),
+            total = standings.len()
         ),
         look.theme.good(),
     )];
-    if failing > 0 {
-        out.push(Span::styled(
-            t!(lang, "summary-evidence-fail", count = failing),
-            look.theme.bad(),
-        ));
-    }
-    if missing > 0 {
-        out.push(Span::styled(
-            t!(lang, "summary-evidence-missing", count = missing),
-            look.theme.dim(),
-        ));
+    let others = [
+        (EvidenceStanding::Fails, look.theme.bad()),
+        (EvidenceStanding::NotChecked, look.theme.warn()),
+        (EvidenceStanding::Missing, look.theme.dim()),
+    ];
+    for (standing, style) in others {
+        let n = count(standing);
+        let words = match standing {
+            EvidenceStanding::Fails => t!(lang, "summary-evidence-fail", count = n),
+            EvidenceStanding::NotChecked => t!(lang, "summary-evidence-not-checked", count = n),
+            _ => t!(lang, "summary-evidence-missing", count = n),
+        };
+        if n > 0 {
+            out.push(Span::styled(words, style));
+        }
     }
     out
 }

@@ -212,9 +212,20 @@ fn gap_words(lang: Lang, before: &Lane, lane: &Lane, reach: Reach) -> String {
     words.join(" · ")
 }
 
-fn gap_line(look: Look<'_>, before: &Lane, lane: &Lane, reach: Reach) -> Line<'static> {
+/// The line between two waves, in one row of the pane (`width`): it carries the lesson.
+fn gap_line(
+    look: Look<'_>,
+    before: &Lane,
+    lane: &Lane,
+    (reach, width): (Reach, usize),
+) -> Line<'static> {
+    let words = gap_words(look.lang, before, lane, reach);
     Line::from(Span::styled(
-        format!("{:<12}⤷ {}", "", gap_words(look.lang, before, lane, reach)),
+        format!(
+            "{:<12}⤷ {}",
+            "",
+            super::chrome::cut(&words, width.saturating_sub(14))
+        ),
         look.theme.dim(),
     ))
 }
@@ -224,8 +235,9 @@ fn item_row(
     look: Look<'_>,
     lane: &Lane,
     item: &LaneItem,
-    (reach, cols): (Reach, usize),
+    (reach, cols, width): (Reach, usize, usize),
 ) -> Line<'static> {
+    use unicode_width::UnicodeWidthStr;
     let (phase, times) = outcome(item, reach, look.lang);
     // The phase column already says which hook it is.
     let hook = if item.hook.is_some() { " hook" } else { "" };
@@ -243,7 +255,15 @@ fn item_row(
         Span::styled(bar(item, reach, cols), style),
         Span::raw("│ "),
         Span::styled(
-            format!("{glyph} {}/{}{hook}{times}", item.kind, item.name),
+            {
+                // One row per resource at every width: the name gives way (cut with `…`),
+                // so nothing wraps under the bars.
+                let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
+                let room = width.saturating_sub(12 + 1 + cols + 2 + fixed.width());
+                let name = super::chrome::cut(&item.name, room.max(3));
+                let row = format!("{glyph} {}/{name}{hook}{times}", item.kind);
+                super::chrome::cut(&row, width.saturating_sub(12 + 1 + cols + 2))
+            },
             style,
         ),
     ])
@@ -294,14 +314,13 @@ impl TimelineView<'_> {
         let lanes = derive::timeline(app, &live);
         let (reach, cols) = (reach(&op, &lanes, self.live.now), axis_width(width));
         lines.push(axis_line(look, cols, reach.seconds));
-        // A narrow pane keeps one row per resource: the pauses are left to the wide one.
-        let roomy = width >= 100;
+        let width = usize::from(width);
         for (i, lane) in lanes.iter().enumerate() {
-            if i > 0 && roomy {
-                lines.push(gap_line(look, &lanes[i - 1], lane, reach));
+            if i > 0 {
+                lines.push(gap_line(look, &lanes[i - 1], lane, (reach, width)));
             }
             for item in &lane.items {
-                lines.push(item_row(look, lane, item, (reach, cols)));
+                lines.push(item_row(look, lane, item, (reach, cols, width)));
             }
         }
         lines
