@@ -117,9 +117,11 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
     // Presenting: one large live pane, the others a line each.
     if s.ui.present {
         let rest = u16::try_from(order.len().saturating_sub(1)).unwrap_or(0);
-        let [main, lines] =
-            Layout::vertical([Constraint::Fill(1), Constraint::Length(rest.max(BIG_KEY_ROWS))])
-                .areas(right);
+        let [main, lines] = Layout::vertical([
+            Constraint::Fill(1),
+            Constraint::Length(rest.max(BIG_KEY_ROWS)),
+        ])
+        .areas(right);
         out.panes.push((order[0], main));
         // Beside the one-line panes, the key just pressed, large for the back of the room.
         let [lines, key] =
@@ -148,21 +150,20 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
     }
 }
 
-/// The lesson (or the shell) over one live pane, with the strip of every pane between them.
+/// The lesson over one live pane, with the strip of every pane between them; while the shell
+/// is up, the lesson over the shell, so its commands are read while typing them.
 fn small(s: &State, body: Rect, out: &mut Areas) {
+    let shell_up = s.ui.focus == Pane::Shell || (shell_shown(s) && s.shell.typing);
     let [top, strip, bottom] = Layout::vertical([
-        Constraint::Percentage(45),
+        Constraint::Percentage(if shell_up { 42 } else { 45 }),
         Constraint::Length(1),
         Constraint::Fill(1),
     ])
     .areas(body);
-    let upper = if s.ui.focus == Pane::Shell || (shell_shown(s) && s.shell.typing) {
+    out.panes.push((Pane::Lesson, top));
+    let lower = if shell_up {
         Pane::Shell
-    } else {
-        Pane::Lesson
-    };
-    out.panes.push((upper, top));
-    let lower = if matches!(s.ui.focus, Pane::Lesson | Pane::Shell) {
+    } else if s.ui.focus == Pane::Lesson {
         live_order(s)[0]
     } else {
         s.ui.focus

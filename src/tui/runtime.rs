@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, watch};
 use std::sync::Arc;
 
 use super::shell::{self, ShellProcess};
-use super::state::{PlanStep, ShellAbout, State};
+use super::state::{Pane, PlanStep, ShellAbout, State};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, lab_streams};
@@ -469,10 +469,11 @@ pub async fn run(
     clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut code = 0;
     loop {
-        let mut limits = None;
+        let (mut limits, mut lesson_at) = (None, None);
         if let Err(e) = terminal.draw(|f| {
             f.render_widget(&Screen(&state), f.area());
             limits = Some(super::view::scroll_limits(&state, f.area()));
+            lesson_at = super::view::lesson_shown_at(&state, f.area());
         }) {
             tracing::error!("drawing failed: {e}");
             code = 1;
@@ -480,6 +481,10 @@ pub async fn run(
         }
         if let Some(limits) = limits.filter(|l| *l != state.ui.scroll_max) {
             update(&mut state, Msg::ScrollLimits(limits));
+        }
+        // The lesson moved to show the chosen command: scrolling goes on from there.
+        if let Some(at) = lesson_at.filter(|at| state.ui.scroll.get(&Pane::Lesson) != Some(at)) {
+            update(&mut state, Msg::LessonShownAt(at));
         }
         let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
         let Some(first) = next_message(&mut rx, &mut clock, state.clock_running(), regrade).await

@@ -2,6 +2,7 @@
 //! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
 
 mod checklist;
+mod navigate;
 mod shell;
 mod snippet;
 pub(super) mod watch;
@@ -75,6 +76,8 @@ pub enum Msg {
     EvidenceChanged(Vec<String>),
     /// How far each pane on screen can scroll, as last drawn.
     ScrollLimits(std::collections::BTreeMap<Pane, u16>),
+    /// The line the lesson pane was drawn from (it moves to show the chosen command whole).
+    LessonShownAt(u16),
     /// The mouse wheel turned over a pane.
     Wheel {
         column: u16,
@@ -197,7 +200,11 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             None => Vec::new(),
         },
         Msg::Wheel { column, row, up } => {
-            wheel(s, (column, row), up);
+            navigate::wheel(s, (column, row), up);
+            Vec::new()
+        }
+        Msg::LessonShownAt(at) => {
+            s.ui.scroll.insert(Pane::Lesson, at);
             Vec::new()
         }
         Msg::ScrollLimits(limits) => {
@@ -445,18 +452,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     };
     // The help takes the keys that scroll it; the others wait until it is closed.
     if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
-        let lines = i32::try_from(2 * crate::tui::keymap::BINDINGS.len()).unwrap_or(i32::MAX);
-        let by = match action {
-            Action::ScrollUp => -1,
-            Action::ScrollDown => 1,
-            Action::PrevSection => -10,
-            Action::NextSection => 10,
-            Action::ScrollTop => -lines,
-            Action::ScrollBottom => lines,
-            _ => 0,
-        };
-        let to = (i32::from(s.ui.help_scroll) + by).clamp(0, lines);
-        s.ui.help_scroll = u16::try_from(to).unwrap_or(0);
+        navigate::scroll_help(s, action);
         return Vec::new();
     }
     // A presenter's clicker steps through the plan while step mode is on.
@@ -489,7 +485,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         Action::Zoom => s.ui.zoom = !s.ui.zoom,
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
-            navigate(s, action);
+            navigate::navigate(s, action);
         }
         // A cluster that does not answer is said at once, not after the plan's timeout.
         Action::Run if !running && watch::refused_while_unreachable(s, action) => {}
@@ -509,11 +505,12 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {
             let names: Vec<String> = s.live.apps.keys().cloned().collect();
-            s.ui.selected_app = next_after(&names, s.timeline_app()).map(|a| (lesson, a));
+            s.ui.selected_app = navigate::next_after(&names, s.timeline_app()).map(|a| (lesson, a));
         }
         Action::NextObject => {
             let keys: Vec<String> = s.live.objects.keys().cloned().collect();
-            s.ui.selected_object = next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
+            s.ui.selected_object =
+                navigate::next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
         }
         // On the managedFields pane, its raw entries; elsewhere, the winning Helm layer.
         Action::Raw if s.ui.focus == Pane::Fields => s.ui.raw = !s.ui.raw,
@@ -527,7 +524,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         Action::TypeCommand => return snippet::type_it(s),
         Action::CopyCommand => return snippet::copy_it(s),
         Action::ScrollUp | Action::ScrollDown | Action::ScrollTop | Action::ScrollBottom => {
-            scroll_focused(s, action);
+            navigate::scroll_focused(s, action);
         }
         // Shown in the help; the key itself is handled while typing into the shell.
         Action::LeaveShell => s.shell.typing = false,
@@ -630,86 +627,6 @@ fn confirm_key(s: &mut State, lesson: LessonId, key: &KeyEvent) -> Vec<Effect> {
         }
         _ => Vec::new(),
     }
-}
-
-/// Through the lesson: parts, then the next or previous lesson.
-fn navigate(s: &mut State, action: Action) {
-    let here = s.lesson_index();
-    let lessons: Vec<LessonId> = s.lessons().iter().map(|l| l.id()).collect();
-    let at = |i: usize| lessons.get(i).copied();
-    // The last part's PgDn first says which lesson comes next; the next PgDn goes there.
-    let stopped = std::mem::take(&mut s.ui.at_lesson_end);
-    let (lesson, section) = match action {
-        Action::NextSection => match s.ui.section.next() {
-            Some(next) => (Some(s.ui.lesson), next),
-            None if !stopped => {
-                s.ui.at_lesson_end = true;
-                return;
-            }
-            None => (at(here + 1), Section::Goal),
-        },
-        Action::PrevSection => match s.ui.section.prev() {
-            Some(prev) => (Some(s.ui.lesson), prev),
-            None => (here.checked_sub(1).and_then(at), Section::LAST),
-        },
-        Action::NextLesson => (at(here + 1), Section::Goal),
-        Action::PrevLesson => (here.checked_sub(1).and_then(at), Section::Goal),
-        _ => return,
-    };
-    let Some(lesson) = lesson else {
-        return;
-    };
-    if lesson != s.ui.lesson {
-        s.lab.hints_by_lesson.insert(s.ui.lesson, s.ui.hints_shown);
-        s.ui.hints_shown = s.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
-    }
-    if (lesson, section) != (s.ui.lesson, s.ui.section) {
-        s.ui.scroll.remove(&Pane::Lesson);
-    }
-    (s.ui.lesson, s.ui.section) = (lesson, section);
-}
-
-/// ↑/↓/Home/End on the focused pane (the shell scrolls back through its own output).
-fn scroll_focused(s: &mut State, action: Action) {
-    match (s.ui.focus, action) {
-        (Pane::Shell, Action::ScrollUp) => shell::scroll(s, true, 1),
-        (Pane::Shell, Action::ScrollDown) => shell::scroll(s, false, 1),
-        (pane, Action::ScrollUp) => scroll_by(s, pane, -1),
-        (pane, Action::ScrollDown) => scroll_by(s, pane, 1),
-        (pane, Action::ScrollTop) => {
-            s.ui.scroll.insert(pane, 0);
-        }
-        (pane, _) => {
-            let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
-            s.ui.scroll.insert(pane, max);
-        }
-    }
-}
-
-/// The mouse wheel scrolls the pane under it, three lines a notch.
-fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
-    match layout::pane_at(s, column, row) {
-        Some(Pane::Shell) => shell::scroll(s, up, 3),
-        Some(pane) => scroll_by(s, pane, if up { -3 } else { 3 }),
-        None => {}
-    }
-}
-
-/// Scrolls a pane by `lines` (up when negative), within what it holds.
-fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
-    let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
-    let at = i32::from(s.ui.scroll.get(&pane).copied().unwrap_or(0));
-    let to = (at + lines).clamp(0, i32::from(max));
-    s.ui.scroll.insert(pane, u16::try_from(to).unwrap_or(0));
-}
-
-/// The item after `current` in `items`, wrapping around (the first when `current` is absent).
-fn next_after(items: &[String], current: &str) -> Option<String> {
-    let i = items
-        .iter()
-        .position(|x| x == current)
-        .map_or(0, |i| (i + 1) % items.len().max(1));
-    items.get(i).cloned()
 }
 
 #[cfg(test)]

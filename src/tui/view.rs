@@ -118,7 +118,10 @@ impl Widget for &Screen<'_> {
             if let Some((total, shown, max)) = extent
                 && max > 0
             {
-                let offset = s.ui.scroll.get(pane).copied().unwrap_or(0).min(max);
+                let offset = match pane {
+                    Pane::Lesson => lesson::shown_at(s, inner),
+                    _ => s.ui.scroll.get(pane).copied().unwrap_or(0).min(max),
+                };
                 scroll_marker(look.theme, *rect, (offset, shown, total), buf);
             }
         }
@@ -246,4 +249,14 @@ pub fn text_of_screen(s: &State, width: u16, height: u16) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The line the lesson pane's text is drawn from at this size, when the lesson pane is on
+/// screen: the runtime tells `update`, so a scroll goes on from what the learner sees.
+pub fn lesson_shown_at(s: &State, area: Rect) -> Option<u16> {
+    layout::areas(s, area)
+        .panes
+        .into_iter()
+        .find(|(p, _)| *p == Pane::Lesson)
+        .map(|(_, rect)| lesson::shown_at(s, Block::default().borders(Borders::ALL).inner(rect)))
 }

@@ -225,7 +225,6 @@ shell-scrolled-back = {" "}↑ { $lines } lines back · ↓/j forward, typing re
 lesson-none = No lessons found.
 lesson-no-evidence = none
 lesson-part = { $part } ({ $at }/{ $of })  ·  evidence: { $evidence }
-lesson-lines-above = ↑ { $lines } lines above · ] [ choose · y type it · Y copy
 lesson-end-next = {" "}End of this lesson · PgDn → lesson { $lesson }: { $title }{" "}
 lesson-end-last = {" "}End of the last lesson · c checks the evidence, q quits{" "}
 lesson-press-h = Press h for a first hint.

@@ -245,7 +245,6 @@ shell-scrolled-back = {" "}↑ { $lines }줄 위 · ↓/j 아래로, 입력하�
 lesson-none = 레슨이 없습니다.
 lesson-no-evidence = 없음
 lesson-part = { $part } ({ $at }/{ $of })  ·  증거 파일: { $evidence }
-lesson-lines-above = ↑ 위에 { $lines }줄 더 · ] [ 선택 · y 입력 · Y 복사
 lesson-end-next = {" "}이 레슨의 끝 · PgDn → { $lesson }번 레슨: { $title }{" "}
 lesson-end-last = {" "}마지막 레슨의 끝 · c로 증거 점검, q로 종료{" "}
 lesson-press-h = h를 누르면 첫 번째 힌트가 나옵니다.

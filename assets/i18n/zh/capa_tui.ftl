@@ -218,7 +218,6 @@ shell-scrolled-back = {" "}↑ 回看 { $lines } 行 · ↓/j 向前，输入即
 lesson-none = 没有找到课程。
 lesson-no-evidence = 无
 lesson-part = { $part }（{ $at }/{ $of }）  ·  证据文件：{ $evidence }
-lesson-lines-above = ↑ 上方还有 { $lines } 行 · ] [ 选择 · y 输入 · Y 复制
 lesson-end-next = {" "}本课结束 · PgDn → 第 { $lesson } 课：{ $title }{" "}
 lesson-end-last = {" "}最后一课结束 · c 自检证据，q 退出{" "}
 lesson-press-h = 按 h 查看第一个提示。

@@ -487,3 +487,52 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
         "a failing file proves nothing"
     );
 }
+
+#[test]
+fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = builder().size(w, h).build();
+        let snippets_seen = {
+            key(&mut s, KeyCode::Char(']'));
+            s.snippets().len()
+        };
+        assert!(snippets_seen > 4, "lesson 1 has commands to type");
+        for i in 0..snippets_seen {
+            if i > 0 {
+                key(&mut s, KeyCode::Char(']'));
+            }
+            let chosen = s.selected_command().unwrap();
+            let text = s.session.fit.render(&chosen.text);
+            let screen = crate::tui::view::text_of_screen(&s, w, h);
+            // Tell update where the lesson was drawn from, as the runtime does.
+            let at = crate::tui::view::lesson_shown_at(&s, ratatui::layout::Rect::new(0, 0, w, h));
+            if let Some(at) = at {
+                update(&mut s, Msg::LessonShownAt(at));
+            }
+            let marked: Vec<&str> = screen
+                .lines()
+                .filter_map(|l| {
+                    l.split_once('▌')
+                        .and_then(|(_, rest)| rest.split(['┃', '│']).next())
+                })
+                .collect();
+            let shown: String = marked
+                .iter()
+                .map(|l| l.trim())
+                .collect::<Vec<_>>()
+                .join(" ");
+            // Rows wrap anywhere in a long word: compare the characters, not the spaces.
+            let want: String = text.split_whitespace().collect();
+            let got: String = shown.split_whitespace().collect();
+            // A command taller than the pane shows from its first line, every row marked.
+            if text.lines().count() >= usize::from(h) / 3 {
+                assert!(
+                    want.starts_with(&got) && got.len() > 20,
+                    "{w}x{h}, command {i}:\n{screen}"
+                );
+            } else {
+                assert_eq!(got, want, "{w}x{h}, command {i}:\n{screen}");
+            }
+        }
+    }
+}

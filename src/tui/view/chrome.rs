@@ -264,7 +264,10 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
                 format!("{:>14}  ", b.label),
                 style(look.theme.accent().add_modifier(Modifier::BOLD)),
             ),
-            Span::styled(b.help_in(look.lang, m), style(ratatui::style::Style::default())),
+            Span::styled(
+                b.help_in(look.lang, m),
+                style(ratatui::style::Style::default()),
+            ),
         ])
     }));
     lines.push(Line::raw(""));

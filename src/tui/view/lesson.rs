@@ -29,19 +29,72 @@ impl Widget for &LessonView<'_> {
             return;
         };
         let [top, bottom] = split(s, area);
-        let text = text_of(s, lesson, top);
-        let max = max_scroll(&text, top);
-        let offset =
-            s.ui.scroll
-                .get(&Pane::Lesson)
-                .copied()
-                .unwrap_or(0)
-                .min(max);
-        text.scroll((offset, 0)).render(top, buf);
+        let laid = lay_out(s, lesson, top);
+        Paragraph::new(laid.lines)
+            .scroll((laid.offset, 0))
+            .render(top, buf);
         if let Some(job) = s.job_here() {
             Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
         }
     }
+}
+
+/// The lesson's text wrapped to its part of the pane, and the line it is drawn from.
+struct Laid {
+    lines: Vec<Line<'static>>,
+    height: u16,
+    offset: u16,
+}
+
+impl Laid {
+    fn total(&self) -> u16 {
+        u16::try_from(self.lines.len()).unwrap_or(u16::MAX)
+    }
+
+    fn max(&self) -> u16 {
+        self.total().saturating_sub(self.height)
+    }
+}
+
+/// Where the text is drawn from: the learner's scroll, moved as little as it takes to show
+/// the selected command whole (its first line, when it is taller than the pane).
+fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
+    let (lines, marked) = text_of(s, lesson, top);
+    let mut laid = Laid {
+        lines,
+        height: top.height,
+        offset: 0,
+    };
+    let wanted = s.ui.scroll.get(&Pane::Lesson).copied().unwrap_or(0);
+    laid.offset = match marked {
+        Some((first, last)) => {
+            let (first, last) = (
+                u16::try_from(first).unwrap_or(u16::MAX),
+                u16::try_from(last).unwrap_or(u16::MAX),
+            );
+            // A line of context above the command when there is room for it.
+            let highest = first.saturating_sub(1);
+            let lowest = (last + 1).saturating_sub(top.height);
+            if lowest > first {
+                first
+            } else {
+                wanted.clamp(lowest, highest.max(lowest))
+            }
+        }
+        None => wanted,
+    }
+    .min(laid.max());
+    laid
+}
+
+/// The line the lesson's text is drawn from in a lesson pane of `area` (the runtime tells
+/// `update`, so scrolling goes on from what is on screen).
+pub fn shown_at(s: &State, area: Rect) -> u16 {
+    let Some(lesson) = s.current() else {
+        return 0;
+    };
+    let [top, _] = split(s, area);
+    lay_out(s, lesson, top).offset
 }
 
 /// How much of a plan the lesson pane shows.
@@ -79,53 +132,54 @@ fn split(s: &State, area: Rect) -> [Rect; 2] {
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
 }
 
-/// How far a paragraph drawn in `area` can scroll.
-fn max_scroll(p: &Paragraph<'_>, area: Rect) -> u16 {
-    u16::try_from(p.line_count(area.width))
-        .unwrap_or(u16::MAX)
-        .saturating_sub(area.height)
-}
-
 /// (lines in all, lines shown, how far it can scroll) of the lesson's text in `area`.
 pub fn extent(s: &State, area: Rect) -> (u16, u16, u16) {
     let Some(lesson) = s.current() else {
         return (0, area.height, 0);
     };
     let [top, _] = split(s, area);
-    let text = text_of(s, lesson, top);
-    let total = u16::try_from(text.line_count(top.width)).unwrap_or(u16::MAX);
-    (total, top.height, total.saturating_sub(top.height))
+    let laid = lay_out(s, lesson, top);
+    (laid.total(), top.height, laid.max())
 }
 
-/// The lesson's text as it is drawn: header, checklist, verdict and the part shown.
-fn text_of<'a>(s: &'a State, lesson: &'a Lesson, top: Rect) -> Paragraph<'a> {
-    {
-        let mut lines = header(s, lesson);
-        if s.ui.at_lesson_end {
-            lines.extend(next_lesson(s));
-        }
-        // Small panes get the checklist as one line; the rest, step by step.
-        lines.extend(checklist(s, lesson, top.height < 18));
-        // The self-check's verdict first (a long lesson must not push it out of sight), with
-        // what failed and the hint that helps.
-        lines.extend(verdict(s, lesson));
-        let marked = s.selected_command().map(|c| c.code_lines);
-        let (mut text, first_marked) =
-            markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
-        // Keep the selected command in sight: skip what is above it, and say so.
-        if let Some(first) = first_marked {
-            let skip = first.saturating_sub(2);
-            if skip > 0 && lines.len() + first + 6 > usize::from(top.height) {
-                text.drain(..skip);
-                lines.push(Line::from(Span::styled(
-                    t!(s.lang(), "lesson-lines-above", lines = skip),
-                    s.ui.theme.dim(),
-                )));
-            }
-        }
-        lines.extend(text);
-        Paragraph::new(super::wrap::wrap(lines, top.width))
+/// The lesson's text as it is drawn, wrapped to the pane: header, checklist, verdict and the
+/// part shown; and the rows of the selected command (first, last), each marked `▌`.
+fn text_of(s: &State, lesson: &Lesson, top: Rect) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+    let mut lines = header(s, lesson);
+    if s.ui.at_lesson_end {
+        lines.extend(next_lesson(s));
     }
+    // Small panes get the checklist as one line; the rest, step by step.
+    lines.extend(checklist(s, lesson, top.height < 18));
+    // The self-check's verdict first (a long lesson must not push it out of sight), with
+    // what failed and the hint that helps.
+    lines.extend(verdict(s, lesson));
+    let mut out = super::wrap::wrap(lines, top.width);
+    let marked = s.selected_command().map(|c| c.code_lines);
+    let (text, first_marked) =
+        markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
+    let marked_rows = marked.map_or(0, |(a, b)| b - a + 1);
+    let mut rows: Option<(usize, usize)> = None;
+    for (i, line) in text.into_iter().enumerate() {
+        let is_marked = first_marked.is_some_and(|f| (f..f + marked_rows).contains(&i));
+        if !is_marked {
+            out.extend(super::wrap::wrap(vec![line], top.width));
+            continue;
+        }
+        // Every row of the chosen command carries the mark, wrapped ones too.
+        let style = line.style;
+        let mut rest = line;
+        let mark = rest.spans.remove(0);
+        let start = out.len();
+        for row in super::wrap::wrap(vec![rest], top.width.saturating_sub(2)) {
+            let mut spans = vec![mark.clone()];
+            spans.extend(row.spans);
+            out.push(Line::from(spans).style(style));
+        }
+        let end = out.len() - 1;
+        rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
+    }
+    (out, rows)
 }
 
 /// The lesson's number and title, the part shown and the evidence file it writes.
@@ -169,7 +223,9 @@ fn next_lesson(s: &State) -> Vec<Line<'static>> {
     vec![
         Line::from(Span::styled(
             words,
-            theme.warn().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            theme
+                .warn()
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
         )),
         Line::raw(""),
     ]
@@ -469,7 +525,11 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         )));
     }
     // The log's tail: what the plan did last (presenting, only what the step just said).
-    let tail = if shape == PlanShape::CurrentStep { 2 } else { 3 };
+    let tail = if shape == PlanShape::CurrentStep {
+        2
+    } else {
+        3
+    };
     for line in job.log.iter().skip(job.log.len().saturating_sub(tail)) {
         if shape == PlanShape::CurrentStep && line.starts_with('[') {
             continue;

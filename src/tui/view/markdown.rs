@@ -26,29 +26,68 @@ pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
     render_marked(text, theme, None).0
 }
 
+/// Lines as drawn, with the index of the first marked one.
+type Rendered = (Vec<Line<'static>>, Option<usize>);
+
+/// A text highlighted: its lines, and the line each code line (counted from 0) is drawn on.
+type Highlighted = (Vec<Line<'static>>, Vec<usize>);
+
+/// The lesson texts highlighted last, newest last: a frame asks for the same text several
+/// times (drawing, its extent, the scroll it is shown at) and `]` only moves the mark, while
+/// highlighting is the costly part of a frame.
+const KEPT: usize = 6;
+
 /// The lines, with code lines `marked` (first, last; counted over all code lines from 0)
 /// drawn as the selected command; also the index of the first marked line drawn.
-pub fn render_marked(
-    text: &str,
-    theme: Theme,
-    marked: Option<(usize, usize)>,
-) -> (Vec<Line<'static>>, Option<usize>) {
-    let mut out = Vec::new();
-    let mut code: Option<(String, Vec<String>)> = None;
-    let mut code_seen = 0usize;
+pub fn render_marked(text: &str, theme: Theme, marked: Option<(usize, usize)>) -> Rendered {
+    let (mut lines, rows) = highlighted(text, theme);
     let mut first_marked = None;
-    let mut flush = |out: &mut Vec<Line<'static>>, lang: &str, lines: &[String]| {
-        for (i, mut line) in highlight(lang, lines, theme).into_iter().enumerate() {
-            let n = code_seen + i;
-            if marked.is_some_and(|(a, b)| (a..=b).contains(&n)) {
-                first_marked.get_or_insert(out.len());
-                line.spans[0] = Span::styled("▌ ", theme.accent().add_modifier(Modifier::BOLD));
-                line = line.style(Style::default().add_modifier(Modifier::BOLD));
-            }
-            out.push(line);
+    if let Some((a, b)) = marked {
+        for n in a..=b {
+            let Some(&i) = rows.get(n) else { break };
+            first_marked.get_or_insert(i);
+            let line = &mut lines[i];
+            line.spans[0] = Span::styled("▌ ", theme.accent().add_modifier(Modifier::BOLD));
+            *line = std::mem::take(line).style(Style::default().add_modifier(Modifier::BOLD));
         }
-        code_seen += lines.len();
+    }
+    (lines, first_marked)
+}
+
+/// `text` highlighted once per text and theme, then kept.
+fn highlighted(text: &str, theme: Theme) -> Highlighted {
+    use std::hash::{Hash, Hasher};
+    static CACHE: std::sync::Mutex<Vec<(u64, Highlighted)>> = std::sync::Mutex::new(Vec::new());
+    let key = {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (text, theme as u8).hash(&mut h);
+        h.finish()
     };
+    let mut cache = CACHE
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, kept)) = cache.iter().find(|(k, _)| *k == key) {
+        return kept.clone();
+    }
+    let done = highlight_text(text, theme);
+    if cache.len() >= KEPT {
+        cache.remove(0);
+    }
+    cache.push((key, done.clone()));
+    done
+}
+
+fn highlight_text(text: &str, theme: Theme) -> Highlighted {
+    let mut out = Vec::new();
+    let mut rows = Vec::new();
+    let mut code: Option<(String, Vec<String>)> = None;
+    let flush =
+        |out: &mut Vec<Line<'static>>, rows: &mut Vec<usize>, lang: &str, lines: &[String]| {
+            for line in highlight(lang, lines, theme) {
+                rows.push(out.len());
+                out.push(line);
+            }
+        };
     // A paragraph's lines are one line of prose (Markdown's soft breaks), wrapped by the pane.
     let mut paragraph: Option<String> = None;
     let end_paragraph = |out: &mut Vec<Line<'static>>, p: &mut Option<String>| {
@@ -60,7 +99,7 @@ pub fn render_marked(
         if let Some(rest) = line.trim_start().strip_prefix("```") {
             end_paragraph(&mut out, &mut paragraph);
             match code.take() {
-                Some((lang, lines)) => flush(&mut out, &lang, &lines),
+                Some((lang, lines)) => flush(&mut out, &mut rows, &lang, &lines),
                 None => code = Some((rest.trim().to_string(), Vec::new())),
             }
             continue;
@@ -88,9 +127,9 @@ pub fn render_marked(
     }
     end_paragraph(&mut out, &mut paragraph);
     if let Some((lang, lines)) = code {
-        flush(&mut out, &lang, &lines);
+        flush(&mut out, &mut rows, &lang, &lines);
     }
-    (out, first_marked)
+    (out, rows)
 }
 
 /// Whether a line starts a block of its own: a heading or a list item.
@@ -211,7 +250,9 @@ fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
     let cube = (LEVELS[ri], LEVELS[gi], LEVELS[bi]);
     let average = (u32::from(r) + u32::from(g) + u32::from(b)) / 3;
     // The grey ramp 232–255 runs 8, 18, …, 238.
-    let step = u8::try_from(average.saturating_sub(3) / 10).unwrap_or(23).min(23);
+    let step = u8::try_from(average.saturating_sub(3) / 10)
+        .unwrap_or(23)
+        .min(23);
     let grey = 8 + 10 * step;
     let cube_index = u8::try_from(16 + 36 * ri + 6 * gi + bi).unwrap_or(16);
     if distance((grey, grey, grey)) < distance(cube) {
@@ -285,10 +326,7 @@ mod tests {
         assert_eq!(nearest_256(255, 0, 0), 196);
         assert_eq!(nearest_256(0, 0, 0), 16);
         assert_eq!(nearest_256(0x65, 0x73, 0x7e), 243, "the comment grey");
-        assert_eq!(
-            ColourDepth::TrueColour.colour(1, 2, 3),
-            Color::Rgb(1, 2, 3)
-        );
+        assert_eq!(ColourDepth::TrueColour.colour(1, 2, 3), Color::Rgb(1, 2, 3));
     }
 
     #[test]

@@ -35,7 +35,9 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
             lines.push(Line::from(vec![
                 Span::styled(
                     format!("   {}  ", i + 1),
-                    theme.accent().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+                    theme
+                        .accent()
+                        .add_modifier(Modifier::BOLD | Modifier::REVERSED),
                 ),
                 Span::styled(format!("  {c}"), theme.title()),
             ]));
@@ -121,7 +123,10 @@ impl Widget for &Band<'_> {
             .borders(Borders::ALL)
             .border_type(BorderType::Double)
             .border_style(s.ui.theme.accent())
-            .title(Span::styled(t!(s.lang(), "predict-title"), s.ui.theme.title()));
+            .title(Span::styled(
+                t!(s.lang(), "predict-title"),
+                s.ui.theme.title(),
+            ));
         let inner = block.inner(area);
         block.render(area, buf);
         // Wrapped to the band, so nothing is cut.

@@ -1,0 +1,103 @@
+//! Moving through the lesson and the panes: parts and lessons (PgDn/PgUp, n/p), scrolling the
+//! focused pane, the pane under the mouse wheel, and the help.
+
+use super::{Action, State, layout, shell};
+use crate::lab::catalog::Section;
+use crate::lab::spec::LessonId;
+use crate::tui::state::Pane;
+
+/// ↑/↓/PgUp/PgDn/Home/End while the help is open scroll it.
+pub(super) fn scroll_help(s: &mut State, action: Action) {
+    let lines = i32::try_from(2 * crate::tui::keymap::BINDINGS.len()).unwrap_or(i32::MAX);
+    let by = match action {
+        Action::ScrollUp => -1,
+        Action::ScrollDown => 1,
+        Action::PrevSection => -10,
+        Action::NextSection => 10,
+        Action::ScrollTop => -lines,
+        Action::ScrollBottom => lines,
+        _ => 0,
+    };
+    let to = (i32::from(s.ui.help_scroll) + by).clamp(0, lines);
+    s.ui.help_scroll = u16::try_from(to).unwrap_or(0);
+}
+
+/// Through the lesson: parts, then the next or previous lesson.
+pub(super) fn navigate(s: &mut State, action: Action) {
+    let here = s.lesson_index();
+    let lessons: Vec<LessonId> = s.lessons().iter().map(|l| l.id()).collect();
+    let at = |i: usize| lessons.get(i).copied();
+    // The last part's PgDn first says which lesson comes next; the next PgDn goes there.
+    let stopped = std::mem::take(&mut s.ui.at_lesson_end);
+    let (lesson, section) = match action {
+        Action::NextSection => match s.ui.section.next() {
+            Some(next) => (Some(s.ui.lesson), next),
+            None if !stopped => {
+                s.ui.at_lesson_end = true;
+                return;
+            }
+            None => (at(here + 1), Section::Goal),
+        },
+        Action::PrevSection => match s.ui.section.prev() {
+            Some(prev) => (Some(s.ui.lesson), prev),
+            None => (here.checked_sub(1).and_then(at), Section::LAST),
+        },
+        Action::NextLesson => (at(here + 1), Section::Goal),
+        Action::PrevLesson => (here.checked_sub(1).and_then(at), Section::Goal),
+        _ => return,
+    };
+    let Some(lesson) = lesson else {
+        return;
+    };
+    if lesson != s.ui.lesson {
+        s.lab.hints_by_lesson.insert(s.ui.lesson, s.ui.hints_shown);
+        s.ui.hints_shown = s.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
+    }
+    if (lesson, section) != (s.ui.lesson, s.ui.section) {
+        s.ui.scroll.remove(&Pane::Lesson);
+    }
+    (s.ui.lesson, s.ui.section) = (lesson, section);
+}
+
+/// ↑/↓/Home/End on the focused pane (the shell scrolls back through its own output).
+pub(super) fn scroll_focused(s: &mut State, action: Action) {
+    match (s.ui.focus, action) {
+        (Pane::Shell, Action::ScrollUp) => shell::scroll(s, true, 1),
+        (Pane::Shell, Action::ScrollDown) => shell::scroll(s, false, 1),
+        (pane, Action::ScrollUp) => scroll_by(s, pane, -1),
+        (pane, Action::ScrollDown) => scroll_by(s, pane, 1),
+        (pane, Action::ScrollTop) => {
+            s.ui.scroll.insert(pane, 0);
+        }
+        (pane, _) => {
+            let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+            s.ui.scroll.insert(pane, max);
+        }
+    }
+}
+
+/// The mouse wheel scrolls the pane under it, three lines a notch.
+pub(super) fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
+    match layout::pane_at(s, column, row) {
+        Some(Pane::Shell) => shell::scroll(s, up, 3),
+        Some(pane) => scroll_by(s, pane, if up { -3 } else { 3 }),
+        None => {}
+    }
+}
+
+/// Scrolls a pane by `lines` (up when negative), within what it holds.
+fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
+    let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+    let at = i32::from(s.ui.scroll.get(&pane).copied().unwrap_or(0));
+    let to = (at + lines).clamp(0, i32::from(max));
+    s.ui.scroll.insert(pane, u16::try_from(to).unwrap_or(0));
+}
+
+/// The item after `current` in `items`, wrapping around (the first when `current` is absent).
+pub(super) fn next_after(items: &[String], current: &str) -> Option<String> {
+    let i = items
+        .iter()
+        .position(|x| x == current)
+        .map_or(0, |i| (i + 1) % items.len().max(1));
+    items.get(i).cloned()
+}
