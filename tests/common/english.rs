@@ -70,8 +70,37 @@ pub struct English {
 /// The words of `text`: runs of ASCII letters between spaces, CJK and punctuation, that stand
 /// alone (a piece of `src-helm`, `a.b` or `x/y` is an identifier or a path, never prose).
 pub fn words(text: &str) -> Vec<String> {
+    // A piece of text that touches a border (`setting║`, `precedence.║`) was cut by a box drawn over it: a fragment
+    // of the text behind, not a word anyone reads.
+    let border = |c: char| ('\u{2500}'..='\u{257f}').contains(&c);
+    let mut cleaned = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let start = i;
+        while i < chars.len() && chars[i].is_ascii() && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i > start {
+            let before = start.checked_sub(1).map(|j| chars[j]);
+            let after = chars.get(i).copied();
+            if before.is_some_and(border) || after.is_some_and(border) {
+                // Kept as a mark, so what it was part of (`precedence.json`) stays one piece.
+                cleaned.extend(
+                    chars[start..i]
+                        .iter()
+                        .map(|c| if c.is_ascii_alphabetic() { '_' } else { *c }),
+                );
+            } else {
+                cleaned.extend(&chars[start..i]);
+            }
+        } else {
+            cleaned.push(chars[i]);
+            i += 1;
+        }
+    }
     let mut out = Vec::new();
-    for chunk in text.split(|c: char| c.is_whitespace() || !c.is_ascii()) {
+    for chunk in cleaned.split(|c: char| c.is_whitespace() || !c.is_ascii()) {
         let chunk = chunk.trim_matches(|c: char| "()[],.:;!?'\"<>*`|".contains(c));
         let alone =
             !chunk.is_empty() && chunk.chars().all(|c| c.is_ascii_alphabetic() || c == '\'');

@@ -116,18 +116,14 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
     }
 }
 
-/// The lesson's text above, the plan of this lesson (if any) below.
+/// The lesson's text above, the plan of this lesson (if any) below, as tall as its lines
+/// wrapped to the pane (at most three fifths of it: the lesson stays in view).
 fn split(s: &State, area: Rect) -> [Rect; 2] {
     let plan_height = s.job_here().map_or(0, |j| {
-        let rows = match plan_shape(s, j) {
-            PlanShape::Whole => {
-                let narration = if s.stepping_here().is_some() { 6 } else { 0 };
-                j.steps.len() as u16 + 6 + narration
-            }
-            PlanShape::CurrentStep => 10,
-            PlanShape::Ended => 2,
-        };
-        rows.min(area.height * 3 / 5)
+        let rows = super::wrap::wrap(plan(s, j), area.width).len();
+        u16::try_from(rows)
+            .unwrap_or(u16::MAX)
+            .min(area.height * 3 / 5)
     });
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
 }

@@ -13,8 +13,8 @@ use crate::tui::state::{State, answer_key};
 
 /// The question with its choices on one line each, or the reveal, as the lesson pane shows it.
 pub fn lines(s: &State) -> Vec<Line<'static>> {
-    let mut lines = question(s, false);
-    lines.extend(reveal(s));
+    let mut lines = reveal(s);
+    lines.extend(question(s, false));
     lines
 }
 
@@ -100,9 +100,11 @@ pub fn band_rows(s: &State, width: u16) -> u16 {
 
 /// The band's lines: a blank one, then the question large or the reveal, indented.
 fn band_lines(s: &State) -> Vec<Line<'static>> {
+    // The answer to what just ran first, then the next question; a short screen lists the
+    // choices on one line.
     let mut lines = vec![Line::raw("")];
-    lines.extend(question(s, true));
     lines.extend(reveal(s));
+    lines.extend(question(s, s.ui.size.1 >= 30));
     lines
         .into_iter()
         .map(|mut l| {

@@ -230,6 +230,25 @@ fn gap_line(
     ))
 }
 
+/// A name in `room` cells: its start (what it is: `migrate-…`) before its end (which one).
+fn keep_start(name: &str, room: usize) -> String {
+    use unicode_width::UnicodeWidthStr;
+    if name.width() <= room {
+        return name.to_string();
+    }
+    let tail = room.saturating_sub(1) / 3;
+    let head: String = name.chars().take(room.saturating_sub(1 + tail)).collect();
+    let end: String = name
+        .chars()
+        .rev()
+        .take(tail)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!("{head}…{end}")
+}
+
 /// One resource: phase and wave, its bar, and its outcome in words.
 fn item_row(
     look: Look<'_>,
@@ -260,7 +279,7 @@ fn item_row(
                 // so nothing wraps under the bars.
                 let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
                 let room = width.saturating_sub(12 + 1 + cols + 2 + fixed.width());
-                let name = super::chrome::cut(&item.name, room.max(3));
+                let name = keep_start(&item.name, room.max(3));
                 let row = format!("{glyph} {}/{name}{hook}{times}", item.kind);
                 super::chrome::cut(&row, width.saturating_sub(12 + 1 + cols + 2))
             },

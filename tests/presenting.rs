@@ -1,0 +1,229 @@
+//! Presenting a lesson in step mode, read off the screen at every step: the pane the narration
+//! names has the room, the room's question and its answer are a band of their own that covers
+//! nothing, the plan shows only the step just run, and the keys say what they do now.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "tests fail loudly"
+)]
+
+mod common;
+
+use capa_tui::lab::engine::Progress;
+use capa_tui::tui::layout;
+use capa_tui::tui::state::{Pane, State};
+use capa_tui::tui::update::{Msg, update};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+
+use common::scenes::{draw, scene, text_of};
+
+fn key(s: &mut State, code: KeyCode) {
+    update(s, Msg::Key(KeyEvent::from(code)));
+}
+
+/// The action the room is shown runs, as the runtime reports it.
+fn run_shown_action(s: &mut State, i: usize) {
+    let title = s.current().unwrap().spec.actions[i]
+        .step
+        .title(s.session.lang);
+    update(
+        s,
+        Msg::Job(Progress::Started {
+            step: i + 1,
+            title,
+            command: String::new(),
+        }),
+    );
+    update(
+        s,
+        Msg::Job(Progress::Done {
+            step: i + 1,
+            summary: format!("outcome of action {}", i + 1),
+        }),
+    );
+    update(s, Msg::JobEnded(Ok(())));
+}
+
+fn pane_names(lang: capa_tui::i18n::Lang, pane: Pane) -> String {
+    pane.title(lang)
+}
+
+/// Lessons 2, 5, 6 and 7 stepped through with the clicker's space bar, presenting, at three
+/// sizes.
+#[test]
+fn each_presented_step_shows_what_it_narrates() {
+    for (lesson, (w, h)) in [1, 4, 5, 6]
+        .into_iter()
+        .flat_map(|l| [(160, 45), (120, 40), (80, 24)].map(|size| (l, size)))
+    {
+        let mut s = scene(lesson, |_| {}).present(true).size(w, h).build();
+        let lang = s.session.lang;
+        key(&mut s, KeyCode::Char('g'));
+        let actions = s.current().unwrap().spec.actions.clone();
+        for (i, action) in actions.iter().enumerate() {
+            let area = Rect::new(0, 0, w, h);
+            let screen = text_of(&draw(&s, w, h));
+            let rows: Vec<&str> = screen.lines().collect();
+            // The pane the narration names is drawn whole and large.
+            if let Some(pane) = s.watched_pane() {
+                let areas = layout::areas(&s, area);
+                let drawn = areas.panes.iter().find(|(p, _)| *p == pane);
+                let (_, rect) = drawn.unwrap_or_else(|| {
+                    panic!(
+                        "{w}x{h}, action {}: {pane:?} is not on screen:\n{screen}",
+                        i + 1
+                    )
+                });
+                // A small screen also holds the question's band and the narration.
+                let least = if h >= 30 { h / 3 } else { 6 };
+                assert!(
+                    rect.height >= least,
+                    "{w}x{h}, action {}: {pane:?} is only {} rows",
+                    i + 1,
+                    rect.height
+                );
+                assert!(
+                    screen.contains(&pane_names(lang, pane)),
+                    "{w}x{h}: its title is on screen:\n{screen}"
+                );
+            }
+            // The footer says the clicker runs the next action.
+            assert!(
+                rows.last().unwrap().contains("next action"),
+                "{w}x{h} footer: {}",
+                rows.last().unwrap()
+            );
+            if let Some(ask) = &action.ask {
+                question_has_a_band_of_its_own(&rows, ask, lang, (w, h));
+                key(&mut s, KeyCode::Char('2'));
+            }
+            key(&mut s, KeyCode::Char(' '));
+            assert!(s.run.step_mode.as_ref().unwrap().running, "space runs it");
+            run_shown_action(&mut s, i);
+            let screen = text_of(&draw(&s, w, h));
+            if action.ask.is_some() {
+                assert!(
+                    screen.contains("you said: "),
+                    "{w}x{h}: the answer beside the live value:\n{screen}"
+                );
+            }
+            // Only the step just run shows, with its outcome; no step still to come.
+            assert!(
+                screen.contains(&format!("outcome of action {}", i + 1)) || h < 30,
+                "{w}x{h}, action {}: its outcome:\n{screen}",
+                i + 1
+            );
+            let done: Vec<String> = actions[..=i].iter().map(|a| a.step.title(lang)).collect();
+            for later in &actions[i + 1..] {
+                let title = later.step.title(lang);
+                if !done.contains(&title) {
+                    assert!(
+                        !screen.contains(&title),
+                        "{w}x{h}, after action {}: a step to come ({title}) is listed:\n{screen}",
+                        i + 1
+                    );
+                }
+            }
+            if w >= 110 && h >= 30 {
+                assert!(
+                    layout::areas(&s, Rect::new(0, 0, w, h)).big_key.is_some(),
+                    "{w}x{h}: the key pressed is shown large"
+                );
+            }
+        }
+    }
+}
+
+/// The question is on a band across the screen, above the lesson, with every choice.
+fn question_has_a_band_of_its_own(
+    rows: &[&str],
+    ask: &capa_tui::lab::spec::Question,
+    lang: capa_tui::i18n::Lang,
+    (w, h): (u16, u16),
+) {
+    let screen = rows.join("\n");
+    let question = ask.question.get(lang);
+    let at = rows
+        .iter()
+        .position(|r| r.contains(question))
+        .unwrap_or_else(|| panic!("{w}x{h}: the question is on screen:\n{screen}"));
+    // The band runs the width of the screen: its own border on both ends, so it
+    // is drawn over no pane.
+    assert!(
+        rows[at].starts_with('║') && rows[at].ends_with('║'),
+        "{w}x{h}: the question has a band of its own:\n{screen}"
+    );
+    let band_end = rows[at..].iter().position(|r| r.starts_with('╚')).unwrap() + at;
+    let lesson_top = rows
+        .iter()
+        .position(|r| r.contains(&pane_names(lang, Pane::Lesson)))
+        .unwrap();
+    assert!(
+        lesson_top > band_end,
+        "{w}x{h}: the lesson starts below the band:\n{screen}"
+    );
+    // Every choice with its number, on the band (a line each where there is room).
+    let band: String = rows[..=band_end]
+        .iter()
+        .flat_map(|r| r.chars())
+        .filter(|c| !c.is_whitespace() && *c != '║')
+        .collect();
+    for (n, choice) in ask.choices.iter().enumerate() {
+        let shown = if h >= 30 {
+            format!("{}{choice}", n + 1)
+        } else {
+            format!("{}){choice}", n + 1)
+        };
+        assert!(
+            band.contains(&shown.replace(' ', "")),
+            "{w}x{h}: choice {choice} on the band:\n{screen}"
+        );
+    }
+}
+
+/// A narration that tells the room to watch a pane names it in `watch:` too, so presenting
+/// gives that pane the room: the words and the screen agree in every lesson.
+#[test]
+fn every_narrated_pane_is_the_one_the_action_watches() {
+    use capa_tui::i18n::Lang;
+    let catalog = common::scenes::catalog();
+    let panes = [
+        Pane::Apps,
+        Pane::Timeline,
+        Pane::Fields,
+        Pane::Values,
+        Pane::Evidence,
+    ];
+    let mut named = 0;
+    for lesson in catalog.lessons() {
+        for (i, action) in lesson.spec.actions.iter().enumerate() {
+            let Some(say) = &action.say else { continue };
+            let say = say.get(Lang::FALLBACK);
+            let told: Vec<Pane> = panes
+                .into_iter()
+                .filter(|p| {
+                    let title = p.title(Lang::FALLBACK);
+                    say.contains(&format!("Watch {title}"))
+                        || say.contains(&format!("Watch the {}", title.to_lowercase()))
+                        || say.contains(&format!(
+                            "Watch the {}",
+                            p.short_title(Lang::FALLBACK).to_lowercase()
+                        ))
+                })
+                .collect();
+            if let [pane] = told[..] {
+                named += 1;
+                assert_eq!(
+                    action.watch.map(Pane::named),
+                    Some(pane),
+                    "lesson {} action {}: \"{say}\" names {pane:?}",
+                    lesson.spec.number,
+                    i + 1
+                );
+            }
+        }
+    }
+    assert!(named >= 6, "the lessons narrate panes ({named} found)");
+}
