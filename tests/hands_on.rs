@@ -156,6 +156,78 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
     );
 }
 
+/// At 80×24 the shell opens under the lesson: each command of lesson 1's By hand part is read,
+/// marked, in the lesson pane while it stands typed at the shell's prompt, on one screen.
+#[test]
+fn at_80x24_the_chosen_command_and_the_shell_share_the_screen() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let t = Tmux {
+        socket: format!("capa-hands-80-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{} --sim --speed 10 --state-dir {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        state.display()
+    );
+    t.start(80, 24, &cmd);
+    t.wait_for("✓ live", Duration::from_secs(30));
+    let catalog = Catalog::embedded().unwrap();
+    let commands = snippets(
+        &catalog.lessons()[0]
+            .text(Lang::FALLBACK)
+            .section(Section::ByHand),
+    );
+    // With --sim the lab's folders are in the state dir.
+    let fit = capa_tui::lab::fit::Fit::for_paths(&capa_tui::lab::paths::LabPaths {
+        src_dir: state.join("capa-src"),
+        bare_dir: state.join("bare"),
+    });
+    for (i, command) in commands.iter().enumerate() {
+        let text = fit.render(&command.text);
+        let first: String = text.lines().next().unwrap().chars().take(40).collect();
+        // The shell wraps what is typed anywhere: its end is looked for without spaces.
+        let last: Vec<char> = text
+            .lines()
+            .last()
+            .unwrap()
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .collect();
+        let last: String = last[last.len().saturating_sub(24)..].iter().collect();
+        t.keys(if i == 0 {
+            &["]", "y"][..]
+        } else {
+            &["C-]", "]", "y"][..]
+        });
+        let screen = t.wait_until(
+            &format!("command {} beside the shell ({first:?} … {last:?})", i + 1),
+            Duration::from_secs(20),
+            |s| {
+                let rows: Vec<&str> = s.lines().collect();
+                let shell_top = rows.iter().position(|r| r.contains("Shell (capa:sim)"));
+                shell_top.is_some_and(|top| {
+                    rows[..top]
+                        .iter()
+                        .any(|r| r.contains(&format!("▌ {first}")))
+                        && rows[top + 1..]
+                            .iter()
+                            .flat_map(|r| r.chars())
+                            .filter(|c| !c.is_whitespace() && *c != '┃' && *c != '█')
+                            .collect::<String>()
+                            .contains(&last)
+                })
+            },
+        );
+        assert!(screen.lines().count() <= 24, "{screen}");
+        t.keys(&["Enter"]);
+        std::thread::sleep(Duration::from_millis(600));
+    }
+    // The last command's output: the chart's objects, live.
+    t.wait_for("configmap/src-helm-greeting", Duration::from_secs(90));
+    t.keys(&["C-]", "q"]);
+}
+
 #[test]
 fn on_a_cluster_that_is_not_the_embedded_one_r_shows_the_plan_and_changes_nothing_until_y() {
     let dir = tempfile::tempdir().unwrap();
