@@ -536,3 +536,27 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
         }
     }
 }
+
+#[test]
+fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
+    use crate::tui::keymap::BINDINGS;
+    let mut s = builder().size(80, 24).help(true).build();
+    let first = crate::tui::view::text_of_screen(&s, 80, 24);
+    assert!(first.contains(" ↓ "), "a cut help says there is more:\n{first}");
+    let mut seen = first.clone();
+    for _ in 0..BINDINGS.len() {
+        key(&mut s, KeyCode::Down);
+        seen.push_str(&crate::tui::view::text_of_screen(&s, 80, 24));
+    }
+    for b in BINDINGS {
+        assert!(seen.contains(b.label), "{} is in the help", b.label);
+    }
+    let last = crate::tui::view::text_of_screen(&s, 80, 24);
+    assert!(
+        last.contains(&(BINDINGS.last().unwrap().help)(s.lang())),
+        "scrolled to the end:\n{last}"
+    );
+    assert!(s.ui.help, "scrolling keeps the help open");
+    key(&mut s, KeyCode::Esc);
+    assert!(!s.ui.help);
+}
