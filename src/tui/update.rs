@@ -563,6 +563,10 @@ fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
         }
         _ if running || total == 0 => Vec::new(),
         _ => {
+            // A new run through the lesson asks the room again: earlier answers are forgotten.
+            s.lab
+                .answers
+                .retain(|key, _| !key.starts_with(&format!("{lesson}:")));
             s.run.step_mode = Some(StepMode {
                 lesson,
                 next: 0,

@@ -542,7 +542,10 @@ fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
     use crate::tui::keymap::BINDINGS;
     let mut s = builder().size(80, 24).help(true).build();
     let first = crate::tui::view::text_of_screen(&s, 80, 24);
-    assert!(first.contains(" ↓ "), "a cut help says there is more:\n{first}");
+    assert!(
+        first.contains(" ↓ "),
+        "a cut help says there is more:\n{first}"
+    );
     let mut seen = first.clone();
     for _ in 0..BINDINGS.len() {
         key(&mut s, KeyCode::Down);
@@ -559,4 +562,18 @@ fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
     assert!(s.ui.help, "scrolling keeps the help open");
     key(&mut s, KeyCode::Esc);
     assert!(!s.ui.help);
+}
+
+#[test]
+fn a_new_run_through_a_lesson_asks_the_room_again() {
+    let mut s = builder().lesson(6).present(true).build();
+    s.lab.answers.insert("6:4".into(), "mode: green".into());
+    s.lab.answers.insert("2:1".into(), "3".into());
+    key(&mut s, KeyCode::Char('g'));
+    assert!(!s.lab.answers.contains_key("6:4"), "lesson 6 asks again");
+    assert_eq!(
+        s.lab.answers.get("2:1").map(String::as_str),
+        Some("3"),
+        "other lessons keep theirs"
+    );
 }
