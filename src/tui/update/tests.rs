@@ -577,3 +577,43 @@ fn a_new_run_through_a_lesson_asks_the_room_again() {
         "other lessons keep theirs"
     );
 }
+
+#[test]
+fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
+    let mut s = builder()
+        .lesson(6)
+        .object("src-waves/ConfigMap/settings", serde_json::json!({}))
+        .object("src-kust/Deployment/prod-api", serde_json::json!({}))
+        .object("src-waves/Deployment/app", serde_json::json!({}))
+        .build();
+    let steps = vec![PlanStep::todo("write the files", "git add")];
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: L(6),
+            steps,
+        },
+    );
+    update(&mut s, Msg::JobEnded(Ok(())));
+    let six = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(six.contains("Do it for me · lesson 6"), "{six}");
+    assert!(
+        !six.contains("write the files"),
+        "an ended plan is one line:\n{six}"
+    );
+    // `a` and `o` choose for this lesson only.
+    key(&mut s, KeyCode::Char('o'));
+    let chosen = s.fields_object();
+    key(&mut s, KeyCode::Char('n'));
+    assert_eq!(s.ui.lesson, L(7));
+    let seven = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(
+        !seven.contains("lesson 6"),
+        "lesson 7 shows no plan of lesson 6:\n{seven}"
+    );
+    let focus = s.current().unwrap().spec.focus.as_ref().unwrap().key();
+    assert_eq!(s.fields_object(), focus, "lesson 7 follows its own focus");
+    assert_ne!(chosen, focus);
+    key(&mut s, KeyCode::Char('p'));
+    assert_eq!(s.fields_object(), chosen, "back in lesson 6, its choice");
+}
