@@ -17,7 +17,7 @@ use tokio::sync::{mpsc, watch};
 use std::sync::Arc;
 
 use super::shell::{self, ShellProcess};
-use super::state::{Pane, PlanStep, ShellAbout, State};
+use super::state::{JobFailure, Pane, PlanStep, ShellAbout, State};
 use super::update::{Effect, Msg, update};
 use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, lab_streams};
@@ -135,10 +135,7 @@ impl Executor {
         let steps = match engine::plan(lesson) {
             Ok(s) => s,
             Err(e) => {
-                let _ = self.tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(
-                    &e,
-                    self.runner.lang,
-                ))));
+                let _ = self.tx.send(Msg::JobEnded(Err(JobFailure::new(e))));
                 return;
             }
         };
@@ -174,14 +171,14 @@ impl Executor {
                     path: runner.paths.src_dir.clone(),
                     why: e.to_string(),
                 };
-                let _ = tx.send(Msg::JobEnded(Err(crate::i18n::Say::say(&why, runner.lang))));
+                let _ = tx.send(Msg::JobEnded(Err(JobFailure::new(why))));
                 return;
             }
             let range = action.map_or(0..steps.len(), |a| a..a + 1);
             let result = runner
                 .run_through(n, &steps, range, ptx, cancel_rx)
                 .await
-                .map_err(|e| crate::i18n::Say::say(&e, runner.lang));
+                .map_err(JobFailure::new);
             let _ = forward.await;
             let FilesSnapshot {
                 evidence: present,

@@ -25,8 +25,8 @@ use crate::session::Target;
 
 mod parts;
 pub use parts::{
-    JobView, Notice, Pane, PlanStep, SHELL_SCROLLBACK_LINES, ShellAbout, ShellStatus, ShellView,
-    StepMode, StepState,
+    JobFailure, JobView, Notice, Pane, PlanStep, SHELL_SCROLLBACK_LINES, ShellAbout, ShellStatus,
+    ShellView, StepMode, StepState,
 };
 
 impl SessionView {

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::keymap::{Action, action_for};
 use super::layout;
-use super::state::{JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState};
+use super::state::{JobFailure, JobView, Pane, PlanStep, ShellStatus, State, StepMode, StepState};
 use crate::cluster::problem::Problem;
 use crate::cluster::watch::StreamId;
 use crate::lab::catalog::Section;
@@ -60,7 +60,7 @@ pub enum Msg {
         steps: Vec<PlanStep>,
     },
     Job(Progress),
-    JobEnded(Result<(), String>),
+    JobEnded(Result<(), JobFailure>),
     Graded(Vec<Grade>),
     /// The evidence files: each with when it was last written (`None`: not there).
     Evidence(Vec<(String, Option<jiff::Timestamp>)>),

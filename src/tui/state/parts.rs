@@ -6,7 +6,7 @@ use std::time::Instant;
 use strum::{EnumCount, EnumIter, FromRepr};
 
 use crate::cluster::problem::Problem;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::lab::spec::LessonId;
 use crate::t;
 use crate::tui::keymap::Action;
@@ -159,6 +159,37 @@ pub enum Notice {
     },
 }
 
+/// Why a plan stopped, as typed where it failed (a plan that does not load, a folder that
+/// cannot be written, a step's error); the lesson pane says it in the learner's language.
+#[derive(Clone)]
+pub struct JobFailure(pub std::sync::Arc<dyn Say + Send + Sync>);
+
+impl JobFailure {
+    pub fn new(why: impl Say + Send + Sync + 'static) -> JobFailure {
+        JobFailure(std::sync::Arc::new(why))
+    }
+}
+
+impl Say for JobFailure {
+    fn say(&self, lang: Lang) -> String {
+        self.0.say(lang)
+    }
+}
+
+crate::display_says!(JobFailure);
+
+impl std::fmt::Debug for JobFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JobFailure({self})")
+    }
+}
+
+impl PartialEq for JobFailure {
+    fn eq(&self, other: &JobFailure) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
 /// A plan being run for the learner, as the lesson pane shows it.
 #[derive(Debug, Clone)]
 pub struct JobView {
@@ -167,7 +198,7 @@ pub struct JobView {
     pub blocker: String,
     pub log: Vec<String>,
     pub started: Instant,
-    pub finished: Option<Result<(), String>>,
+    pub finished: Option<Result<(), JobFailure>>,
     /// How long the plan took, once it finished.
     pub took: Option<std::time::Duration>,
 }

@@ -402,7 +402,12 @@ fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
     );
     assert_eq!(p.ui.last_key, "PgDn");
     // A failed action stays next, to be run again.
-    update(&mut p, Msg::JobEnded(Err("boom".into())));
+    update(
+        &mut p,
+        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(
+            crate::lab::engine::RunError::NoActions("boom".into()),
+        ))),
+    );
     assert_eq!(p.run.step_mode.as_ref().unwrap().next, 0);
 }
 

@@ -469,7 +469,7 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         None if stepping_idle => Span::styled(t!(lang, "plan-waiting-for-g"), theme.dim()),
         None => Span::styled(t!(lang, "plan-running", seconds = elapsed), theme.warn()),
         Some(Ok(())) => Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
-        Some(Err(e)) => Span::styled(format!("✗ {e}"), theme.bad()),
+        Some(Err(e)) => Span::styled(format!("✗ {}", crate::i18n::Say::say(e, lang)), theme.bad()),
     };
     plan.push(Line::from(vec![
         Span::styled(
