@@ -299,11 +299,38 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
     let g = lab
         .grade_with(8, "report.json", |v| v["hook_blocked_sync"] = json!(false))
         .await;
-    std::fs::write(&path, original).unwrap();
     fails_saying(
         &g,
         "report on a wrong failed-hook.json",
         &["failed-hook.json", "does not pass its own check"],
+    );
+    // What to do names the earlier lesson, not a detail of the cluster.
+    let says_lesson = |g: &Grade, words: &[&str]| {
+        g.findings.iter().any(|f| {
+            !f.ok
+                && f.what.contains("failed-hook.json")
+                && f.help
+                    .as_deref()
+                    .is_some_and(|h| words.iter().all(|w| h.contains(w)))
+        })
+    };
+    assert!(
+        says_lesson(&g, &["fix lesson 6 first", "capa-tui check 6"]),
+        "{}",
+        failures(&g)
+    );
+    std::fs::remove_file(&path).unwrap();
+    let g = lab.grade_with(8, "report.json", |_| {}).await;
+    std::fs::write(&path, original).unwrap();
+    fails_saying(
+        &g,
+        "report without failed-hook.json",
+        &["failed-hook.json (lesson 6) is not written yet"],
+    );
+    assert!(
+        says_lesson(&g, &["do lesson 6 first", "capa-tui do 6"]),
+        "{}",
+        failures(&g)
     );
     let g = lab
         .grade_with(8, "report.json", |v| {

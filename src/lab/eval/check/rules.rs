@@ -437,29 +437,46 @@ fn last_write(obj: &Value, path: &FieldPath, manager: &str) -> Option<jiff::Time
         .max()
 }
 
-/// Earlier evidence files pass their own lessons' checks.
+/// Earlier evidence files pass their own lessons' checks; what to do names the earlier lesson
+/// (do it, or see what its own check says), never a detail of the cluster this report is not
+/// about.
 async fn passes(files: &[String], hint: usize, ctx: &Context<'_>) -> Vec<Finding> {
     let lang = ctx.lang;
     let mut out = Vec::new();
     for file in files {
         let grade = Box::pin(super::grade(file, ctx)).await;
+        let lesson = grade.lesson.to_string();
         let first = grade
             .findings
             .iter()
             .find(|f| !f.ok)
             .map(|f| f.what.clone());
+        // The lesson's hint stays with the finding; the help says which lesson to do.
+        let with_hint = |f: Finding| Finding {
+            hint: Some(hint),
+            ..f
+        };
         out.push(match first {
             None => pass(t!(lang, "rule-passes-ok", file = file.as_str())),
-            Some(why) => fail(
+            Some(_) if !ctx.src_dir.join(file).exists() => with_hint(fail_with(
+                t!(
+                    lang,
+                    "rule-passes-missing",
+                    file = file.as_str(),
+                    lesson = lesson.as_str()
+                ),
+                t!(lang, "rule-passes-missing-help", lesson = lesson.as_str()),
+            )),
+            Some(why) => with_hint(fail_with(
                 t!(
                     lang,
                     "rule-passes-not",
                     file = file.as_str(),
-                    lesson = grade.lesson.to_string(),
+                    lesson = lesson.as_str(),
                     why = why
                 ),
-                hint,
-            ),
+                t!(lang, "rule-passes-not-help", lesson = lesson.as_str()),
+            )),
         });
     }
     out
