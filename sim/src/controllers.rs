@@ -8,6 +8,7 @@ mod deployment;
 pub mod endpoints;
 mod events;
 mod gc;
+mod hpa;
 mod job;
 mod kubelet;
 mod namespace;
@@ -56,6 +57,7 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),
+        queue::run(env.clone(), hpa::Autoscalers::default()),
         gc::run(env),
     ]
 }
