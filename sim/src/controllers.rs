@@ -14,6 +14,7 @@ mod kubelet;
 mod namespace;
 pub mod node;
 mod queue;
+mod quota;
 mod replicaset;
 mod startup;
 mod statefulset;
@@ -58,6 +59,7 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),
         queue::run(env.clone(), hpa::Autoscalers::default()),
+        queue::run(env.clone(), quota::Quotas),
         gc::run(env),
     ]
 }

@@ -22,26 +22,48 @@ fn condition<'a>(hpa: &'a Value, ty: &str) -> &'a Value {
 async fn kubectl_autoscale_scales_the_deployment_on_simulated_cpu() {
     let lab = Lab::start().await;
     let deploy = lab.file("web.yaml", DEPLOYMENT);
-    lab.kubectl(&["apply", "-f", deploy.to_str().unwrap()]).await;
-    let out = lab
-        .kubectl(&["autoscale", "deployment", "web", "--min=1", "--max=3", "--cpu=50%"])
+    lab.kubectl(&["apply", "-f", deploy.to_str().unwrap()])
         .await;
-    assert_eq!(out.trim(), "horizontalpodautoscaler.autoscaling/web autoscaled");
+    let out = lab
+        .kubectl(&[
+            "autoscale",
+            "deployment",
+            "web",
+            "--min=1",
+            "--max=3",
+            "--cpu=50%",
+        ])
+        .await;
+    assert_eq!(
+        out.trim(),
+        "horizontalpodautoscaler.autoscaling/web autoscaled"
+    );
     // Three times the request at a 50% target proposes 6 Pods, capped at max 3.
     let hpa = wait_json(&lab, &["get", "hpa", "web"], |h| {
         h["status"]["desiredReplicas"] == 3 && h["status"]["currentReplicas"] == 3
     })
     .await;
     assert_eq!(hpa["apiVersion"], "autoscaling/v2");
-    assert_eq!(condition(&hpa, "ScalingActive")["reason"], "ValidMetricFound", "{hpa:#}");
+    assert_eq!(
+        condition(&hpa, "ScalingActive")["reason"],
+        "ValidMetricFound",
+        "{hpa:#}"
+    );
     assert_eq!(
         condition(&hpa, "ScalingActive")["message"],
         "the HPA was able to successfully calculate a replica count from cpu resource utilization (percentage of request)"
     );
-    assert_eq!(condition(&hpa, "ScalingLimited")["reason"], "TooManyReplicas", "{hpa:#}");
+    assert_eq!(
+        condition(&hpa, "ScalingLimited")["reason"],
+        "TooManyReplicas",
+        "{hpa:#}"
+    );
     assert_eq!(condition(&hpa, "AbleToScale")["status"], "True", "{hpa:#}");
     assert!(hpa["status"]["lastScaleTime"].is_string(), "{hpa:#}");
-    assert_eq!(hpa["status"]["currentMetrics"][0]["resource"]["current"]["averageUtilization"], 300, "{hpa:#}");
+    assert_eq!(
+        hpa["status"]["currentMetrics"][0]["resource"]["current"]["averageUtilization"], 300,
+        "{hpa:#}"
+    );
     let deploy = lab
         .kubectl_json(&["get", "deploy", "web", "--show-managed-fields"])
         .await;
@@ -53,31 +75,76 @@ async fn kubectl_autoscale_scales_the_deployment_on_simulated_cpu() {
         "{owners:?}"
     );
     let table = lab.kubectl(&["get", "hpa"]).await;
-    let rows: Vec<Vec<&str>> = table.lines().map(|l| l.split_whitespace().collect()).collect();
-    assert_eq!(rows[0], ["NAME", "REFERENCE", "TARGETS", "MINPODS", "MAXPODS", "REPLICAS", "AGE"], "{table}");
-    assert_eq!(rows[1][..7], ["web", "Deployment/web", "cpu:", "300%/50%", "1", "3", "3"], "{table}");
-    let events = lab.kubectl(&["get", "events", "--field-selector", "involvedObject.kind=HorizontalPodAutoscaler"]).await;
-    assert!(events.contains("SuccessfulRescale") && events.contains("New size: 3; reason: cpu resource utilization (percentage of request) above target"), "{events}");
+    let rows: Vec<Vec<&str>> = table
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(
+        rows[0],
+        [
+            "NAME",
+            "REFERENCE",
+            "TARGETS",
+            "MINPODS",
+            "MAXPODS",
+            "REPLICAS",
+            "AGE"
+        ],
+        "{table}"
+    );
+    assert_eq!(
+        rows[1][..7],
+        ["web", "Deployment/web", "cpu:", "300%/50%", "1", "3", "3"],
+        "{table}"
+    );
+    let events = lab
+        .kubectl(&[
+            "get",
+            "events",
+            "--field-selector",
+            "involvedObject.kind=HorizontalPodAutoscaler",
+        ])
+        .await;
+    assert!(
+        events.contains("SuccessfulRescale")
+            && events.contains(
+                "New size: 3; reason: cpu resource utilization (percentage of request) above target"
+            ),
+        "{events}"
+    );
     // The same object read as autoscaling/v1.
-    let v1 = lab.kubectl_json(&["get", "horizontalpodautoscalers.v1.autoscaling", "web"]).await;
+    let v1 = lab
+        .kubectl_json(&["get", "horizontalpodautoscalers.v1.autoscaling", "web"])
+        .await;
     assert_eq!(v1["apiVersion"], "autoscaling/v1");
     assert_eq!(v1["spec"]["targetCPUUtilizationPercentage"], 50, "{v1:#}");
-    assert_eq!(v1["status"]["currentCPUUtilizationPercentage"], 300, "{v1:#}");
-    assert!(v1["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/conditions"].is_string(), "{v1:#}");
+    assert_eq!(
+        v1["status"]["currentCPUUtilizationPercentage"], 300,
+        "{v1:#}"
+    );
+    assert!(
+        v1["metadata"]["annotations"]["autoscaling.alpha.kubernetes.io/conditions"].is_string(),
+        "{v1:#}"
+    );
     lab.kubectl(&["delete", "hpa", "web"]).await;
-    lab.kubectl_fails(&["get", "horizontalpodautoscalers.v1.autoscaling", "web"]).await;
+    lab.kubectl_fails(&["get", "horizontalpodautoscalers.v1.autoscaling", "web"])
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_pod_without_a_cpu_request_leaves_scaling_inactive_with_the_real_message() {
     let lab = Lab::start().await;
-    lab.kubectl(&["create", "deployment", "bare", "--image=nginx:1.27-alpine"]).await;
+    lab.kubectl(&["create", "deployment", "bare", "--image=nginx:1.27-alpine"])
+        .await;
     let v1 = lab.file(
         "hpa.yaml",
         "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: bare\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: bare}\n  maxReplicas: 4\n  targetCPUUtilizationPercentage: 60\n",
     );
     let out = lab.kubectl(&["apply", "-f", v1.to_str().unwrap()]).await;
-    assert!(out.contains("horizontalpodautoscaler.autoscaling/bare created"), "{out}");
+    assert!(
+        out.contains("horizontalpodautoscaler.autoscaling/bare created"),
+        "{out}"
+    );
     // Until metrics-server has sampled the Pod the metrics are missing; then the request is.
     let hpa = wait_json(&lab, &["get", "hpa", "bare"], |h| {
         condition(h, "ScalingActive")["message"]
@@ -92,7 +159,10 @@ async fn a_pod_without_a_cpu_request_leaves_scaling_inactive_with_the_real_messa
         message.starts_with("the HPA was unable to compute the replica count: failed to get cpu utilization: missing request for cpu in container nginx of Pod bare-"),
         "{message}"
     );
-    assert_eq!(hpa["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 60, "{hpa:#}");
+    assert_eq!(
+        hpa["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 60,
+        "{hpa:#}"
+    );
     assert_eq!(hpa["spec"]["minReplicas"], 1, "{hpa:#}");
     let table = lab.kubectl(&["get", "hpa", "bare"]).await;
     assert!(table.contains("cpu: <unknown>/60%"), "{table}");
@@ -112,7 +182,8 @@ async fn an_hpa_in_git_syncs_and_owns_the_replicas_argo_cd_ignores() {
     crate::common::argocd::apply_app(&lab, "scaled", "hpa", "", ignore).await;
     let app = wait_app(&lab, "scaled", "listing the HPA", |a| {
         a["status"]["resources"].as_array().is_some_and(|r| {
-            r.iter().any(|r| r["kind"] == "HorizontalPodAutoscaler" && r["status"] == "Synced")
+            r.iter()
+                .any(|r| r["kind"] == "HorizontalPodAutoscaler" && r["status"] == "Synced")
         })
     })
     .await;
@@ -123,16 +194,33 @@ async fn an_hpa_in_git_syncs_and_owns_the_replicas_argo_cd_ignores() {
         .find(|r| r["kind"] == "HorizontalPodAutoscaler")
         .unwrap()
         .clone();
-    assert_eq!((hpa_res["group"].as_str(), hpa_res["version"].as_str()), (Some("autoscaling"), Some("v2")), "{hpa_res}");
+    assert_eq!(
+        (hpa_res["group"].as_str(), hpa_res["version"].as_str()),
+        (Some("autoscaling"), Some("v2")),
+        "{hpa_res}"
+    );
     let deploy = wait_json(
         &lab,
-        &["-n", "scaled", "get", "deploy", "web", "--show-managed-fields"],
+        &[
+            "-n",
+            "scaled",
+            "get",
+            "deploy",
+            "web",
+            "--show-managed-fields",
+        ],
         |d| d["spec"]["replicas"] == 2,
     )
     .await;
     let owners = entries_where(&deploy, true);
-    assert!(owners.iter().any(|(m, _, s)| m == "k3s" && s == "scale"), "{owners:?}");
+    assert!(
+        owners.iter().any(|(m, _, s)| m == "k3s" && s == "scale"),
+        "{owners:?}"
+    );
     // The controller's replicas are ignored: the app stays Synced and Healthy.
-    let app = wait_app(&lab, "scaled", "Synced and Healthy", |a| crate::common::argocd::synced_healthy(a)).await;
+    let app = wait_app(&lab, "scaled", "Synced and Healthy", |a| {
+        crate::common::argocd::synced_healthy(a)
+    })
+    .await;
     assert_eq!(app["status"]["sync"]["status"], "Synced");
 }

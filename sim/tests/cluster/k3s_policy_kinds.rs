@@ -244,3 +244,68 @@ async fn events_are_served_in_both_versions_as_one_object() {
     let table = lab.kubectl(&["get", "events.events.k8s.io"]).await;
     assert!(table.starts_with("LAST SEEN"), "{table}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quota_counts_what_the_namespace_holds_and_refuses_one_more() {
+    let lab = Lab::start().await;
+    lab.kubectl(&["create", "namespace", "q"]).await;
+    lab.kubectl(&[
+        "-n",
+        "q",
+        "create",
+        "quota",
+        "counts",
+        "--hard=configmaps=2,pods=5",
+    ])
+    .await;
+    lab.kubectl(&["-n", "q", "create", "configmap", "one"])
+        .await;
+    // kube-root-ca.crt and "one": the quota is full.
+    let quota = crate::common::wait_json(&lab, &["-n", "q", "get", "quota", "counts"], |q| {
+        q["status"]["used"]["configmaps"] == "2"
+    })
+    .await;
+    assert_eq!(quota["status"]["hard"]["pods"], "5", "{quota:#}");
+    assert_eq!(quota["status"]["used"]["pods"], "0", "{quota:#}");
+    let refused = lab
+        .kubectl_fails(&["-n", "q", "create", "configmap", "two"])
+        .await;
+    assert!(
+        refused.contains("configmaps \"two\" is forbidden: exceeded quota: counts, requested: configmaps=1, used: configmaps=2, limited: configmaps=2"),
+        "{refused}"
+    );
+    let table = lab.kubectl(&["-n", "q", "get", "quota"]).await;
+    assert!(table.starts_with("NAME     AGE"), "{table}");
+    assert!(table.contains("configmaps: 2/2, pods: 0/5"), "{table}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_limit_range_defaults_the_resources_of_new_pods() {
+    let lab = Lab::start().await;
+    let lr = lab.file(
+        "limits.yaml",
+        "apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: defaults\nspec:\n  limits:\n  - type: Container\n    default: {cpu: 500m}\n    defaultRequest: {cpu: 100m, memory: 64Mi}\n",
+    );
+    lab.kubectl(&["apply", "-f", lr.to_str().unwrap()]).await;
+    let table = lab.kubectl(&["get", "limits"]).await;
+    assert!(table.starts_with("NAME       CREATED AT"), "{table}");
+    lab.kubectl(&["run", "p", "--image=nginx:1.27-alpine"])
+        .await;
+    let pod = lab.kubectl_json(&["get", "pod", "p"]).await;
+    let resources = &pod["spec"]["containers"][0]["resources"];
+    assert_eq!(
+        resources["requests"],
+        serde_json::json!({"cpu": "100m", "memory": "64Mi"}),
+        "{pod:#}"
+    );
+    assert_eq!(
+        resources["limits"],
+        serde_json::json!({"cpu": "500m"}),
+        "{pod:#}"
+    );
+    assert_eq!(
+        pod["metadata"]["annotations"]["kubernetes.io/limit-ranger"],
+        "LimitRanger plugin set: cpu, memory request for container p; cpu limit for container p",
+        "{pod:#}"
+    );
+}
