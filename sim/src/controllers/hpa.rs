@@ -17,6 +17,7 @@ use super::queue::{Controller, Next};
 use super::{Env, MANAGER, events};
 use crate::api::selector::LabelSelector;
 use crate::kinds::{self, HORIZONTAL_POD_AUTOSCALER as HPA};
+use crate::objects;
 use crate::ops::{self, Actor, Part, ScaleWrite};
 use crate::patch::PatchKind;
 use crate::store::{Event, Key};
@@ -70,6 +71,60 @@ impl Controller for Autoscalers {
 
 /// A condition as (type, status, reason, message).
 type Condition = (&'static str, &'static str, &'static str, String);
+/// The replicas proposed, by which metric (its condition name), and the metrics' status.
+type Proposed = (i64, String, Vec<Value>);
+/// Why no replica count was computed: the metrics' status, condition reason and message.
+type Unmeasured = (Vec<Value>, &'static str, String);
+
+/// The scale target of one HPA.
+struct Target<'a> {
+    ty: &'static kinds::ResourceType,
+    ns: &'a str,
+    name: &'a str,
+}
+
+/// Writes the new count through `/scale` as the controller, with its Event; the AbleToScale
+/// condition either way.
+fn rescale(
+    env: &Env,
+    hpa: &Value,
+    to: &Target,
+    current: i64,
+    desired: i64,
+    metric_name: &str,
+) -> Result<Condition, Condition> {
+    let reason = if desired > current {
+        format!("{metric_name} above target")
+    } else {
+        "All metrics below target".to_string()
+    };
+    let write = ScaleWrite::Patch(PatchKind::Merge, &json!({"spec": {"replicas": desired}}));
+    if ops::write_scale(
+        &env.store,
+        to.ty,
+        to.ns,
+        to.name,
+        write,
+        &Actor::new(MANAGER),
+    )
+    .is_err()
+    {
+        return Err((
+            "AbleToScale",
+            "False",
+            "FailedUpdateScale",
+            "the HPA controller was unable to update the target scale".into(),
+        ));
+    }
+    let message = format!("New size: {desired}; reason: {reason}");
+    events::record(env, hpa, false, "SuccessfulRescale", &message, COMPONENT);
+    Ok((
+        "AbleToScale",
+        "True",
+        "SucceededRescale",
+        format!("the HPA controller was able to update the target scale to {desired}"),
+    ))
+}
 
 /// What one pass decided.
 struct Outcome {
@@ -84,34 +139,12 @@ impl Autoscalers {
     fn decide(&mut self, env: &Env, key: &Key, hpa: &Value, now: Timestamp) -> Outcome {
         let spec = &hpa["spec"];
         let ns = key.namespace.as_str();
-        let target_kind = spec["scaleTargetRef"]["kind"].as_str().unwrap_or_default();
-        let target_name = spec["scaleTargetRef"]["name"].as_str().unwrap_or_default();
-        let api_version = spec["scaleTargetRef"]["apiVersion"]
-            .as_str()
-            .unwrap_or_default();
-        let target_ty = kinds::by_kind(api_version, target_kind).filter(|t| t.scale_subresource);
-        let target = target_ty.and_then(|t| env.store.get(&Key::new(t, ns, target_name)));
-        let (Some(target_ty), Some(target)) = (target_ty, target) else {
-            let why = match target_ty {
-                Some(t) => format!("{}.{} \"{target_name}\" not found", t.plural, t.group),
-                None => format!(
-                    "no matches for kind \"{target_kind}\" in group \"{}\"",
-                    kinds::split_api_version(api_version).0
-                ),
-            };
-            let message = format!(
-                "the HPA controller was unable to get the target's current scale: {}",
-                why.replace(". \"", " \"")
-            );
-            events::record(env, hpa, true, "FailedGetScale", &why, COMPONENT);
-            return Outcome {
-                current: hpa["status"]["currentReplicas"].as_i64().unwrap_or(0),
-                desired: hpa["status"]["desiredReplicas"].as_i64().unwrap_or(0),
-                metrics: Vec::new(),
-                conditions: vec![("AbleToScale", "False", "FailedGetScale", message)],
-                rescaled: false,
-            };
+        let (target_ty, target) = match find_target(env, hpa, ns) {
+            Ok(found) => found,
+            Err(outcome) => return outcome,
         };
+        let target_name = objects::name(&target).to_string();
+        let target_name = target_name.as_str();
         let scale = ops::scale_of(&target);
         let current = scale["spec"]["replicas"].as_i64().unwrap_or(0);
         let min = spec["minReplicas"].as_i64().unwrap_or(1);
@@ -140,67 +173,19 @@ impl Autoscalers {
             };
         }
         let selector = scale["status"]["selector"].as_str().unwrap_or_default();
-        let selector = LabelSelector::parse(selector).ok();
-        let pods = env.store.list(&kinds::POD, Some(ns)).0;
-        let pods: Vec<_> = pods
-            .into_iter()
-            .filter(|p| selector.as_ref().is_some_and(|s| s.matches(p)))
-            .collect();
-        let measured = metric::measured(&pods, now.as_second());
-        let mut proposal: Option<(i64, String)> = None;
-        let mut statuses = Vec::new();
-        let mut first_error = None;
-        for m in spec["metrics"].as_array().into_iter().flatten() {
-            match metric::propose(m, &measured, current) {
-                Ok(p) => {
-                    statuses.push(p.status);
-                    if proposal.as_ref().is_none_or(|(r, _)| p.replicas > *r) {
-                        proposal = Some((p.replicas, p.name));
-                    }
+        let (proposed, metric_name, statuses) =
+            match propose_all(env, hpa, ns, selector, current, now) {
+                Ok(found) => found,
+                Err((statuses, reason, message)) => {
+                    return Outcome {
+                        current,
+                        desired: current,
+                        metrics: statuses,
+                        conditions: vec![got_scale, ("ScalingActive", "False", reason, message)],
+                        rescaled: false,
+                    };
                 }
-                Err(e) => {
-                    statuses.push(json!({"type": ""}));
-                    first_error.get_or_insert(e);
-                }
-            }
-        }
-        if let Some(e) = &first_error {
-            let total = statuses.len();
-            let invalid = statuses.iter().filter(|s| s["type"] == "").count();
-            events::record(env, hpa, true, e.reason, &e.message, COMPONENT);
-            events::record(
-                env,
-                hpa,
-                true,
-                "FailedComputeMetricsReplicas",
-                &format!(
-                    "invalid metrics ({invalid} invalid out of {total}), first error is: failed to get {} resource metric value: {}",
-                    first_metric_name(spec),
-                    e.message
-                ),
-                COMPONENT,
-            );
-        }
-        let Some((proposed, metric_name)) = proposal.filter(|_| first_error.is_none()) else {
-            let message = first_error.map_or_else(String::new, |e| {
-                format!(
-                    "the HPA was unable to compute the replica count: {}",
-                    e.message
-                )
-            });
-            let reason = if message.contains("missing request") || message.contains("no metrics") {
-                "FailedGetResourceMetric"
-            } else {
-                "FailedGetExternalMetric"
             };
-            return Outcome {
-                current,
-                desired: current,
-                metrics: statuses,
-                conditions: vec![got_scale, ("ScalingActive", "False", reason, message)],
-                rescaled: false,
-            };
-        };
         let active = (
             "ScalingActive",
             "True",
@@ -213,53 +198,23 @@ impl Autoscalers {
         let (desired, limited) = limit(current, desired, min, max);
         let rescaled = desired != current;
         let able = if rescaled {
-            let reason = if desired > current {
-                format!("{metric_name} above target")
-            } else {
-                "All metrics below target".to_string()
-            };
-            let write =
-                ScaleWrite::Patch(PatchKind::Merge, &json!({"spec": {"replicas": desired}}));
-            if ops::write_scale(
-                &env.store,
-                target_ty,
+            let to = Target {
+                ty: target_ty,
                 ns,
-                target_name,
-                write,
-                &Actor::new(MANAGER),
-            )
-            .is_err()
-            {
-                return Outcome {
-                    current,
-                    desired: current,
-                    metrics: statuses,
-                    conditions: vec![
-                        (
-                            "AbleToScale",
-                            "False",
-                            "FailedUpdateScale",
-                            "the HPA controller was unable to update the target scale".into(),
-                        ),
-                        active,
-                    ],
-                    rescaled: false,
-                };
+                name: target_name,
+            };
+            match rescale(env, hpa, &to, current, desired, &metric_name) {
+                Ok(done) => done,
+                Err(failed) => {
+                    return Outcome {
+                        current,
+                        desired: current,
+                        metrics: statuses,
+                        conditions: vec![failed, active],
+                        rescaled: false,
+                    };
+                }
             }
-            events::record(
-                env,
-                hpa,
-                false,
-                "SuccessfulRescale",
-                &format!("New size: {desired}; reason: {reason}"),
-                COMPONENT,
-            );
-            (
-                "AbleToScale",
-                "True",
-                "SucceededRescale",
-                format!("the HPA controller was able to update the target scale to {desired}"),
-            )
         } else if stabilized {
             ("AbleToScale", "True", "ScaleDownStabilized", "recent recommendations were higher than current one, applying the highest recent recommendation".into())
         } else {
@@ -314,6 +269,115 @@ impl Autoscalers {
         let held = current.max(up).min(down);
         (held, held != proposed && held > proposed)
     }
+}
+
+/// Each metric's proposal, the highest winning, with the metrics' status entries; or why the
+/// replica count could not be computed (the status entries, condition reason and message).
+fn propose_all(
+    env: &Env,
+    hpa: &Value,
+    ns: &str,
+    selector: &str,
+    current: i64,
+    now: Timestamp,
+) -> Result<Proposed, Unmeasured> {
+    let spec = &hpa["spec"];
+    let selector = LabelSelector::parse(selector).ok();
+    let pods = env.store.list(&kinds::POD, Some(ns)).0;
+    let pods: Vec<_> = pods
+        .into_iter()
+        .filter(|p| selector.as_ref().is_some_and(|s| s.matches(p)))
+        .collect();
+    let measured = metric::measured(&pods, now.as_second());
+    let mut proposal: Option<(i64, String)> = None;
+    let mut statuses = Vec::new();
+    let mut first_error = None;
+    for m in spec["metrics"].as_array().into_iter().flatten() {
+        match metric::propose(m, &measured, current) {
+            Ok(p) => {
+                statuses.push(p.status);
+                if proposal.as_ref().is_none_or(|(r, _)| p.replicas > *r) {
+                    proposal = Some((p.replicas, p.name));
+                }
+            }
+            Err(e) => {
+                statuses.push(json!({"type": ""}));
+                first_error.get_or_insert(e);
+            }
+        }
+    }
+    if let Some(e) = &first_error {
+        let total = statuses.len();
+        let invalid = statuses.iter().filter(|s| s["type"] == "").count();
+        events::record(env, hpa, true, e.reason, &e.message, COMPONENT);
+        events::record(
+            env,
+            hpa,
+            true,
+            "FailedComputeMetricsReplicas",
+            &format!(
+                "invalid metrics ({invalid} invalid out of {total}), first error is: failed to get {} resource metric value: {}",
+                first_metric_name(spec),
+                e.message
+            ),
+            COMPONENT,
+        );
+    }
+    match proposal.filter(|_| first_error.is_none()) {
+        Some((proposed, name)) => Ok((proposed, name, statuses)),
+        None => {
+            let message = first_error.map_or_else(String::new, |e| {
+                format!(
+                    "the HPA was unable to compute the replica count: {}",
+                    e.message
+                )
+            });
+            let reason = if message.contains("missing request") || message.contains("no metrics") {
+                "FailedGetResourceMetric"
+            } else {
+                "FailedGetExternalMetric"
+            };
+            Err((statuses, reason, message))
+        }
+    }
+}
+
+/// The HPA's scale target, or the outcome of a pass that could not get its scale.
+fn find_target(
+    env: &Env,
+    hpa: &Value,
+    ns: &str,
+) -> Result<(&'static kinds::ResourceType, std::sync::Arc<Value>), Outcome> {
+    let spec = &hpa["spec"];
+    let target_kind = spec["scaleTargetRef"]["kind"].as_str().unwrap_or_default();
+    let target_name = spec["scaleTargetRef"]["name"].as_str().unwrap_or_default();
+    let api_version = spec["scaleTargetRef"]["apiVersion"]
+        .as_str()
+        .unwrap_or_default();
+    let target_ty = kinds::by_kind(api_version, target_kind).filter(|t| t.scale_subresource);
+    let target = target_ty.and_then(|t| env.store.get(&Key::new(t, ns, target_name)));
+    let (Some(target_ty), Some(target)) = (target_ty, target) else {
+        let why = match target_ty {
+            Some(t) => format!("{}.{} \"{target_name}\" not found", t.plural, t.group),
+            None => format!(
+                "no matches for kind \"{target_kind}\" in group \"{}\"",
+                kinds::split_api_version(api_version).0
+            ),
+        };
+        let message = format!(
+            "the HPA controller was unable to get the target's current scale: {}",
+            why.replace(". \"", " \"")
+        );
+        events::record(env, hpa, true, "FailedGetScale", &why, COMPONENT);
+        return Err(Outcome {
+            current: hpa["status"]["currentReplicas"].as_i64().unwrap_or(0),
+            desired: hpa["status"]["desiredReplicas"].as_i64().unwrap_or(0),
+            metrics: Vec::new(),
+            conditions: vec![("AbleToScale", "False", "FailedGetScale", message)],
+            rescaled: false,
+        });
+    };
+    Ok((target_ty, target))
 }
 
 /// Clamps to [min, max] and to the default scale-up rate (4 Pods or 100% per 15 s, whichever
