@@ -11,7 +11,8 @@ Fields tagged `omitzero` (a zero time left out rather than written as null) are 
 `# omitzero: package.Message.field` comments, for sim/src/proto/shape.rs's OMIT_ZERO.
 
 Usage: keep-zero.py GO_SRC > keep-zero.txt, where GO_SRC holds, at the Kubernetes version of the
-vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling,coordination,discovery}/v1,
+vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling,coordination,discovery,policy,networking,
+storage,events}/v1 and autoscaling/v2,
 apimachinery's pkg/apis/meta/v1 as meta/v1, apiextensions-apiserver's pkg/apis/apiextensions/v1
 as apiextensions/v1, and kubernetes/metrics' pkg/apis/metrics/v1beta1 as metrics/v1beta1
 (non-generated, non-test .go files only).
@@ -25,6 +26,11 @@ PACKAGES = {
     "apps/v1": "k8s.io.api.apps.v1",
     "batch/v1": "k8s.io.api.batch.v1",
     "autoscaling/v1": "k8s.io.api.autoscaling.v1",
+    "autoscaling/v2": "k8s.io.api.autoscaling.v2",
+    "policy/v1": "k8s.io.api.policy.v1",
+    "networking/v1": "k8s.io.api.networking.v1",
+    "storage/v1": "k8s.io.api.storage.v1",
+    "events/v1": "k8s.io.api.events.v1",
     "meta/v1": "k8s.io.apimachinery.pkg.apis.meta.v1",
     "apiextensions/v1": "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1",
     "coordination/v1": "k8s.io.api.coordination.v1",

@@ -1,5 +1,6 @@
-//! What a fresh embedded cluster holds before anyone writes: the namespaces k3s starts with and
-//! the CustomResourceDefinitions of Argo CD's Application and AppProject.
+//! What a fresh embedded cluster holds before anyone writes: the namespaces k3s starts with, its
+//! `local-path` StorageClass, and the CustomResourceDefinitions of Argo CD's Application and
+//! AppProject.
 
 use serde_json::{Value, json};
 
@@ -19,6 +20,10 @@ pub fn seed(store: &Store) {
             let _ = ops::create(store, ns_ty, "", body, &actor);
         }
     }
+    let sc_ty = &crate::kinds::STORAGE_CLASS;
+    if store.get(&Key::new(sc_ty, "", "local-path")).is_none() {
+        let _ = ops::create(store, sc_ty, "", local_path_class(), &actor);
+    }
     let crd_ty = &crate::kinds::CUSTOM_RESOURCE_DEFINITION;
     for crd in crds() {
         let name = crd["metadata"]["name"]
@@ -35,6 +40,29 @@ pub fn seed(store: &Store) {
             );
         }
     }
+}
+
+/// The StorageClass k3s ships (`manifests/local-storage.yaml`, applied by its deploy controller
+/// as the `local-storage` Addon): the default class, provisioned by local-path-provisioner.
+fn local_path_class() -> Value {
+    json!({
+        "apiVersion": "storage.k8s.io/v1",
+        "kind": "StorageClass",
+        "metadata": {
+            "name": "local-path",
+            "annotations": {
+                "objectset.rio.cattle.io/id": "",
+                "objectset.rio.cattle.io/owner-gvk": "k3s.cattle.io/v1, Kind=Addon",
+                "objectset.rio.cattle.io/owner-name": "local-storage",
+                "objectset.rio.cattle.io/owner-namespace": "kube-system",
+                "storageclass.kubernetes.io/is-default-class": "true",
+            },
+            "labels": {"objectset.rio.cattle.io/hash": "183f35c65ffbc3064603f43f1580d8c68a2dabd4"},
+        },
+        "provisioner": "rancher.io/local-path",
+        "reclaimPolicy": "Delete",
+        "volumeBindingMode": "WaitForFirstConsumer",
+    })
 }
 
 /// CRDs for every custom type in the kinds table, with Argo CD's printer columns.

@@ -8,11 +8,13 @@ mod deployment;
 pub mod endpoints;
 mod events;
 mod gc;
+mod hpa;
 mod job;
 mod kubelet;
 mod namespace;
 pub mod node;
 mod queue;
+mod quota;
 mod replicaset;
 mod startup;
 mod statefulset;
@@ -56,6 +58,8 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
         queue::run(env.clone(), kubelet::Kubelet::default()),
         queue::run(env.clone(), job::Jobs),
         queue::run(env.clone(), namespace::Namespaces),
+        queue::run(env.clone(), hpa::Autoscalers::default()),
+        queue::run(env.clone(), quota::Quotas),
         gc::run(env),
     ]
 }

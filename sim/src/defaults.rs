@@ -6,6 +6,8 @@ use serde_json::{Value, json};
 
 use super::kinds::ResourceType;
 
+mod policy_kinds;
+
 /// Fills in defaults for `obj`, a `ty`, in place.
 pub fn apply(ty: &ResourceType, obj: &mut Value) {
     match (ty.group, ty.kind) {
@@ -43,6 +45,14 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
             job(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], false);
         }
+        // v1 has only the replica floor to default; its metrics are v2's, defaulted there.
+        ("autoscaling", "HorizontalPodAutoscaler") if ty.version == "v1" => {
+            set_if_absent(obj, &["spec", "minReplicas"], json!(1));
+        }
+        ("autoscaling", "HorizontalPodAutoscaler") => policy_kinds::hpa(obj),
+        ("networking.k8s.io", "NetworkPolicy") => policy_kinds::network_policy(obj),
+        ("storage.k8s.io", "StorageClass") => policy_kinds::storage_class(obj),
+        ("", "LimitRange") => policy_kinds::limit_range(obj),
         _ => {}
     }
 }

@@ -13,9 +13,11 @@ pub struct Key {
 
 impl Key {
     pub fn new(ty: &'static ResourceType, namespace: &str, name: &str) -> Key {
+        // A view's objects are its storage type's: one object, whichever version names it.
+        let stored = ty.storage();
         let index = TYPES
             .iter()
-            .position(|t| std::ptr::eq(*t, ty))
+            .position(|t| std::ptr::eq(*t, stored))
             .unwrap_or_default();
         Key {
             ty: index,

@@ -27,6 +27,9 @@ pub struct ResourceType {
     /// Never stored: computed on every read and only read (metrics.k8s.io, served on k3s by
     /// metrics-server through the aggregation layer: `get` and `list`, nothing else).
     pub computed: bool,
+    /// Served as another version of a type stored once (`autoscaling/v1` HPAs are the stored
+    /// `autoscaling/v2` ones, converted on the way in and out; see `crate::views`).
+    pub view_of: Option<&'static ResourceType>,
 }
 
 /// What every entry of the table starts from: a namespaced core/v1 built-in kind.
@@ -44,6 +47,7 @@ const BASE: ResourceType = ResourceType {
     log_subresource: false,
     builtin: true,
     computed: false,
+    view_of: None,
 };
 
 /// Every served type. The order is the order discovery lists them in.
@@ -65,6 +69,14 @@ pub static TYPES: &[&ResourceType] = &[
     &JOB,
     &ENDPOINT_SLICE,
     &LEASE,
+    &HORIZONTAL_POD_AUTOSCALER,
+    &HORIZONTAL_POD_AUTOSCALER_V1,
+    &POD_DISRUPTION_BUDGET,
+    &NETWORK_POLICY,
+    &STORAGE_CLASS,
+    &RESOURCE_QUOTA,
+    &LIMIT_RANGE,
+    &EVENTS_V1_EVENT,
     &NODE_METRICS,
     &POD_METRICS,
     &APPLICATION,
@@ -74,6 +86,11 @@ pub static TYPES: &[&ResourceType] = &[
 ];
 
 impl ResourceType {
+    /// The type whose objects the store keeps for this one: itself, unless it is a view.
+    pub fn storage(&'static self) -> &'static ResourceType {
+        self.view_of.unwrap_or(self)
+    }
+
     /// `v1` or `apps/v1`.
     pub fn api_version(&self) -> String {
         if self.group.is_empty() {

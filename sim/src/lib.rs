@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+mod amount;
 mod api;
 mod argocd;
 mod body;
@@ -44,7 +45,9 @@ mod store;
 mod table;
 mod tls;
 pub mod tools;
+mod usage;
 mod validation;
+mod views;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

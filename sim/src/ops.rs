@@ -6,7 +6,9 @@ mod admission;
 mod bind;
 mod checks;
 mod delete;
+mod limit_ranger;
 mod prepare;
+pub mod quota;
 mod scale;
 pub mod service;
 
@@ -95,6 +97,11 @@ pub fn create(
         ("", "Service") => Some(service::allocated(store, ty, &body)?),
         _ => None,
     };
+    let limit_items = if (ty.group, ty.kind) == ("", "Pod") {
+        limit_ranger::container_items(store, namespace)
+    } else {
+        Vec::new()
+    };
     let given = objects::name(&body).to_string();
     let generate = body["metadata"]["generateName"].as_str().map(String::from);
     // generateName: retry a few times on the (unlikely) collision, as the real server does not.
@@ -106,6 +113,9 @@ pub fn create(
         };
         objects::metadata_mut(&mut body).insert("name".into(), Value::String(name.clone()));
         prepare::check_namespace(store, ty, namespace, &name)?;
+        if !actor.dry_run {
+            quota::admit_create(store, ty, namespace, &name)?;
+        }
         let key = Key::new(ty, namespace, &name);
         let result = commit(store, &key, actor, |old| {
             if old.is_some() {
@@ -131,6 +141,7 @@ pub fn create(
             }
             if (ty.group, ty.kind) == ("", "Pod") {
                 admission::admit_pod(&mut new);
+                limit_ranger::default_pod(&limit_items, &mut new);
             }
             Ok(with_entries(new, &entries))
         });

@@ -100,6 +100,7 @@ macro_rules! cells {
 }
 
 mod cluster;
+mod policy;
 mod workloads;
 
 #[derive(Clone, Copy)]
@@ -122,6 +123,12 @@ enum Printer {
     ReplicaSet,
     Job,
     Crd,
+    Hpa,
+    Pdb,
+    NetworkPolicy,
+    StorageClass,
+    ResourceQuota,
+    LimitRange,
     Custom(&'static [PrinterColumn]),
 }
 
@@ -150,6 +157,12 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
         ("ReplicaSet", "apps") => (P::ReplicaSet, REPLICA_SET),
         ("Job", "batch") => (P::Job, JOB),
         ("CustomResourceDefinition", "apiextensions.k8s.io") => (P::Crd, CRD),
+        ("HorizontalPodAutoscaler", "autoscaling") => (P::Hpa, policy::HPA),
+        ("PodDisruptionBudget", "policy") => (P::Pdb, policy::PDB),
+        ("NetworkPolicy", "networking.k8s.io") => (P::NetworkPolicy, policy::NETWORK_POLICY),
+        ("StorageClass", "storage.k8s.io") => (P::StorageClass, policy::STORAGE_CLASS),
+        ("ResourceQuota", _) if core => (P::ResourceQuota, policy::RESOURCE_QUOTA),
+        ("LimitRange", _) if core => (P::LimitRange, policy::LIMIT_RANGE),
         ("Application", "argoproj.io") => (P::Custom(APPLICATION), &[NAME]),
         _ => (P::Custom(DEFAULT_CR), &[NAME]),
     }
@@ -225,6 +238,12 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
             let created = created.map_or("0001-01-01T00:00:00Z".into(), |t| t.to_string());
             cells![name, created]
         }
+        Printer::Hpa => policy::hpa_cells(obj, now),
+        Printer::Pdb => policy::pdb_cells(obj, now),
+        Printer::NetworkPolicy => policy::network_policy_cells(obj, now),
+        Printer::StorageClass => policy::storage_class_cells(obj, now),
+        Printer::ResourceQuota => policy::resource_quota_cells(obj, now),
+        Printer::LimitRange => policy::limit_range_cells(obj),
         Printer::Custom(cols) => {
             let cells = cols.iter().map(|c| custom_cell(c, obj, now));
             [Value::from(name)].into_iter().chain(cells).collect()

@@ -29,7 +29,9 @@ mod cluster {
     mod helm;
     mod k3s;
     mod k3s_argocd;
+    mod k3s_autoscaling;
     mod k3s_cluster;
+    mod k3s_policy_kinds;
     mod kube_rs;
     mod kubectl;
     mod managed_fields;

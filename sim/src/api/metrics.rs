@@ -81,17 +81,9 @@ fn measured_pods(ctx: &Ctx, now: Timestamp) -> Vec<std::sync::Arc<Value>> {
         .collect()
 }
 
-/// A container's usage: a few millicores and a few MiB, different per container, stable.
+/// A container's usage (the one model `kubectl top` and the HPA controller read).
 fn container_usage(pod: &Value, container: &str) -> (u64, u64) {
-    let seed = objects::uid(pod)
-        .bytes()
-        .chain(container.bytes())
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-    let cpu_nanos = 400_000 + seed % 2_600_000;
-    let memory_ki = 3_000 + (seed >> 20) % 9_000;
-    (cpu_nanos, memory_ki)
+    crate::usage::container(pod, container)
 }
 
 fn pod_metrics(ctx: &Ctx, now: Timestamp) -> Vec<Value> {

@@ -13,6 +13,7 @@ use crate::patch::{PatchKind, accepted};
 use crate::status::{self, ApiError, ApiResult};
 use crate::table;
 use crate::validation::{self, PatchCheck};
+use crate::views;
 
 /// Serves one request; the warnings it gathered go out as `Warning` headers, on a refusal too.
 pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
@@ -43,8 +44,14 @@ fn route(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
                         "a namespaced object must be created in a namespace: POST to /namespaces/{namespace}/...",
                     ));
                 }
-                let body = ctx.decode_object(raw_body, "CreateOptions")?;
-                let obj = ops::create(&ctx.st.store, rp.ty, ctx.namespace(), body, &ctx.actor())?;
+                let body = views::to_storage(rp.ty, ctx.decode_object(raw_body, "CreateOptions")?);
+                let obj = ops::create(
+                    &ctx.st.store,
+                    rp.ty.storage(),
+                    ctx.namespace(),
+                    body,
+                    &ctx.actor(),
+                )?;
                 Ok(ctx.respond(StatusCode::CREATED, &shape(ctx, &obj)))
             }
             _ => Err(ApiError::method_not_allowed(method.as_str(), &what())),
@@ -70,6 +77,7 @@ fn item(
     raw_body: &[u8],
 ) -> ApiResult<Response> {
     let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
+    let stored_ty = ty.storage();
     if part == Part::Status && !ty.status_subresource {
         return Err(ApiError::path_not_found(&format!(
             "{} has no status subresource",
@@ -82,11 +90,11 @@ fn item(
             .get(&crate::store::Key::new(ty, ns, name))
             .ok_or_else(|| ApiError::not_found(ty, name))?,
         Method::PUT => {
-            let body = ctx.decode_object(raw_body, "UpdateOptions")?;
+            let body = views::to_storage(ty, ctx.decode_object(raw_body, "UpdateOptions")?);
             ops::replace(
                 &st.store,
                 &ops::Target {
-                    ty,
+                    ty: stored_ty,
                     namespace: ns,
                     name,
                     part,
@@ -95,6 +103,7 @@ fn item(
                 &ctx.actor(),
             )?
         }
+        Method::PATCH if ty.view_of.is_some() => patch_view(ctx, name, part, raw_body)?,
         Method::PATCH => patch(ctx, name, part, raw_body)?,
         Method::DELETE if part == Part::Main => return delete(ctx, name, raw_body),
         _ => {
@@ -215,7 +224,13 @@ fn delete(ctx: &Ctx, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
             .map(String::from),
         dry_run,
     };
-    match ops::delete(&ctx.st.store, ctx.rp.ty, ctx.namespace(), name, &opts)? {
+    match ops::delete(
+        &ctx.st.store,
+        ctx.rp.ty.storage(),
+        ctx.namespace(),
+        name,
+        &opts,
+    )? {
         Deleted::Pending(obj) => Ok(ctx.respond(StatusCode::OK, &shape(ctx, &obj))),
         Deleted::Gone(obj) => Ok(ctx.respond(
             StatusCode::OK,
@@ -225,19 +240,24 @@ fn delete(ctx: &Ctx, name: &str, raw_body: &[u8]) -> ApiResult<Response> {
 }
 
 fn list(ctx: &Ctx) -> ApiResult<Response> {
-    let (items, rv) = ctx.st.store.list(ctx.rp.ty, ctx.rp.namespace.as_deref());
-    let items: Vec<&Value> = items
-        .iter()
-        .map(|v| &**v)
-        .filter(|o| ctx.query.labels.matches(o) && ctx.query.fields.matches(o))
-        .collect();
-    let rv = rv.to_string();
+    let (stored, rv) = ctx.st.store.list(ctx.rp.ty, ctx.rp.namespace.as_deref());
     let ty = ctx.rp.ty;
+    // Selectors match what the client sees; a Table is printed from the stored form, as the
+    // real server prints every version of a kind with one printer.
+    let chosen: Vec<(&Value, Value)> = stored
+        .iter()
+        .map(|v| (&**v, views::to_view(ty, v)))
+        .filter(|(_, o)| ctx.query.labels.matches(o) && ctx.query.fields.matches(o))
+        .collect();
+    let items: Vec<&Value> = chosen.iter().map(|(_, o)| o).collect();
+    let rv = rv.to_string();
     let body = if ctx.output.form == Form::Table {
+        let stored: Vec<&Value> = chosen.iter().map(|(s, _)| *s).collect();
+        let printed = ty.storage();
         table::table(
-            ty.group,
-            ty.kind,
-            &items,
+            printed.group,
+            printed.kind,
+            &stored,
             &rv,
             true,
             ctx.st.store.clock.now(),
@@ -260,9 +280,9 @@ fn list(ctx: &Ctx) -> ApiResult<Response> {
     Ok(ctx.respond(StatusCode::OK, &body))
 }
 
-/// The response form for one object.
+/// The response form for one stored object.
 fn shape(ctx: &Ctx, obj: &Value) -> Value {
-    let ty = ctx.rp.ty;
+    let ty = ctx.rp.ty.storage();
     if ctx.output.form == Form::Table {
         let rv = obj["metadata"]["resourceVersion"]
             .as_str()
@@ -279,8 +299,56 @@ fn shape(ctx: &Ctx, obj: &Value) -> Value {
     } else if ctx.output.form == Form::Metadata {
         metadata_only(obj)
     } else {
-        obj.clone()
+        views::to_view(ctx.rp.ty, obj)
     }
+}
+
+/// PATCH of a view (`autoscaling/v1` HPA...): the patch applies to the object as this version
+/// shows it, and the result is stored back in the storage version. Server-side apply converts
+/// the applied configuration instead, so its fields are owned in the storage version.
+fn patch_view(
+    ctx: &Ctx,
+    name: &str,
+    part: Part,
+    raw_body: &[u8],
+) -> ApiResult<std::sync::Arc<Value>> {
+    let (st, ty, ns) = (ctx.st, ctx.rp.ty, ctx.namespace());
+    let kind = patch_kind(ctx.content_type, ty.builtin)?;
+    let target = ops::Target {
+        ty: ty.storage(),
+        namespace: ns,
+        name,
+        part,
+    };
+    if kind == PatchKind::Apply {
+        let directive = ctx.directive("PatchOptions")?;
+        let body = views::to_storage(
+            ty,
+            validation::check_apply(ty, raw_body, directive, &ctx.warnings)?,
+        );
+        let request = ops::PatchRequest {
+            target,
+            kind,
+            body: &body,
+            force: ctx.query.force,
+        };
+        return ops::patch(&st.store, &request, &ctx.actor());
+    }
+    let body = decode_body(raw_body, ctx.content_type)?;
+    let current = st
+        .store
+        .get(&crate::store::Key::new(ty, ns, name))
+        .ok_or_else(|| ApiError::not_found(ty, name))?;
+    let seen = views::to_view(ty, &current);
+    // The patched view carries the resourceVersion it was made from: a write in between is a
+    // conflict, not a lost update.
+    let patched = crate::patch::apply_patch(kind, ty, &seen, &body)?;
+    ops::replace(
+        &st.store,
+        &target,
+        views::to_storage(ty, patched),
+        &ctx.actor(),
+    )
 }
 
 pub fn metadata_only(obj: &Value) -> Value {

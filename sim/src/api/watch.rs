@@ -234,9 +234,10 @@ impl Stream {
     }
 
     async fn send(&mut self, kind: &str, obj: &Value) -> Result<(), Gone> {
-        let ty = self.filter.ty;
+        // A Table is printed from the stored form (one printer for every version of a kind).
+        let ty = self.filter.ty.storage();
         let object = match self.filter.form {
-            Form::Object => obj.clone(),
+            Form::Object => crate::views::to_view(self.filter.ty, obj),
             Form::Metadata => metadata_only(obj),
             Form::Table => {
                 let rv = obj["metadata"]["resourceVersion"]
@@ -260,7 +261,7 @@ impl Stream {
 impl Filter {
     /// Same type and namespace (fixed for the life of the object).
     fn in_scope(&self, event: &Event) -> bool {
-        std::ptr::eq(event.key.ty(), self.ty) && self.static_match(&event.object)
+        std::ptr::eq(event.key.ty(), self.ty.storage()) && self.static_match(&event.object)
     }
 
     fn static_match(&self, obj: &Value) -> bool {
@@ -269,7 +270,12 @@ impl Filter {
             .is_none_or(|ns| obj["metadata"]["namespace"].as_str() == Some(ns))
     }
 
+    /// Selectors match the object as this version shows it.
     fn selected(&self, obj: &Value) -> bool {
+        if self.ty.view_of.is_some() {
+            let seen = crate::views::to_view(self.ty, obj);
+            return self.query.labels.matches(&seen) && self.query.fields.matches(&seen);
+        }
         self.query.labels.matches(obj) && self.query.fields.matches(obj)
     }
 }

@@ -232,3 +232,80 @@ pub static CUSTOM_RESOURCE_DEFINITION: ResourceType = ResourceType {
     status_subresource: true,
     ..BASE
 };
+
+pub static HORIZONTAL_POD_AUTOSCALER: ResourceType = ResourceType {
+    group: "autoscaling",
+    version: "v2",
+    kind: "HorizontalPodAutoscaler",
+    plural: "horizontalpodautoscalers",
+    singular: "horizontalpodautoscaler",
+    short_names: &["hpa"],
+    categories: &["all"],
+    status_subresource: true,
+    ..BASE
+};
+
+/// `autoscaling/v1`: the same objects as v2 (the storage version), converted as the real
+/// server converts them (`crate::views::hpa`).
+pub static HORIZONTAL_POD_AUTOSCALER_V1: ResourceType = ResourceType {
+    version: "v1",
+    view_of: Some(&HORIZONTAL_POD_AUTOSCALER),
+    ..HORIZONTAL_POD_AUTOSCALER
+};
+
+pub static POD_DISRUPTION_BUDGET: ResourceType = ResourceType {
+    group: "policy",
+    kind: "PodDisruptionBudget",
+    plural: "poddisruptionbudgets",
+    singular: "poddisruptionbudget",
+    short_names: &["pdb"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static NETWORK_POLICY: ResourceType = ResourceType {
+    group: "networking.k8s.io",
+    kind: "NetworkPolicy",
+    plural: "networkpolicies",
+    singular: "networkpolicy",
+    short_names: &["netpol"],
+    ..BASE
+};
+
+pub static STORAGE_CLASS: ResourceType = ResourceType {
+    group: "storage.k8s.io",
+    kind: "StorageClass",
+    plural: "storageclasses",
+    singular: "storageclass",
+    namespaced: false,
+    short_names: &["sc"],
+    ..BASE
+};
+
+pub static RESOURCE_QUOTA: ResourceType = ResourceType {
+    kind: "ResourceQuota",
+    plural: "resourcequotas",
+    singular: "resourcequota",
+    short_names: &["quota"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static LIMIT_RANGE: ResourceType = ResourceType {
+    kind: "LimitRange",
+    plural: "limitranges",
+    singular: "limitrange",
+    short_names: &["limits"],
+    ..BASE
+};
+
+/// `events.k8s.io/v1`: the core Events seen in the newer shape (one object, two versions).
+pub static EVENTS_V1_EVENT: ResourceType = ResourceType {
+    group: "events.k8s.io",
+    kind: "Event",
+    plural: "events",
+    singular: "event",
+    short_names: &["ev"],
+    view_of: Some(&EVENT),
+    ..BASE
+};

@@ -117,6 +117,7 @@ fn scale_type() -> &'static ResourceType {
         log_subresource: false,
         builtin: true,
         computed: false,
+        view_of: None,
     };
     &SCALE
 }

@@ -35,6 +35,7 @@ const INLINE: &[&str] = &[
     "k8s.io.api.core.v1.SecretEnvSource.localObjectReference",
     "k8s.io.api.core.v1.Probe.handler",
     "k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon",
+    "k8s.io.api.networking.v1.IngressRule.ingressRuleValue",
 ];
 
 const SCHEMA_PROPS: &str =

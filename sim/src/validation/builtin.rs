@@ -15,41 +15,58 @@ use crate::kinds::{ResourceType, TYPES};
 
 /// The shape of a built-in kind, or `None` for a kind this table does not know.
 pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
-    static ALL: OnceLock<HashMap<&'static str, Schema>> = OnceLock::new();
+    // Keyed by apiVersion and kind: core and events.k8s.io both have an Event, autoscaling
+    // v1 and v2 both a HorizontalPodAutoscaler, with different fields.
+    static ALL: OnceLock<HashMap<(String, &'static str), Schema>> = OnceLock::new();
     let all = ALL.get_or_init(|| {
         TYPES
             .iter()
             // Metrics are computed on each read and never written: nothing to validate.
             .filter(|t| t.builtin && !t.computed)
-            .filter_map(|t| Some((t.kind, probe_kind(t)?)))
+            .filter_map(|t| Some(((t.api_version(), t.kind), probe_kind(t)?)))
             .collect()
     });
-    all.get(ty.kind).filter(|_| ty.builtin)
+    all.get(&(ty.api_version(), ty.kind)).filter(|_| ty.builtin)
 }
 
 fn probe_kind(ty: &ResourceType) -> Option<Schema> {
-    use k8s_openapi::api::{apps, batch, coordination, core, discovery};
+    use k8s_openapi::api::{
+        apps, autoscaling, batch, coordination, core, discovery, events, networking, policy,
+        storage,
+    };
     use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as crd;
     let root = (ty.api_version(), ty.kind);
-    match (ty.group, ty.kind) {
-        ("", "Namespace") => probe::<core::v1::Namespace>(root),
-        ("", "ConfigMap") => probe::<core::v1::ConfigMap>(root),
-        ("", "Secret") => probe::<core::v1::Secret>(root),
-        ("", "Pod") => probe::<core::v1::Pod>(root),
-        ("", "Event") => probe::<core::v1::Event>(root),
-        ("", "Service") => probe::<core::v1::Service>(root),
-        ("", "ServiceAccount") => probe::<core::v1::ServiceAccount>(root),
-        ("", "Node") => probe::<core::v1::Node>(root),
-        ("", "Endpoints") => probe::<core::v1::Endpoints>(root),
-        ("", "ReplicationController") => probe::<core::v1::ReplicationController>(root),
-        ("apps", "DaemonSet") => probe::<apps::v1::DaemonSet>(root),
-        ("apps", "StatefulSet") => probe::<apps::v1::StatefulSet>(root),
-        ("discovery.k8s.io", "EndpointSlice") => probe::<discovery::v1::EndpointSlice>(root),
-        ("coordination.k8s.io", "Lease") => probe::<coordination::v1::Lease>(root),
-        ("apps", "Deployment") => probe::<apps::v1::Deployment>(root),
-        ("apps", "ReplicaSet") => probe::<apps::v1::ReplicaSet>(root),
-        ("batch", "Job") => probe::<batch::v1::Job>(root),
-        ("apiextensions.k8s.io", "CustomResourceDefinition") => {
+    match (ty.api_version().as_str(), ty.kind) {
+        ("autoscaling/v2", "HorizontalPodAutoscaler") => {
+            probe::<autoscaling::v2::HorizontalPodAutoscaler>(root)
+        }
+        ("autoscaling/v1", "HorizontalPodAutoscaler") => {
+            probe::<autoscaling::v1::HorizontalPodAutoscaler>(root)
+        }
+        ("policy/v1", "PodDisruptionBudget") => probe::<policy::v1::PodDisruptionBudget>(root),
+        ("networking.k8s.io/v1", "NetworkPolicy") => probe::<networking::v1::NetworkPolicy>(root),
+        ("storage.k8s.io/v1", "StorageClass") => probe::<storage::v1::StorageClass>(root),
+        ("v1", "ResourceQuota") => probe::<core::v1::ResourceQuota>(root),
+        ("v1", "LimitRange") => probe::<core::v1::LimitRange>(root),
+        ("events.k8s.io/v1", "Event") => probe::<events::v1::Event>(root),
+        ("v1", "Namespace") => probe::<core::v1::Namespace>(root),
+        ("v1", "ConfigMap") => probe::<core::v1::ConfigMap>(root),
+        ("v1", "Secret") => probe::<core::v1::Secret>(root),
+        ("v1", "Pod") => probe::<core::v1::Pod>(root),
+        ("v1", "Event") => probe::<core::v1::Event>(root),
+        ("v1", "Service") => probe::<core::v1::Service>(root),
+        ("v1", "ServiceAccount") => probe::<core::v1::ServiceAccount>(root),
+        ("v1", "Node") => probe::<core::v1::Node>(root),
+        ("v1", "Endpoints") => probe::<core::v1::Endpoints>(root),
+        ("v1", "ReplicationController") => probe::<core::v1::ReplicationController>(root),
+        ("apps/v1", "DaemonSet") => probe::<apps::v1::DaemonSet>(root),
+        ("apps/v1", "StatefulSet") => probe::<apps::v1::StatefulSet>(root),
+        ("discovery.k8s.io/v1", "EndpointSlice") => probe::<discovery::v1::EndpointSlice>(root),
+        ("coordination.k8s.io/v1", "Lease") => probe::<coordination::v1::Lease>(root),
+        ("apps/v1", "Deployment") => probe::<apps::v1::Deployment>(root),
+        ("apps/v1", "ReplicaSet") => probe::<apps::v1::ReplicaSet>(root),
+        ("batch/v1", "Job") => probe::<batch::v1::Job>(root),
+        ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => {
             probe::<crd::CustomResourceDefinition>(root)
         }
         _ => None,

@@ -167,5 +167,6 @@ pub fn objects() -> Vec<Value> {
                "spec": {"replicas": 3}, "status": {"replicas": 2, "selector": "app=web"}}),
     ];
     all.extend(super::cluster_fixtures::objects());
+    all.extend(super::policy_fixtures::objects());
     all
 }
