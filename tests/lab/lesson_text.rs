@@ -36,8 +36,10 @@ async fn lesson_six_states_the_retry_schedule_the_cluster_runs_audit_2_1() {
         "both languages agree"
     );
 
+    // Fast enough to be short, slow enough that a poll (a kubectl process, slow on a loaded
+    // 2-core machine) never misses a whole attempt: the shortest gap is 10 s, 0.6 s here.
     let lab = Lab::start_with(capa_sim::Config {
-        speed: 40.0,
+        speed: 16.0,
         ..capa_sim::Config::default()
     })
     .await;
@@ -60,7 +62,7 @@ async fn lesson_six_states_the_retry_schedule_the_cluster_runs_audit_2_1() {
     lab.kubectl(&["apply", "-f", app.to_str().unwrap()]).await;
     // Every failed attempt writes its finishedAt; the last one ends the operation.
     let mut finished: Vec<jiff::Timestamp> = Vec::new();
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
     loop {
         let app = lab
             .kubectl_json(&["-n", "argocd", "get", "app", "retries"])
