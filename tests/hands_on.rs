@@ -36,6 +36,27 @@ fn processes_naming(needle: &str) -> Vec<String> {
         .collect()
 }
 
+/// A tutor on a new embedded lab at speed 10, `size` in tmux, once its panes are live: the
+/// lab's folder (kept while the test runs), its state dir and the tmux session.
+fn tutor_on_a_new_lab(
+    name: &str,
+    (w, h): (u16, u16),
+) -> (tempfile::TempDir, std::path::PathBuf, Tmux) {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let t = Tmux {
+        socket: format!("{name}-{}", std::process::id()),
+    };
+    let cmd = format!(
+        "{} --sim --speed 10 --state-dir {}",
+        env!("CARGO_BIN_EXE_capa-tui"),
+        state.display()
+    );
+    t.start(w, h, &cmd);
+    t.wait_for("✓ live", Duration::from_secs(30));
+    (dir, state, t)
+}
+
 /// Types the commands of a lesson part after the first `done` with Ctrl-] `]` `y` Enter.
 fn type_rest(t: &Tmux, lesson: usize, section: Section, done: usize) {
     let catalog = Catalog::embedded().unwrap();
@@ -56,18 +77,7 @@ fn type_rest(t: &Tmux, lesson: usize, section: Section, done: usize) {
 
 #[test]
 fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
-    let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
-    let t = Tmux {
-        socket: format!("capa-hands-on-{}", std::process::id()),
-    };
-    let cmd = format!(
-        "{} --sim --speed 10 --state-dir {}",
-        env!("CARGO_BIN_EXE_capa-tui"),
-        state.display()
-    );
-    t.start(120, 40, &cmd);
-    t.wait_for("✓ live", Duration::from_secs(30));
+    let (_dir, state, t) = tutor_on_a_new_lab("capa-hands-on", (120, 40));
 
     // Lesson 1: the first command selected and typed starts the shell; nothing runs yet.
     t.keys(&["]", "y"]);
@@ -160,18 +170,7 @@ fn lessons_one_and_two_done_by_hand_in_the_shell_pane_tick_their_checklists() {
 /// marked, in the lesson pane while it stands typed at the shell's prompt, on one screen.
 #[test]
 fn at_80x24_the_chosen_command_and_the_shell_share_the_screen() {
-    let dir = tempfile::tempdir().unwrap();
-    let state = dir.path().join("state");
-    let t = Tmux {
-        socket: format!("capa-hands-80-{}", std::process::id()),
-    };
-    let cmd = format!(
-        "{} --sim --speed 10 --state-dir {}",
-        env!("CARGO_BIN_EXE_capa-tui"),
-        state.display()
-    );
-    t.start(80, 24, &cmd);
-    t.wait_for("✓ live", Duration::from_secs(30));
+    let (_dir, state, t) = tutor_on_a_new_lab("capa-hands-80", (80, 24));
     let catalog = Catalog::embedded().unwrap();
     let commands = snippets(
         &catalog.lessons()[0]
