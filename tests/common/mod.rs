@@ -1,14 +1,19 @@
 //! What the tutor's integration tests share: an embedded lab cluster started in-process and
 //! driven with the real kubectl from `.tools/bin` (installed by `scripts/install-tools`) and
 //! kube-rs, `capa-tui sim serve` as an independent reader, and the git and Argo CD steps of the
-//! lab, and the terminal (`tmux`) and picture (`svg`) drivers of the tutor's own tests. The
-//! embedded cluster's own tests keep their harness in `sim/tests/common`.
+//! lab, and the terminal (`tmux`) and picture (`svg`) drivers of the tutor's own tests. The lab,
+//! git and Argo CD helpers are the embedded cluster's own (`sim/tests/common`), included here.
 // Every test binary compiles all of this and uses the part it needs.
 #![allow(dead_code, unused_imports)]
 
+// The cluster, git and Argo CD helpers are the embedded cluster's own harness: one for both.
+#[path = "../../sim/tests/common/argocd.rs"]
 pub mod argocd;
 pub mod english;
+#[path = "../../sim/tests/common/git.rs"]
 pub mod git;
+#[path = "../../sim/tests/common/lab.rs"]
+mod lab;
 pub mod lab_cli;
 pub mod scenes;
 pub mod svg;
@@ -16,98 +21,13 @@ pub mod tmux;
 
 pub use argocd::{app_yaml, apply_app, cm, lab_with_repo, synced_healthy, wait_app};
 pub use git::{commit_and_push, git, src_repo, write};
+pub use lab::*;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use capa_sim as sim;
 use serde_json::Value;
-
-pub struct Lab {
-    pub handle: sim::Handle,
-    pub dir: tempfile::TempDir,
-    pub speed: f64,
-}
-
-/// The real kubectl. A missing one fails the test with what to do, never skips it.
-pub fn kubectl_path() -> PathBuf {
-    sim::tools::find("kubectl").unwrap_or_else(|| {
-        panic!("kubectl not found: run scripts/install-tools (it installs kubectl and helm into .tools/bin)")
-    })
-}
-
-impl Lab {
-    pub async fn start() -> Lab {
-        Lab::start_with(sim::Config {
-            speed: 10.0,
-            ..sim::Config::default()
-        })
-        .await
-    }
-
-    pub async fn start_with(config: sim::Config) -> Lab {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let speed = config.speed;
-        let handle = sim::start(config).await.expect("embedded cluster starts");
-        handle
-            .write_kubeconfig(&dir.path().join("kubeconfig"))
-            .expect("kubeconfig written");
-        Lab { handle, dir, speed }
-    }
-
-    pub fn kubeconfig(&self) -> PathBuf {
-        self.dir.path().join("kubeconfig")
-    }
-
-    /// Writes a file into the test's directory and returns its path.
-    pub fn file(&self, name: &str, text: &str) -> PathBuf {
-        let p = self.dir.path().join(name);
-        std::fs::write(&p, text).expect("write test file");
-        p
-    }
-
-    /// Runs kubectl with this cluster's kubeconfig and a private discovery cache.
-    pub async fn kubectl_output(&self, args: &[&str]) -> Output {
-        tokio::process::Command::new(kubectl_path())
-            .args(args)
-            .env("KUBECONFIG", self.kubeconfig())
-            .env("KUBECACHEDIR", self.dir.path().join("cache"))
-            .env_remove("KUBECTL_EXTERNAL_DIFF")
-            .kill_on_drop(true)
-            .output()
-            .await
-            .expect("kubectl runs")
-    }
-
-    /// kubectl that must succeed; returns stdout.
-    pub async fn kubectl(&self, args: &[&str]) -> String {
-        let out = self.kubectl_output(args).await;
-        assert!(
-            out.status.success(),
-            "kubectl {} failed ({}):\nstdout: {}\nstderr: {}",
-            args.join(" "),
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    pub async fn kubectl_json(&self, args: &[&str]) -> serde_json::Value {
-        let mut all = args.to_vec();
-        all.extend(["-o", "json"]);
-        serde_json::from_str(&self.kubectl(&all).await).expect("kubectl printed JSON")
-    }
-
-    /// How long `cluster` seconds take in real time on this cluster's clock.
-    pub fn handle_real(&self, cluster: std::time::Duration) -> std::time::Duration {
-        cluster.div_f64(self.speed)
-    }
-
-    pub async fn client(&self) -> kube::Client {
-        client_for(&self.kubeconfig()).await
-    }
-}
 
 /// Serves the state dir with `sim serve` and reads the cluster with kubectl, independently of
 /// the commands under test.
@@ -165,32 +85,4 @@ impl Independent {
         all.extend(["-o", "json"]);
         serde_json::from_slice(&self.kubectl(&all).await).unwrap()
     }
-}
-
-pub async fn client_for(kubeconfig: &Path) -> kube::Client {
-    let text = std::fs::read_to_string(kubeconfig).expect("read kubeconfig");
-    let kc = kube::config::Kubeconfig::from_yaml(&text).expect("parse kubeconfig");
-    let config =
-        kube::Config::from_custom_kubeconfig(kc, &kube::config::KubeConfigOptions::default())
-            .await
-            .expect("kube config");
-    kube::Client::try_from(config).expect("kube client")
-}
-
-/// (manager, operation, subresource) of each managedFields entry, optionally only those that
-/// own `.spec.replicas`.
-pub fn entries_where(obj: &Value, owns_replicas: bool) -> Vec<(String, String, String)> {
-    obj["metadata"]["managedFields"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|m| !owns_replicas || m["fieldsV1"]["f:spec"]["f:replicas"].is_object())
-        .map(|m| {
-            (
-                m["manager"].as_str().unwrap().to_string(),
-                m["operation"].as_str().unwrap().to_string(),
-                m["subresource"].as_str().unwrap_or("").to_string(),
-            )
-        })
-        .collect()
 }
