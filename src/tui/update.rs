@@ -123,16 +123,14 @@ pub const REGRADE_QUIET: std::time::Duration = std::time::Duration::from_millis(
 pub const REGRADE_AT_MOST: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
+    // One object's change costs what it touches, and nothing when it changed nothing.
+    let msg = match watch::on_object(s, msg) {
+        Ok(effects) => return effects,
+        Err(msg) => msg,
+    };
+    s.version += 1;
     // What the self-checks read: when it changes, the grades shown are re-run.
-    let world_changed = matches!(
-        msg,
-        Msg::App(_)
-            | Msg::AppGone(_)
-            | Msg::Listed { .. }
-            | Msg::Object(..)
-            | Msg::ObjectGone(_)
-            | Msg::Git(_)
-    );
+    let world_changed = matches!(msg, Msg::Listed { .. } | Msg::Git(_));
     let facts_changed = world_changed
         || matches!(
             msg,
@@ -152,6 +150,19 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     }
     effects.extend(shell::follow_size(s));
     effects
+}
+
+/// An Application or object changed (`watch::on_object`): the screen is redrawn, the lessons
+/// that read it are judged again, and the self-checks shown run again after a quiet moment.
+fn changed(s: &mut State, touched: checklist::Touched<'_>) -> Vec<Effect> {
+    s.version += 1;
+    checklist::refresh_touched(s, touched);
+    schedule_regrade(s);
+    if wants_cluster_clock(s) && !s.live.clock_asked {
+        s.live.clock_asked = true;
+        return vec![Effect::ReadClusterClock];
+    }
+    Vec::new()
 }
 
 /// The self-checks on show are stale: run them again once the facts have been quiet a moment
@@ -220,10 +231,6 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.ui.size = (w, h);
             Vec::new()
         }
-        Msg::App(json) => {
-            s.live.insert_app(&json);
-            Vec::new()
-        }
         Msg::EvidenceChanged(files) => {
             let lessons: Vec<LessonId> = s
                 .lessons()
@@ -236,18 +243,8 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
                 .collect();
             watch::checks(s, lessons)
         }
-        Msg::AppGone(name) => {
-            s.live.apps.remove(&name);
-            Vec::new()
-        }
-        Msg::Object(key, obj) => {
-            s.live.objects.insert(key, obj);
-            Vec::new()
-        }
-        Msg::ObjectGone(key) => {
-            s.live.objects.remove(&key);
-            Vec::new()
-        }
+        // Handled by `watch::on_object` before `apply`.
+        Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_) => Vec::new(),
         health @ (Msg::Listed { .. } | Msg::StreamLost { .. } | Msg::StreamExpired { .. }) => {
             watch::on_watch(s, health)
         }
@@ -685,6 +682,8 @@ fn next_after(items: &[String], current: &str) -> Option<String> {
     items.get(i).cloned()
 }
 
+#[cfg(test)]
+mod change_tests;
 #[cfg(test)]
 mod health_tests;
 #[cfg(test)]

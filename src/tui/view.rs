@@ -65,7 +65,15 @@ pub struct Screen<'a>(pub &'a State);
 
 impl Widget for &Screen<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let s = self.0;
+        draw(self.0, area, buf);
+    }
+}
+
+/// Draws the whole screen and says how far each pane on it can scroll, from the same text it
+/// drew (each pane's text is built once a frame).
+pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> std::collections::BTreeMap<Pane, u16> {
+    let mut limits = std::collections::BTreeMap::new();
+    {
         let look = Look::of(s);
         let areas = layout::areas(s, area);
         chrome::header(s, areas.header, buf);
@@ -90,10 +98,7 @@ impl Widget for &Screen<'_> {
             let inner = block.inner(*rect);
             block.render(*rect, buf);
             let extent = match pane {
-                Pane::Lesson => {
-                    (&lesson::LessonView(s)).render(inner, buf);
-                    Some(lesson::extent(s, inner))
-                }
+                Pane::Lesson => Some(lesson::draw(s, inner, buf)),
                 Pane::Shell => {
                     (&shell::ShellPane {
                         shell: &s.shell,
@@ -114,6 +119,9 @@ impl Widget for &Screen<'_> {
                     Some((total, inner.height, max))
                 }
             };
+            if let Some((_, _, max)) = extent {
+                limits.insert(*pane, max);
+            }
             if let Some((total, shown, max)) = extent
                 && max > 0
             {
@@ -134,6 +142,7 @@ impl Widget for &Screen<'_> {
         chrome::footer(s, areas.footer, buf);
         chrome::overlays(s, area, buf);
     }
+    limits
 }
 
 /// A scrollable pane's lines, wrapped to its width.

@@ -23,25 +23,32 @@ const SPINNER: [&str; 4] = ["◐", "◓", "◑", "◒"];
 
 impl Widget for &LessonView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let s = self.0;
-        let Some(lesson) = s.current() else {
-            Paragraph::new(t!(s.lang(), "lesson-none")).render(area, buf);
-            return;
-        };
-        let [top, bottom] = split(s, area);
-        let text = text_of(s, lesson, top);
-        let max = max_scroll(&text, top);
-        let offset =
-            s.ui.scroll
-                .get(&Pane::Lesson)
-                .copied()
-                .unwrap_or(0)
-                .min(max);
-        text.scroll((offset, 0)).render(top, buf);
-        if let Some(job) = &s.run.job {
-            Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
-        }
+        draw(self.0, area, buf);
     }
+}
+
+/// Draws the lesson pane and returns its extent (as [`extent`]), from the text it drew: the
+/// lesson's text is built once a frame.
+pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> (u16, u16, u16) {
+    let Some(lesson) = s.current() else {
+        Paragraph::new(t!(s.lang(), "lesson-none")).render(area, buf);
+        return (0, area.height, 0);
+    };
+    let [top, bottom] = split(s, area);
+    let text = text_of(s, lesson, top);
+    let total = u16::try_from(text.line_count(top.width)).unwrap_or(u16::MAX);
+    let max = total.saturating_sub(top.height);
+    let offset =
+        s.ui.scroll
+            .get(&Pane::Lesson)
+            .copied()
+            .unwrap_or(0)
+            .min(max);
+    text.scroll((offset, 0)).render(top, buf);
+    if let Some(job) = &s.run.job {
+        Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
+    }
+    (total, top.height, max)
 }
 
 /// The lesson's text above, the running plan (if any) below.
@@ -51,13 +58,6 @@ fn split(s: &State, area: Rect) -> [Rect; 2] {
         (j.steps.len() as u16 + 6 + narration).min(area.height * 3 / 5)
     });
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
-}
-
-/// How far a paragraph drawn in `area` can scroll.
-fn max_scroll(p: &Paragraph<'_>, area: Rect) -> u16 {
-    u16::try_from(p.line_count(area.width))
-        .unwrap_or(u16::MAX)
-        .saturating_sub(area.height)
 }
 
 /// (lines in all, lines shown, how far it can scroll) of the lesson's text in `area`.
