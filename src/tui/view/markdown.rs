@@ -26,13 +26,35 @@ pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
     render_marked(text, theme, None).0
 }
 
+/// What a lesson's text became last time: the same part of the lesson is drawn again on every
+/// frame (a watch event, a tick), and highlighting it with syntect is the costliest thing in a
+/// frame. `render_marked` is a function of its arguments alone, so its last answer is kept.
+type Rendered = (Vec<Line<'static>>, Option<usize>);
+type Memo = Option<((String, Theme, Option<(usize, usize)>), Rendered)>;
+
+thread_local! {
+    static LAST: std::cell::RefCell<Memo> = const { std::cell::RefCell::new(None) };
+}
+
 /// The lines, with code lines `marked` (first, last; counted over all code lines from 0)
 /// drawn as the selected command; also the index of the first marked line drawn.
-pub fn render_marked(
-    text: &str,
-    theme: Theme,
-    marked: Option<(usize, usize)>,
-) -> (Vec<Line<'static>>, Option<usize>) {
+pub fn render_marked(text: &str, theme: Theme, marked: Option<(usize, usize)>) -> Rendered {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        if let Some(((t, th, m), out)) = last.as_ref()
+            && t == text
+            && *th == theme
+            && *m == marked
+        {
+            return out.clone();
+        }
+        let out = render_uncached(text, theme, marked);
+        *last = Some(((text.to_string(), theme, marked), out.clone()));
+        out
+    })
+}
+
+fn render_uncached(text: &str, theme: Theme, marked: Option<(usize, usize)>) -> Rendered {
     let mut out = Vec::new();
     let mut code: Option<(String, Vec<String>)> = None;
     let mut code_seen = 0usize;
@@ -161,6 +183,27 @@ fn highlight(lang: &str, lines: &[String], theme: Theme) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_rendering_answers_only_for_the_same_text_theme_and_mark() {
+        let text = "Run:\n```sh\nkubectl get app\nkubectl get cm\n```";
+        for (theme, marked) in [
+            (Theme::Default, None),
+            (Theme::Default, None),
+            (Theme::Mono, None),
+            (Theme::Mono, Some((1, 1))),
+            (Theme::Default, None),
+        ] {
+            assert_eq!(
+                render_marked(text, theme, marked),
+                render_uncached(text, theme, marked)
+            );
+        }
+        assert_ne!(
+            render_marked(text, Theme::Default, None),
+            render_marked("Other text.", Theme::Default, None)
+        );
+    }
 
     #[test]
     fn code_blocks_are_highlighted_and_keep_their_text() {
