@@ -71,6 +71,15 @@ fn bin() -> PathBuf {
     )
 }
 
+/// Where the sim finds helm and kubectl: this tree's `.tools/bin` (a build of the tutor from
+/// elsewhere, `CAPA_BENCH_BIN`, would not look there).
+fn tools_dir() -> PathBuf {
+    std::env::var_os("CAPA_TOOLS_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin"),
+        PathBuf::from,
+    )
+}
+
 fn kubectl() -> PathBuf {
     let local = Path::new(env!("CARGO_MANIFEST_DIR")).join(".tools/bin/kubectl");
     if local.exists() {
@@ -212,6 +221,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
     let served = Served(
         Command::new(&bin)
             .args(["sim", "serve", "--speed", &speed.to_string()])
+            .env("CAPA_TOOLS_DIR", tools_dir())
             .arg("--state-dir")
             .arg(&state)
             .arg("--kubeconfig-out")
@@ -231,6 +241,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
     }
     for lesson in ["1", "2"] {
         let ok = Command::new(&bin)
+            .env("CAPA_TOOLS_DIR", tools_dir())
             .args(["--sim", "--state-dir"])
             .arg(&state)
             .args(["do", lesson, "--yes"])
@@ -295,7 +306,8 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
 
     let t = Tmux(format!("capa-bench-class-{}", std::process::id()));
     let tutor_cmd = format!(
-        "env CAPA_LANG=en {} --sim --state-dir {}",
+        "env CAPA_LANG=en CAPA_TOOLS_DIR={} {} --sim --state-dir {}",
+        tools_dir().display(),
         bin.display(),
         state.display()
     );
