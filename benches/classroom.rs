@@ -8,7 +8,8 @@
 //! asserted: a timing is a benchmark, not a test.
 //!
 //! Arguments (after `--`): `--apps 0,200,1000 --speeds 1,10 --patches 20 --idle 30`.
-//! `CAPA_BENCH_BIN` runs another build of the tutor (to compare before and after).
+//! `CAPA_BENCH_BIN` runs another build of the tutor (to compare before and after);
+//! `CAPA_BENCH_PERF=PREFIX` profiles the idle spell with `perf record`.
 
 #![allow(
     clippy::unwrap_used,
@@ -384,7 +385,35 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
     kube_w.sort();
     let pid = t.pid("tutor2");
     let (_, cpu0) = rss_and_cpu(pid);
-    tokio::time::sleep(idle).await;
+    // With CAPA_BENCH_PERF=PREFIX the idle spell is also profiled (perf's own cost is counted in
+    // the CPU figure then): PREFIX-<speed>x-<apps>.data, for `perf report`.
+    match std::env::var("CAPA_BENCH_PERF") {
+        Ok(prefix) => {
+            let out = format!("{prefix}-{speed}x-{apps}.data");
+            let recorded = Command::new("perf")
+                .args([
+                    "record",
+                    "-F",
+                    "999",
+                    "-g",
+                    "-o",
+                    &out,
+                    "-p",
+                    &pid.to_string(),
+                    "--",
+                ])
+                .args(["sleep", &idle.as_secs().to_string()])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            println!(
+                "perf record into {out}: {}",
+                if recorded { "ok" } else { "failed" }
+            );
+        }
+        Err(_) => tokio::time::sleep(idle).await,
+    }
     let (rss_mib, cpu1) = rss_and_cpu(pid);
     drop(t);
     drop(served);

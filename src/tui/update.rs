@@ -127,6 +127,11 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     if let object @ (Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_)) = msg {
         return watch::on_object(s, object);
     }
+    // The folder watch reads the lab's files again after any burst of changes; the same facts
+    // again change nothing (no judging, no frame).
+    if same_lab_facts(s, &msg) {
+        return Vec::new();
+    }
     s.version += 1;
     // What the self-checks read: when it changes, the grades shown are re-run.
     let world_changed = matches!(msg, Msg::Listed { .. } | Msg::Git(_));
@@ -149,6 +154,28 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     }
     effects.extend(shell::follow_size(s));
     effects
+}
+
+/// The learner's files read again, as they were.
+fn same_lab_facts(s: &State, msg: &Msg) -> bool {
+    let same = |pairs: &[(String, Value)], kept: &std::collections::BTreeMap<String, Value>| {
+        pairs.len() == kept.len() && pairs.iter().all(|(k, v)| kept.get(k) == Some(v))
+    };
+    match msg {
+        Msg::Git(facts) => *facts == s.lab.git,
+        Msg::ChartValues(values) => same(values, &s.lab.chart_values),
+        Msg::Commits(commits) => {
+            commits.len() == s.lab.commits.len()
+                && commits
+                    .iter()
+                    .all(|(sha, subject)| s.lab.commits.get(sha) == Some(subject))
+        }
+        Msg::Evidence(files) => {
+            files.len() == s.lab.evidence.len()
+                && files.iter().all(|(f, t)| s.lab.evidence.get(f) == Some(t))
+        }
+        _ => false,
+    }
 }
 
 /// An Application or object changed (`watch::on_object`): the screen is redrawn, the lessons

@@ -97,3 +97,17 @@ fn an_object_written_again_unchanged_draws_no_frame() {
         "removing what is not there changes nothing"
     );
 }
+
+#[test]
+fn the_lab_files_read_again_unchanged_draw_no_frame() {
+    let mut s = state();
+    let commits = vec![("abc123".to_string(), "Add the chart".to_string())];
+    update(&mut s, Msg::Commits(commits.clone()));
+    update(&mut s, Msg::Git(crate::lab::eval::GitFacts::default()));
+    let once = s.version;
+    update(&mut s, Msg::Commits(commits));
+    update(&mut s, Msg::Git(crate::lab::eval::GitFacts::default()));
+    assert_eq!(s.version, once);
+    update(&mut s, Msg::Commits(vec![]));
+    assert!(s.version > once);
+}
