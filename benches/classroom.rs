@@ -107,6 +107,28 @@ impl Tmux {
         self.run(&["capture-pane", "-p", "-t", target])
     }
 
+    /// Two panes' screens, read in one tmux command.
+    fn both(&self, a: &str, b: &str) -> (String, String) {
+        const SPLIT: &str = "CAPA-BENCH-SPLIT";
+        let out = self.run(&[
+            "capture-pane",
+            "-p",
+            "-t",
+            a,
+            ";",
+            "display-message",
+            "-p",
+            SPLIT,
+            ";",
+            "capture-pane",
+            "-p",
+            "-t",
+            b,
+        ]);
+        let (first, second) = out.split_once(SPLIT).unwrap_or((&out, ""));
+        (first.to_string(), second.to_string())
+    }
+
     fn wait_for(&self, target: &str, want: &str, within: Duration) -> Option<Duration> {
         let start = Instant::now();
         while !self.screen(target).contains(want) {
@@ -157,14 +179,20 @@ impl Drop for Served {
     }
 }
 
+/// A `/proc/PID/status` figure in MiB.
+fn status_mib(pid: u32, field: &str) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(0.0)
+        / 1024.0
+}
+
 /// (resident MiB, user+system CPU seconds) of a process, from /proc.
 fn rss_and_cpu(pid: u32) -> (f64, f64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let rss_kib: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0.0);
+    let rss_kib = status_mib(pid, "VmRSS:") * 1024.0;
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
     // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
     let after = stat.rsplit_once(')').map_or("", |(_, r)| r);
@@ -209,6 +237,8 @@ struct Figures {
     kubectl: Vec<Duration>,
     missed: (usize, usize),
     rss_mib: f64,
+    /// Of it, heap and stacks (the rest is the binary's own pages and mapped files).
+    anon_mib: f64,
     idle_cpu_s: f64,
     first_frame: Option<Duration>,
     app_on_screen: Option<Duration>,
@@ -364,11 +394,14 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
             .expect("patch");
         let (mut seen_t, mut seen_k) = (None, None);
         while (seen_t.is_none() || seen_k.is_none()) && sent.elapsed() < PATCH_DEADLINE {
-            if seen_k.is_none() && t.screen("kubectl").contains(&value) {
-                seen_k = Some(sent.elapsed());
+            // Both screens in one tmux call, so neither is read a capture later than the other.
+            let (kube_screen, tutor_screen) = t.both("kubectl", "tutor2");
+            let at = sent.elapsed();
+            if seen_k.is_none() && kube_screen.contains(&value) {
+                seen_k = Some(at);
             }
-            if seen_t.is_none() && t.screen("tutor2").contains(&value) {
-                seen_t = Some(sent.elapsed());
+            if seen_t.is_none() && tutor_screen.contains(&value) {
+                seen_t = Some(at);
             }
         }
         match seen_t {
@@ -415,6 +448,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
         Err(_) => tokio::time::sleep(idle).await,
     }
     let (rss_mib, cpu1) = rss_and_cpu(pid);
+    let anon_mib = status_mib(pid, "RssAnon:");
     drop(t);
     drop(served);
     Figures {
@@ -424,6 +458,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
         kubectl: kube_w,
         missed,
         rss_mib,
+        anon_mib,
         idle_cpu_s: cpu1 - cpu0,
         first_frame,
         app_on_screen,
@@ -435,7 +470,7 @@ async fn main() {
     let a = args();
     println!("binary: {}", bin().display());
     println!(
-        "| speed | apps | tutor p50 / p90 / max (ms) | kubectl -w p50 / p90 / max (ms) | p50 ratio | missed (tutor, kubectl) | RSS (MiB) | CPU in {} s idle | first frame | lesson app on screen |",
+        "| speed | apps | tutor p50 / p90 / max (ms) | kubectl -w p50 / p90 / max (ms) | p50 ratio | missed (tutor, kubectl) | RSS (anon) MiB | CPU in {} s idle | first frame | lesson app on screen |",
         a.idle.as_secs()
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
@@ -445,7 +480,7 @@ async fn main() {
             let ms =
                 |d: Option<Duration>| d.map_or("-".into(), |d| format!("{} ms", d.as_millis()));
             println!(
-                "| {} | {} | {:.1} / {:.1} / {:.1} | {:.1} / {:.1} / {:.1} | {:.2} | {}, {} | {:.1} | {:.2} s | {} | {} |",
+                "| {} | {} | {:.1} / {:.1} / {:.1} | {:.1} / {:.1} / {:.1} | {:.2} | {}, {} | {:.1} ({:.1}) | {:.2} s | {} | {} |",
                 f.speed,
                 f.apps,
                 pct(&f.tutor, 0.5),
@@ -458,6 +493,7 @@ async fn main() {
                 f.missed.0,
                 f.missed.1,
                 f.rss_mib,
+                f.anon_mib,
                 f.idle_cpu_s,
                 ms(f.first_frame),
                 ms(f.app_on_screen),
