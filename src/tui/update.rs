@@ -141,14 +141,18 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             Msg::Evidence(_) | Msg::Graded(_) | Msg::ClusterClock(_)
         );
     let ticked = matches!(msg, Msg::Tick(_));
+    let shown = s.ui.lesson;
     let mut effects = apply(s, msg);
-    if facts_changed {
+    // A lesson comes on screen as it stands now: its steps were judged when their facts last
+    // changed, and a step that counts down may have been waiting for the clock since.
+    let arrived = s.ui.lesson != shown;
+    if facts_changed || arrived {
         checklist::refresh(s);
     }
     if world_changed {
         schedule_regrade(s);
     }
-    if (facts_changed || ticked) && wants_cluster_clock(s) && !s.live.clock_asked {
+    if (facts_changed || ticked || arrived) && wants_cluster_clock(s) && !s.live.clock_asked {
         s.live.clock_asked = true;
         effects.push(Effect::ReadClusterClock);
     }

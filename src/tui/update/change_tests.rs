@@ -111,3 +111,24 @@ fn the_lab_files_read_again_unchanged_draw_no_frame() {
     update(&mut s, Msg::Commits(vec![]));
     assert!(s.version > once);
 }
+
+#[test]
+fn a_lesson_that_comes_on_screen_is_judged_then() {
+    let mut s = state();
+    // An app lesson 2 does not read: the lessons that read it are judged, lesson 2 is not.
+    update(&mut s, Msg::App(app("src-kust", "1", "Healthy")));
+    let first = s.ui.lesson;
+    let next = s.lessons()[1].id();
+    assert!(!s.lab.checklists.contains_key(&next), "not judged yet");
+    update(
+        &mut s,
+        Msg::Key(KeyEvent::from(ratatui::crossterm::event::KeyCode::Char(
+            'n',
+        ))),
+    );
+    assert_ne!(s.ui.lesson, first);
+    assert!(
+        s.lab.checklists.contains_key(&s.ui.lesson),
+        "the lesson arrived at is judged on the facts now"
+    );
+}
