@@ -103,7 +103,11 @@ async fn main() {
     let (wtx, mut wrx) = tokio::sync::mpsc::unbounded_channel();
     let _watches = capa_tui::cluster::watch::spawn(
         client.clone(),
-        &capa_tui::cluster::watch::lab_streams(&catalog.namespaces()),
+        &capa_tui::cluster::watch::lab_streams(&catalog.apps(), &catalog.namespaces()),
+        &std::sync::Arc::new(capa_tui::cluster::watch::Scope {
+            apps: catalog.apps().into_iter().map(String::from).collect(),
+            named: catalog.named_objects(),
+        }),
         None,
         wtx,
     );

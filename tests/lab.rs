@@ -25,4 +25,5 @@ mod lab {
     mod ninth_lesson;
     mod self_check;
     mod serve;
+    mod watch_scope;
 }

@@ -110,12 +110,13 @@ fn application(name: &str) -> String {
     )
 }
 
-/// Two Applications and lesson 3's focus ConfigMap, which the managedFields pane shows.
+/// Two of the lab's Applications (the tutor watches those by name) and lesson 3's focus
+/// ConfigMap, which the managedFields pane shows.
 fn seed(dir: &Path, kubeconfig: &Path) {
     let objects = format!(
         "{}---\n{}---\napiVersion: v1\nkind: Namespace\nmetadata: {{name: src-helm}}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {{name: src-helm-greeting, namespace: src-helm}}\ndata: {{greeting: hi}}\n",
-        application("app-one"),
-        application("app-two")
+        application("src-helm"),
+        application("src-kust")
     );
     kubectl(dir, kubeconfig, &["apply", "-f", "-"], Some(&objects));
 }
@@ -125,14 +126,14 @@ fn change_while_away(dir: &Path, kubeconfig: &Path) {
     kubectl(
         dir,
         kubeconfig,
-        &["-n", "argocd", "delete", "application", "app-two"],
+        &["-n", "argocd", "delete", "application", "src-kust"],
         None,
     );
     kubectl(
         dir,
         kubeconfig,
         &["apply", "-f", "-"],
-        Some(&application("app-three")),
+        Some(&application("src-waves")),
     );
     kubectl(
         dir,
@@ -166,8 +167,8 @@ fn open_tutor(dir: &Path, kubeconfig: &Path, name: &str) -> Tmux {
     t.wait_for("✓ live", Duration::from_secs(30));
     t.keys(&["n", "n"]);
     t.wait_for("3 · helm list shows nothing", Duration::from_secs(10));
-    let screen = t.wait_for("app-two", Duration::from_secs(10));
-    assert!(screen.contains("app-one"), "{screen}");
+    let screen = t.wait_for("src-kust", Duration::from_secs(10));
+    assert!(screen.contains("src-helm"), "{screen}");
     assert!(
         screen.contains("src-helm/ConfigMap/src-helm-greeting"),
         "{screen}"
@@ -234,8 +235,8 @@ fn read_recovered(t: &Tmux, since: Instant) {
         let screen = t.screen();
         let header = screen.lines().next().unwrap_or_default().to_string();
         let done = header.contains("✓ live")
-            && screen.contains("app-three")
-            && !screen.contains("app-two")
+            && screen.contains("src-waves")
+            && !screen.contains("src-kust")
             && screen.contains("kubectl-annotate")
             && !screen.contains("as of");
         if done {
@@ -289,7 +290,7 @@ fn restarted_on_another_port_the_tutor_follows_the_rewritten_kubeconfig() {
         screen.contains("✗ stale since"),
         "nothing tells it yet:\n{screen}"
     );
-    assert!(screen.contains("app-two"), "{screen}");
+    assert!(screen.contains("src-kust"), "{screen}");
     // The kubeconfig is rewritten as tools do: a new file renamed over the old.
     let staged = dir.path().join("kubeconfig.new");
     std::fs::copy(&elsewhere, &staged).unwrap();

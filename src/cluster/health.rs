@@ -189,7 +189,7 @@ mod tests {
 
     #[test]
     fn a_stream_is_live_once_listed_and_stale_from_its_first_error_until_it_lists_again() {
-        let apps = StreamId::applications();
+        let apps = StreamId::app("src-helm");
         let jobs = StreamId::new("src-waves", Kind::Job);
         let mut h = Health::new([apps.clone(), jobs.clone()]);
         assert_eq!(h.overall(), Overall::Connecting);
@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn an_expired_watch_is_stale_until_it_relists_but_the_cluster_is_reachable() {
-        let apps = StreamId::applications();
+        let apps = StreamId::app("src-helm");
         let mut h = Health::new([apps.clone()]);
         h.listed(&apps);
         h.expired(&apps, at("2026-01-01T10:00:00Z"));
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn a_stream_that_never_listed_has_no_moment_to_show() {
-        let apps = StreamId::applications();
+        let apps = StreamId::app("src-helm");
         let cms = StreamId::new("src-helm", Kind::ConfigMap);
         let mut h = Health::new([apps.clone(), cms.clone()]);
         h.listed(&apps);

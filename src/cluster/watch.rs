@@ -1,9 +1,18 @@
-//! Watches scoped to what the lab needs — the Applications in `argocd` and the Deployments,
-//! ConfigMaps and Jobs in the lessons' namespaces — each a stream of its own that says when it
-//! is live (listed) and when it lost the cluster, so the tutor can tell which pane is stale and
-//! why. Watch, never poll (see `collection` for how each stream keeps in step).
+//! Watches scoped to what the lab needs — each lab Application by name, and the Deployments,
+//! ConfigMaps and Jobs in the lessons' namespaces that a lab Application deployed or a lesson
+//! names — each a stream of its own that says when it is live (listed) and when it lost the
+//! cluster, so the tutor can tell which pane is stale and why. Watch, never poll (see
+//! `collection` for how each stream keeps in step).
+//!
+//! A classroom's shared Argo CD holds hundreds of other Applications, each refreshed every
+//! 120 s: the server's field selector (`metadata.name=`) keeps their updates off the wire (the
+//! API has no "name in (...)" selector, hence one stream per app). Objects in a lab namespace
+//! cannot be selected by owner on the server (Argo CD tracks them by annotation), so the
+//! stream drops the others (`scope`) before they become messages: they are never kept, and
+//! their updates never reach `update`.
 
 pub mod collection;
+pub mod scope;
 
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind};
 use serde_json::Value;
@@ -11,14 +20,17 @@ use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 
 use self::collection::Change;
+pub use self::scope::Scope;
 use super::problem::Problem;
 use super::{Kind, argocd};
 
-/// One watched collection: a kind in a namespace.
+/// One watched collection: a kind in a namespace, or one object of it by name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StreamId {
     pub namespace: String,
     pub kind: Kind,
+    /// Only the object of this name (a field selector on `metadata.name`).
+    pub name: Option<String>,
 }
 
 impl StreamId {
@@ -26,17 +38,34 @@ impl StreamId {
         StreamId {
             namespace: namespace.into(),
             kind,
+            name: None,
         }
     }
 
-    /// The Applications in `argocd`.
-    pub fn applications() -> StreamId {
-        StreamId::new(argocd::NAMESPACE, Kind::Application)
+    /// The lab Application `name` in `argocd`.
+    pub fn app(name: &str) -> StreamId {
+        StreamId {
+            name: Some(name.into()),
+            ..StreamId::new(argocd::NAMESPACE, Kind::Application)
+        }
     }
 
-    /// How the header names it: `Applications`, `src-helm Deployments`.
+    /// A stream of Applications.
+    pub fn is_app(&self) -> bool {
+        self.kind == Kind::Application
+    }
+
+    /// What the server is asked to send: only the object of this stream's name.
+    pub fn field_selector(&self) -> Option<String> {
+        self.name.as_ref().map(|n| format!("metadata.name={n}"))
+    }
+
+    /// How the header names it: `Application src-helm`, `src-helm Deployments`.
     pub fn label(&self, lang: crate::i18n::Lang) -> String {
-        if *self == StreamId::applications() {
+        if let (true, Some(name)) = (self.is_app(), &self.name) {
+            return crate::t!(lang, "stream-application", name = name.as_str());
+        }
+        if self.is_app() {
             return crate::t!(lang, "stream-applications");
         }
         crate::t!(
@@ -56,13 +85,21 @@ impl StreamId {
 
     /// Whether an object key belongs to this stream.
     pub fn holds(&self, key: &str) -> bool {
-        StreamId::of_key(key).as_ref() == Some(self)
+        let Some(kind_stream) = StreamId::of_key(key) else {
+            return false;
+        };
+        let same_kind = kind_stream.namespace == self.namespace && kind_stream.kind == self.kind;
+        match &self.name {
+            Some(name) => same_kind && key.rsplit('/').next() == Some(name.as_str()),
+            None => same_kind,
+        }
     }
 }
 
-/// Every stream the lab watches: the Applications, and the workloads of each lab namespace.
-pub fn lab_streams(namespaces: &[String]) -> Vec<StreamId> {
-    let mut streams = vec![StreamId::applications()];
+/// Every stream the lab watches: each of its Applications (`apps`) by name, and the workloads
+/// of each lab namespace.
+pub fn lab_streams(apps: &[&str], namespaces: &[String]) -> Vec<StreamId> {
+    let mut streams: Vec<StreamId> = apps.iter().map(|a| StreamId::app(a)).collect();
     for ns in namespaces {
         for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job] {
             streams.push(StreamId::new(ns, kind));
@@ -158,11 +195,13 @@ fn event_of(stream: &StreamId, change: Change) -> WatchEvent {
     }
 }
 
-/// Starts a watch of each of `streams`; events go to `tx` until it closes. `nudge` (the
-/// kubeconfig's changes) makes streams waiting to retry try at once.
+/// Starts a watch of each of `streams`, passing on only what `scope` keeps; events go to `tx`
+/// until it closes. `nudge` (the kubeconfig's changes) makes streams waiting to retry try at
+/// once.
 pub fn spawn(
     client: kube::Client,
     streams: &[StreamId],
+    scope: &std::sync::Arc<Scope>,
     nudge: Option<watch::Receiver<u64>>,
     tx: mpsc::UnboundedSender<WatchEvent>,
 ) -> Vec<JoinHandle<()>> {
@@ -171,9 +210,16 @@ pub fn spawn(
         .map(|stream| {
             let (tx, stream) = (tx.clone(), stream.clone());
             let api = api(&client, &stream.namespace, stream.kind);
-            tokio::spawn(collection::follow(api, None, nudge.clone(), move |c| {
-                tx.send(event_of(&stream, c)).is_ok()
-            }))
+            let mut kept = scope::Kept::of_kind(scope.clone(), stream.kind.name());
+            tokio::spawn(collection::follow(
+                api,
+                stream.field_selector(),
+                nudge.clone(),
+                move |c| match kept.pass(c) {
+                    Some(c) => tx.send(event_of(&stream, c)).is_ok(),
+                    None => !tx.is_closed(),
+                },
+            ))
         })
         .collect()
 }

@@ -44,6 +44,11 @@ pub fn watch(
     let (tx, rx) = mpsc::channel::<()>();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
+        // Reading changes nothing: the git daemon opens the bare repos for every fetch, and a
+        // classroom's Argo CD fetches for each of its apps' refreshes.
+        if event.kind.is_access() {
+            return;
+        }
         let ours = event
             .paths
             .iter()
@@ -112,5 +117,15 @@ mod tests {
         }
         std::thread::sleep(Duration::from_millis(600));
         assert_eq!(calls.load(Ordering::SeqCst), before + 1);
+        // Files read (a git daemon serving a fetch) are no change.
+        for i in 0..20 {
+            std::fs::read(dir.path().join(format!("f{i}"))).unwrap();
+        }
+        std::thread::sleep(Duration::from_millis(600));
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            before + 1,
+            "reads are not changes"
+        );
     }
 }

@@ -19,7 +19,6 @@ use std::sync::Arc;
 use super::shell::{self, ShellProcess};
 use super::state::{JobFailure, Pane, PlanStep, ShellAbout, State};
 use super::update::{Effect, Msg, update};
-use super::view::Screen;
 use crate::cluster::watch::{self as lab_watch, lab_streams};
 use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
@@ -381,9 +380,14 @@ fn start_watches(
     tx: mpsc::UnboundedSender<Msg>,
 ) -> Vec<tokio::task::JoinHandle<()>> {
     let (wtx, mut wrx) = mpsc::unbounded_channel();
+    let scope = Arc::new(lab_watch::Scope {
+        apps: catalog.apps().into_iter().map(String::from).collect(),
+        named: catalog.named_objects(),
+    });
     let watches = lab_watch::spawn(
         session.client.clone(),
-        &lab_streams(&catalog.namespaces()),
+        &lab_streams(&catalog.apps(), &catalog.namespaces()),
+        &scope,
         Some(session.kubeconfig_changes()),
         wtx,
     );
@@ -465,23 +469,31 @@ pub async fn run(
     let mut clock = tokio::time::interval(CLOCK_INTERVAL);
     clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut code = 0;
+    // The state's version last drawn: nothing changed, nothing drawn.
+    let mut drawn: Option<u64> = None;
     loop {
-        let (mut limits, mut lesson_at) = (None, None);
-        if let Err(e) = terminal.draw(|f| {
-            f.render_widget(&Screen(&state), f.area());
-            limits = Some(super::view::scroll_limits(&state, f.area()));
-            lesson_at = super::view::lesson_shown_at(&state, f.area());
-        }) {
-            tracing::error!("drawing failed: {e}");
-            code = 1;
-            break;
-        }
-        if let Some(limits) = limits.filter(|l| *l != state.ui.scroll_max) {
-            update(&mut state, Msg::ScrollLimits(limits));
-        }
-        // The lesson moved to show the chosen command: scrolling goes on from there.
-        if let Some(at) = lesson_at.filter(|at| state.ui.scroll.get(&Pane::Lesson) != Some(at)) {
-            update(&mut state, Msg::LessonShownAt(at));
+        if drawn != Some(state.version) {
+            drawn = Some(state.version);
+            let mut frame = None;
+            if let Err(e) = terminal.draw(|f| {
+                frame = Some(super::view::draw(&state, f.area(), f.buffer_mut()));
+            }) {
+                tracing::error!("drawing failed: {e}");
+                code = 1;
+                break;
+            }
+            if let Some(frame) = frame {
+                if frame.limits != state.ui.scroll_max {
+                    update(&mut state, Msg::ScrollLimits(frame.limits));
+                }
+                // The lesson moved to show the chosen command: scrolling goes on from there.
+                if let Some(at) = frame
+                    .lesson_at
+                    .filter(|at| state.ui.scroll.get(&Pane::Lesson) != Some(at))
+                {
+                    update(&mut state, Msg::LessonShownAt(at));
+                }
+            }
         }
         let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
         let Some(first) = next_message(&mut rx, &mut clock, state.clock_running(), regrade).await

@@ -173,6 +173,9 @@ impl Run {
 }
 
 pub struct State {
+    /// Counts the messages that changed something: the runtime draws a frame only when it
+    /// moved, so an update that changes nothing on screen costs no frame.
+    pub version: u64,
     pub session: SessionView,
     pub ui: Ui,
     pub live: Live,
@@ -183,13 +186,14 @@ pub struct State {
 
 impl State {
     pub fn new(catalog: Arc<Catalog>, lang: Lang, target: Target) -> State {
-        let health = Health::new(lab_streams(&catalog.namespaces()));
+        let health = Health::new(lab_streams(&catalog.apps(), &catalog.namespaces()));
         let first = catalog
             .lessons()
             .first()
             .map(Lesson::id)
             .unwrap_or_default();
         State {
+            version: 0,
             session: SessionView {
                 catalog,
                 lang,

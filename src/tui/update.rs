@@ -126,35 +126,76 @@ pub const REGRADE_QUIET: std::time::Duration = std::time::Duration::from_millis(
 pub const REGRADE_AT_MOST: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
+    // One object's change costs what it touches, and nothing when it changed nothing.
+    if let object @ (Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_)) = msg {
+        return watch::on_object(s, object);
+    }
+    // The folder watch reads the lab's files again after any burst of changes; the same facts
+    // again change nothing (no judging, no frame).
+    if same_lab_facts(s, &msg) {
+        return Vec::new();
+    }
+    s.version += 1;
     // What the self-checks read: when it changes, the grades shown are re-run.
-    let world_changed = matches!(
-        msg,
-        Msg::App(_)
-            | Msg::AppGone(_)
-            | Msg::Listed { .. }
-            | Msg::Object(..)
-            | Msg::ObjectGone(_)
-            | Msg::Git(_)
-    );
+    let world_changed = matches!(msg, Msg::Listed { .. } | Msg::Git(_));
     let facts_changed = world_changed
         || matches!(
             msg,
             Msg::Evidence(_) | Msg::Graded(_) | Msg::ClusterClock(_)
         );
     let ticked = matches!(msg, Msg::Tick(_));
+    let shown = s.ui.lesson;
     let mut effects = apply(s, msg);
-    if facts_changed {
+    // A lesson comes on screen as it stands now: its steps were judged when their facts last
+    // changed, and a step that counts down may have been waiting for the clock since.
+    let arrived = s.ui.lesson != shown;
+    if facts_changed || arrived {
         checklist::refresh(s);
     }
     if world_changed {
         schedule_regrade(s);
     }
-    if (facts_changed || ticked) && wants_cluster_clock(s) && !s.live.clock_asked {
+    if (facts_changed || ticked || arrived) && wants_cluster_clock(s) && !s.live.clock_asked {
         s.live.clock_asked = true;
         effects.push(Effect::ReadClusterClock);
     }
     effects.extend(shell::follow_size(s));
     effects
+}
+
+/// The learner's files read again, as they were.
+fn same_lab_facts(s: &State, msg: &Msg) -> bool {
+    let same = |pairs: &[(String, Value)], kept: &std::collections::BTreeMap<String, Value>| {
+        pairs.len() == kept.len() && pairs.iter().all(|(k, v)| kept.get(k) == Some(v))
+    };
+    match msg {
+        Msg::Git(facts) => *facts == s.lab.git,
+        Msg::ChartValues(values) => same(values, &s.lab.chart_values),
+        Msg::Commits(commits) => {
+            commits.len() == s.lab.commits.len()
+                && commits
+                    .iter()
+                    .all(|(sha, subject)| s.lab.commits.get(sha) == Some(subject))
+        }
+        Msg::Evidence(files) => {
+            files.len() == s.lab.evidence.len()
+                && files.iter().all(|(f, t)| s.lab.evidence.get(f) == Some(t))
+        }
+        _ => false,
+    }
+}
+
+/// An Application or object changed (`watch::on_object`): the screen is redrawn, the lessons
+/// that read it are judged again, and the self-checks shown run again after a quiet moment.
+fn changed(s: &mut State, touched: checklist::Touched<'_>) -> Vec<Effect> {
+    s.version += 1;
+    checklist::refresh_touched(s, touched);
+    schedule_regrade(s);
+    if wants_cluster_clock(s) && !s.live.clock_asked {
+        s.live.clock_asked = true;
+        return vec![Effect::ReadClusterClock];
+    }
+    Vec::new()
 }
 
 /// The self-checks on show are stale: run them again once the facts have been quiet a moment
@@ -227,10 +268,6 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.ui.size = (w, h);
             Vec::new()
         }
-        Msg::App(json) => {
-            s.live.insert_app(&json);
-            Vec::new()
-        }
         Msg::EvidenceChanged(files) => {
             let lessons: Vec<LessonId> = s
                 .lessons()
@@ -243,18 +280,8 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
                 .collect();
             watch::checks(s, lessons)
         }
-        Msg::AppGone(name) => {
-            s.live.apps.remove(&name);
-            Vec::new()
-        }
-        Msg::Object(key, obj) => {
-            s.live.objects.insert(key, obj);
-            Vec::new()
-        }
-        Msg::ObjectGone(key) => {
-            s.live.objects.remove(&key);
-            Vec::new()
-        }
+        // Handled by `watch::on_object` before `apply`.
+        Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_) => Vec::new(),
         health @ (Msg::Listed { .. } | Msg::StreamLost { .. } | Msg::StreamExpired { .. }) => {
             watch::on_watch(s, health)
         }
@@ -633,6 +660,8 @@ fn confirm_key(s: &mut State, lesson: LessonId, key: &KeyEvent) -> Vec<Effect> {
     }
 }
 
+#[cfg(test)]
+mod change_tests;
 #[cfg(test)]
 mod health_tests;
 #[cfg(test)]

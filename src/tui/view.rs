@@ -66,7 +66,16 @@ pub struct Screen<'a>(pub &'a State);
 
 impl Widget for &Screen<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let s = self.0;
+        draw(self.0, area, buf);
+    }
+}
+
+/// Draws the whole screen and says how far each pane on it can scroll, from the same text it
+/// drew (each pane's text is built once a frame).
+pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
+    let mut limits = std::collections::BTreeMap::new();
+    let mut lesson_at = None;
+    {
         let look = Look::of(s);
         let areas = layout::areas(s, area);
         chrome::header(s, areas.header, buf);
@@ -92,8 +101,9 @@ impl Widget for &Screen<'_> {
             block.render(*rect, buf);
             let extent = match pane {
                 Pane::Lesson => {
-                    (&lesson::LessonView(s)).render(inner, buf);
-                    Some(lesson::extent(s, inner))
+                    let drawn = lesson::draw(s, inner, buf);
+                    lesson_at = Some(drawn.offset);
+                    Some(drawn.extent)
                 }
                 Pane::Shell => {
                     (&shell::ShellPane {
@@ -115,11 +125,14 @@ impl Widget for &Screen<'_> {
                     Some((total, inner.height, max))
                 }
             };
+            if let Some((_, _, max)) = extent {
+                limits.insert(*pane, max);
+            }
             if let Some((total, shown, max)) = extent
                 && max > 0
             {
-                let offset = match pane {
-                    Pane::Lesson => lesson::shown_at(s, inner),
+                let offset = match (pane, lesson_at) {
+                    (Pane::Lesson, Some(at)) => at,
                     _ => s.ui.scroll.get(pane).copied().unwrap_or(0).min(max),
                 };
                 scroll_marker(look.theme, *rect, (offset, shown, total), buf);
@@ -144,6 +157,14 @@ impl Widget for &Screen<'_> {
         chrome::footer(s, areas.footer, areas.big_key.is_some(), buf);
         chrome::overlays(s, area, buf);
     }
+    Frame { limits, lesson_at }
+}
+
+/// What a drawn frame tells `update`: how far each pane can scroll, and the line the lesson
+/// pane was drawn from (it moves to show the chosen command whole).
+pub struct Frame {
+    pub limits: std::collections::BTreeMap<Pane, u16>,
+    pub lesson_at: Option<u16>,
 }
 
 /// A scrollable pane's lines, wrapped to its width.

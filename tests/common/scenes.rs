@@ -82,7 +82,7 @@ pub fn at(t: &str) -> jiff::Timestamp {
 
 /// Every stream the tutor watches for the built-in lessons.
 pub fn all_streams() -> Vec<StreamId> {
-    lab_streams(&catalog().namespaces())
+    lab_streams(&catalog().apps(), &catalog().namespaces())
 }
 
 pub fn app_mut<'a>(fx: &'a mut Value, name: &str) -> &'a mut Value {

@@ -282,6 +282,7 @@ problem-answered = the cluster answered { $code } { $reason }: { $message }
 problem-watch-stopped = the watch stopped: { $message }
 problem-history-expired = the server's history no longer reaches back to what capa-tui saw; re-listing
 stream-applications = Applications
+stream-application = Application { $name }
 stream-of-kind = { $namespace } { $kind }s
 cluster-no-kubeconfig = no kubeconfig found (looked at $KUBECONFIG, ~/.kube/config and /etc/rancher/k3s/k3s.yaml): pass --kubeconfig FILE, set KUBECONFIG, or start the embedded cluster with --sim
 cluster-bad-kubeconfig = cannot read the kubeconfig { $path }: { $why }

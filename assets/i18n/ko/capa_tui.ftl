@@ -301,6 +301,7 @@ problem-answered = 클러스터의 응답 { $code } { $reason }: { $message }
 problem-watch-stopped = 감시가 멈춤: { $message }
 problem-history-expired = 서버의 기록이 capa-tui가 마지막으로 본 지점까지 남아 있지 않아 목록을 다시 받는 중
 stream-applications = Applications
+stream-application = Application { $name }
 stream-of-kind = { $namespace }의 { $kind }
 cluster-no-kubeconfig = kubeconfig를 찾을 수 없습니다($KUBECONFIG, ~/.kube/config, /etc/rancher/k3s/k3s.yaml을 확인함). --kubeconfig FILE을 넘기거나, KUBECONFIG를 설정하거나, --sim으로 내장 클러스터를 시작하세요
 cluster-bad-kubeconfig = kubeconfig { $path } 파일을 읽을 수 없음: { $why }

@@ -274,6 +274,7 @@ problem-answered = 集群回应 { $code } { $reason }：{ $message }
 problem-watch-stopped = 监视停止了：{ $message }
 problem-history-expired = 服务器的历史已不足以接上 capa-tui 上次看到的位置；正在重新列出
 stream-applications = Applications
+stream-application = Application { $name }
 stream-of-kind = { $namespace } 的 { $kind }
 cluster-no-kubeconfig = 找不到 kubeconfig（查看了 $KUBECONFIG、~/.kube/config 和 /etc/rancher/k3s/k3s.yaml）：请传入 --kubeconfig FILE、设置 KUBECONFIG，或用 --sim 启动内置集群
 cluster-bad-kubeconfig = 无法读取 kubeconfig { $path }：{ $why }

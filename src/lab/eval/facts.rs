@@ -139,8 +139,10 @@ impl LiveFacts {
         }
     }
 
-    /// What `conditions` need, read now: the Applications in `argocd`, the objects the
-    /// conditions name, Git, the evidence files' presence, and the cluster's clock.
+    /// What `conditions` need, read now: the Applications and the objects the conditions
+    /// name, Git, the evidence files' presence, and the cluster's clock. Each app is read by
+    /// name: a classroom's `argocd` can hold a thousand others, and a self-check runs after
+    /// every change the tutor sees.
     pub async fn read(
         client: &kube::Client,
         paths: &LabPaths,
@@ -150,13 +152,13 @@ impl LiveFacts {
             git: read_git_facts(paths, conditions.iter().copied()),
             ..LiveFacts::default()
         };
-        let list = argocd::raw_get(
-            client.clone(),
-            &Kind::Application.collection_path(argocd::NAMESPACE),
-        )
-        .await?;
-        for item in list["items"].as_array().into_iter().flatten() {
-            if let Some(app) = AppFacts::from_json(item) {
+        let apps: std::collections::BTreeSet<&str> =
+            conditions.iter().flat_map(|c| c.apps()).collect();
+        let collection = Kind::Application.collection_path(argocd::NAMESPACE);
+        for name in apps {
+            let path = format!("{collection}/{name}");
+            let found = argocd::raw_get_if_any(client.clone(), &path).await?;
+            if let Some(app) = found.as_ref().and_then(AppFacts::from_json) {
                 live.apps.insert(app.app.metadata.name.clone(), app);
             }
         }

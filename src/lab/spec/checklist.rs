@@ -106,6 +106,19 @@ impl DoneWhen {
         }
     }
 
+    /// The Applications this condition reads.
+    pub fn apps(&self) -> Vec<&str> {
+        match self {
+            DoneWhen::AppSpec { app, .. }
+            | DoneWhen::Synced { app }
+            | DoneWhen::Succeeded { app }
+            | DoneWhen::OperationFailed { app } => vec![app],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::apps).collect(),
+            DoneWhen::HeldAfterScale { condition, .. } => condition.apps(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The live objects this condition reads.
     pub fn objects(&self) -> Vec<&ObjectRef> {
         match self {

@@ -1,17 +1,57 @@
 //! The lessons' checklists, true right now: after any message that changes what the tutor knows
 //! (an Application, an object, the bare repos, the evidence and its grades, the cluster's
-//! clock), every step is judged again on those facts (`lab::eval::checklist`), and the time a
-//! step was first seen done is kept with the learner's progress.
+//! clock), the steps that read it are judged again on those facts (`lab::eval::checklist`),
+//! and the time a step was first seen done is kept with the learner's progress. One
+//! Application's update judges only the lessons that read it: work per change, not per lab.
 
+use crate::lab::catalog::Lesson;
 use crate::lab::eval::checklist::judge;
 use crate::tui::state::{ItemState, State};
 
+/// What changed, so only the lessons that read it are judged again.
+#[derive(Debug, Clone, Copy)]
+pub enum Touched<'a> {
+    /// Anything (Git, evidence, grades, the clock, a whole stream listed).
+    Everything,
+    App(&'a str),
+    /// An object, by `namespace/Kind/name`.
+    Object(&'a str),
+}
+
+impl Touched<'_> {
+    fn reads(self, lesson: &Lesson) -> bool {
+        let conditions = || lesson.spec.checklist.iter().map(|i| &i.done_when);
+        match self {
+            Touched::Everything => true,
+            Touched::App(name) => conditions().any(|c| c.apps().contains(&name)),
+            Touched::Object(key) => {
+                conditions().any(|c| c.objects().iter().any(|o| o.key() == key))
+            }
+        }
+    }
+}
+
 pub fn refresh(s: &mut State) {
+    refresh_touched(s, Touched::Everything);
+}
+
+/// Judges again the lessons whose checklist reads what `touched` says changed.
+pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
+    let lessons: Vec<&Lesson> = s
+        .session
+        .catalog
+        .lessons()
+        .iter()
+        .filter(|l| touched.reads(l))
+        .collect();
+    if lessons.is_empty() {
+        return;
+    }
     let evidence = s.evidence_facts();
     let facts = s.facts(&evidence);
     let now = s.live.now.max(jiff::Timestamp::now());
     let mut judged = Vec::new();
-    for lesson in s.session.catalog.lessons() {
+    for lesson in lessons {
         let ticks = s.lab.ticks.get(&lesson.id());
         let before = s.lab.checklists.get(&lesson.id());
         let states = judge(lesson, &facts, (ticks, before), now, &evidence);

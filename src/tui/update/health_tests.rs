@@ -17,7 +17,7 @@ fn catalog() -> std::sync::Arc<Catalog> {
 }
 
 fn streams() -> Vec<StreamId> {
-    lab_streams(&catalog().namespaces())
+    lab_streams(&catalog().apps(), &catalog().namespaces())
 }
 
 fn state() -> State {
@@ -71,7 +71,7 @@ fn key(s: &mut State, c: char) -> Vec<Effect> {
 #[test]
 fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     let mut s = state();
-    let apps = StreamId::applications();
+    let apps = StreamId::app("src-helm");
     let configmaps = StreamId::new("src-helm", Kind::ConfigMap);
     assert!(screen(&s).0.contains("… connecting"));
     assert_eq!(
@@ -82,7 +82,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
 
     for stream in streams() {
         let objects = if stream == apps {
-            vec![app("alpha"), app("beta")]
+            vec![app("src-helm")]
         } else {
             Vec::new()
         };
@@ -105,7 +105,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     );
     assert!(
         header.contains(
-            "Applications, src-helm ConfigMaps: cannot reach https://127.0.0.1:18443: connection refused"
+            "Application src-helm, src-helm ConfigMaps: cannot reach https://127.0.0.1:18443: connection refused"
         ),
         "{header}"
     );
@@ -134,25 +134,17 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     assert!(update(&mut s, Msg::EvidenceChanged(vec![evidence])).is_empty());
 
     // A watch event on a stale stream proves nothing about what was missed: still stale.
-    update(&mut s, Msg::App(app("gamma").1));
+    update(&mut s, Msg::App(app("src-helm").1));
     assert!(!s.live.health.is_live(&apps));
-    // The re-list is the whole truth: beta was deleted while away, gamma created.
-    listed(
-        &mut s,
-        &apps,
-        vec![app("alpha"), app("gamma")],
-        "2026-03-01T10:00:20Z",
-    );
-    assert_eq!(
-        s.live.apps.keys().map(String::as_str).collect::<Vec<_>>(),
-        ["alpha", "gamma"]
-    );
+    // The re-list is the whole truth: src-helm was deleted while away.
+    listed(&mut s, &apps, vec![], "2026-03-01T10:00:20Z");
+    assert!(s.live.apps.is_empty(), "{:?}", s.live.apps.keys());
     let (header, whole) = screen(&s);
     assert!(
         header.contains("src-helm ConfigMaps: cannot reach"),
         "{header}"
     );
-    assert!(!header.contains("Applications,"), "{header}");
+    assert!(!header.contains("Application src-helm,"), "{header}");
     assert!(!whole.contains("Applications · as of"), "{whole}");
 
     // 410 Gone on the Applications: stale until it re-lists, but the cluster does answer.
@@ -163,7 +155,11 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
             at: at("2026-03-01T10:00:21Z"),
         },
     );
-    assert!(screen(&s).0.contains("Applications: the server's history"));
+    assert!(
+        screen(&s)
+            .0
+            .contains("Application src-helm: the server's history")
+    );
     let effects = listed(&mut s, &configmaps, Vec::new(), "2026-03-01T10:00:22Z");
     assert!(effects.is_empty(), "not every stream is live yet");
     assert!(key(&mut s, 'r').len() == 1, "the cluster answers: r runs");
@@ -184,7 +180,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
 #[test]
 fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
     let mut s = state();
-    let apps = StreamId::applications();
+    let apps = StreamId::app("src-helm");
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
     assert_eq!(s.ui.focus, crate::tui::state::Pane::Apps);

@@ -5,21 +5,26 @@
 
 use serde_json::Value;
 
+use super::checklist::Touched;
 use super::{Effect, Msg};
 use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::lab::eval::AppFacts;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
 use crate::tui::state::{Notice, State};
+
+/// The keys of Applications: they are kept typed, apart from the other objects.
+const APP_KEY_PREFIX: &str = "argocd/Application/";
 
 /// What a watch saw, as a message: an Application or another object, or a stream's health.
 impl From<WatchEvent> for Msg {
     fn from(e: WatchEvent) -> Msg {
         match e {
-            WatchEvent::Applied { key, object } if StreamId::applications().holds(&key) => {
+            WatchEvent::Applied { key, object } if key.starts_with(APP_KEY_PREFIX) => {
                 Msg::App(object)
             }
             WatchEvent::Applied { key, object } => Msg::Object(key, object),
-            WatchEvent::Deleted { key } => match key.strip_prefix("argocd/Application/") {
+            WatchEvent::Deleted { key } => match key.strip_prefix(APP_KEY_PREFIX) {
                 Some(name) => Msg::AppGone(name.to_string()),
                 None => Msg::ObjectGone(key),
             },
@@ -44,6 +49,79 @@ impl From<WatchEvent> for Msg {
             WatchEvent::Expired { stream, at } => Msg::StreamExpired { stream, at },
         }
     }
+}
+
+/// An Application or object that came or went: kept, and the lessons that read it judged again,
+/// only when it changed something the tutor keeps (a lab app's refresh that changed nothing the
+/// tutor reads, or an app that is not the lab's, changes no state and draws no frame).
+pub fn on_object(s: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::App(json) => {
+            let Some(app) = AppFacts::from_json(&json) else {
+                return Vec::new();
+            };
+            let name = app.app.metadata.name.clone();
+            let lab_app = s.session.catalog.apps().contains(&name.as_str());
+            if !lab_app
+                || s.live
+                    .apps
+                    .get(&name)
+                    .is_some_and(|had| same_app(had, &app))
+            {
+                return Vec::new();
+            }
+            s.live.apps.insert(name.clone(), app);
+            super::changed(s, Touched::App(&name))
+        }
+        Msg::AppGone(name) => match s.live.apps.remove(&name) {
+            Some(_) => super::changed(s, Touched::App(&name)),
+            None => Vec::new(),
+        },
+        Msg::Object(key, obj) => {
+            if s.live
+                .objects
+                .get(&key)
+                .is_some_and(|had| same_object(had, &obj))
+            {
+                return Vec::new();
+            }
+            s.live.objects.insert(key.clone(), obj);
+            super::changed(s, Touched::Object(&key))
+        }
+        Msg::ObjectGone(key) => match s.live.objects.remove(&key) {
+            Some(_) => super::changed(s, Touched::Object(&key)),
+            None => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The same Application, as far as anything the tutor reads goes.
+fn same_app(a: &AppFacts, b: &AppFacts) -> bool {
+    a.app == b.app && a.spec == b.spec && a.applied_at == b.applied_at
+}
+
+/// The same object but for its resourceVersion (which every write moves).
+fn same_object(had: &Value, now: &Value) -> bool {
+    let version = |o: &Value| o["metadata"]["resourceVersion"].clone();
+    if version(had) == version(now) {
+        return had == now;
+    }
+    let (Some(a), Some(b)) = (had.as_object(), now.as_object()) else {
+        return had == now;
+    };
+    a.len() == b.len()
+        && a.iter().all(|(k, v)| match (k.as_str(), b.get(k)) {
+            ("metadata", Some(w)) => {
+                let (Some(m), Some(n)) = (v.as_object(), w.as_object()) else {
+                    return v == w;
+                };
+                m.len() == n.len()
+                    && m.iter()
+                        .all(|(k, v)| k == "resourceVersion" || n.get(k) == Some(v))
+            }
+            (_, w) => w == Some(v),
+        })
 }
 
 pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
@@ -78,8 +156,10 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
 
 /// What `stream` holds now, in place of what it held.
 fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
-    if *stream == StreamId::applications() {
-        s.live.apps.clear();
+    if stream.is_app() {
+        s.live
+            .apps
+            .retain(|name, _| !stream.holds(&format!("{APP_KEY_PREFIX}{name}")));
         for (_, json) in objects {
             s.live.insert_app(&json);
         }

@@ -110,7 +110,19 @@ fn failing_words(f: &Failing<'_>, lang: Lang) -> String {
 /// The streams a pane draws from.
 fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
     match pane {
-        Pane::Apps | Pane::Values => vec![StreamId::applications()],
+        // Each lab Application has a stream of its own.
+        Pane::Apps => s
+            .live
+            .health
+            .streams()
+            .filter(|st| st.is_app())
+            .cloned()
+            .collect(),
+        Pane::Values => s
+            .values_spec()
+            .map(|v| StreamId::app(&v.app))
+            .into_iter()
+            .collect(),
         // The timeline reads the Application and the live objects it deployed.
         Pane::Timeline => {
             let ns = s
@@ -118,7 +130,7 @@ fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
                 .app(s.timeline_app())
                 .map(|a| a.spec.destination.namespace.clone())
                 .unwrap_or_default();
-            let mut streams = vec![StreamId::applications()];
+            let mut streams = vec![StreamId::app(s.timeline_app())];
             streams.extend(
                 s.live
                     .health

@@ -23,20 +23,39 @@ const SPINNER: [&str; 4] = ["◐", "◓", "◑", "◒"];
 
 impl Widget for &LessonView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let s = self.0;
-        let Some(lesson) = s.current() else {
-            Paragraph::new(t!(s.lang(), "lesson-none")).render(area, buf);
-            return;
-        };
-        let [top, bottom] = split(s, area);
-        let laid = lay_out(s, lesson, top);
-        Paragraph::new(laid.lines)
-            .scroll((laid.offset, 0))
-            .render(top, buf);
-        if let Some(job) = s.job_here() {
-            Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
-        }
+        draw(self.0, area, buf);
     }
+}
+
+/// What a drawn lesson pane holds: (lines in all, lines shown, how far it can scroll), and the
+/// line it was drawn from.
+pub struct Drawn {
+    pub extent: (u16, u16, u16),
+    pub offset: u16,
+}
+
+/// Draws the lesson pane from text built once a frame, and says what it drew.
+pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
+    let Some(lesson) = s.current() else {
+        Paragraph::new(t!(s.lang(), "lesson-none")).render(area, buf);
+        return Drawn {
+            extent: (0, area.height, 0),
+            offset: 0,
+        };
+    };
+    let [top, bottom] = split(s, area);
+    let laid = lay_out(s, lesson, top);
+    let drawn = Drawn {
+        extent: (laid.total(), top.height, laid.max()),
+        offset: laid.offset,
+    };
+    Paragraph::new(laid.lines)
+        .scroll((laid.offset, 0))
+        .render(top, buf);
+    if let Some(job) = s.job_here() {
+        Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
+    }
+    drawn
 }
 
 /// The lesson's text wrapped to its part of the pane, and the line it is drawn from.

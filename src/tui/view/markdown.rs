@@ -40,7 +40,11 @@ const KEPT: usize = 6;
 /// The lines, with code lines `marked` (first, last; counted over all code lines from 0)
 /// drawn as the selected command; also the index of the first marked line drawn.
 pub fn render_marked(text: &str, theme: Theme, marked: Option<(usize, usize)>) -> Rendered {
-    let (mut lines, rows) = highlighted(text, theme);
+    mark(highlighted(text, theme), theme, marked)
+}
+
+/// A highlighted text with code lines `marked` drawn as the selected command.
+fn mark((mut lines, rows): Highlighted, theme: Theme, marked: Option<(usize, usize)>) -> Rendered {
     let mut first_marked = None;
     if let Some((a, b)) = marked {
         for n in a..=b {
@@ -265,6 +269,27 @@ fn nearest_256(r: u8, g: u8, b: u8) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kept_rendering_answers_only_for_the_same_text_theme_and_mark() {
+        let text = "Run:\n```sh\nkubectl get app\nkubectl get cm\n```";
+        for (theme, marked) in [
+            (Theme::Default, None),
+            (Theme::Default, None),
+            (Theme::Mono, None),
+            (Theme::Mono, Some((1, 1))),
+            (Theme::Default, None),
+        ] {
+            assert_eq!(
+                render_marked(text, theme, marked),
+                mark(highlight_text(text, theme), theme, marked)
+            );
+        }
+        assert_ne!(
+            render_marked(text, Theme::Default, None),
+            render_marked("Other text.", Theme::Default, None)
+        );
+    }
 
     #[test]
     fn code_blocks_are_highlighted_and_keep_their_text() {

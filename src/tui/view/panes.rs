@@ -11,7 +11,6 @@ use serde_json::Value;
 use super::Look;
 use crate::cluster::application::OperationState;
 use crate::cluster::health::StreamHealth;
-use crate::cluster::watch::StreamId;
 use crate::cluster::{Application, derive};
 use crate::lab::catalog::Catalog;
 use crate::lab::spec::ValuesSpec;
@@ -39,10 +38,17 @@ impl AppsView<'_> {
     pub fn lines(&self) -> Vec<Line<'static>> {
         let lang = self.look.lang;
         let mut lines = Vec::new();
-        let loaded = !matches!(
-            self.live.health.of(&StreamId::applications()),
-            StreamHealth::Connecting | StreamHealth::Stale { since: None, .. }
-        );
+        let loaded = self
+            .live
+            .health
+            .streams()
+            .filter(|st| st.is_app())
+            .any(|st| {
+                !matches!(
+                    self.live.health.of(st),
+                    StreamHealth::Connecting | StreamHealth::Stale { since: None, .. }
+                )
+            });
         if self.live.apps.is_empty() && !loaded {
             lines.push(Line::raw(t!(lang, "apps-not-loaded")));
         } else if self.live.apps.is_empty() {
