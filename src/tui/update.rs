@@ -149,8 +149,11 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     // A lesson comes on screen as it stands now: its steps were judged when their facts last
     // changed, and a step that counts down may have been waiting for the clock since.
     let arrived = s.ui.lesson != shown;
-    if facts_changed || arrived {
+    if facts_changed {
         checklist::refresh(s);
+    } else if arrived {
+        // Only the lesson that came on screen: nothing the others read has changed.
+        checklist::refresh_touched(s, checklist::Touched::Lesson(s.ui.lesson));
     }
     if world_changed {
         schedule_regrade(s);

@@ -16,6 +16,8 @@ pub enum Touched<'a> {
     App(&'a str),
     /// An object, by `namespace/Kind/name`.
     Object(&'a str),
+    /// Nothing changed, but this lesson came on screen.
+    Lesson(crate::lab::spec::LessonId),
 }
 
 impl Touched<'_> {
@@ -27,6 +29,7 @@ impl Touched<'_> {
             Touched::Object(key) => {
                 conditions().any(|c| c.objects().iter().any(|o| o.key() == key))
             }
+            Touched::Lesson(id) => lesson.id() == id,
         }
     }
 }
