@@ -46,20 +46,27 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     let [top, bottom] = split(s, area);
     let laid = lay_out(s, lesson, top);
     let drawn = Drawn {
-        extent: (laid.total(), top.height, laid.max()),
+        extent: (laid.total(), laid.height, laid.max()),
         offset: laid.offset,
     };
+    let head_rows = u16::try_from(laid.head.len()).unwrap_or(0);
+    let [head, body] =
+        Layout::vertical([Constraint::Length(head_rows), Constraint::Fill(1)]).areas(top);
+    Paragraph::new(laid.head).render(head, buf);
     Paragraph::new(laid.lines)
         .scroll((laid.offset, 0))
-        .render(top, buf);
+        .render(body, buf);
     if let Some(job) = s.job_here() {
         Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
     }
     drawn
 }
 
-/// The lesson's text wrapped to its part of the pane, and the line it is drawn from.
+/// The lesson's text wrapped to its part of the pane, and the line it is drawn from; while a
+/// command is chosen, the lesson's head (title, checklist, verdict) stays at the top, so the
+/// checklist ticks in sight of what is typed.
 struct Laid {
+    head: Vec<Line<'static>>,
     lines: Vec<Line<'static>>,
     height: u16,
     offset: u16,
@@ -78,12 +85,24 @@ impl Laid {
 /// Where the text is drawn from: the learner's scroll, moved as little as it takes to show
 /// the selected command whole (its first line, when it is taller than the pane).
 fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
-    let (lines, marked) = text_of(s, lesson, top);
+    let (mut lines, head_rows, mut marked) = text_of(s, lesson, top);
+    let mut head = Vec::new();
+    let mut height = top.height;
+    if let Some((first, last)) = marked
+        && head_rows < usize::from(top.height / 2)
+        && first >= head_rows
+    {
+        head = lines.drain(..head_rows).collect();
+        marked = Some((first - head_rows, last - head_rows));
+        height -= u16::try_from(head_rows).unwrap_or(0);
+    }
     let mut laid = Laid {
+        head,
         lines,
-        height: top.height,
+        height,
         offset: 0,
     };
+    let top = Rect { height, ..top };
     let wanted = s.ui.scroll.get(&Pane::Lesson).copied().unwrap_or(0);
     laid.offset = match marked {
         Some((first, last)) => {
@@ -158,8 +177,13 @@ pub fn extent(s: &State, area: Rect) -> (u16, u16, u16) {
 }
 
 /// The lesson's text as it is drawn, wrapped to the pane: header, checklist, verdict and the
-/// part shown; and the rows of the selected command (first, last), each marked `▌`.
-fn text_of(s: &State, lesson: &Lesson, top: Rect) -> (Vec<Line<'static>>, Option<(usize, usize)>) {
+/// part shown; how many rows the head (title, checklist, verdict) takes; and the rows of the
+/// selected command (first, last), each marked `▌`.
+fn text_of(
+    s: &State,
+    lesson: &Lesson,
+    top: Rect,
+) -> (Vec<Line<'static>>, usize, Option<(usize, usize)>) {
     let mut lines = header(s, lesson);
     if s.ui.at_lesson_end {
         lines.extend(next_lesson(s));
@@ -170,6 +194,7 @@ fn text_of(s: &State, lesson: &Lesson, top: Rect) -> (Vec<Line<'static>>, Option
     // what failed and the hint that helps.
     lines.extend(verdict(s, lesson));
     let mut out = super::wrap::wrap(lines, top.width);
+    let head_rows = out.len();
     let marked = s.selected_command().map(|c| c.code_lines);
     let (text, first_marked) =
         markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
@@ -194,7 +219,7 @@ fn text_of(s: &State, lesson: &Lesson, top: Rect) -> (Vec<Line<'static>>, Option
         let end = out.len() - 1;
         rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
     }
-    (out, rows)
+    (out, head_rows, rows)
 }
 
 /// The lesson's number and title, the part shown and the evidence file it writes.
