@@ -14,11 +14,13 @@ use crate::i18n::Lang;
 
 mod checklist;
 mod error;
+mod lets;
 mod plan;
 mod refs;
 mod rule;
 
 pub use checklist::{ChecklistItem, DoneWhen, Requirement};
+pub use lets::LetValue;
 pub use plan::{Step, Until};
 pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
 pub use rule::{Breaks, CommitCheck, Rule};
@@ -94,6 +96,10 @@ pub struct LessonSpec {
     pub number: LessonId,
     pub slug: String,
     pub title: Localized,
+    /// Values the lesson states more than once, by name, each read from the template file that
+    /// defines it: `${name}` anywhere below (a check's value, a rule, a text) is that value.
+    #[serde(default, rename = "let")]
+    pub lets: BTreeMap<String, LetValue>,
     /// The Application this lesson is about: listed first, and the timeline's default.
     pub app: String,
     /// The live panes that matter most in this lesson, most important first: they get the
@@ -164,8 +170,25 @@ pub struct PlanAction {
 #[serde(deny_unknown_fields)]
 pub struct Question {
     pub question: Localized,
+    /// The answers offered; a number or a boolean is offered as its text (so `${replicas}`
+    /// can be one).
+    #[serde(deserialize_with = "choices_as_text")]
     pub choices: Vec<String>,
     pub reveal: Reveal,
+}
+
+fn choices_as_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let items: Vec<Value> = Vec::deserialize(d)?;
+    items
+        .into_iter()
+        .map(|v| match v {
+            Value::String(s) => Ok(s),
+            Value::Number(_) | Value::Bool(_) => Ok(v.to_string()),
+            other => Err(serde::de::Error::custom(format!(
+                "a choice is a text, not {other}"
+            ))),
+        })
+        .collect()
 }
 
 /// Where the answer shows once the action has run.
