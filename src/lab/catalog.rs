@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use strum::{EnumCount, EnumIter, FromRepr};
 
 mod lets;
-pub use lets::{LetError, names_in, read_yaml};
+pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
 
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
 use crate::i18n::Lang;
@@ -295,6 +295,15 @@ impl Catalog {
     }
 }
 
+/// The template files from `dir` (laid out like `repo-template/`), else the built-in ones, as
+/// (path relative to the templates root, contents).
+pub fn load_templates(dir: Option<&Path>) -> Vec<(String, String)> {
+    match dir {
+        Some(dir) => read_tree(dir),
+        None => embedded_under("repo-template/"),
+    }
+}
+
 /// Embedded files under `prefix`, as (path relative to it, contents).
 fn embedded_under(prefix: &str) -> Vec<(String, String)> {
     crate::embedded::FILES
@@ -436,7 +445,7 @@ pub fn parse_spec(
 }
 
 /// Splits a lesson text into its six `## ` sections, in order; else how many it has.
-fn parse_text(md: &str) -> Result<Text, usize> {
+pub(crate) fn parse_text(md: &str) -> Result<Text, usize> {
     let mut sections: Vec<String> = Vec::new();
     for line in md.lines() {
         if line.starts_with("## ") {

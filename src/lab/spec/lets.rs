@@ -9,7 +9,7 @@ use super::FieldPath;
 
 /// One named value: read from a template file (`file`, with `path` into its YAML, then the text
 /// between `after` and `before`), or given here (`value`) when the lesson itself is its source.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LetValue {
     /// The template folder (under `repo-template/` or `--templates DIR`); when left out, the
