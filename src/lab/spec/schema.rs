@@ -45,6 +45,48 @@ mod tests {
         );
     }
 
+    /// Every field and kind the types have (each property, tag and enum value of the schema) is
+    /// in docs/lessons.md, written as code.
+    #[test]
+    fn every_field_and_kind_is_in_the_authors_doc() {
+        fn walk(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        match (k.as_str(), x) {
+                            ("properties", serde_json::Value::Object(p)) => {
+                                out.extend(p.keys().cloned());
+                            }
+                            ("const", serde_json::Value::String(c)) => {
+                                out.insert(c.clone());
+                            }
+                            ("enum", serde_json::Value::Array(e)) => {
+                                out.extend(e.iter().filter_map(|s| s.as_str().map(String::from)));
+                            }
+                            _ => {}
+                        }
+                        walk(x, out);
+                    }
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+                _ => {}
+            }
+        }
+        let schema: serde_json::Value = serde_json::from_str(&lesson_schema_text()).unwrap();
+        let mut names = std::collections::BTreeSet::new();
+        walk(&schema, &mut names);
+        let doc = include_str!("../../../docs/lessons.md");
+        let missing: Vec<&String> = names
+            .iter()
+            .filter(|n| !doc.contains(&format!("`{n}`")))
+            .collect();
+        assert!(names.len() > 100, "{names:?}");
+        assert!(
+            missing.is_empty(),
+            "docs/lessons.md does not list: {missing:?}"
+        );
+    }
+
     #[test]
     fn every_lesson_yaml_opens_with_the_modeline() {
         for (path, text) in crate::embedded::FILES {
