@@ -30,48 +30,7 @@ pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut 
             .map_or(Pos { line: 1, column: 1 }, |(k, _)| k.at)
     };
 
-    // Evidence of other lessons: the lesson that writes it must come first.
-    let mut evidence: Vec<String> = spec
-        .checklist
-        .iter()
-        .flat_map(|i| i.done_when.evidence_files())
-        .map(String::from)
-        .collect();
-    if let Some(e) = &spec.evidence {
-        for r in &e.rules {
-            if let Rule::Passes { files, .. } = r {
-                evidence.extend(files.iter().cloned());
-            }
-        }
-        for field in &e.fields {
-            match &field.from {
-                Source::HelmLayer { agrees_with, .. } => evidence.push(agrees_with.file.clone()),
-                Source::CommitNotApplied { commit, live, .. } => {
-                    evidence.push(commit.file.clone());
-                    evidence.push(live.file.clone());
-                }
-                _ => {}
-            }
-        }
-    }
-    evidence.sort();
-    evidence.dedup();
-    for file in evidence {
-        let writer = specs
-            .iter()
-            .find(|s| s.evidence.as_ref().is_some_and(|e| e.file == file));
-        if let Some(w) = writer
-            && !in_chain(w)
-        {
-            say(
-                top("requires").max(top("evidence")).min(top("requires")),
-                Finding::NeedsLesson {
-                    what: file,
-                    lesson: Some(w.number.0),
-                },
-            );
-        }
-    }
+    evidence_first(spec, &specs, &in_chain, top("requires"), &mut say);
     // Applications the plan waits on or the checks read, that this plan does not apply.
     let applies = |s: &LessonSpec, app: &str| {
         s.actions.iter().any(|a| match &a.step {
@@ -139,7 +98,71 @@ pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut 
             },
         );
     }
-    // Each checklist step: some action of the plan can make each of its conditions true.
+    steps(spec, tree, &t, &mut say);
+}
+
+/// Evidence of other lessons: the lesson that writes it must come first.
+fn evidence_first(
+    spec: &LessonSpec,
+    specs: &[&LessonSpec],
+    in_chain: &impl Fn(&&LessonSpec) -> bool,
+    at: Pos,
+    say: &mut impl FnMut(Pos, Finding),
+) {
+    let mut evidence: Vec<String> = spec
+        .checklist
+        .iter()
+        .flat_map(|i| i.done_when.evidence_files())
+        .map(String::from)
+        .collect();
+    if let Some(e) = &spec.evidence {
+        for r in &e.rules {
+            if let Rule::Passes { files, .. } = r {
+                evidence.extend(files.iter().cloned());
+            }
+        }
+        for field in &e.fields {
+            match &field.from {
+                Source::HelmLayer { agrees_with, .. } => evidence.push(agrees_with.file.clone()),
+                Source::CommitNotApplied { commit, live, .. } => {
+                    evidence.push(commit.file.clone());
+                    evidence.push(live.file.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    evidence.sort();
+    evidence.dedup();
+    for file in evidence {
+        let writer = specs
+            .iter()
+            .find(|s| s.evidence.as_ref().is_some_and(|e| e.file == file));
+        if let Some(w) = writer
+            && !in_chain(w)
+        {
+            say(
+                at,
+                Finding::NeedsLesson {
+                    what: file,
+                    lesson: Some(w.number.0),
+                },
+            );
+        }
+    }
+}
+
+/// Each checklist step: some action of the plan can make each of its conditions true.
+fn steps(
+    spec: &LessonSpec,
+    tree: &super::tree::Node,
+    t: &Templates<'_>,
+    say: &mut impl FnMut(Pos, Finding),
+) {
+    let top = |key: &str| {
+        tree.entry(key)
+            .map_or(Pos { line: 1, column: 1 }, |(k, _)| k.at)
+    };
     let items = tree.get("checklist").map(|c| c.items()).unwrap_or_default();
     for (i, item) in spec.checklist.iter().enumerate() {
         let at = items
@@ -149,7 +172,7 @@ pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut 
         let mut c = Vec::new();
         conditions(&item.done_when, &mut c);
         for d in c {
-            if let Some(needs) = unreachable(d, spec, &t) {
+            if let Some(needs) = unreachable(d, spec, t) {
                 say(
                     at,
                     Finding::Unreachable {
@@ -178,7 +201,7 @@ fn required(spec: &LessonSpec, all: &[&LessonSpec]) -> BTreeSet<LessonId> {
 
 /// A condition as the YAML says it: `synced: src-helm`.
 fn label(d: &DoneWhen) -> String {
-    let v = match d {
+    match d {
         DoneWhen::BareRepo(r) => format!("bare-repo: {r}"),
         DoneWhen::Cloned(r) => format!("cloned: {r}"),
         DoneWhen::Pushed { path, .. } => format!("pushed: {path}"),
@@ -194,8 +217,7 @@ fn label(d: &DoneWhen) -> String {
         DoneWhen::HeldAfterScale { object, .. } => format!("held-after-scale: {object}"),
         DoneWhen::EvidenceExists(f) => format!("evidence-exists: {f}"),
         DoneWhen::EvidencePasses(f) => format!("evidence-passes: {f}"),
-    };
-    v
+    }
 }
 
 /// The action that would make `d` true, when the plan has none that can.

@@ -110,7 +110,12 @@ impl Node {
     pub fn find_scalar(&self, text: &str) -> Option<Pos> {
         match &self.value {
             Tree::Scalar(Value::String(s)) if s == text => Some(self.at),
-            Tree::Scalar(v) if !v.is_string() && v.to_string() == text => Some(self.at),
+            Tree::Scalar(v)
+                if !v.is_string()
+                    && serde_json::from_str::<Value>(text).ok().as_ref() == Some(v) =>
+            {
+                Some(self.at)
+            }
             Tree::Scalar(_) => None,
             Tree::Seq(items) => items.iter().find_map(|n| n.find_scalar(text)),
             Tree::Map(entries) => entries.iter().find_map(|(_, n)| n.find_scalar(text)),
