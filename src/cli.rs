@@ -2,6 +2,7 @@
 //! the module that owns the work (`sim`, `cluster`, `lab`).
 
 mod lab_commands;
+mod lesson_commands;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -126,9 +127,31 @@ pub enum Command {
     },
     /// Print the manual page (roff): capa-tui man | man -l -
     Man,
+    /// For instructors: check, test, start and describe lessons (lesson.yaml folders).
+    #[command(subcommand)]
+    Lesson(LessonCommand),
     /// Print the lab's environment as export lines: eval "$(capa-tui env --sim)". With --sim it
     /// works while a `capa-tui --sim` tutor or `capa-tui sim serve` runs on the same state dir.
     Env,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LessonCommand {
+    /// Check lessons without a cluster: every problem at once, each at its file:line:column with
+    /// what to do. PATH is a folder of lessons, one lesson folder, or a lesson.yaml; the lesson
+    /// files come from --templates (else the built-in ones).
+    Lint { path: PathBuf },
+    /// Print the JSON Schema of lesson.yaml (editors complete and check a lesson.yaml whose first
+    /// line is `# yaml-language-server: $schema=<this schema>`).
+    Schema,
+    /// Make a lesson folder NAME (NN-slug, e.g. 09-greeting) from a commented skeleton that lints
+    /// clean: lesson.yaml and its text in every language.
+    New {
+        name: String,
+        /// Make it in this folder of lessons [default: the current folder].
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -225,6 +248,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
         Some(Command::Shell) => lab_commands::shell(&g).await,
         Some(Command::Env) => lab_commands::env(&g),
+        Some(Command::Lesson(command)) => lesson_commands::run(&g, command).await,
         Some(Command::Config) => show_config(&g),
         Some(Command::Completions { shell }) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();

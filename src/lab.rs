@@ -16,6 +16,7 @@ pub mod eval;
 pub mod files;
 pub mod fit;
 pub mod fswatch;
+pub mod lint;
 pub mod paths;
 pub mod progress;
 pub mod snippets;

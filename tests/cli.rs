@@ -132,3 +132,50 @@ fn the_config_file_sets_defaults_that_the_environment_and_flags_override() {
     // Lesson commands read the same settings and refuse the same way? They fall back to the
     // locale; only the tutor and `config` stop on a malformed file (checked in the tmux test).
 }
+
+/// `capa-tui lesson`: lint names a broken lesson's file, line and column and exits 1, in the
+/// user's language; new makes a lesson that lints clean; schema is the committed one.
+#[test]
+fn lesson_lint_new_and_schema_work_as_an_author_uses_them() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = capa(
+        &["lesson", "lint", root.join("lessons").to_str().unwrap()],
+        &[],
+    );
+    assert!(out.status.success(), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("8 lessons, no problems"),
+        "{}",
+        stdout(&out)
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let out = capa(&["lesson", "new", "09-greeting", "--dir", d], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    let yaml = dir.path().join("09-greeting/lesson.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    assert!(text.starts_with("# yaml-language-server: $schema=../lesson.schema.json"));
+    let out = capa(&["lesson", "lint", d], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    std::fs::write(
+        &yaml,
+        text.replace("until: synced-healthy", "until: synced"),
+    )
+    .unwrap();
+    let out = capa(&["lesson", "lint", d, "--lang", "zh"], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let said = stdout(&out);
+    assert!(
+        said.contains(&format!("{}:", yaml.display())) && said.contains("无法读取"),
+        "{said}"
+    );
+    let out = capa(&["lesson", "new", "greeting", "--dir", d], &[]);
+    assert_eq!(out.status.code(), Some(2));
+
+    let out = capa(&["lesson", "schema"], &[]);
+    assert_eq!(
+        stdout(&out),
+        std::fs::read_to_string(root.join("docs/lesson.schema.json")).unwrap()
+    );
+}

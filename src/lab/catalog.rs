@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 
 use strum::{EnumCount, EnumIter, FromRepr};
 
+mod lets;
+pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
+
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
 use crate::i18n::Lang;
 
@@ -146,6 +149,12 @@ pub enum CatalogError {
     /// The YAML parser's own message, with the line and column it points at.
     #[error("lesson {folder}: lesson.yaml: {why}")]
     BadSpec { folder: String, why: String },
+    #[error("lesson {folder}: {file}: {why}")]
+    BadText {
+        folder: String,
+        file: String,
+        why: String,
+    },
     #[error("lesson {folder}: number {number} is also lesson {other}'s")]
     SameNumber {
         folder: String,
@@ -203,7 +212,7 @@ impl Catalog {
             None => embedded_under("repo-template/"),
         };
         Ok(Catalog {
-            lessons: parse_lessons(lesson_files)?,
+            lessons: parse_lessons(lesson_files, &templates)?,
             templates,
         })
     }
@@ -316,6 +325,15 @@ impl Catalog {
     }
 }
 
+/// The template files from `dir` (laid out like `repo-template/`), else the built-in ones, as
+/// (path relative to the templates root, contents).
+pub fn load_templates(dir: Option<&Path>) -> Vec<(String, String)> {
+    match dir {
+        Some(dir) => read_tree(dir),
+        None => embedded_under("repo-template/"),
+    }
+}
+
 /// Embedded files under `prefix`, as (path relative to it, contents).
 fn embedded_under(prefix: &str) -> Vec<(String, String)> {
     crate::embedded::FILES
@@ -342,8 +360,12 @@ fn read_tree(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-/// Parses lesson folders from (path relative to the lessons root, contents).
-fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogError> {
+/// Parses lesson folders from (path relative to the lessons root, contents), their `let:`
+/// values read from `templates`.
+fn parse_lessons(
+    files: Vec<(String, String)>,
+    templates: &[(String, String)],
+) -> Result<Vec<Lesson>, CatalogError> {
     let mut folders: Vec<&str> = files
         .iter()
         .filter_map(|(p, _)| p.split_once('/').map(|(f, _)| f))
@@ -362,9 +384,9 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
         let yaml = in_folder("lesson.yaml").ok_or_else(|| CatalogError::NoSpec {
             folder: folder_name(),
         })?;
-        let spec: LessonSpec = serde_saphyr::from_str(yaml).map_err(|e| CatalogError::BadSpec {
+        let (spec, values) = parse_spec(yaml, templates).map_err(|why| CatalogError::BadSpec {
             folder: folder_name(),
-            why: e.to_string(),
+            why,
         })?;
         if let Some(other) = out.iter().find(|l| l.spec.number == spec.number) {
             return Err(CatalogError::SameNumber {
@@ -382,7 +404,12 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
             else {
                 continue;
             };
-            let parsed = parse_text(text).map_err(|found| CatalogError::Sections {
+            let text = lets::substitute_text(text, &values).map_err(|e| CatalogError::BadText {
+                folder: folder_name(),
+                file: format!("{code}.md"),
+                why: e.to_string(),
+            })?;
+            let parsed = parse_text(&text).map_err(|found| CatalogError::Sections {
                 folder: folder_name(),
                 file: format!("{code}.md"),
                 found,
@@ -405,8 +432,50 @@ fn parse_lessons(files: Vec<(String, String)>) -> Result<Vec<Lesson>, CatalogErr
     Ok(out)
 }
 
+/// A `lesson.yaml` as types, its `${name}`s filled in from its `let:` values (which it returns,
+/// for its text); else the reason, with the line and column where the parser has them.
+pub fn parse_spec(
+    yaml: &str,
+    templates: &[(String, String)],
+) -> Result<(LessonSpec, BTreeMap<String, serde_json::Value>), String> {
+    use serde_json::Value;
+    // The typed parse from the text is the one whose errors point at a line: used to say why
+    // whenever the lesson does not read, unless only the filled-in values are to blame.
+    let located = || match serde_saphyr::from_str::<LessonSpec>(yaml) {
+        Err(e) => e.to_string(),
+        Ok(_) => String::new(),
+    };
+    let mut raw: Value = serde_saphyr::from_str(yaml).map_err(|e| e.to_string())?;
+    let lets = match raw.get("let") {
+        None => BTreeMap::new(),
+        Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+            let at = located();
+            if at.is_empty() {
+                format!("let: {e}")
+            } else {
+                at
+            }
+        })?,
+    };
+    let lesson_templates: Vec<String> = raw
+        .get("templates")
+        .and_then(|t| serde_json::from_value(t.clone()).ok())
+        .unwrap_or_default();
+    let values = lets::resolve(&lets, &lesson_templates, templates).map_err(|e| e.to_string())?;
+    lets::substitute(&mut raw, &values).map_err(|e| e.to_string())?;
+    let spec = serde_json::from_value::<LessonSpec>(raw).map_err(|e| {
+        let at = located();
+        if at.is_empty() {
+            format!("with the let: values put in: {e}")
+        } else {
+            at
+        }
+    })?;
+    Ok((spec, values))
+}
+
 /// Splits a lesson text into its six `## ` sections, in order; else how many it has.
-fn parse_text(md: &str) -> Result<Text, usize> {
+pub(crate) fn parse_text(md: &str) -> Result<Text, usize> {
     let mut sections: Vec<String> = Vec::new();
     for line in md.lines() {
         if line.starts_with("## ") {

@@ -14,18 +14,32 @@ use crate::i18n::Lang;
 
 mod checklist;
 mod error;
+mod lets;
 mod plan;
 mod refs;
 mod rule;
+pub mod schema;
 
 pub use checklist::{ChecklistItem, DoneWhen, Requirement};
+pub use lets::LetValue;
 pub use plan::{Step, Until};
 pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
 pub use rule::{Breaks, CommitCheck, Rule};
 
 /// A lesson, by the number its `lesson.yaml` gives it: how progress, grades and plans name it.
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    Default,
+    schemars::JsonSchema,
 )]
 #[serde(transparent)]
 pub struct LessonId(pub u8);
@@ -39,12 +53,12 @@ impl fmt::Display for LessonId {
 /// A text in the languages a lesson is written in, by language code (`en`, `zh`, ...). English
 /// is required: it stands in for a language a lesson does not have yet. A plain string is the
 /// English alone.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(try_from = "LocalizedRepr")]
 pub struct Localized(BTreeMap<String, String>);
 
 /// How `lesson.yaml` writes a [`Localized`]: a map by language code, or a plain English string.
-#[derive(Deserialize)]
+#[derive(Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 enum LocalizedRepr {
     Plain(String),
@@ -88,12 +102,16 @@ impl TryFrom<LocalizedRepr> for Localized {
 }
 
 /// `lesson.yaml`, parsed once.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LessonSpec {
     pub number: LessonId,
     pub slug: String,
     pub title: Localized,
+    /// Values the lesson states more than once, by name, each read from the template file that
+    /// defines it: `${name}` anywhere below (a check's value, a rule, a text) is that value.
+    #[serde(default, rename = "let")]
+    pub lets: BTreeMap<String, LetValue>,
     /// The Application this lesson is about: listed first, and the timeline's default.
     pub app: String,
     /// The live panes that matter most in this lesson, most important first: they get the
@@ -124,7 +142,7 @@ pub struct LessonSpec {
 
 /// Which Helm values of which Application the values pane traces through the layers, and where
 /// each one shows in the cluster.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValuesSpec {
     pub app: String,
@@ -133,7 +151,7 @@ pub struct ValuesSpec {
     pub keys: Vec<ValueKey>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ValueKey {
     pub key: String,
@@ -143,7 +161,7 @@ pub struct ValueKey {
 
 /// One action of a lesson's plan, and its narration for step mode: what is about to happen and
 /// what to watch (`say`), and what changed once it ran (`then`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 pub struct PlanAction {
     #[serde(flatten)]
     pub step: Step,
@@ -164,16 +182,33 @@ pub struct PlanAction {
 }
 
 /// A multiple-choice question whose answer the action reveals.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Question {
     pub question: Localized,
+    /// The answers offered; a number or a boolean is offered as its text (so `${replicas}`
+    /// can be one).
+    #[serde(deserialize_with = "choices_as_text")]
     pub choices: Vec<String>,
     pub reveal: Reveal,
 }
 
+fn choices_as_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    let items: Vec<Value> = Vec::deserialize(d)?;
+    items
+        .into_iter()
+        .map(|v| match v {
+            Value::String(s) => Ok(s),
+            Value::Number(_) | Value::Bool(_) => Ok(v.to_string()),
+            other => Err(serde::de::Error::custom(format!(
+                "a choice is a text, not {other}"
+            ))),
+        })
+        .collect()
+}
+
 /// Where the answer shows once the action has run.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Reveal {
     /// A live object's field.
@@ -183,7 +218,7 @@ pub enum Reveal {
 }
 
 /// The tutor's live panes, as lessons name them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum PaneName {
     Apps,
@@ -194,7 +229,7 @@ pub enum PaneName {
 }
 
 /// A lesson's evidence file: its fields, how each is read, and how it is graded.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceSpec {
     pub file: String,
@@ -210,7 +245,7 @@ fn default_live_hint() -> usize {
     2
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldSpec {
     pub name: String,
@@ -223,7 +258,7 @@ pub struct FieldSpec {
 }
 
 /// The JSON types the lab's grader names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 pub enum JsonType {
     #[serde(rename = "number")]
     Number,
@@ -260,7 +295,7 @@ impl fmt::Display for JsonType {
 
 /// Where an evidence field's value comes from: always the cluster, the Git repo or an earlier
 /// evidence file, never a value known in advance.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "read", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Source {
     /// The value at `path` in a live object (`null` when absent and `optional`).
@@ -275,6 +310,7 @@ pub enum Source {
     },
     /// How many objects of a kind a namespace holds (with a field selector).
     Count {
+        #[schemars(with = "refs::KindSchema")]
         kind: Kind,
         namespace: String,
         #[serde(default)]
@@ -282,6 +318,7 @@ pub enum Source {
     },
     /// Whether a namespace holds any object of a kind (with a field selector).
     Exists {
+        #[schemars(with = "refs::KindSchema")]
         kind: Kind,
         namespace: String,
         #[serde(default)]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{FieldPath, Localized, ObjectRef};
 
 /// One step of a lesson's checklist.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ChecklistItem {
     pub step: Localized,
@@ -22,7 +22,7 @@ pub struct ChecklistItem {
 }
 
 /// What shows a step is done.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum DoneWhen {
     /// The bare repo `<bare-dir>/<name>.git` exists.
@@ -74,6 +74,7 @@ pub enum DoneWhen {
     /// hand-scaled Deployment alone). Until then the tutor counts down.
     HeldAfterScale {
         object: ObjectRef,
+        #[schemars(schema_with = "super::schema::number_or_let")]
         seconds: u64,
         condition: Box<DoneWhen>,
     },
@@ -139,7 +140,7 @@ impl DoneWhen {
 }
 
 /// What must hold before a lesson's plan runs, and the lesson that makes it so.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Requirement {
     pub lesson: super::LessonId,

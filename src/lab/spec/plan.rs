@@ -9,7 +9,7 @@ use crate::lab::fit::Fit;
 use crate::t;
 
 /// When a wait is over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Until {
     /// Synced and Healthy, no operation running.
@@ -20,7 +20,7 @@ pub enum Until {
     OperationFailed,
 }
 
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "do", rename_all = "kebab-case")]
 pub enum Step {
     /// `git init --bare` under the bare dir (skipped when it exists).
@@ -72,12 +72,14 @@ pub enum Step {
     Scale {
         namespace: String,
         deployment: String,
+        #[schemars(schema_with = "super::schema::number_or_let")]
         replicas: i32,
     },
     /// Let this many seconds of cluster time pass since the last `kubectl scale` of it.
     HoldAfterScale {
         namespace: String,
         deployment: String,
+        #[schemars(schema_with = "super::schema::number_or_let")]
         seconds: u64,
     },
     /// Read the evidence from the cluster and write it.

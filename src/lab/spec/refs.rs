@@ -190,3 +190,87 @@ impl fmt::Display for FieldPath {
         f.write_str(&self.text)
     }
 }
+
+/// A string in the schema, with what it must read as: these three parse their text when the
+/// lesson loads, so an editor can only be told their shape.
+fn text_schema(description: &str, pattern: &str) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "string",
+        "description": description,
+        "pattern": pattern,
+    })
+}
+
+impl schemars::JsonSchema for ObjectRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ObjectRef".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let kinds = KINDS.map(Kind::name).join("|");
+        text_schema(
+            "A live object: namespace/Kind/name (the name may take an earlier evidence field: {hook_job})",
+            &format!("^[^/]+/({kinds})/.+$"),
+        )
+    }
+}
+
+impl schemars::JsonSchema for FieldPath {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "FieldPath".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        text_schema(
+            "A path into an object: spec.replicas, metadata.annotations[\"a.b/c\"], containers[0].image, resources[hookType=PreSync].name",
+            "^.+$",
+        )
+    }
+}
+
+impl schemars::JsonSchema for EvidenceRef {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EvidenceRef".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        text_schema(
+            "A field of another lesson's evidence file: FILE#FIELD (precedence.json#replicas)",
+            "^[^#]+#.+$",
+        )
+    }
+}
+
+/// Every kind a lesson may name, for the schema. The match below stops compiling when a kind is
+/// added and not listed here.
+pub const KINDS: [Kind; 7] = [
+    Kind::Application,
+    Kind::ConfigMap,
+    Kind::Deployment,
+    Kind::Job,
+    Kind::Pod,
+    Kind::Secret,
+    Kind::Service,
+];
+
+const _: fn(Kind) = |k| match k {
+    Kind::Application
+    | Kind::ConfigMap
+    | Kind::Deployment
+    | Kind::Job
+    | Kind::Pod
+    | Kind::Secret
+    | Kind::Service => {}
+};
+
+/// `Kind` is the cluster module's; its schema is the lab's concern, so it is written here.
+pub struct KindSchema;
+
+impl schemars::JsonSchema for KindSchema {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Kind".into()
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": KINDS.map(Kind::name),
+        })
+    }
+}

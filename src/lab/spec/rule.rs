@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{FieldPath, Localized, ObjectRef};
 
 /// What the self-check asks beyond each field's type and its agreement with the cluster.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "rule", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Rule {
     /// Two RFC 3339 times in order: `earlier` no later than `later`.
@@ -31,6 +31,7 @@ pub enum Rule {
     AtLeastApart {
         from: String,
         to: String,
+        #[schemars(schema_with = "super::schema::number_or_let")]
         seconds: f64,
         hint: usize,
     },
@@ -105,7 +106,7 @@ impl Rule {
 }
 
 /// A file the broken commit also changed, and what it then contained.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Breaks {
     pub file: String,
@@ -115,7 +116,7 @@ pub struct Breaks {
 /// A commit recorded in `commit` is in the history of `repo`'s `main` and is the one that set
 /// `path` of `file` to `value` (its parent did not), breaking `breaks` in the same commit; and
 /// `live` (the value recorded from the cluster) is still the parent's value: not applied.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CommitCheck {
     pub commit: String,
