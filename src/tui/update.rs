@@ -147,8 +147,9 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     let shown = s.ui.lesson;
     let mut effects = apply(s, msg);
     // A lesson comes on screen as it stands now: its steps were judged when their facts last
-    // changed, and a step that counts down may have been waiting for the clock since.
-    let arrived = s.ui.lesson != shown;
+    // changed, and a step that counts down may have been waiting for the clock since. (Not
+    // before every stream has listed: half the facts would untick what is done.)
+    let arrived = s.ui.lesson != shown && s.live.health.all_live();
     if facts_changed {
         checklist::refresh(s);
     } else if arrived {

@@ -114,7 +114,9 @@ fn the_lab_files_read_again_unchanged_draw_no_frame() {
 
 #[test]
 fn a_lesson_that_comes_on_screen_is_judged_then() {
-    let mut s = state();
+    let mut s = State::builder(std::sync::Arc::new(Catalog::embedded().unwrap()))
+        .live()
+        .build();
     // An app lesson 2 does not read: the lessons that read it are judged, lesson 2 is not.
     update(&mut s, Msg::App(app("src-kust", "1", "Healthy")));
     let first = s.ui.lesson;
