@@ -1,0 +1,374 @@
+//! Judging a checklist condition on the facts: whether it holds, why not ([`Unmet`]), and since
+//! when; and the readers of the cluster's objects and of Git it needs.
+
+use jiff::Timestamp;
+use serde_json::Value;
+
+use super::*;
+
+impl DoneWhen {
+    /// Whether the condition holds on these facts.
+    pub fn holds(&self, f: &Facts<'_>) -> bool {
+        self.unmet(f).is_none()
+    }
+
+    /// `None` when the condition holds; else what is wrong and what to do.
+    // One arm per kind of condition, each short: the judgement reads as one table.
+    #[allow(clippy::too_many_lines)]
+    pub fn unmet(&self, f: &Facts<'_>) -> Option<Unmet> {
+        match self {
+            DoneWhen::BareRepo(repo) => {
+                (!f.git.repos.contains_key(repo)).then(|| Unmet::NoBareRepo { repo: repo.clone() })
+            }
+            DoneWhen::Cloned(repo) => {
+                (!f.git.cloned.contains(repo)).then(|| Unmet::NotCloned { repo: repo.clone() })
+            }
+            DoneWhen::Pushed {
+                repo,
+                path,
+                contains,
+            } => match (f.git.files.get(&(repo.clone(), path.clone())), contains) {
+                (None, _) => Some(Unmet::NotPushed {
+                    repo: repo.clone(),
+                    path: path.clone(),
+                }),
+                (Some(text), Some(c)) if !text.contains(c.as_str()) => Some(Unmet::PushedWithout {
+                    repo: repo.clone(),
+                    path: path.clone(),
+                    contains: c.clone(),
+                }),
+                _ => None,
+            },
+            DoneWhen::GitValue {
+                repo,
+                file,
+                path,
+                equals,
+            } => git_value(f, (repo, file), path, equals),
+            DoneWhen::AppSpec { app, has } => match f.apps.get(app) {
+                None => Some(Unmet::NoApp { app: app.clone() }),
+                Some(a) => first_missing(&a.spec, has, "").map(|(at, want)| Unmet::AppSpecLacks {
+                    app: app.clone(),
+                    at,
+                    want: serde_json::to_string(&want).unwrap_or_default(),
+                }),
+            },
+            DoneWhen::Synced { app }
+            | DoneWhen::Succeeded { app }
+            | DoneWhen::OperationFailed { app } => self.app_unmet(f, app),
+            DoneWhen::FieldOwner {
+                object,
+                path,
+                manager,
+            } => match f.objects.get(&object.key()) {
+                None => Some(not_in_cluster(object)),
+                Some(o) => match field_owner(o, path) {
+                    Some(m) if m == *manager => None,
+                    Some(m) => Some(Unmet::OwnedBy {
+                        object: object.to_string(),
+                        path: path.to_string(),
+                        owner: m,
+                        manager: manager.clone(),
+                    }),
+                    None => Some(Unmet::NoOwner {
+                        object: object.to_string(),
+                        path: path.to_string(),
+                    }),
+                },
+            },
+            DoneWhen::ObjectField {
+                object,
+                path,
+                equals,
+            } => match f.objects.get(&object.key()) {
+                None => Some(not_in_cluster(object)),
+                Some(o) => match path.get(o) {
+                    Some(v) if holds(v, equals) => None,
+                    Some(v) => Some(Unmet::FieldIs {
+                        object: object.to_string(),
+                        path: path.to_string(),
+                        have: shown(v),
+                        want: shown(equals),
+                    }),
+                    None => Some(Unmet::FieldMissing {
+                        object: object.to_string(),
+                        path: path.to_string(),
+                        want: shown(equals),
+                    }),
+                },
+            },
+            DoneWhen::RolledOut { object, image } => match f.objects.get(&object.key()) {
+                None => Some(not_in_cluster(object)),
+                Some(o) => rolled_out(object, o, image),
+            },
+            DoneWhen::All(all) => all.iter().find_map(|c| c.unmet(f)),
+            DoneWhen::HeldAfterScale {
+                object,
+                seconds,
+                condition,
+            } => {
+                if let Some(why) = condition.unmet(f) {
+                    return Some(why);
+                }
+                let Some(scaled) = f.objects.get(&object.key()).and_then(scaled_at) else {
+                    return Some(Unmet::NotScaled {
+                        object: object.to_string(),
+                    });
+                };
+                let Some(now) = f.now else {
+                    return Some(Unmet::NoClock);
+                };
+                let passed = now.duration_since(scaled).as_secs().max(0).unsigned_abs();
+                (passed < *seconds).then(|| Unmet::Holding {
+                    left: seconds - passed,
+                })
+            }
+            DoneWhen::EvidenceExists(file) => f
+                .evidence
+                .get(file)
+                .and_then(|e| e.written)
+                .is_none()
+                .then(|| Unmet::NoEvidence { file: file.clone() }),
+            DoneWhen::EvidencePasses(file) => f
+                .evidence
+                .get(file)
+                .and_then(|e| e.passed)
+                .is_none()
+                .then(|| Unmet::EvidenceFails { file: file.clone() }),
+        }
+    }
+
+    /// When the condition became true, as the facts record it (a commit's time, an operation's
+    /// end, a managedFields entry, a file's write): what a tick shows. `None` when the facts do
+    /// not say, or it does not hold.
+    pub fn since(&self, f: &Facts<'_>) -> Option<Timestamp> {
+        if !self.holds(f) {
+            return None;
+        }
+        let object = |o: &ObjectRef| f.objects.get(&o.key());
+        match self {
+            DoneWhen::BareRepo(repo) => f.git.made.get(repo).copied(),
+            DoneWhen::Cloned(_) => f.git.cloned_at,
+            DoneWhen::Pushed { repo, path, .. } => {
+                f.git.changed.get(&(repo.clone(), path.clone())).copied()
+            }
+            DoneWhen::GitValue { repo, file, .. } => {
+                f.git.changed.get(&(repo.clone(), file.clone())).copied()
+            }
+            DoneWhen::AppSpec { app, .. } => f.apps.get(app).and_then(|a| a.applied_at),
+            DoneWhen::Synced { app }
+            | DoneWhen::Succeeded { app }
+            | DoneWhen::OperationFailed { app } => {
+                let op = f.apps.get(app)?.app.status.operation_state.clone()?;
+                op.finished_at
+                    .or(op.started_at)
+                    .and_then(|t| t.parse().ok())
+            }
+            DoneWhen::FieldOwner {
+                object: o,
+                path,
+                manager,
+            } => object(o).and_then(|obj| {
+                writes_of(obj, path)
+                    .filter(|m| m["manager"] == manager.as_str())
+                    .filter_map(|m| m["time"].as_str()?.parse().ok())
+                    .max()
+            }),
+            DoneWhen::ObjectField {
+                object: o, path, ..
+            } => object(o).and_then(|obj| written_at(obj, path)),
+            DoneWhen::RolledOut { object: o, .. } => object(o).and_then(|d| {
+                d["status"]["conditions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|c| c["type"] == "Available" || c["type"] == "Progressing")
+                    .filter_map(|c| {
+                        c["lastUpdateTime"]
+                            .as_str()
+                            .or(c["lastTransitionTime"].as_str())
+                    })
+                    .filter_map(|t| t.parse::<Timestamp>().ok())
+                    .max()
+            }),
+            DoneWhen::All(all) => all.iter().filter_map(|c| c.since(f)).max(),
+            DoneWhen::HeldAfterScale {
+                object: o, seconds, ..
+            } => object(o).and_then(scaled_at).and_then(|t| {
+                t.checked_add(jiff::SignedDuration::from_secs(*seconds as i64))
+                    .ok()
+            }),
+            DoneWhen::EvidenceExists(file) => f.evidence.get(file).and_then(|e| e.written),
+            DoneWhen::EvidencePasses(file) => f.evidence.get(file).and_then(|e| e.passed),
+        }
+    }
+
+    /// The Application conditions, judged against `main` of the repo it points at.
+    fn app_unmet(&self, f: &Facts<'_>, name: &str) -> Option<Unmet> {
+        let Some(app) = f.apps.get(name).map(|a| &a.app) else {
+            return Some(Unmet::NoApp {
+                app: name.to_string(),
+            });
+        };
+        let repo = repo_of(app).unwrap_or_default();
+        let main = f.git.repos.get(&repo).cloned().flatten();
+        let path = app.spec.source.as_ref().map_or("", |s| s.path.as_str());
+        let at_main = |rev: Option<&str>| f.git.current(&repo, rev, path);
+        let state = AppState {
+            app: name.to_string(),
+            sync: app.status.sync.status.clone(),
+            health: app.status.health.status.clone(),
+            at: short(app.git_revision()),
+            main: short(main.as_deref()),
+        };
+        let settled = app.operation.is_none()
+            && app.status.sync.status == "Synced"
+            && app.status.health.status == "Healthy"
+            && at_main(app.git_revision());
+        let op = app.status.operation_state.as_ref();
+        let phase = op.map_or_else(|| "-".to_string(), |o| o.phase.clone());
+        match self {
+            DoneWhen::Synced { .. } | DoneWhen::Succeeded { .. } if !settled => {
+                Some(Unmet::NotSettled {
+                    state,
+                    running: app.operation.is_some(),
+                })
+            }
+            DoneWhen::Succeeded { .. }
+                if !(op.is_some_and(|o| o.phase == "Succeeded")
+                    && at_main(app.result_revision())) =>
+            {
+                Some(Unmet::NotSucceeded {
+                    app: name.to_string(),
+                    phase,
+                    at: short(app.result_revision()),
+                    main: short(main.as_deref()),
+                })
+            }
+            DoneWhen::OperationFailed { .. }
+                if !(op.is_some_and(|o| o.failed() || o.message.contains("Retrying attempt"))
+                    && at_main(app.operation_revision())) =>
+            {
+                Some(Unmet::NotFailed {
+                    app: name.to_string(),
+                    main: short(main.as_deref()),
+                    phase,
+                    at: short(app.operation_revision()),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+fn not_in_cluster(object: &ObjectRef) -> Unmet {
+    Unmet::NotInCluster {
+        object: object.to_string(),
+    }
+}
+
+/// When `kubectl scale` last wrote the object's replicas (its scale subresource entry).
+pub fn scaled_at(obj: &Value) -> Option<Timestamp> {
+    obj["metadata"]["managedFields"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| {
+            m["subresource"] == "scale" && m["fieldsV1"]["f:spec"]["f:replicas"].is_object()
+        })
+        .filter_map(|m| m["time"].as_str()?.parse().ok())
+        .max()
+}
+
+/// When the field was last written (its newest managedFields entry), else when the object was
+/// made.
+fn written_at(obj: &Value, path: &FieldPath) -> Option<Timestamp> {
+    writes_of(obj, path)
+        .filter_map(|m| m["time"].as_str()?.parse().ok())
+        .max()
+        .or_else(|| {
+            obj["metadata"]["creationTimestamp"]
+                .as_str()
+                .and_then(|t| t.parse().ok())
+        })
+}
+
+fn git_value(
+    f: &Facts<'_>,
+    (repo, file): (&String, &String),
+    path: &FieldPath,
+    equals: &Value,
+) -> Option<Unmet> {
+    let Some(text) = f.git.files.get(&(repo.clone(), file.clone())) else {
+        return Some(Unmet::NotPushed {
+            repo: repo.clone(),
+            path: file.clone(),
+        });
+    };
+    let doc = serde_saphyr::from_str::<Value>(text).unwrap_or(Value::Null);
+    let have = path.get(&doc).cloned().unwrap_or(Value::Null);
+    if same(&have, equals) {
+        return None;
+    }
+    let (repo, file, path) = (repo.clone(), file.clone(), path.to_string());
+    Some(if equals.is_null() {
+        Unmet::GitSetsUnwanted {
+            repo,
+            file,
+            path,
+            have: shown(&have),
+        }
+    } else if have.is_null() {
+        Unmet::GitLacks {
+            repo,
+            file,
+            path,
+            want: shown(equals),
+        }
+    } else {
+        Unmet::GitDiffers {
+            repo,
+            file,
+            path,
+            have: shown(&have),
+            want: shown(equals),
+        }
+    })
+}
+
+/// Why a Deployment has not rolled out on `image`, if it has not.
+pub(super) fn rolled_out(object: &ObjectRef, d: &Value, image: &str) -> Option<Unmet> {
+    let count = |v: &Value| v.as_i64().unwrap_or(0);
+    let want = d["spec"]["replicas"].as_i64().unwrap_or(1);
+    let ready = count(&d["status"]["readyReplicas"]);
+    let updated = count(&d["status"]["updatedReplicas"]);
+    let total = count(&d["status"]["replicas"]);
+    let images: Vec<&str> = d["spec"]["template"]["spec"]["containers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["image"].as_str())
+        .collect();
+    if images.is_empty() || images.iter().any(|i| *i != image) {
+        return Some(Unmet::RunsOtherImage {
+            object: object.to_string(),
+            images: if images.is_empty() {
+                "-".to_string()
+            } else {
+                images.join(", ")
+            },
+            image: image.to_string(),
+        });
+    }
+    let observed = d["status"]["observedGeneration"] == d["metadata"]["generation"];
+    (!(observed && ready == want && updated == want && total == want)).then(|| {
+        Unmet::NotRolledOut {
+            object: object.to_string(),
+            image: image.to_string(),
+            ready,
+            want,
+            updated,
+            total,
+        }
+    })
+}

@@ -1,0 +1,93 @@
+//! How conditions are judged and said, on hand-built facts.
+use super::judge::rolled_out;
+use super::*;
+use serde_json::json;
+
+fn deployment() -> ObjectRef {
+    ObjectRef::try_from("ns/Deployment/d".to_string()).unwrap()
+}
+
+#[test]
+fn the_first_missing_part_is_named_with_its_path() {
+    let spec = json!({"source": {"helm": {"parameters": [{"name": "greeting", "value": "x"}]}}});
+    assert_eq!(
+        first_missing(
+            &spec,
+            &json!({"source": {"helm": {"valuesObject": {"replicaCount": 3}}}}),
+            ""
+        ),
+        Some((
+            "source.helm.valuesObject".into(),
+            json!({"replicaCount": 3})
+        ))
+    );
+    assert_eq!(
+        first_missing(
+            &spec,
+            &json!({"source": {"helm": {"parameters": [{"name": "greeting", "value": "from-parameter"}]}}}),
+            ""
+        ),
+        Some((
+            "source.helm.parameters[]".into(),
+            json!({"name": "greeting", "value": "from-parameter"})
+        ))
+    );
+    assert!(holds(&json!({"n": 3}), &json!({"n": "3"})));
+    assert!(holds(&json!({"n": 3.0}), &json!({"n": 3})));
+}
+
+#[test]
+fn a_rollout_is_done_only_when_every_replica_is_ready_on_the_image() {
+    let d = |image: &str, ready: i64| {
+        json!({"metadata": {"generation": 2}, "spec": {"replicas": 2, "template": {"spec": {"containers": [{"image": image}]}}},
+               "status": {"observedGeneration": 2, "replicas": 2, "updatedReplicas": 2, "readyReplicas": ready}})
+    };
+    let o = deployment();
+    assert_eq!(
+        rolled_out(&o, &d("nginx:1.28-alpine", 2), "nginx:1.28-alpine"),
+        None
+    );
+    assert_eq!(
+        rolled_out(&o, &d("nginx:1.28-alpine", 1), "nginx:1.28-alpine")
+            .unwrap()
+            .to_string(),
+        "ns/Deployment/d: 1 of 2 Pods ready on nginx:1.28-alpine (2 updated, 2 in all): wait for the rollout"
+    );
+    assert_eq!(
+        rolled_out(&o, &d("nginx:1.27-alpine", 2), "nginx:1.28-alpine")
+            .unwrap()
+            .to_string(),
+        "ns/Deployment/d: its Pods run nginx:1.27-alpine, not nginx:1.28-alpine"
+    );
+}
+
+#[test]
+fn a_step_that_needs_time_holds_only_once_the_time_has_passed() {
+    let scaled = json!({"spec": {"replicas": 4}, "metadata": {"managedFields": [
+        {"manager": "kubectl", "operation": "Update", "subresource": "scale",
+         "time": "2026-03-01T10:00:00Z", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]}});
+    let cond: DoneWhen = serde_saphyr::from_str(
+        "held-after-scale: {object: ns/Deployment/d, seconds: 40, condition: {object-field: {object: ns/Deployment/d, path: spec.replicas, equals: 4}}}",
+    )
+    .unwrap();
+    let mut live = super::super::facts::LiveFacts::default();
+    live.objects.insert("ns/Deployment/d".into(), scaled);
+    assert_eq!(cond.unmet(&live.facts()), Some(Unmet::NoClock));
+    live.now = "2026-03-01T10:00:17Z".parse().ok();
+    assert_eq!(cond.unmet(&live.facts()), Some(Unmet::Holding { left: 23 }));
+    assert_eq!(
+        cond.unmet(&live.facts()).unwrap().to_string(),
+        "holds; 23 s of the wait still to go"
+    );
+    live.now = "2026-03-01T10:00:41Z".parse().ok();
+    assert!(cond.holds(&live.facts()));
+    assert_eq!(
+        cond.since(&live.facts()),
+        "2026-03-01T10:00:40Z".parse().ok()
+    );
+    live.objects.get_mut("ns/Deployment/d").unwrap()["spec"]["replicas"] = json!(2);
+    assert!(
+        matches!(cond.unmet(&live.facts()), Some(Unmet::FieldIs { .. })),
+        "put back: it no longer holds"
+    );
+}
