@@ -95,7 +95,8 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
         .size(80, 24)
         .build();
     let area = ratatui::layout::Rect::new(0, 0, 80, 24);
-    let limits = capa_tui::tui::view::scroll_limits(&s, area);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    let limits = capa_tui::tui::view::draw(&s, area, &mut buf).limits;
     assert!(
         limits[&capa_tui::tui::state::Pane::Lesson] > 20,
         "{limits:?}"

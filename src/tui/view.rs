@@ -236,26 +236,6 @@ pub(super) fn scroll_marker(
     Paragraph::new(Span::styled(text, theme.accent())).render(area, buf);
 }
 
-/// How far each pane on screen can scroll at this size: what `update` needs to keep a scroll
-/// inside the content (reported by the runtime after each frame).
-pub fn scroll_limits(s: &State, area: Rect) -> std::collections::BTreeMap<Pane, u16> {
-    layout::areas(s, area)
-        .panes
-        .into_iter()
-        .filter_map(|(pane, rect)| {
-            let inner = Block::default().borders(Borders::ALL).inner(rect);
-            match pane {
-                Pane::Shell => None,
-                Pane::Lesson => Some((pane, lesson::extent(s, inner).2)),
-                other => Some((
-                    pane,
-                    text_extent(&pane_text(s, other, inner.width), inner).1,
-                )),
-            }
-        })
-        .collect()
-}
-
 /// The screen as text, `width`×`height`, one line a row (for tests of what is on screen).
 #[cfg(test)]
 pub fn text_of_screen(s: &State, width: u16, height: u16) -> String {
@@ -270,14 +250,4 @@ pub fn text_of_screen(s: &State, width: u16, height: u16) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// The line the lesson pane's text is drawn from at this size, when the lesson pane is on
-/// screen: the runtime tells `update`, so a scroll goes on from what the learner sees.
-pub fn lesson_shown_at(s: &State, area: Rect) -> Option<u16> {
-    layout::areas(s, area)
-        .panes
-        .into_iter()
-        .find(|(p, _)| *p == Pane::Lesson)
-        .map(|(_, rect)| lesson::shown_at(s, Block::default().borders(Borders::ALL).inner(rect)))
 }

@@ -510,8 +510,9 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
             let text = s.session.fit.render(&chosen.text);
             let screen = crate::tui::view::text_of_screen(&s, w, h);
             // Tell update where the lesson was drawn from, as the runtime does.
-            let at = crate::tui::view::lesson_shown_at(&s, ratatui::layout::Rect::new(0, 0, w, h));
-            if let Some(at) = at {
+            let area = ratatui::layout::Rect::new(0, 0, w, h);
+            let mut buf = ratatui::buffer::Buffer::empty(area);
+            if let Some(at) = crate::tui::view::draw(&s, area, &mut buf).lesson_at {
                 update(&mut s, Msg::LessonShownAt(at));
             }
             let marked: Vec<&str> = screen

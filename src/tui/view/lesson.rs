@@ -43,7 +43,12 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
             offset: 0,
         };
     };
-    let [top, bottom] = split(s, area);
+    // The plan's lines, built once: they set its height and are what it draws.
+    let plan_lines = s
+        .job_here()
+        .map(|job| super::wrap::wrap(plan(s, job), area.width))
+        .unwrap_or_default();
+    let [top, bottom] = split(area, plan_lines.len());
     let laid = lay_out(s, lesson, top);
     let drawn = Drawn {
         extent: (laid.total(), laid.height, laid.max()),
@@ -56,9 +61,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     Paragraph::new(laid.lines)
         .scroll((laid.offset, 0))
         .render(body, buf);
-    if let Some(job) = s.job_here() {
-        Paragraph::new(super::wrap::wrap(plan(s, job), bottom.width)).render(bottom, buf);
-    }
+    Paragraph::new(plan_lines).render(bottom, buf);
     drawn
 }
 
@@ -125,16 +128,6 @@ fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
     laid
 }
 
-/// The line the lesson's text is drawn from in a lesson pane of `area` (the runtime tells
-/// `update`, so scrolling goes on from what is on screen).
-pub fn shown_at(s: &State, area: Rect) -> u16 {
-    let Some(lesson) = s.current() else {
-        return 0;
-    };
-    let [top, _] = split(s, area);
-    lay_out(s, lesson, top).offset
-}
-
 /// How much of a plan the lesson pane shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum PlanShape {
@@ -156,24 +149,11 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
 
 /// The lesson's text above, the plan of this lesson (if any) below, as tall as its lines
 /// wrapped to the pane (at most three fifths of it: the lesson stays in view).
-fn split(s: &State, area: Rect) -> [Rect; 2] {
-    let plan_height = s.job_here().map_or(0, |j| {
-        let rows = super::wrap::wrap(plan(s, j), area.width).len();
-        u16::try_from(rows)
-            .unwrap_or(u16::MAX)
-            .min(area.height * 3 / 5)
-    });
+fn split(area: Rect, plan_rows: usize) -> [Rect; 2] {
+    let plan_height = u16::try_from(plan_rows)
+        .unwrap_or(u16::MAX)
+        .min(area.height * 3 / 5);
     Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
-}
-
-/// (lines in all, lines shown, how far it can scroll) of the lesson's text in `area`.
-pub fn extent(s: &State, area: Rect) -> (u16, u16, u16) {
-    let Some(lesson) = s.current() else {
-        return (0, area.height, 0);
-    };
-    let [top, _] = split(s, area);
-    let laid = lay_out(s, lesson, top);
-    (laid.total(), top.height, laid.max())
 }
 
 /// The lesson's text as it is drawn, wrapped to the pane: header, checklist, verdict and the
