@@ -46,10 +46,6 @@ fn run_shown_action(s: &mut State, i: usize) {
     update(s, Msg::JobEnded(Ok(())));
 }
 
-fn pane_names(lang: capa_tui::i18n::Lang, pane: Pane) -> String {
-    pane.title(lang)
-}
-
 /// Lessons 2, 5, 6 and 7 stepped through with the clicker's space bar, presenting, at three
 /// sizes.
 #[test]
@@ -85,7 +81,7 @@ fn each_presented_step_shows_what_it_narrates() {
                     rect.height
                 );
                 assert!(
-                    screen.contains(&pane_names(lang, pane)),
+                    screen.contains(&pane.title(lang)),
                     "{w}x{h}: its title is on screen:\n{screen}"
                 );
             }
@@ -158,7 +154,7 @@ fn question_has_a_band_of_its_own(
     let band_end = rows[at..].iter().position(|r| r.starts_with('╚')).unwrap() + at;
     let lesson_top = rows
         .iter()
-        .position(|r| r.contains(&pane_names(lang, Pane::Lesson)))
+        .position(|r| r.contains(&Pane::Lesson.title(lang)))
         .unwrap();
     assert!(
         lesson_top > band_end,
