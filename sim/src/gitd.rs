@@ -6,7 +6,7 @@ use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -100,7 +100,8 @@ fn free_port() -> std::io::Result<u16> {
 }
 
 fn spawn(git: &Path, base: &Path, port: u16) -> Result<Started, GitdError> {
-    let mut child = Command::new(git)
+    let mut command = Command::new(git);
+    command
         .arg("daemon")
         .arg("--export-all")
         .arg("--enable=receive-pack")
@@ -113,9 +114,8 @@ fn spawn(git: &Path, base: &Path, port: u16) -> Result<Started, GitdError> {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         // Its own process group, so Drop can stop the per-connection children too.
-        .process_group(0)
-        .spawn()
-        .map_err(GitdError::Spawn)?;
+        .process_group(0);
+    let mut child = spawn_tied(command).map_err(GitdError::Spawn)?;
     let stderr = drain_stderr(&mut child);
 
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
@@ -196,6 +196,67 @@ fn stop_group(child: &mut Child) {
     signal_group(pgid, libc::SIGKILL);
     let _ = child.wait();
 }
+
+/// Starts `command` so that its process ends when this one does, however it ends: Drop stops
+/// the daemon on a clean exit, but a process that is killed (kill -9, a crash, a test binary
+/// that exits with clusters still up) runs no Drop, and an orphaned daemon would go on serving
+/// the lab's repositories. On Linux the kernel signals the child when the thread that started it
+/// ends, so children are started from one thread that lives as long as the process.
+fn spawn_tied(mut command: Command) -> std::io::Result<Child> {
+    type Request = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: OnceLock<Option<Mutex<mpsc::Sender<Request>>>> = OnceLock::new();
+    tie_to_parent(&mut command);
+    let spawner = SPAWNER.get_or_init(|| {
+        let (tx, rx) = mpsc::channel::<Request>();
+        thread::Builder::new()
+            .name("capa-sim-spawner".into())
+            .spawn(move || {
+                // The sender lives in a static, so this loop runs until the process ends.
+                for (mut command, reply) in rx {
+                    let _ = reply.send(command.spawn());
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    let Some(sender) = spawner else {
+        return command.spawn();
+    };
+    let (reply_tx, reply_rx) = mpsc::channel();
+    let sent = sender
+        .lock()
+        .map_err(|_| std::io::Error::other("the spawner thread's lock is poisoned"))?
+        .send((command, reply_tx));
+    if let Err(mpsc::SendError((mut command, _))) = sent {
+        return command.spawn();
+    }
+    reply_rx
+        .recv()
+        .map_err(|_| std::io::Error::other("the spawner thread is gone"))?
+}
+
+/// Asks the kernel to SIGTERM the child when its parent goes; if the parent is already gone
+/// by then, the child does not start.
+#[cfg(target_os = "linux")]
+fn tie_to_parent(command: &mut Command) {
+    let parent = libc::pid_t::try_from(std::process::id()).unwrap_or(0);
+    // SAFETY: the closure runs in the forked child before exec and calls only prctl(2) and
+    // getppid(2), which are async-signal-safe and allocate nothing.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                return Err(std::io::Error::other("the process that started it is gone"));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn tie_to_parent(_command: &mut Command) {}
 
 fn signal_group(pgid: libc::pid_t, signal: libc::c_int) {
     // SAFETY: kill(2) has no memory-safety preconditions; a negative pid addresses the

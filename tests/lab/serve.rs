@@ -23,6 +23,21 @@ async fn serve(kubeconfig: &Path, extra: &[&str]) -> Child {
         .expect("capa-tui runs")
 }
 
+/// The processes whose command line holds `arg`, from /proc.
+fn daemons_serving(arg: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(e.path().join("cmdline")) else {
+            continue;
+        };
+        let line = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if line.contains("daemon") && line.contains(arg) {
+            out.push(line);
+        }
+    }
+    out
+}
+
 async fn wait_for_file(path: &Path) {
     for _ in 0..200 {
         if path.exists() {
@@ -116,6 +131,17 @@ async fn kill_dash_nine_loses_nothing_acknowledged() {
         );
     }
     child.kill().await.unwrap(); // SIGKILL
+    // Its git daemon goes with it: a killed cluster leaves nothing serving the lab's repos.
+    let bare = format!("--base-path={}", dir.path().join("state/bare").display());
+    let mut left = daemons_serving(&bare);
+    for _ in 0..100 {
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        left = daemons_serving(&bare);
+    }
+    assert!(left.is_empty(), "git daemons outlived kill -9: {left:?}");
     std::fs::remove_file(&kc).unwrap();
     // The same state dir (`serve` puts it beside the kubeconfig).
     let mut child = serve(&kc, &[]).await;
