@@ -33,9 +33,10 @@ pub struct Global {
     /// here.
     #[arg(long, global = true)]
     pub sim: bool,
-    /// With --sim: run the cluster's clock this many times faster than real time.
-    #[arg(long, global = true, default_value_t = 1.0)]
-    pub speed: f64,
+    /// With --sim: run the cluster's clock this many times faster than real time [default: 1;
+    /// `lesson test`: 10].
+    #[arg(long, global = true)]
+    pub speed: Option<f64>,
     /// With --sim: keep the cluster and the lab's folders here [default: ~/.local/state/capa-tui/sim].
     #[arg(long, global = true)]
     pub state_dir: Option<PathBuf>,
@@ -152,6 +153,20 @@ pub enum LessonCommand {
         #[arg(long)]
         dir: Option<PathBuf>,
     },
+    /// Try lessons on a fresh embedded cluster: lint them, run each plan (LESSON with the
+    /// lessons it requires, else all), time every step, grade the evidence, then grade broken
+    /// copies the rules must refuse (a field of the wrong type, a value one off, a rule crossed).
+    /// Exit code 1 on any failure; the lab is then kept for a look.
+    Test {
+        /// A folder of lessons (laid out like lessons/); the lesson files come from --templates
+        /// (else the built-in ones).
+        path: PathBuf,
+        /// The lesson's number or name [default: all].
+        lesson: Option<String>,
+        /// The longest any single wait may take, in seconds.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -221,7 +236,7 @@ impl Global {
     pub fn session_options(&self) -> crate::session::Options<'_> {
         crate::session::Options {
             sim: self.sim,
-            speed: self.speed,
+            speed: self.speed.unwrap_or(1.0),
             state_dir: self.state_dir.as_deref(),
             kubeconfig: self.kubeconfig.as_deref(),
             context: self.context.as_deref(),

@@ -6,6 +6,7 @@
 //! - `eval`: judging a lesson against facts — the checklist's conditions, the evidence read from
 //!   the cluster, the values derived from Git, and the self-check that grades it all.
 //! - `engine`: running a lesson's plan ("do it for me"), one typed step at a time.
+//! - `trial`: what `lesson test` asks of a lesson's grading: broken evidence it must refuse.
 //! - `paths`, `fit`, `files`, `fswatch`, `progress`, `snippets`: where the lab's files are, lesson
 //!   text fitted to them, atomic writes, watching the folders, the learner's progress, and the
 //!   commands a lesson's text holds.
@@ -21,3 +22,4 @@ pub mod paths;
 pub mod progress;
 pub mod snippets;
 pub mod spec;
+pub mod trial;

@@ -21,6 +21,7 @@ mod lab {
     mod lesson_faults;
     mod lesson_text;
     mod lesson_three_helm;
+    mod lesson_trial;
     mod lessons;
     mod ninth_lesson;
     mod self_check;

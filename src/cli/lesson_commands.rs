@@ -1,8 +1,9 @@
 //! `capa-tui lesson lint|schema|new|test`: the commands for instructors who adapt the lab or write
-//! lessons. They print what `lab::lint`, the spec's schema and `lesson_test` report, in the
-//! user's language.
+//! lessons. They print what `lab::lint`, the spec's schema and a test run on a fresh embedded
+//! cluster (`lab::trial`) report, in the user's language.
 
 mod skeleton;
+mod trial;
 
 use std::path::Path;
 
@@ -22,6 +23,11 @@ pub async fn run(g: &Global, command: LessonCommand) -> i32 {
         LessonCommand::New { name, dir } => {
             skeleton::new(&name, dir.as_deref().unwrap_or(Path::new(".")), lang)
         }
+        LessonCommand::Test {
+            path,
+            lesson,
+            timeout,
+        } => trial::test(g, &path, lesson.as_deref(), timeout, lang).await,
     }
 }
 

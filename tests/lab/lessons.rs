@@ -48,12 +48,40 @@ fn evidence(state: &Path, file: &str) -> Value {
     .unwrap()
 }
 
+/// The whole lab, once: `lesson test lessons` runs every plan on a fresh cluster, grades the
+/// evidence and refuses every broken copy of it; then `check all` passes on the lab it leaves,
+/// and every evidence value is the cluster's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn do_all_then_check_all_passes_and_every_evidence_value_is_the_clusters() {
+async fn lesson_test_passes_the_lab_and_every_evidence_value_is_the_clusters() {
     let dir = tempfile::tempdir().unwrap();
     let state = dir.path().join("state");
-    let out = capa(&state, &["do", "all", "--yes"]).await;
-    assert!(out.status.success(), "do all failed:\n{}", text(&out));
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let out = capa(&state, &["lesson", "test", lessons.to_str().unwrap()]).await;
+    let said = text(&out);
+    assert!(out.status.success(), "lesson test failed:\n{said}");
+    assert_eq!(said.matches("the self-check passes").count(), 16, "{said}");
+    assert!(!said.contains("✗"), "{said}");
+    for broken in [
+        "refuses replicas of the wrong type (\"3\")",
+        "refuses replicas one off (4)",
+        "refuses phase one off (\"Failee\")",
+        "refuses commit past its full-sha rule",
+        "past its at-least-apart rule",
+        "refuses an earlier ignore.json whose scaled_at has the wrong type",
+    ] {
+        assert!(said.contains(broken), "no {broken:?} in:\n{said}");
+    }
+    let summary = said
+        .lines()
+        .find(|l| l.contains("broken evidence refused"))
+        .unwrap_or_else(|| panic!("no summary in:\n{said}"));
+    let counts: Vec<u32> = summary
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    // lessons · steps · seconds (whole, tenths) · passed of graded · refused of broken
+    let (refused, broken) = (counts[counts.len() - 2], counts[counts.len() - 1]);
+    assert!(broken >= 40 && refused == broken, "{summary}");
     let out = capa(&state, &["check", "all"]).await;
     assert!(out.status.success(), "check all failed:\n{}", text(&out));
     assert!(

@@ -1,0 +1,127 @@
+//! `capa-tui lesson test` as an instructor meets it when something is wrong: a lesson whose
+//! rules let broken evidence through, a lesson that does not lint, and one lesson tried with
+//! only the lessons it requires. (The whole lab passing is in `lessons.rs`.)
+
+use std::path::{Path, PathBuf};
+
+use super::lessons::{capa, text};
+
+/// Copies the built-in lesson folders whose names start with `numbers` into `dir/lessons`.
+fn copied_lessons(dir: &Path, numbers: &[&str]) -> PathBuf {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let to = dir.join("lessons");
+    for e in std::fs::read_dir(&from).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !numbers.iter().any(|n| name.starts_with(n)) {
+            continue;
+        }
+        std::fs::create_dir_all(to.join(&name)).unwrap();
+        for f in std::fs::read_dir(e.path()).unwrap().flatten() {
+            std::fs::copy(f.path(), to.join(&name).join(f.file_name())).unwrap();
+        }
+    }
+    to
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+/// Lesson 2 with its greeting no longer compared with the cluster: nothing refuses a greeting
+/// one off, so the test fails, names the field and what to do, and keeps the lab to look at.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_whose_rules_let_broken_evidence_through_fails_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let lessons = copied_lessons(dir.path(), &["01-", "02-"]);
+    edit(
+        &lessons.join("02-precedence/lesson.yaml"),
+        "    - name: greeting\n      type: string\n      live: true\n",
+        "    - name: greeting\n      type: string\n",
+    );
+    let state = dir.path().join("state");
+    let out = capa(&state, &["lesson", "test", lessons.to_str().unwrap()]).await;
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("✗ accepts greeting one off (\"from-parametes\"): nothing in lesson 2's lesson.yaml refuses it; mark the field live: true, or add a rule that pins it"),
+        "{said}"
+    );
+    // What is still checked is still refused.
+    assert!(said.contains("✓ refuses replicas one off (4)"), "{said}");
+    assert!(
+        said.contains("✓ refuses greeting of the wrong type (null)"),
+        "{said}"
+    );
+    assert!(
+        said.contains(&format!(
+            "The lab is kept for a look: capa-tui --sim --state-dir {}",
+            state.display()
+        )),
+        "{said}"
+    );
+    let summary = said
+        .lines()
+        .find(|l| l.contains("broken evidence refused"))
+        .unwrap();
+    assert!(summary.starts_with("✗ 2 lessons"), "{summary}");
+    // The good evidence is back in place after every broken copy.
+    let kept: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(state.join("capa-src/precedence.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(kept["greeting"], "from-parameter");
+    assert_eq!(kept["replicas"], 3);
+}
+
+/// A lesson that does not lint is reported at its file and line, and no cluster starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lesson_that_does_not_lint_is_named_and_no_cluster_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let lessons = copied_lessons(dir.path(), &["01-"]);
+    edit(
+        &lessons.join("01-helm-chart/lesson.yaml"),
+        "slug: helm-chart\n",
+        "slug: helm-chart\nsulg: typo\n",
+    );
+    let state = dir.path().join("state");
+    let out = capa(&state, &["lesson", "test", lessons.to_str().unwrap()]).await;
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("01-helm-chart/lesson.yaml:4:"), "{said}");
+    assert!(said.contains("unknown field sulg"), "{said}");
+    assert!(
+        said.contains("the lessons do not lint clean: fix the problems above, then test again"),
+        "{said}"
+    );
+    assert!(!state.exists(), "no lab was started: {said}");
+}
+
+/// One lesson is tried with what it builds on: lesson 7 runs after lessons 1 and 4, and no
+/// other lesson runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_lesson_is_tried_with_the_lessons_it_requires() {
+    let dir = tempfile::tempdir().unwrap();
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let state = dir.path().join("state");
+    let out = capa(&state, &["lesson", "test", lessons.to_str().unwrap(), "7"]).await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    let ran: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("== Lesson "))
+        .map(|l| &l[..11])
+        .collect();
+    assert_eq!(ran, ["== Lesson 1", "== Lesson 4", "== Lesson 7"], "{said}");
+    assert!(
+        said.contains("✓ lesson 7: the self-check passes (ignore.json)"),
+        "{said}"
+    );
+    // Each step is timed.
+    assert!(
+        said.lines()
+            .any(|l| l.contains("wait 40 s after scaling prod-api · ") && l.contains(" s · ")),
+        "{said}"
+    );
+}
