@@ -201,8 +201,16 @@ impl Runner {
         } else {
             range.start
         };
+        // A whole run of a lesson whose self-check passes now has nothing to do. Replaying it
+        // would be wrong: lesson 6 would push its broken commit again, which Argo CD never
+        // syncs (hooks are not part of the diff), and then wait for a failure that never comes.
+        let passes = whole && self.passes_now(lesson).await;
         // What is already there, as the lesson's conditions see it now, is not done again.
-        let done_now = resume + by_hand::done(self, lesson, resume, range.end).await;
+        let done_now = if passes {
+            steps.len()
+        } else {
+            resume + by_hand::done(self, lesson, resume, range.end).await
+        };
         for (i, step) in steps.iter().enumerate().take(range.end).skip(range.start) {
             let n = i + 1;
             let title = step.title(self.lang);
@@ -215,7 +223,9 @@ impl Runner {
                 command: step.command(&self.fit, self.lang),
             });
             if i < done_now {
-                let summary = if i < resume {
+                let summary = if passes {
+                    t!(self.lang, "did-skip-passes", lesson = lesson.to_string())
+                } else if i < resume {
                     t!(self.lang, "did-skip-resume")
                 } else {
                     t!(self.lang, "did-skip")
@@ -253,6 +263,17 @@ impl Runner {
             checkpoint::clear(self, lesson);
         }
         Ok(())
+    }
+
+    /// The lesson's self-check passes now: what its steps leave in the cluster and Git, and its
+    /// evidence, as `check` grades them.
+    async fn passes_now(&self, lesson: LessonId) -> bool {
+        let Some(l) = self.catalog.lesson(lesson) else {
+            return false;
+        };
+        crate::lab::eval::check::grade_lesson(l, &self.context())
+            .await
+            .passed()
     }
 
     /// Runs step `n`; when it fails only because the cluster gave no answer, waits for the

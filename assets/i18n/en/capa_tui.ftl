@@ -450,6 +450,7 @@ git-rejected = the push to { $remote } was rejected: { $why }. Someone else push
 ## "Do it for me": what each step did, what it waits for, and why it stopped (lab/engine/).
 did-skip = already done (its condition holds now): skipped
 did-skip-resume = done by the last run, which stopped after it; nothing has changed since: skipped
+did-skip-passes = already done: lesson { $lesson }'s self-check passes now: skipped
 did-create-bare = created { $path }
 did-bare-there = { $path } is already there
 did-hard-refresh = asked Argo CD to re-read { $app } from Git
@@ -644,7 +645,10 @@ lesson-new-exists = { $dir } is already there: choose another name
 lesson-new-cannot-write = cannot write { $path }: { $why }
 lesson-test-lint-first = the lessons do not lint clean: fix the problems above, then test again
 lesson-test-no-state = cannot make a folder for the test lab: { $why }. Pass --state-dir DIR.
-lesson-test-start = Testing { $lessons } lessons from { $dir } on a fresh embedded cluster (its clock at { $speed }× speed; the lab in { $state })
+lesson-test-start = Testing { $lessons ->
+        [one] one lesson
+       *[other] { $lessons } lessons
+    } from { $dir } on a fresh embedded cluster (its clock at { $speed }× speed; the lab in { $state })
 lesson-test-step = { $step }. { $title } · { $seconds } s · { $summary }
 lesson-test-passes = lesson { $lesson }: the self-check passes ({ $what })
 lesson-test-fails = lesson { $lesson }: the self-check fails ({ $what }):
@@ -656,6 +660,9 @@ lesson-test-one-off = { $field } one off ({ $value })
 lesson-test-crosses = { $field } past its { $rule } rule ({ $value })
 lesson-test-earlier = an earlier { $file } whose { $field } has the wrong type
 lesson-test-at-the-end = Every lesson again, as the lab's grader sees the finished lab
-lesson-test-summary = { $lessons } lessons · { $steps } steps in { $seconds } s · self-check passed { $grades } of { $graded } · broken evidence refused { $refused } of { $broken }
+lesson-test-summary = { $lessons ->
+        [one] 1 lesson
+       *[other] { $lessons } lessons
+    } · { $steps } steps in { $seconds } s · self-check passed { $grades } of { $graded } · broken evidence refused { $refused } of { $broken }
 lesson-test-kept = The lab is kept for a look: capa-tui --sim --state-dir { $state }
 trial-cannot-write = cannot write the evidence file { $path }: { $why }

@@ -469,6 +469,7 @@ git-rejected = { $remote }에 푸시했지만 거부되었습니다: { $why }. �
 ## "대신 해 주기": 단계마다 한 일, 기다리는 것, 멈춘 이유(lab/engine/).
 did-skip = 이미 완료됨(지금 조건이 충족됨): 건너뜀
 did-skip-resume = 지난 실행이 이 단계를 마치고 멈췄고, 그 뒤 바뀐 것이 없음: 건너뜀
+did-skip-passes = 이미 완료됨: 레슨 { $lesson }의 자가 점검이 지금 통과함: 건너뜀
 did-create-bare = { $path } 만듦
 did-bare-there = { $path } 이미 있음
 did-hard-refresh = Argo CD에 { $app } 앱을 Git에서 다시 읽도록 요청함

@@ -441,6 +441,7 @@ git-rejected = 推送到 { $remote } 被拒绝：{ $why }。有人先推送了�
 ## “替我做”：每一步做了什么、在等什么、为什么停下（lab/engine/）。
 did-skip = 已经完成（它的条件现在成立）：跳过
 did-skip-resume = 上次执行已完成这一步并停在它之后；之后没有任何变化：跳过
+did-skip-passes = 已经完成：第 { $lesson } 课的自检现在通过：跳过
 did-create-bare = 已创建 { $path }
 did-bare-there = { $path } 已经存在
 did-hard-refresh = 已让 Argo CD 从 Git 重新读取 { $app }
