@@ -205,8 +205,8 @@ fn the_reader_finds_english_prose_and_lets_argo_cds_words_and_quotes_pass() {
     );
 }
 
-/// The CLI's output in each language: `do all`, `status`, `check all`, `doctor`, `config` and
-/// an error, on the embedded cluster. The cluster's own words (its objects' strings) may stay.
+/// The CLI's output in each language: `lesson test`, `do all`, `status`, `check all`, `doctor`,
+/// `config` and an error, on the embedded cluster. The cluster's own words (its objects' strings) may stay.
 #[test]
 fn no_command_prints_its_own_english_in_another_language() {
     use common::lab_cli::{capa, kubectl, text};
@@ -216,8 +216,12 @@ fn no_command_prints_its_own_english_in_another_language() {
         let state = dir.path().join("state");
         let code = lang.code();
         let mut outputs = Vec::new();
+        let lessons = concat!(env!("CARGO_MANIFEST_DIR"), "/lessons");
         for args in [
-            &["do", "all", "--yes"][..],
+            // The lab made by `lesson test` (every self-check message of its broken evidence),
+            // then `do all` on it (the plan, each step already done).
+            &["lesson", "test", lessons][..],
+            &["do", "all", "--yes"],
             &["status"],
             &["check", "all"],
             &["doctor"],

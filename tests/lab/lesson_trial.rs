@@ -125,3 +125,71 @@ async fn one_lesson_is_tried_with_the_lessons_it_requires() {
         "{said}"
     );
 }
+
+/// `examples/adapted-lab`: the whole lab renamed and re-valued with no code change lints clean
+/// and passes its test, graded by its own values (4 replicas, its own greeting, 5 scaled).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adapted_lab_in_examples_lints_and_passes_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adapted-lab");
+    let lessons = example.join("lessons");
+    let templates = example.join("repo-template");
+    let (lessons, templates) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
+    let state = dir.path().join("state");
+    let out = capa(
+        &state,
+        &["lesson", "lint", lessons, "--templates", templates],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("8 lessons, no problems"),
+        "{}",
+        text(&out)
+    );
+    let out = capa(
+        &state,
+        &["lesson", "test", lessons, "--templates", templates],
+    )
+    .await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains("✗"), "{said}");
+    assert!(
+        said.contains("== Lesson 4 · Git says 1.26, the cluster says 1.29"),
+        "{said}"
+    );
+    let evidence = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(state.join("capa-src").join(file)).unwrap())
+            .unwrap()
+    };
+    let precedence = evidence("precedence.json");
+    assert_eq!(precedence["replicas"], 4);
+    assert_eq!(precedence["greeting"], "hello-from-a-parameter");
+    assert_eq!(
+        evidence("tracking.json")["tracking_annotation"],
+        "shop-web:/ConfigMap:shop-web/shop-web-greeting"
+    );
+    assert_eq!(evidence("failed-hook.json")["live_mode"], "steady");
+    assert_eq!(evidence("ignore.json")["replicas"], 5);
+    assert!(state.join("bare/shop.git").is_dir());
+}
+
+/// `lesson new`'s skeleton, alone in a folder, passes `lesson test`: an author starts from a
+/// lesson that runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_lessons_skeleton_passes_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let lessons = dir.path().join("lessons");
+    std::fs::create_dir_all(&lessons).unwrap();
+    let state = dir.path().join("state");
+    let l = lessons.to_str().unwrap();
+    let out = capa(&state, &["lesson", "new", "09-greeting", "--dir", l]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = capa(&state, &["lesson", "test", l]).await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("Testing one lesson from"), "{said}");
+    assert!(said.contains("✓ 1 lesson · 7 steps in"), "{said}");
+    assert!(said.contains("broken evidence refused 2 of 2"), "{said}");
+}
