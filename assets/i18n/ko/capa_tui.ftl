@@ -630,7 +630,7 @@ shell-error-rc-file = 셸 시작 파일 { $path }에 쓸 수 없습니다: { $wh
 shell-error-create-dir = 셸 폴더 { $dir }를 만들 수 없습니다: { $why }
 shell-error-terminal = 셸용 의사 터미널을 열 수 없습니다: { $why }
 # capa-tui lesson lint, new, test
-lint-yaml = 올바른 YAML이 아닙니다: { $why }
+lint-yaml = 올바른 YAML이 아닙니다: “{ $why }”
 lint-unknown-field = 알 수 없는 필드 { $field }: 지우거나 다음 중 하나로 쓰세요: { $expected }
 lint-shape = { $part } 부분을 읽을 수 없습니다: { $why }
 lint-let = { $why }
@@ -667,3 +667,33 @@ lesson-test-grade = { $status } 레슨 { $lesson } 증거 { $file } 채점됨 ({
 lesson-test-refused = { $status } 레슨 { $lesson }: { $field } 값이 { $broken }인 { $file } 파일을 거부함 ({ $seconds }초)
 lesson-test-passed = 레슨 { $lessons }개 통과, { $seconds }초
 lesson-test-failed = 검사 { $checks }개 중 { $failed }개 실패
+
+## lesson lint: what a let: value, a reference or a plan lacks, in the author's language
+lint-shape-parser = { $part } 부분을 읽을 수 없습니다: “{ $why }”
+lint-needs-write-push = do: write-templates(그 파일과 값이 든 템플릿) 및 do: commit-push
+lint-needs-apply-app = do: apply-app(has:를 만족하는 Application 파일)
+lint-needs-hold = do: hold-after-scale(적어도 같은 초 수만큼)
+let-no-source = let.{ $name }: file:(값을 읽을 템플릿 파일)이나 value: 중 하나를 쓰세요
+let-both-sources = let.{ $name }: file:과 value: 중 하나만 쓰세요
+let-which-template = let.{ $name }: 이 레슨은 템플릿 { $count }개를 씁니다(templates:). 어느 템플릿에서 읽을지 template:으로 지정하세요
+let-no-template = let.{ $name }: { $template } 템플릿 폴더가 없습니다(repo-template/ 또는 --templates)
+let-no-file = let.{ $name }: { $template } 템플릿에 { $file } 파일이 없습니다
+let-not-yaml = let.{ $name }: { $file } 파일을 YAML로 읽을 수 없습니다(“{ $why }”). 파일 내용 전체를 읽으려면 path:를 빼세요
+let-no-path = let.{ $name }: { $file } 파일의 { $path } 위치에 값이 없습니다
+let-not-text = let.{ $name }: after:/before:는 텍스트만 자를 수 있는데, { $file } 파일의 그 위치에는 “{ $found }” 값이 있습니다
+let-no-after = let.{ $name }: { $found } 안에서 { $after } 문자열을 찾을 수 없습니다(after:)
+let-unknown = ${"{"}{ $name }{"}"}: 그런 값이 없습니다. let:에 있는 이름: { $known }
+let-unknown-none = ${"{"}{ $name }{"}"}: 그런 값이 없습니다. let:에 정의된 이름이 하나도 없습니다
+let-nested = let.{ $name }: let: 안에서는 ${"{"}{ $other }{"}"} 형태를 쓸 수 없습니다. 그 값의 파일에서 직접 읽으세요
+spec-not-evidence-ref = { $text }: FILE#FIELD 형식이 아닙니다(예: precedence.json#replicas)
+spec-not-object-ref = { $text }: namespace/Kind/name 형식이 아닙니다
+spec-unknown-kind = { $reference }: 알 수 없는 kind { $kind }(쓸 수 있는 것: Application, ConfigMap, Deployment, Job, Pod, Secret, Service)
+spec-bad-path = 경로 { $path }: { $why }
+spec-path-unclosed-quote = ["가 닫히지 않았습니다
+spec-path-unclosed = [가 닫히지 않았습니다
+spec-path-filter = 목록 필터는 [key=value,...] 형식입니다
+spec-path-empty-key = 키가 비어 있습니다
+spec-path-empty = 경로가 비어 있습니다
+spec-no-english = 텍스트에는 영어({ $code }:)가 있어야 합니다. 빠진 언어는 영어가 대신합니다
+lint-unknown-variant = { $part } 부분을 읽을 수 없습니다: { $variant } 값은 쓸 수 없습니다. 다음 중 하나를 쓰세요: { $choices }
+lint-missing-field = { $part } 부분을 읽을 수 없습니다: { $field } 필드가 없습니다

@@ -602,7 +602,7 @@ shell-error-rc-file = 无法写入 shell 的启动文件 { $path }：{ $why }
 shell-error-create-dir = 无法创建 shell 的文件夹 { $dir }：{ $why }
 shell-error-terminal = 无法为它打开伪终端：{ $why }
 # capa-tui lesson lint, new, test
-lint-yaml = 不是有效的 YAML：{ $why }
+lint-yaml = 不是有效的 YAML：“{ $why }”
 lint-unknown-field = 未知字段 { $field }：删除它，或写成其中之一：{ $expected }
 lint-shape = 无法读取 { $part }：{ $why }
 lint-let = { $why }
@@ -639,3 +639,33 @@ lesson-test-grade = { $status } 第 { $lesson } 课证据 { $file } 已评分（
 lesson-test-refused = { $status } 第 { $lesson } 课拒绝 { $field } 为 { $broken } 的 { $file }（{ $seconds } 秒）
 lesson-test-passed = { $lessons } 课全部通过，用时 { $seconds } 秒
 lesson-test-failed = { $checks } 项检查中有 { $failed } 项失败
+
+## lesson lint: what a let: value, a reference or a plan lacks, in the author's language
+lint-shape-parser = 无法读取 { $part }：“{ $why }”
+lint-needs-write-push = do: write-templates（用含有该文件和值的模板）和 do: commit-push
+lint-needs-apply-app = do: apply-app（用满足 has: 的 Application 文件）
+lint-needs-hold = do: hold-after-scale（秒数不少于这里的要求）
+let-no-source = let.{ $name }：请写 file:（从哪个模板文件读取）或 value: 之一
+let-both-sources = let.{ $name }：file: 和 value: 只能写一个
+let-which-template = let.{ $name }：本课写出 { $count } 个模板（templates:），请用 template: 指明从哪个读取
+let-no-template = let.{ $name }：没有模板文件夹 { $template }（repo-template/ 或 --templates）
+let-no-file = let.{ $name }：模板 { $template } 中没有文件 { $file }
+let-not-yaml = let.{ $name }：{ $file } 无法按 YAML 读取（“{ $why }”）；要读取它的全文，请去掉 path:
+let-no-path = let.{ $name }：{ $file } 中 { $path } 处没有值
+let-not-text = let.{ $name }：after:/before: 只能截取文本，而 { $file } 在那里是 “{ $found }”
+let-no-after = let.{ $name }：{ $found } 中没有 { $after }（after:）
+let-unknown = ${"{"}{ $name }{"}"}：没有这个值；let: 中定义的有：{ $known }
+let-unknown-none = ${"{"}{ $name }{"}"}：没有这个值；let: 中什么都没有定义
+let-nested = let.{ $name }：let: 里不能写 ${"{"}{ $other }{"}"}；请改为从它的文件中读取
+spec-not-evidence-ref = { $text } 不是 FILE#FIELD 的形式（例如 precedence.json#replicas）
+spec-not-object-ref = { $text } 不是 namespace/Kind/name 的形式
+spec-unknown-kind = { $reference }：未知的 kind { $kind }（可用的有 Application、ConfigMap、Deployment、Job、Pod、Secret、Service）
+spec-bad-path = 路径 { $path }：{ $why }
+spec-path-unclosed-quote = [" 没有闭合
+spec-path-unclosed = [ 没有闭合
+spec-path-filter = 列表筛选的写法是 [key=value,...]
+spec-path-empty-key = 键为空
+spec-path-empty = 路径为空
+spec-no-english = 文本必须有英文（{ $code }:），缺少某种语言时由英文代替
+lint-unknown-variant = 无法读取 { $part }：没有 { $variant } 这个取值，请写其中之一：{ $choices }
+lint-missing-field = 无法读取 { $part }：缺少字段 { $field }
