@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::i18n::{Lang, Say};
-use crate::lab::catalog;
-use crate::lab::spec::LessonSpec;
+use crate::lab::catalog::{self, LetError};
+use crate::lab::spec::{LessonSpec, SpecError};
 use crate::t;
 pub use tree::Pos;
 
@@ -38,14 +38,15 @@ pub enum Finding {
         field: String,
         expected: String,
     },
-    /// A part that does not read as its type: serde's reason.
+    /// A part that does not read as its type: serde's reason (one of ours, [`SpecError`], is
+    /// said in the author's language; the parser's own stays as it said it, quoted).
     Shape {
         part: String,
         why: String,
     },
     /// A `let:` value that cannot be read from its file.
     Let {
-        why: String,
+        why: LetError,
     },
     UnknownName {
         name: String,
@@ -88,7 +89,7 @@ pub enum Finding {
     },
     Unreachable {
         condition: String,
-        needs: String,
+        needs: Needs,
     },
     ValueDiffers {
         file: String,
@@ -119,6 +120,30 @@ pub enum Finding {
     },
 }
 
+/// The action a plan lacks to make a condition true: what to write under `actions:`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Needs {
+    /// An action said as the YAML says it (`do: wait (until: succeeded)`).
+    Action(&'static str),
+    /// `write-templates` with a template that has the file and value, then `commit-push`.
+    WriteAndPush,
+    /// `apply-app` with an Application file that holds the condition's `has:`.
+    ApplyApp,
+    /// `hold-after-scale` for at least as many seconds.
+    Hold,
+}
+
+impl Say for Needs {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            Needs::Action(yaml) => (*yaml).to_string(),
+            Needs::WriteAndPush => t!(lang, "lint-needs-write-push"),
+            Needs::ApplyApp => t!(lang, "lint-needs-apply-app"),
+            Needs::Hold => t!(lang, "lint-needs-hold"),
+        }
+    }
+}
+
 impl Say for Finding {
     fn say(&self, lang: Lang) -> String {
         let s = |x: &str| x.to_string();
@@ -130,8 +155,8 @@ impl Say for Finding {
                 field = s(field),
                 expected = s(expected)
             ),
-            Finding::Shape { part, why } => t!(lang, "lint-shape", part = s(part), why = s(why)),
-            Finding::Let { why } => t!(lang, "lint-let", why = s(why)),
+            Finding::Shape { part, why } => shape(part, why, lang),
+            Finding::Let { why } => t!(lang, "lint-let", why = why.say(lang)),
             Finding::UnknownName { name, known } => {
                 t!(lang, "lint-unknown-name", name = s(name), known = s(known))
             }
@@ -180,7 +205,7 @@ impl Say for Finding {
                 lang,
                 "lint-unreachable",
                 condition = s(condition),
-                needs = s(needs)
+                needs = needs.say(lang)
             ),
             Finding::ValueDiffers { file, path, found } => t!(
                 lang,
@@ -218,6 +243,45 @@ impl Say for Finding {
             }
         }
     }
+}
+
+/// A part that does not read, in the author's language: our own reasons ([`SpecError`]) and
+/// serde's unknown variant and missing field said in words, any other parser reason quoted.
+fn shape(part: &str, why: &str, lang: Lang) -> String {
+    let part = part.to_string();
+    if let Some(e) = SpecError::recognize(why) {
+        return t!(lang, "lint-shape", part = part, why = e.say(lang));
+    }
+    if let Some((variant, expected)) = why
+        .strip_prefix("unknown variant `")
+        .and_then(|r| r.split_once("`, expected "))
+    {
+        let choices = expected.trim_start_matches("one of ").replace('`', "");
+        return t!(
+            lang,
+            "lint-unknown-variant",
+            part = part,
+            variant = variant.to_string(),
+            choices = choices
+        );
+    }
+    if let Some(field) = why
+        .strip_prefix("missing field `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        return t!(
+            lang,
+            "lint-missing-field",
+            part = part,
+            field = field.to_string()
+        );
+    }
+    t!(
+        lang,
+        "lint-shape-parser",
+        part = part,
+        why = why.to_string()
+    )
 }
 
 impl Problem {
@@ -471,6 +535,63 @@ mod tests {
             assert!(all.contains(want), "no {want:?} in:\n{all}");
         }
         assert!(report.problems.len() >= 12, "{all}");
+    }
+
+    /// In Chinese and Korean, the author reads every sentence of lint's own in that language:
+    /// `let:` errors, our reasons inside serde's message, an unknown variant, a missing action.
+    /// What stays English is the YAML (`do: wait`, `until:`) and the parser's own reason, quoted.
+    #[test]
+    fn a_broken_lab_is_said_in_the_authors_language() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = lessons(
+            dir.path(),
+            &[
+                (
+                    "01-helm-chart/lesson.yaml",
+                    "Chart.yaml, path: name}",
+                    "Chart.yaml, path: nme}",
+                ),
+                (
+                    "01-helm-chart/lesson.yaml",
+                    "{file: repo/charts/web/Chart.yaml, path: version}",
+                    "{file: repo/charts/web/Chrt.yaml, path: version}",
+                ),
+                (
+                    "01-helm-chart/lesson.yaml",
+                    "path: metadata.name, equals: src-helm-greeting",
+                    "path: 'metadata.[name', equals: src-helm-greeting",
+                ),
+                (
+                    "04-kustomize-image/lesson.yaml",
+                    "{do: wait, app: src-kust",
+                    "{do: wiat, app: src-kust",
+                ),
+                (
+                    "05-waves-hooks/lesson.yaml",
+                    "{do: wait, app: src-waves, until: succeeded",
+                    "{do: wait, app: src-waves, until: synced-healthy",
+                ),
+            ],
+        );
+        let report = lint(&root, None).unwrap();
+        let english = [
+            "has nothing at",
+            "has no file",
+            "unclosed",
+            "unknown variant",
+            "no action of the plan",
+            "not named in let",
+        ];
+        for code in ["zh", "ko"] {
+            let lang = Lang::parse(code).unwrap();
+            let all: Vec<String> = report.problems.iter().map(|p| p.line(lang)).collect();
+            let all = all.join("\n");
+            assert!(report.problems.len() >= 6, "{all}");
+            for words in english {
+                assert!(!all.contains(words), "{code}: {words:?} in:\n{all}");
+            }
+            assert!(all.contains("do: wait (until: succeeded)"), "{all}");
+        }
     }
 
     #[test]

@@ -666,3 +666,33 @@ lesson-test-summary = { $lessons ->
     } · { $steps } steps in { $seconds } s · self-check passed { $grades } of { $graded } · broken evidence refused { $refused } of { $broken }
 lesson-test-kept = The lab is kept for a look: capa-tui --sim --state-dir { $state }
 trial-cannot-write = cannot write the evidence file { $path }: { $why }
+
+## lesson lint: what a let: value, a reference or a plan lacks, in the author's language
+lint-shape-parser = { $part } does not read: { $why }
+lint-needs-write-push = do: write-templates (a template with that file and value) and do: commit-push
+lint-needs-apply-app = do: apply-app (an Application file that holds has:)
+lint-needs-hold = do: hold-after-scale (as many seconds)
+let-no-source = let.{ $name }: give either file: (a template file to read it from) or value:
+let-both-sources = let.{ $name }: give file: or value:, not both
+let-which-template = let.{ $name }: say which template to read (template:), the lesson writes { $count } (templates:)
+let-no-template = let.{ $name }: there is no template folder { $template } (repo-template/ or --templates)
+let-no-file = let.{ $name }: template { $template } has no file { $file }
+let-not-yaml = let.{ $name }: { $file } does not read as YAML ({ $why }); leave out path: to read its text
+let-no-path = let.{ $name }: { $file } has nothing at { $path }
+let-not-text = let.{ $name }: after:/before: cut a text, and { $file } holds { $found } there
+let-no-after = let.{ $name }: { $found } does not contain { $after } (after:)
+let-unknown = ${"{"}{ $name }{"}"}: no such value; let: names { $known }
+let-unknown-none = ${"{"}{ $name }{"}"}: no such value; let: names nothing
+let-nested = let.{ $name }: cannot say ${"{"}{ $other }{"}"} inside let:; read it from its file instead
+spec-not-evidence-ref = { $text } is not FILE#FIELD (e.g. precedence.json#replicas)
+spec-not-object-ref = { $text } is not namespace/Kind/name
+spec-unknown-kind = { $reference }: unknown kind { $kind } (Application, ConfigMap, Deployment, Job, Pod, Secret, Service)
+spec-bad-path = path { $path }: { $why }
+spec-path-unclosed-quote = unclosed ["
+spec-path-unclosed = unclosed [
+spec-path-filter = a list filter is [key=value,...]
+spec-path-empty-key = empty key
+spec-path-empty = empty
+spec-no-english = a text needs its English ({ $code }:), which stands in for a language it lacks
+lint-unknown-variant = { $part } does not read: unknown variant `{ $variant }`, expected one of: { $choices }
+lint-missing-field = { $part } does not read: missing field `{ $field }`

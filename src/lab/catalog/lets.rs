@@ -7,10 +7,13 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::i18n::{Lang, Say};
 use crate::lab::spec::LetValue;
+use crate::t;
 
-/// What is wrong with a `let:` value or a `${name}`, said for the lesson's author (in English,
-/// the language lessons are written in first).
+/// What is wrong with a `let:` value or a `${name}`, said for the lesson's author: `Display` is
+/// the English (for the catalog's own errors and logs), [`Say`] the author's language (for
+/// `lesson lint`). What a parser or a file said stays quoted as it was.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LetError {
     #[error("let.{name}: give either file: (a template file to read it from) or value:")]
@@ -58,10 +61,102 @@ pub enum LetError {
         after: String,
         found: String,
     },
-    #[error("${{{name}}}: no such value; let: names {known}")]
+    #[error("${{{name}}}: no such value; let: names {}", names_or_nothing(.known))]
     Unknown { name: String, known: String },
     #[error("let.{name}: cannot say ${{{other}}} inside let:; read it from its file instead")]
     Nested { name: String, other: String },
+}
+
+fn names_or_nothing(known: &str) -> &str {
+    if known.is_empty() { "nothing" } else { known }
+}
+
+impl Say for LetError {
+    fn say(&self, lang: Lang) -> String {
+        let s = |x: &str| x.to_string();
+        let q = |x: &str| format!("{x:?}");
+        match self {
+            LetError::NoSource { name } => t!(lang, "let-no-source", name = s(name)),
+            LetError::BothSources { name } => t!(lang, "let-both-sources", name = s(name)),
+            LetError::WhichTemplate { name, count } => t!(
+                lang,
+                "let-which-template",
+                name = s(name),
+                count = (*count as u64)
+            ),
+            LetError::NoTemplate { name, template } => {
+                t!(
+                    lang,
+                    "let-no-template",
+                    name = s(name),
+                    template = q(template)
+                )
+            }
+            LetError::NoFile {
+                name,
+                template,
+                file,
+            } => t!(
+                lang,
+                "let-no-file",
+                name = s(name),
+                template = s(template),
+                file = q(file)
+            ),
+            LetError::NotYaml {
+                name,
+                template,
+                file,
+                why,
+            } => t!(
+                lang,
+                "let-not-yaml",
+                name = s(name),
+                file = format!("{template}/{file}"),
+                why = s(why)
+            ),
+            LetError::NoPath {
+                name,
+                template,
+                file,
+                path,
+            } => t!(
+                lang,
+                "let-no-path",
+                name = s(name),
+                file = format!("{template}/{file}"),
+                path = s(path)
+            ),
+            LetError::NotText {
+                name,
+                template,
+                file,
+                found,
+            } => t!(
+                lang,
+                "let-not-text",
+                name = s(name),
+                file = format!("{template}/{file}"),
+                found = s(found)
+            ),
+            LetError::NoAfter { name, after, found } => t!(
+                lang,
+                "let-no-after",
+                name = s(name),
+                after = q(after),
+                found = q(found)
+            ),
+            LetError::Unknown { name, known } if known.is_empty() => {
+                t!(lang, "let-unknown-none", name = s(name))
+            }
+            LetError::Unknown { name, known } => {
+                t!(lang, "let-unknown", name = s(name), known = s(known))
+            }
+            LetError::Nested { name, other } => {
+                t!(lang, "let-nested", name = s(name), other = s(other))
+            }
+        }
+    }
 }
 
 /// The values of `lets`, read from `templates` (path under the templates root, contents);
@@ -265,11 +360,7 @@ fn is_name(n: &str) -> bool {
 fn lookup<'a>(name: &str, values: &'a BTreeMap<String, Value>) -> Result<&'a Value, LetError> {
     values.get(name).ok_or_else(|| LetError::Unknown {
         name: name.to_string(),
-        known: if values.is_empty() {
-            "nothing".to_string()
-        } else {
-            values.keys().cloned().collect::<Vec<_>>().join(", ")
-        },
+        known: values.keys().cloned().collect::<Vec<_>>().join(", "),
     })
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::facts::{Templates, conditions};
 use super::tree::Pos;
-use super::{Finding, Folder, Problem};
+use super::{Finding, Folder, Needs, Problem};
 use crate::lab::eval::holds;
 use crate::lab::spec::{DoneWhen, LessonId, LessonSpec, Rule, Source, Step, Until};
 
@@ -221,7 +221,7 @@ fn label(d: &DoneWhen) -> String {
 }
 
 /// The action that would make `d` true, when the plan has none that can.
-fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<String> {
+fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Needs> {
     let steps: Vec<&Step> = spec.actions.iter().map(|a| &a.step).collect();
     let any = |f: &dyn Fn(&Step) -> bool| steps.iter().any(|s| f(s));
     let written: Vec<&str> = steps
@@ -288,22 +288,17 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Str
         ),
         DoneWhen::All(_) => true,
     };
-    (!ok).then(|| {
-        match d {
-            DoneWhen::BareRepo(_) => "do: create-bare-repo",
-            DoneWhen::Cloned(_) => "do: clone",
-            DoneWhen::Pushed { .. } | DoneWhen::GitValue { .. } => {
-                "do: write-templates (a template with that file and value) and do: commit-push"
-            }
-            DoneWhen::AppSpec { .. } => "do: apply-app (an Application file that holds has:)",
-            DoneWhen::Synced { .. } => "do: wait (until: synced-healthy)",
-            DoneWhen::Succeeded { .. } => "do: wait (until: succeeded)",
-            DoneWhen::OperationFailed { .. } => "do: wait (until: operation-failed)",
-            DoneWhen::FieldOwner { .. } => "do: scale",
-            DoneWhen::HeldAfterScale { .. } => "do: hold-after-scale (as many seconds)",
-            DoneWhen::EvidenceExists(_) | DoneWhen::EvidencePasses(_) => "do: evidence",
-            _ => "do: wait",
-        }
-        .to_string()
+    (!ok).then(|| match d {
+        DoneWhen::BareRepo(_) => Needs::Action("do: create-bare-repo"),
+        DoneWhen::Cloned(_) => Needs::Action("do: clone"),
+        DoneWhen::Pushed { .. } | DoneWhen::GitValue { .. } => Needs::WriteAndPush,
+        DoneWhen::AppSpec { .. } => Needs::ApplyApp,
+        DoneWhen::Synced { .. } => Needs::Action("do: wait (until: synced-healthy)"),
+        DoneWhen::Succeeded { .. } => Needs::Action("do: wait (until: succeeded)"),
+        DoneWhen::OperationFailed { .. } => Needs::Action("do: wait (until: operation-failed)"),
+        DoneWhen::FieldOwner { .. } => Needs::Action("do: scale"),
+        DoneWhen::HeldAfterScale { .. } => Needs::Hold,
+        DoneWhen::EvidenceExists(_) | DoneWhen::EvidencePasses(_) => Needs::Action("do: evidence"),
+        _ => Needs::Action("do: wait"),
     })
 }

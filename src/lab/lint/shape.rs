@@ -88,7 +88,7 @@ pub fn read(dir: &Path, templates: &[(String, String)], problems: &mut Vec<Probl
                 templates,
             ) {
                 Ok(v) => values.extend(v),
-                Err(e) => say(k.at, Finding::Let { why: e.to_string() }),
+                Err(why) => say(k.at, Finding::Let { why }),
             }
         }
     }
