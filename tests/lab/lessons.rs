@@ -82,6 +82,29 @@ async fn lesson_test_passes_the_lab_and_every_evidence_value_is_the_clusters() {
     // lessons · steps · seconds (whole, tenths) · passed of graded · refused of broken
     let (refused, broken) = (counts[counts.len() - 2], counts[counts.len() - 1]);
     assert!(broken >= 40 && refused == broken, "{summary}");
+    // "Do it for me" on a finished lesson does nothing: lesson 6 again would push its broken
+    // commit a second time and wait for a failure Argo CD never runs.
+    let main_of = || {
+        let out = std::process::Command::new("git")
+            .arg("--git-dir")
+            .arg(state.join("bare/src.git"))
+            .args(["rev-parse", "main"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let before = main_of();
+    let out = capa(&state, &["do", "6", "--yes"]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(
+        text(&out)
+            .matches("already done: lesson 6's self-check passes now: skipped")
+            .count(),
+        9,
+        "{}",
+        text(&out)
+    );
+    assert_eq!(main_of(), before, "do 6 pushed again:\n{}", text(&out));
     let out = capa(&state, &["check", "all"]).await;
     assert!(out.status.success(), "check all failed:\n{}", text(&out));
     assert!(
