@@ -251,7 +251,7 @@ impl English {
             // A command shown to be typed (`$ kubectl …`) is the tool's language.
             .filter(|line| !line.trim_start().starts_with("$ "))
             .filter_map(|line| {
-                let found: Vec<String> = words(&unquoted(line))
+                let found: Vec<String> = words(&unquoted(&without_subcommands(line)))
                     .into_iter()
                     .filter(|w| self.prose.contains(w) && !self.allowed.contains(w))
                     .collect();
@@ -259,4 +259,28 @@ impl English {
             })
             .collect()
     }
+}
+
+/// `line` without the subcommand words of the `capa-tui` commands it names (`capa-tui check 6`,
+/// `capa-tui lesson lint DIR`): a command, in every language.
+fn without_subcommands(line: &str) -> String {
+    const SUBCOMMANDS: &[&str] = &[
+        "check", "status", "do", "doctor", "shell", "env", "app", "sim", "serve", "lesson", "lint",
+        "test", "new", "schema", "config", "all",
+    ];
+    let mut out = Vec::new();
+    let mut in_command = false;
+    for word in line.split(' ') {
+        if word.ends_with("capa-tui") {
+            in_command = true;
+            out.push(word);
+            continue;
+        }
+        if in_command && SUBCOMMANDS.contains(&word) {
+            continue;
+        }
+        in_command = false;
+        out.push(word);
+    }
+    out.join(" ")
 }

@@ -288,7 +288,7 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
         ),
         DoneWhen::All(_) => true,
     };
-    (!ok).then(|| match d {
+    (!ok).then_some(match d {
         DoneWhen::BareRepo(_) => Needs::Action("do: create-bare-repo"),
         DoneWhen::Cloned(_) => Needs::Action("do: clone"),
         DoneWhen::Pushed { .. } | DoneWhen::GitValue { .. } => Needs::WriteAndPush,

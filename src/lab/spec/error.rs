@@ -57,7 +57,7 @@ impl SpecError {
                 let path = rest.strip_suffix(why)?.strip_suffix(": ")?;
                 Some(SpecError::BadPath {
                     path: unquote(path)?,
-                    why: *why,
+                    why,
                 })
             });
         }
@@ -154,7 +154,7 @@ mod tests {
             assert_eq!(SpecError::recognize(&e.to_string()), Some(e.clone()), "{e}");
             assert_eq!(e.say(Lang::FALLBACK), e.to_string());
             let zh = e.say(Lang::parse("zh").unwrap_or(Lang::FALLBACK));
-            assert!(zh.chars().any(|c| !c.is_ascii()), "{zh}");
+            assert!(!zh.is_ascii(), "{zh}");
         }
         assert_eq!(
             SpecError::recognize("unknown variant `wiat`, expected one of `wait`"),
