@@ -1,148 +1,87 @@
-//! The smaller pieces of the tutor's state: the panes, the shell pane's screen, a running plan
-//! as the lesson pane shows it, step mode, and the notice over the screen.
+//! The parts of the state that hold what the tutor knows: the session (fixed for the run), the
+//! screen (`Ui`, with the notice said over it), the cluster as the watches last told it (`Live`)
+//! and the learner's lab (`LabView`).
 
-use std::time::Instant;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
-use strum::{EnumCount, EnumIter, FromRepr};
+use serde_json::Value;
 
+use super::{ItemState, Pane};
+use crate::cluster::Application;
+use crate::cluster::health::Health;
 use crate::cluster::problem::Problem;
-use crate::i18n::{Lang, Say};
+use crate::i18n::Lang;
+use crate::lab::catalog::{Catalog, Section};
+use crate::lab::eval::check::Grade;
+use crate::lab::eval::{AppFacts, GitFacts};
+use crate::lab::fit::Fit;
 use crate::lab::spec::LessonId;
-use crate::t;
+use crate::session::Target;
 use crate::tui::keymap::Action;
+use crate::tui::theme::Theme;
 
-/// The panes, in the order Tab visits them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, EnumIter, EnumCount, FromRepr)]
-pub enum Pane {
-    Lesson,
-    Shell,
-    Apps,
-    Timeline,
-    Fields,
-    Values,
-    Evidence,
+/// Which lab this is: fixed for the tutor's whole run.
+pub struct SessionView {
+    pub catalog: Arc<Catalog>,
+    pub lang: Lang,
+    /// What the tutor is connected to; said in the learner's language where it is drawn.
+    pub target: Target,
+    /// Lesson text and commands filled in for where the learner is.
+    pub fit: Fit,
+    /// Where clock times are shown in.
+    pub tz: jiff::tz::TimeZone,
 }
 
-impl Pane {
-    /// The pane's name in a strip of every pane.
-    pub fn short_title(self, lang: Lang) -> String {
-        match self {
-            Pane::Lesson => t!(lang, "pane-lesson-short"),
-            Pane::Shell => t!(lang, "pane-shell-short"),
-            Pane::Apps => t!(lang, "pane-apps-short"),
-            Pane::Timeline => t!(lang, "pane-timeline-short"),
-            Pane::Fields => t!(lang, "pane-fields-short"),
-            Pane::Values => t!(lang, "pane-values-short"),
-            Pane::Evidence => t!(lang, "pane-evidence-short"),
-        }
-    }
-
-    /// The pane's title on its border.
-    pub fn title(self, lang: Lang) -> String {
-        match self {
-            Pane::Lesson => t!(lang, "pane-lesson"),
-            Pane::Shell => t!(lang, "pane-shell"),
-            Pane::Apps => t!(lang, "pane-apps"),
-            Pane::Timeline => t!(lang, "pane-timeline"),
-            Pane::Fields => t!(lang, "pane-fields"),
-            Pane::Values => t!(lang, "pane-values"),
-            Pane::Evidence => t!(lang, "pane-evidence"),
-        }
-    }
-
-    /// The live pane a lesson names.
-    pub fn named(name: crate::lab::spec::PaneName) -> Pane {
-        use crate::lab::spec::PaneName;
-        match name {
-            PaneName::Apps => Pane::Apps,
-            PaneName::Timeline => Pane::Timeline,
-            PaneName::Fields => Pane::Fields,
-            PaneName::Values => Pane::Values,
-            PaneName::Evidence => Pane::Evidence,
-        }
-    }
-
-    /// The pane Tab (`forward`) or Shift-Tab goes to from this one.
-    pub fn cycle(self, forward: bool) -> Pane {
-        let n = Pane::COUNT;
-        let i = self as usize;
-        Pane::from_repr(if forward {
-            (i + 1) % n
-        } else {
-            (i + n - 1) % n
-        })
-        .unwrap_or(self)
+impl SessionView {
+    /// The embedded lab cluster: `SIM` in the header, and no confirmation before a plan.
+    pub fn sim(&self) -> bool {
+        matches!(self.target, Target::Embedded { .. })
     }
 }
 
-/// A presenter running a lesson's plan one action at a time.
-#[derive(Debug, Clone, PartialEq)]
-pub struct StepMode {
+/// What the screen shows and where the learner is in the lessons.
+pub struct Ui {
     pub lesson: LessonId,
-    /// The action shown next (0-based); the plan's length when all are done.
-    pub next: usize,
-    pub total: usize,
-    /// An action is running now.
-    pub running: bool,
-}
-
-/// Lines of shell output kept above the screen, to scroll back through.
-pub const SHELL_SCROLLBACK_LINES: usize = 5_000;
-
-/// Where the shell pane's shell is.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ShellStatus {
-    NotStarted,
-    Running,
-    /// It ended, with its exit code when it had one.
-    Exited(Option<u32>),
-    /// It could not start (no shell, no pseudo-terminal): why, in plain words.
-    Failed(crate::session::shell_env::ShellError),
-}
-
-/// The shell pane: the terminal screen the shell's output draws on, and whether keys go to it.
-pub struct ShellView {
-    pub screen: vt100::Parser,
-    pub status: ShellStatus,
-    /// Keys go to the shell (the pane is focused and the learner has not pressed Ctrl-]).
-    pub typing: bool,
-    /// The prompt's marker (`(capa:sim) `), where it starts and its KUBECONFIG, for the pane's
-    /// first words.
-    pub about: ShellAbout,
-    /// A command waiting for the shell to be ready ("type it for me" on a shell just started).
-    pub pending_input: Option<String>,
-    /// Keys pressed while that command waits: they follow it, in order.
-    pub pending_keys: Vec<u8>,
-    /// The shell has drawn its prompt at least once.
-    pub seen_prompt: bool,
-}
-
-/// What the shell pane says of the shell it starts.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ShellAbout {
-    /// `(capa:sim) `
-    pub marker: String,
-    pub cwd: String,
-    /// The kubeconfig it gets; empty when it inherits the tutor's.
-    pub kubeconfig: String,
-}
-
-impl ShellView {
-    pub(super) fn new() -> ShellView {
-        ShellView {
-            screen: vt100::Parser::new(24, 80, SHELL_SCROLLBACK_LINES),
-            status: ShellStatus::NotStarted,
-            typing: false,
-            about: ShellAbout::default(),
-            pending_input: None,
-            pending_keys: Vec::new(),
-            seen_prompt: false,
-        }
-    }
-
-    pub fn running(&self) -> bool {
-        self.status == ShellStatus::Running
-    }
+    pub section: Section,
+    /// Hints shown in the current lesson.
+    pub hints_shown: usize,
+    pub theme: Theme,
+    pub focus: Pane,
+    pub zoom: bool,
+    pub help: bool,
+    /// How far the help is scrolled down, in lines.
+    pub help_scroll: u16,
+    /// PgDn on the lesson's last part stopped here: the pane says which lesson comes next,
+    /// and the next PgDn goes there.
+    pub at_lesson_end: bool,
+    /// The managedFields pane shows the raw entries.
+    pub raw: bool,
+    /// The learner asked (`v`) to see which Helm layer wins before writing the evidence.
+    pub values_revealed: bool,
+    pub quit: bool,
+    pub size: (u16, u16),
+    /// Presenting to a room: the projector theme, fewer and larger panes, the last key shown.
+    pub present: bool,
+    /// The last key pressed, for the room to see (`--present`).
+    pub last_key: String,
+    /// Said over the screen until the next key.
+    pub notice: Option<Notice>,
+    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
+    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
+    pub confirm: Option<LessonId>,
+    /// How far each pane is scrolled down, in lines.
+    pub scroll: BTreeMap<Pane, u16>,
+    /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
+    pub scroll_max: BTreeMap<Pane, u16>,
+    /// The Application the timeline shows (`a` cycles), chosen in a lesson; every other lesson
+    /// shows its own app.
+    pub selected_app: Option<(LessonId, String)>,
+    /// The object whose managedFields are shown (`o` cycles), chosen in a lesson; every other
+    /// lesson shows its own focus.
+    pub selected_object: Option<(LessonId, String)>,
+    /// The command chosen for "type it for me": (lesson, part, index among its commands).
+    pub selected_snippet: Option<(LessonId, Section, usize)>,
 }
 
 /// Something the learner must read before going on, said until the next key.
@@ -159,72 +98,66 @@ pub enum Notice {
     },
 }
 
-/// Why a plan stopped, as typed where it failed (a plan that does not load, a folder that
-/// cannot be written, a step's error); the lesson pane says it in the learner's language.
-#[derive(Clone)]
-pub struct JobFailure(pub std::sync::Arc<dyn Say + Send + Sync>);
-
-impl JobFailure {
-    pub fn new(why: impl Say + Send + Sync + 'static) -> JobFailure {
-        JobFailure(std::sync::Arc::new(why))
-    }
+/// The cluster as the watches last told it.
+pub struct Live {
+    /// Applications in `argocd`, by name.
+    pub apps: BTreeMap<String, AppFacts>,
+    /// Live lab objects the panes read, by `namespace/Kind/name`.
+    pub objects: BTreeMap<String, Value>,
+    /// Each watch's health: which panes show the cluster as it is now.
+    pub health: Health,
+    /// The wall clock as last told (by a watch or the once-a-second tick while something is
+    /// stale), so drawing never reads the clock.
+    pub now: jiff::Timestamp,
+    /// The cluster's clock as last read (while a checklist step counts down the time it needs).
+    pub cluster_now: Option<jiff::Timestamp>,
+    /// A read of the cluster's clock is on its way.
+    pub clock_asked: bool,
 }
 
-impl Say for JobFailure {
-    fn say(&self, lang: Lang) -> String {
-        self.0.say(lang)
-    }
-}
-
-crate::display_says!(JobFailure);
-
-impl std::fmt::Debug for JobFailure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "JobFailure({self})")
-    }
-}
-
-impl PartialEq for JobFailure {
-    fn eq(&self, other: &JobFailure) -> bool {
-        self.to_string() == other.to_string()
-    }
-}
-
-/// A plan being run for the learner, as the lesson pane shows it.
-#[derive(Debug, Clone)]
-pub struct JobView {
-    pub lesson: LessonId,
-    pub steps: Vec<PlanStep>,
-    pub blocker: String,
-    pub log: Vec<String>,
-    pub started: Instant,
-    pub finished: Option<Result<(), JobFailure>>,
-    /// How long the plan took, once it finished.
-    pub took: Option<std::time::Duration>,
-}
-
-/// One step of a running plan: what it does, the command it stands for, and how far it got.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PlanStep {
-    pub title: String,
-    pub command: String,
-    pub state: StepState,
-}
-
-impl PlanStep {
-    pub fn todo(title: &str, command: &str) -> PlanStep {
-        PlanStep {
-            title: title.into(),
-            command: command.into(),
-            state: StepState::Todo,
+impl Live {
+    /// Keeps an Application as the watch delivered it (a JSON that is not one is ignored).
+    pub fn insert_app(&mut self, json: &Value) {
+        if let Some(app) = AppFacts::from_json(json) {
+            self.apps.insert(app.app.metadata.name.clone(), app);
         }
     }
+
+    pub fn app(&self, name: &str) -> Option<&Application> {
+        self.apps.get(name).map(|a| &a.app)
+    }
+
+    pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
+        self.objects.get(&format!("{ns}/{kind}/{name}"))
+    }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StepState {
-    Todo,
-    Running,
-    Done,
-    Failed,
+/// The learner's lab: what they did, asked for and wrote, and what Git holds.
+#[derive(Default)]
+pub struct LabView {
+    /// Checklist steps first seen done: lesson → step index → when it was done.
+    pub ticks: BTreeMap<LessonId, BTreeMap<usize, jiff::Timestamp>>,
+    /// Each lesson's checklist as it stands now (derived from the facts whenever they change).
+    pub checklists: BTreeMap<LessonId, Vec<ItemState>>,
+    /// Hints shown in other lessons, as progress kept them.
+    pub hints_by_lesson: BTreeMap<LessonId, usize>,
+    /// Predictions made in step mode: `lesson:action` (1-based) → the choice.
+    pub answers: BTreeMap<String, String>,
+    /// The last self-check of each evidence file (or lesson without one), by [`Grade::key`].
+    pub grades: BTreeMap<String, Grade>,
+    /// Evidence file → when it was last written (`None`: it is not there).
+    pub evidence: BTreeMap<String, Option<jiff::Timestamp>>,
+    /// The self-checks shown are stale: the cluster, Git or a file changed since they ran.
+    /// Re-run at this moment (a short quiet after the last change).
+    pub regrade_at: Option<std::time::Instant>,
+    /// The first change since the self-checks last ran.
+    pub regrade_since: Option<std::time::Instant>,
+    /// Self-checks asked for by changed evidence while the cluster was not live: run once it is.
+    pub deferred_checks: BTreeSet<LessonId>,
+    /// What the bare repos and the working copy hold.
+    pub git: GitFacts,
+    /// Chart values from the learner's working copy: file name → values.
+    pub chart_values: BTreeMap<String, Value>,
+    /// Commit subjects by full SHA, from the learner's working copy.
+    pub commits: BTreeMap<String, String>,
 }

@@ -2,6 +2,7 @@
 //! write that changes nothing the tutor reads, changes no state and draws no frame; a lab app's
 //! change judges only the lessons that read it.
 
+use ratatui::crossterm::event::KeyEvent;
 use serde_json::{Value, json};
 
 use super::*;

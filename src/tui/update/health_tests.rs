@@ -6,7 +6,8 @@ use crate::cluster::problem::Problem;
 use crate::cluster::watch::{StreamId, lab_streams};
 use crate::lab::catalog::Catalog;
 use crate::tui::state::Notice;
-use serde_json::json;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use serde_json::{Value, json};
 
 fn at(t: &str) -> jiff::Timestamp {
     t.parse().unwrap()

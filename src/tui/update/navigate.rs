@@ -1,9 +1,10 @@
 //! Moving through the lesson and the panes: parts and lessons (PgDn/PgUp, n/p), scrolling the
 //! focused pane, the pane under the mouse wheel, and the help.
 
-use super::{Action, State, layout, shell};
+use super::{State, layout, shell};
 use crate::lab::catalog::Section;
 use crate::lab::spec::LessonId;
+use crate::tui::keymap::Action;
 use crate::tui::state::Pane;
 
 /// ↑/↓/PgUp/PgDn/Home/End while the help is open scroll it.

@@ -1,0 +1,200 @@
+//! What the parts say together, worked out when asked and never kept, so it holds for the
+//! latest facts: where an evidence file stands, what the checklists are judged on, which panes a
+//! lesson wants, step mode's questions, and the app, object and command the panes follow.
+
+use std::collections::BTreeMap;
+
+use super::{JobView, Pane, State, StepMode};
+use crate::lab::catalog::Lesson;
+use crate::lab::eval::{EvidenceFacts, Facts};
+use crate::lab::snippets::{Snippet, snippets};
+use crate::lab::spec::{LessonId, Question, ValuesSpec};
+
+impl State {
+    /// Whether an evidence file is there.
+    pub fn evidence_present(&self, file: &str) -> bool {
+        self.lab.evidence.get(file).is_some_and(Option::is_some)
+    }
+
+    /// Where an evidence file stands now, the one reading every pane, strip and verdict shows:
+    /// a file that is not there passes nothing, whatever an older self-check said.
+    pub fn evidence_standing(&self, file: &str) -> EvidenceStanding {
+        match (self.evidence_present(file), self.lab.grades.get(file)) {
+            (false, _) => EvidenceStanding::Missing,
+            (true, Some(g)) if g.passed() => EvidenceStanding::Passes,
+            (true, Some(_)) => EvidenceStanding::Fails,
+            (true, None) => EvidenceStanding::NotChecked,
+        }
+    }
+
+    /// What the checklists are judged against: the state's facts, borrowed (`evidence` is
+    /// built by the caller from the files and their grades).
+    pub fn facts<'a>(&'a self, evidence: &'a BTreeMap<String, EvidenceFacts>) -> Facts<'a> {
+        Facts {
+            apps: &self.live.apps,
+            objects: &self.live.objects,
+            git: &self.lab.git,
+            evidence,
+            now: self.live.cluster_now,
+        }
+    }
+
+    /// Each evidence file as the facts hold it: when it was written, and when the check that
+    /// passed it ran (a file that is not there passes nothing).
+    pub fn evidence_facts(&self) -> BTreeMap<String, EvidenceFacts> {
+        self.lab
+            .evidence
+            .iter()
+            .map(|(file, written)| {
+                let passed = self
+                    .lab
+                    .grades
+                    .get(file)
+                    .filter(|g| g.passed() && written.is_some())
+                    .map(|g| g.checked_at.unwrap_or(self.live.now));
+                (
+                    file.clone(),
+                    EvidenceFacts {
+                        written: *written,
+                        passed,
+                    },
+                )
+            })
+            .collect()
+    }
+
+    /// The live panes that matter most in this lesson, most important first (Applications and
+    /// the timeline when the lesson does not say).
+    pub fn lesson_panes(&self) -> Vec<Pane> {
+        let named: Vec<Pane> = self
+            .current()
+            .map(|l| l.spec.panes.iter().map(|p| Pane::named(*p)).collect())
+            .unwrap_or_default();
+        if named.is_empty() {
+            vec![Pane::Apps, Pane::Timeline]
+        } else {
+            named
+        }
+    }
+
+    /// Whether the values pane keeps the winning layer to itself: by hand, the lesson says
+    /// "don't guess which wins", so it stays hidden until the lesson's evidence is written or
+    /// the learner asks (`v`). Step mode has asked the room already, so it shows it.
+    pub fn values_winner_hidden(&self) -> bool {
+        if self.ui.values_revealed || self.stepping_here().is_some() {
+            return false;
+        }
+        self.values_lesson()
+            .and_then(|l| l.evidence_file())
+            .is_some_and(|file| self.evidence_standing(file) == EvidenceStanding::Missing)
+    }
+
+    /// Step mode, when it steps through the lesson on screen (another lesson's is not shown).
+    pub fn stepping_here(&self) -> Option<&StepMode> {
+        self.run
+            .step_mode
+            .as_ref()
+            .filter(|m| m.lesson == self.ui.lesson)
+    }
+
+    /// The pane step mode's narration tells the room to watch now: named by the action shown
+    /// (or running), else by the last one before it that names one.
+    pub fn watched_pane(&self) -> Option<Pane> {
+        let m = self.stepping_here()?;
+        let actions = &self.current()?.spec.actions;
+        let shown = m.next.min(actions.len().checked_sub(1)?);
+        actions[..=shown]
+            .iter()
+            .rev()
+            .find_map(|a| a.watch)
+            .map(Pane::named)
+    }
+
+    /// The plan the lesson on screen ran or runs (another lesson's is not shown).
+    pub fn job_here(&self) -> Option<&JobView> {
+        self.run.job.as_ref().filter(|j| j.lesson == self.ui.lesson)
+    }
+
+    /// The lesson whose Helm values the values pane traces: the current one, else the first
+    /// that names some.
+    fn values_lesson(&self) -> Option<&Lesson> {
+        self.current()
+            .filter(|l| l.spec.values.is_some())
+            .or_else(|| self.lessons().iter().find(|l| l.spec.values.is_some()))
+    }
+
+    /// The Helm values the values pane traces.
+    pub fn values_spec(&self) -> Option<&ValuesSpec> {
+        self.values_lesson().and_then(|l| l.spec.values.as_ref())
+    }
+
+    /// The commands of the part of the lesson shown.
+    pub fn snippets(&self) -> Vec<Snippet> {
+        self.current()
+            .map(|l| snippets(&l.text(self.lang()).section(self.ui.section)))
+            .unwrap_or_default()
+    }
+
+    /// The command chosen for "type it for me", if it belongs to the part shown.
+    pub fn selected_command(&self) -> Option<Snippet> {
+        let (lesson, section, i) = self.ui.selected_snippet?;
+        if (lesson, section) != (self.ui.lesson, self.ui.section) {
+            return None;
+        }
+        self.snippets().into_iter().nth(i)
+    }
+
+    /// The question the next action of step mode asks and no one has answered yet.
+    pub fn pending_question(&self) -> Option<(String, &Question)> {
+        let m = self.run.step_mode.as_ref().filter(|m| !m.running)?;
+        let lesson = self.session.catalog.lesson(m.lesson)?;
+        let ask = lesson.spec.actions.get(m.next)?.ask.as_ref()?;
+        let key = answer_key(m.lesson, m.next);
+        (!self.lab.answers.contains_key(&key)).then_some((key, ask))
+    }
+
+    /// The question step mode's last action answered (its index and the question), while the
+    /// room reads the reveal: until the next action runs.
+    pub fn answered_question(&self) -> Option<(usize, &Question)> {
+        let m = self.run.step_mode.as_ref().filter(|m| !m.running)?;
+        let lesson = self.session.catalog.lesson(m.lesson)?;
+        let i = m.next.checked_sub(1)?;
+        Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?))
+    }
+
+    /// The Application the timeline shows: the one chosen with `a` in this lesson, else the
+    /// lesson's.
+    pub fn timeline_app(&self) -> &str {
+        match &self.ui.selected_app {
+            Some((lesson, app)) if *lesson == self.ui.lesson => app,
+            _ => self.lesson_app(),
+        }
+    }
+
+    /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
+    /// chosen with `o` in this lesson, else the lesson's focus object.
+    pub fn fields_object(&self) -> String {
+        match &self.ui.selected_object {
+            Some((lesson, key)) if *lesson == self.ui.lesson => key.clone(),
+            _ => self
+                .current()
+                .and_then(|l| l.spec.focus.as_ref())
+                .map(|f| f.key())
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// Where an evidence file stands: what the Evidence pane, its strip and the lesson's verdict say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvidenceStanding {
+    Missing,
+    NotChecked,
+    Passes,
+    Fails,
+}
+
+/// How a prediction is kept: `lesson:action`, the action counted from 1.
+pub fn answer_key(lesson: LessonId, action: usize) -> String {
+    format!("{lesson}:{}", action + 1)
+}

@@ -1,0 +1,104 @@
+//! What runs for the learner (`Run`): a plan as the lesson pane shows it, its steps and why it
+//! stopped, and step mode around it.
+
+use std::time::Instant;
+
+use crate::i18n::{Lang, Say};
+use crate::lab::spec::LessonId;
+
+/// What runs for the learner: a plan, and step mode around it.
+#[derive(Default)]
+pub struct Run {
+    pub job: Option<JobView>,
+    /// Step mode, while a presenter steps through a lesson's plan.
+    pub step_mode: Option<StepMode>,
+}
+
+impl Run {
+    /// A plan is running now (step mode between two actions is not).
+    pub fn running(&self) -> bool {
+        let stepping_idle = self.step_mode.as_ref().is_some_and(|m| !m.running);
+        self.job.as_ref().is_some_and(|j| j.finished.is_none()) && !stepping_idle
+    }
+}
+
+/// A presenter running a lesson's plan one action at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepMode {
+    pub lesson: LessonId,
+    /// The action shown next (0-based); the plan's length when all are done.
+    pub next: usize,
+    pub total: usize,
+    /// An action is running now.
+    pub running: bool,
+}
+
+/// Why a plan stopped, as typed where it failed (a plan that does not load, a folder that
+/// cannot be written, a step's error); the lesson pane says it in the learner's language.
+#[derive(Clone)]
+pub struct JobFailure(pub std::sync::Arc<dyn Say + Send + Sync>);
+
+impl JobFailure {
+    pub fn new(why: impl Say + Send + Sync + 'static) -> JobFailure {
+        JobFailure(std::sync::Arc::new(why))
+    }
+}
+
+impl Say for JobFailure {
+    fn say(&self, lang: Lang) -> String {
+        self.0.say(lang)
+    }
+}
+
+crate::display_says!(JobFailure);
+
+impl std::fmt::Debug for JobFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JobFailure({self})")
+    }
+}
+
+impl PartialEq for JobFailure {
+    fn eq(&self, other: &JobFailure) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+/// A plan being run for the learner, as the lesson pane shows it.
+#[derive(Debug, Clone)]
+pub struct JobView {
+    pub lesson: LessonId,
+    pub steps: Vec<PlanStep>,
+    pub blocker: String,
+    pub log: Vec<String>,
+    pub started: Instant,
+    pub finished: Option<Result<(), JobFailure>>,
+    /// How long the plan took, once it finished.
+    pub took: Option<std::time::Duration>,
+}
+
+/// One step of a running plan: what it does, the command it stands for, and how far it got.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlanStep {
+    pub title: String,
+    pub command: String,
+    pub state: StepState,
+}
+
+impl PlanStep {
+    pub fn todo(title: &str, command: &str) -> PlanStep {
+        PlanStep {
+            title: title.into(),
+            command: command.into(),
+            state: StepState::Todo,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepState {
+    Todo,
+    Running,
+    Done,
+    Failed,
+}

@@ -1,0 +1,61 @@
+//! The shell pane's part of the state: the vt100 screen its output draws on, where the shell
+//! is, and whether keys go to it.
+
+/// Lines of shell output kept above the screen, to scroll back through.
+pub const SHELL_SCROLLBACK_LINES: usize = 5_000;
+
+/// Where the shell pane's shell is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShellStatus {
+    NotStarted,
+    Running,
+    /// It ended, with its exit code when it had one.
+    Exited(Option<u32>),
+    /// It could not start (no shell, no pseudo-terminal): why, in plain words.
+    Failed(crate::session::shell_env::ShellError),
+}
+
+/// The shell pane: the terminal screen the shell's output draws on, and whether keys go to it.
+pub struct ShellView {
+    pub screen: vt100::Parser,
+    pub status: ShellStatus,
+    /// Keys go to the shell (the pane is focused and the learner has not pressed Ctrl-]).
+    pub typing: bool,
+    /// The prompt's marker (`(capa:sim) `), where it starts and its KUBECONFIG, for the pane's
+    /// first words.
+    pub about: ShellAbout,
+    /// A command waiting for the shell to be ready ("type it for me" on a shell just started).
+    pub pending_input: Option<String>,
+    /// Keys pressed while that command waits: they follow it, in order.
+    pub pending_keys: Vec<u8>,
+    /// The shell has drawn its prompt at least once.
+    pub seen_prompt: bool,
+}
+
+/// What the shell pane says of the shell it starts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ShellAbout {
+    /// `(capa:sim) `
+    pub marker: String,
+    pub cwd: String,
+    /// The kubeconfig it gets; empty when it inherits the tutor's.
+    pub kubeconfig: String,
+}
+
+impl ShellView {
+    pub(super) fn new() -> ShellView {
+        ShellView {
+            screen: vt100::Parser::new(24, 80, SHELL_SCROLLBACK_LINES),
+            status: ShellStatus::NotStarted,
+            typing: false,
+            about: ShellAbout::default(),
+            pending_input: None,
+            pending_keys: Vec::new(),
+            seen_prompt: false,
+        }
+    }
+
+    pub fn running(&self) -> bool {
+        self.status == ShellStatus::Running
+    }
+}

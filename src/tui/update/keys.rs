@@ -1,0 +1,179 @@
+//! A key press (never a release) after the notice, the shell, a confirmation and a prediction
+//! have had their turn: what the keymap binds it to, done to the state; presenting, the key is
+//! kept for the room to see.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
+
+use super::{Effect, navigate, plan, shell, snippet, watch};
+use crate::lab::catalog::Section;
+use crate::lab::spec::LessonId;
+use crate::tui::keymap::{Action, action_for};
+use crate::tui::state::{Pane, State};
+
+pub(super) fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let shown = (s.ui.lesson, s.ui.section);
+    let effects = on_key_inner(s, key);
+    // Another part of the lesson starts at its top.
+    if (s.ui.lesson, s.ui.section) != shown {
+        s.ui.scroll.remove(&Pane::Lesson);
+    }
+    // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
+    if s.ui.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
+        s.run.step_mode = None;
+    }
+    effects
+}
+
+fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
+    // Presenter clickers and terminals may send releases and repeats: act on presses only.
+    if key.kind != KeyEventKind::Press {
+        return Vec::new();
+    }
+    // A notice is read, then any key puts it away.
+    if s.ui.notice.take().is_some() {
+        return Vec::new();
+    }
+    // While the learner types into the shell, every key is the shell's but Ctrl-].
+    if s.ui.focus == Pane::Shell && s.shell.typing && !s.ui.help {
+        return shell::on_key(s, &key);
+    }
+    if s.ui.present {
+        s.ui.last_key = key_label(&key);
+    }
+    if let Some(lesson) = s.ui.confirm {
+        return confirm_key(s, lesson, &key);
+    }
+    // A prediction is asked: a digit answers it.
+    if let (Some((answer, ask)), KeyCode::Char(c)) = (s.pending_question(), key.code)
+        && let Some(choice) = c
+            .to_digit(10)
+            .and_then(|d| ask.choices.get((d as usize).checked_sub(1)?))
+    {
+        let choice = choice.clone();
+        s.lab.answers.insert(answer, choice);
+        return Vec::new();
+    }
+    let Some(mut action) = action_for(&key) else {
+        return Vec::new();
+    };
+    // The help takes the keys that scroll it; the others wait until it is closed.
+    if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
+        navigate::scroll_help(s, action);
+        return Vec::new();
+    }
+    // A presenter's clicker steps through the plan while step mode is on.
+    if s.ui.present && s.run.step_mode.is_some() && action == Action::NextSection {
+        action = Action::Step;
+    }
+    let lesson = s.ui.lesson;
+    let running = s.run.running();
+    match action {
+        Action::Quit => {
+            s.ui.quit = true;
+            let mut effects = Vec::new();
+            if running {
+                effects.push(Effect::Cancel);
+            }
+            effects.push(Effect::Quit);
+            return effects;
+        }
+        Action::Help => {
+            s.ui.help = !s.ui.help;
+            s.ui.help_scroll = 0;
+        }
+        Action::Close => {
+            s.ui.help = false;
+            s.ui.raw = false;
+            s.ui.zoom = false;
+        }
+        Action::NextPane | Action::PrevPane => {
+            s.ui.focus = s.ui.focus.cycle(action == Action::NextPane);
+        }
+        Action::Zoom => s.ui.zoom = !s.ui.zoom,
+        Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
+            navigate::navigate(s, action);
+        }
+        // A cluster that does not answer is said at once, not after the plan's timeout.
+        Action::Run if !running && watch::refused_while_unreachable(s, action) => {}
+        Action::Check if watch::refused_while_unreachable(s, action) => {}
+        // On a cluster that is not the embedded one, look before changing anything.
+        Action::Run if !running && !s.session.sim() => s.ui.confirm = Some(lesson),
+        Action::Run if !running => return vec![Effect::RunLesson(lesson)],
+        Action::Run => {}
+        Action::Cancel if running => return vec![Effect::Cancel],
+        Action::Cancel => {}
+        Action::Check => return vec![Effect::Check(lesson)],
+        Action::Hint => {
+            let total = s.current().map_or(0, |l| l.text(s.lang()).hints.len());
+            s.ui.hints_shown = (s.ui.hints_shown + 1).min(total);
+            s.ui.section = Section::Hints;
+        }
+        Action::Theme => s.ui.theme = s.ui.theme.next(),
+        Action::NextApp => {
+            let names: Vec<String> = s.live.apps.keys().cloned().collect();
+            s.ui.selected_app = navigate::next_after(&names, s.timeline_app()).map(|a| (lesson, a));
+        }
+        Action::NextObject => {
+            let keys: Vec<String> = s.live.objects.keys().cloned().collect();
+            s.ui.selected_object =
+                navigate::next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
+        }
+        // On the managedFields pane, its raw entries; elsewhere, the winning Helm layer.
+        Action::Raw if s.ui.focus == Pane::Fields => s.ui.raw = !s.ui.raw,
+        Action::Raw => s.ui.values_revealed = !s.ui.values_revealed,
+        Action::Step => return plan::step(s, lesson, running),
+        // Enter starts typing only where the shell is.
+        Action::Shell if key.code == KeyCode::Enter && s.ui.focus != Pane::Shell => {}
+        Action::Shell => return shell::enter(s),
+        Action::NextCommand => snippet::step(s, true),
+        Action::PrevCommand => snippet::step(s, false),
+        Action::TypeCommand => return snippet::type_it(s),
+        Action::CopyCommand => return snippet::copy_it(s),
+        Action::ScrollUp | Action::ScrollDown | Action::ScrollTop | Action::ScrollBottom => {
+            navigate::scroll_focused(s, action);
+        }
+        // Shown in the help; the key itself is handled while typing into the shell.
+        Action::LeaveShell => s.shell.typing = false,
+    }
+    Vec::new()
+}
+
+/// How a key reads for the room: `PgDn`, `space`, `g`, `Ctrl-c`.
+fn key_label(key: &KeyEvent) -> String {
+    let name = match key.code {
+        KeyCode::Char(' ') => "space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::PageDown => "PgDn".into(),
+        KeyCode::PageUp => "PgUp".into(),
+        KeyCode::Enter => "Enter".into(),
+        KeyCode::Esc => "Esc".into(),
+        KeyCode::Tab => "Tab".into(),
+        other => format!("{other:?}"),
+    };
+    if key
+        .modifiers
+        .contains(ratatui::crossterm::event::KeyModifiers::CONTROL)
+    {
+        format!("Ctrl-{name}")
+    } else {
+        name
+    }
+}
+
+/// A key while the plan and the cluster it would change are shown: only y/Enter goes ahead.
+fn confirm_key(s: &mut State, lesson: LessonId, key: &KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Char('y') | KeyCode::Enter => {
+            s.ui.confirm = None;
+            if watch::refused_while_unreachable(s, Action::Run) {
+                return Vec::new();
+            }
+            vec![Effect::RunLesson(lesson)]
+        }
+        KeyCode::Char('n') | KeyCode::Esc | KeyCode::Char('q') => {
+            s.ui.confirm = None;
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}

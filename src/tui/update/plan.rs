@@ -1,0 +1,163 @@
+//! A plan as the lesson pane shows it: its steps, each step's progress and its end (which asks
+//! for a grade); and step mode, which runs it one action at a time for a room.
+
+use std::time::Instant;
+
+use super::{Effect, Msg, watch};
+use crate::lab::engine::Progress;
+use crate::lab::spec::LessonId;
+use crate::tui::keymap::Action;
+use crate::tui::state::{JobView, PlanStep, State, StepMode, StepState};
+
+/// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
+pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::JobSteps { lesson, steps } => {
+            s.run.job = Some(JobView {
+                lesson,
+                steps,
+                blocker: String::new(),
+                log: Vec::new(),
+                started: Instant::now(),
+                finished: None,
+                took: None,
+            });
+            Vec::new()
+        }
+        Msg::Job(p) => {
+            if let Some(job) = &mut s.run.job {
+                apply_progress(job, p);
+            }
+            Vec::new()
+        }
+        Msg::JobEnded(result) => {
+            let lesson = s.run.job.as_ref().map(|j| j.lesson);
+            // In step mode an action ended, not the plan: it is over after its last action,
+            // or when an action fails.
+            let plan_over = s
+                .run
+                .step_mode
+                .as_ref()
+                .is_none_or(|m| result.is_err() || (result.is_ok() && m.next + 1 >= m.total));
+            if let Some(job) = &mut s.run.job {
+                job.blocker.clear();
+                if plan_over {
+                    job.took = Some(job.started.elapsed());
+                    job.finished = Some(result.clone());
+                }
+            }
+            if let Some(step) = &mut s.run.step_mode {
+                step.running = false;
+                if result.is_ok() {
+                    step.next = (step.next + 1).min(step.total);
+                }
+                // In step mode the evidence is graded once the last action is done.
+                if step.next < step.total {
+                    return Vec::new();
+                }
+            }
+            // A finished plan is graded at once, so the evidence pane says where it stands.
+            match (result, lesson) {
+                (Ok(()), Some(n)) => vec![Effect::Check(n)],
+                _ => Vec::new(),
+            }
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn apply_progress(job: &mut JobView, p: Progress) {
+    const LOG_LINES: usize = 50;
+    let mut log = |line: String| {
+        job.log.push(line);
+        if job.log.len() > LOG_LINES {
+            job.log.remove(0);
+        }
+    };
+    match p {
+        Progress::Started { step, title, .. } => {
+            log(format!("[{step}] {title}"));
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.state = StepState::Running;
+            }
+        }
+        Progress::Blocker { line, .. } => {
+            job.blocker = line.clone();
+            log(format!("    … {line}"));
+        }
+        Progress::Done { step, summary } => {
+            log(format!("    ✓ {summary}"));
+            job.blocker.clear();
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.state = StepState::Done;
+            }
+        }
+        Progress::Failed { step, error } => {
+            log(format!("    ✗ {error}"));
+            if let Some(st) = job.steps.get_mut(step - 1) {
+                st.state = StepState::Failed;
+            }
+        }
+    }
+}
+
+/// Step mode: the first press shows the plan and what comes first; each next press runs the
+/// action shown, after which the pane says what changed and what comes next.
+pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
+    let total = s.current().map_or(0, |l| l.spec.actions.len());
+    match &mut s.run.step_mode {
+        // The action waits for the room's prediction first.
+        Some(m) if m.lesson == lesson && !running && m.next < m.total => {
+            if s.pending_question().is_some() || watch::refused_while_unreachable(s, Action::Step) {
+                return Vec::new();
+            }
+            let Some(m) = &mut s.run.step_mode else {
+                return Vec::new();
+            };
+            m.running = true;
+            // An action that failed before runs again: its failure is no longer the news.
+            if let Some(job) = &mut s.run.job {
+                job.finished = None;
+            }
+            vec![Effect::RunStep {
+                lesson,
+                action: m.next,
+            }]
+        }
+        Some(m) if m.lesson == lesson => {
+            if m.next >= m.total && !running {
+                s.run.step_mode = None;
+            }
+            Vec::new()
+        }
+        _ if running || total == 0 => Vec::new(),
+        _ => {
+            // A new run through the lesson asks the room again: earlier answers are forgotten.
+            s.lab
+                .answers
+                .retain(|key, _| !key.starts_with(&format!("{lesson}:")));
+            s.run.step_mode = Some(StepMode {
+                lesson,
+                next: 0,
+                total,
+                running: false,
+            });
+            let steps = s
+                .current()
+                .map(|l| {
+                    l.spec
+                        .actions
+                        .iter()
+                        .map(|a| {
+                            PlanStep::todo(
+                                &a.step.title(s.lang()),
+                                &a.step.command(&s.session.fit, s.lang()),
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            on_job(s, Msg::JobSteps { lesson, steps })
+        }
+    }
+}

@@ -1,0 +1,74 @@
+//! The learner's files and the self-checks: the same files read again change nothing; a change
+//! makes the self-checks on show stale, and they run again once the facts have been quiet.
+
+use serde_json::Value;
+
+use super::{Effect, Msg, watch};
+use crate::lab::spec::LessonId;
+use crate::tui::state::State;
+
+/// How long the facts must stay quiet before the self-checks shown run again, and the longest a
+/// stream of changes may hold them back.
+pub const REGRADE_QUIET: std::time::Duration = std::time::Duration::from_millis(800);
+pub const REGRADE_AT_MOST: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The learner's files read again, as they were.
+pub(super) fn same_lab_facts(s: &State, msg: &Msg) -> bool {
+    let same = |pairs: &[(String, Value)], kept: &std::collections::BTreeMap<String, Value>| {
+        pairs.len() == kept.len() && pairs.iter().all(|(k, v)| kept.get(k) == Some(v))
+    };
+    match msg {
+        Msg::Git(facts) => *facts == s.lab.git,
+        Msg::ChartValues(values) => same(values, &s.lab.chart_values),
+        Msg::Commits(commits) => {
+            commits.len() == s.lab.commits.len()
+                && commits
+                    .iter()
+                    .all(|(sha, subject)| s.lab.commits.get(sha) == Some(subject))
+        }
+        Msg::Evidence(files) => {
+            files.len() == s.lab.evidence.len()
+                && files.iter().all(|(f, t)| s.lab.evidence.get(f) == Some(t))
+        }
+        _ => false,
+    }
+}
+
+/// The self-checks on show are stale: run them again once the facts have been quiet a moment
+/// (and at most a few seconds after the first change, during a long sync).
+pub(super) fn schedule_regrade(s: &mut State) {
+    if s.lab.grades.is_empty() {
+        return;
+    }
+    let now = std::time::Instant::now();
+    let first = *s.lab.regrade_since.get_or_insert(now);
+    s.lab.regrade_at = Some((now + REGRADE_QUIET).min(first + REGRADE_AT_MOST));
+}
+
+/// What the learner's files and the self-checks say now.
+pub(super) fn on_lab(s: &mut State, msg: Msg) {
+    match msg {
+        Msg::Graded(grades) => {
+            for g in grades {
+                s.lab.grades.insert(g.key(), g);
+            }
+        }
+        Msg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
+        Msg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
+        Msg::Git(facts) => s.lab.git = facts,
+        _ => {}
+    }
+}
+
+/// The self-checks on show run again: every lesson with a grade, once the cluster answers.
+pub(super) fn regrade(s: &mut State) -> Vec<Effect> {
+    match s.lab.regrade_at {
+        Some(at) if at <= std::time::Instant::now() => {}
+        _ => return Vec::new(),
+    }
+    s.lab.regrade_at = None;
+    s.lab.regrade_since = None;
+    let lessons: std::collections::BTreeSet<LessonId> =
+        s.lab.grades.values().map(|g| g.lesson).collect();
+    watch::checks(s, lessons)
+}

@@ -1,0 +1,127 @@
+//! Checklists and progress: steps tick in order and untick with their reason, moments that are
+//! over tick once their evidence passes, and progress resumes where the learner was.
+use super::*;
+
+#[test]
+fn a_checklist_ticks_in_order_and_unticks_with_the_reason_when_the_facts_change() {
+    use crate::lab::eval::GitFacts;
+    let mut s = state();
+    // The Application and the chart exactly as lesson 1 writes them.
+    let files = catalog().template_files("01-helm-chart");
+    let manifest = &files
+        .iter()
+        .find(|(p, _)| p == "app-src-helm.yaml")
+        .unwrap()
+        .1;
+    let mut app: serde_json::Value = serde_saphyr::from_str(manifest).unwrap();
+    app["status"] = serde_json::json!({"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}});
+    // The Application alone ticks nothing: the steps before it are not done.
+    update(&mut s, Msg::App(app.clone()));
+    assert!(!s.lab.ticks.contains_key(&L(1)));
+    let mut git = GitFacts::default();
+    git.repos.insert("src".into(), Some("abc".into()));
+    git.cloned.push("src".into());
+    update(&mut s, Msg::Git(git.clone()));
+    assert_eq!(
+        s.lab.ticks[&L(1)].len(),
+        2,
+        "bare repo and clone; nothing pushed yet"
+    );
+    for (path, text) in &files {
+        if let Some(in_repo) = path.strip_prefix("repo/") {
+            git.files
+                .insert(("src".into(), in_repo.to_string()), text.clone());
+        }
+    }
+    update(&mut s, Msg::Git(git.clone()));
+    assert_eq!(
+        s.lab.ticks[&L(1)].len(),
+        5,
+        "pushed, applied and synced at main"
+    );
+    // A new push moves main on: the app is no longer synced at main, and the step says so; what
+    // still holds stays done, with the time it was done.
+    let first_done = s.lab.ticks[&L(1)].clone();
+    git.repos.insert("src".into(), Some("def".into()));
+    update(&mut s, Msg::Git(git.clone()));
+    let states = &s.lab.checklists[&L(1)];
+    assert!(
+        matches!(&states[4], crate::tui::state::ItemState::Undone { why, .. } if why.to_string().contains("main is at def")),
+        "{states:?}"
+    );
+    assert_eq!(s.lab.ticks[&L(1)].len(), 4, "the undone step lost its tick");
+    assert_eq!(s.lab.ticks[&L(1)][&0], first_done[&0]);
+    // Argo CD catches up: done again.
+    app["status"]["sync"]["revision"] = serde_json::json!("def");
+    update(&mut s, Msg::App(app));
+    assert!(s.lab.checklists[&L(1)][4].done());
+}
+
+#[test]
+fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
+    use crate::lab::eval::check::{Finding, Grade};
+    let mut s = state();
+    // Lesson 6 done elsewhere: the broken push and the failed sync are long gone.
+    update(
+        &mut s,
+        Msg::Evidence(vec![(
+            "failed-hook.json".into(),
+            Some(jiff::Timestamp::now()),
+        )]),
+    );
+    update(
+        &mut s,
+        Msg::Graded(vec![Grade {
+            file: "failed-hook.json".into(),
+            lesson: L(6),
+            findings: vec![Finding {
+                ok: true,
+                what: "commit is the broken one".into(),
+                hint: None,
+                help: None,
+            }],
+            checked_at: None,
+        }]),
+    );
+    let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
+    assert_eq!(ticked, [0, 1, 2], "the two moments, and the file is there");
+    let failing = Grade {
+        file: "waves.json".into(),
+        lesson: L(5),
+        findings: vec![Finding {
+            ok: false,
+            what: "hook_job".into(),
+            hint: Some(3),
+            help: None,
+        }],
+        checked_at: None,
+    };
+    update(&mut s, Msg::Graded(vec![failing]));
+    assert!(
+        !s.lab.ticks.contains_key(&L(5)),
+        "a failing file proves nothing"
+    );
+}
+
+#[test]
+fn progress_taken_from_the_tutor_resumes_the_same_place() {
+    let mut s = state();
+    let mut earlier = crate::lab::progress::Progress::default();
+    earlier
+        .ticks
+        .entry(L(1))
+        .or_default()
+        .insert(0, "2026-12-01T03:00:00Z".parse().unwrap());
+    s.resume(earlier);
+    key(&mut s, KeyCode::Char('n'));
+    key(&mut s, KeyCode::Char('h'));
+    let kept = s.progress();
+    assert_eq!(kept.lesson, Some(L(2)));
+    let mut again = state();
+    again.resume(kept);
+    assert_eq!(
+        (again.ui.lesson, again.ui.section, again.ui.hints_shown),
+        (L(2), Section::Hints, 1)
+    );
+    assert_eq!(again.lab.ticks[&L(1)].len(), 1);
+}

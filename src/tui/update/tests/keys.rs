@@ -1,0 +1,150 @@
+//! Keys: sections and lessons, releases, the help, quitting, hints, the app and object cycles,
+//! and the confirmation before a plan changes a real cluster.
+use super::*;
+
+#[test]
+fn presenter_keys_walk_sections_then_lessons() {
+    let mut s = state();
+    for _ in 0..Section::COUNT - 1 {
+        key(&mut s, KeyCode::PageDown);
+    }
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    // The last part's PgDn says what comes next first, and stays in the lesson.
+    key(&mut s, KeyCode::PageDown);
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    assert!(s.ui.at_lesson_end);
+    let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(screen.contains("PgDn → lesson 2"), "{screen}");
+    key(&mut s, KeyCode::PageDown);
+    assert_eq!((s.ui.lesson, s.ui.section), (L(2), Section::Goal));
+    assert!(!s.ui.at_lesson_end);
+    key(&mut s, KeyCode::PageUp);
+    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+}
+
+#[test]
+fn releases_are_ignored_and_help_swallows_other_keys() {
+    let mut s = state();
+    let release = KeyEvent {
+        code: KeyCode::Char('r'),
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    };
+    assert!(update(&mut s, Msg::Key(release)).is_empty());
+    key(&mut s, KeyCode::Char('?'));
+    assert!(s.ui.help);
+    assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+    key(&mut s, KeyCode::Esc);
+    assert!(!s.ui.help);
+    assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
+}
+
+#[test]
+fn quitting_cancels_a_running_plan_first() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: L(1),
+            steps: vec![PlanStep::todo("a", "b")],
+        },
+    );
+    assert_eq!(
+        key(&mut s, KeyCode::Char('q')),
+        [Effect::Cancel, Effect::Quit]
+    );
+    assert!(s.ui.quit);
+}
+
+#[test]
+fn a_and_o_cycle_the_timelines_app_and_the_fields_object() {
+    let mut s = state();
+    for name in ["src-helm", "src-kust", "src-waves"] {
+        update(
+            &mut s,
+            Msg::App(serde_json::json!({"metadata": {"name": name}})),
+        );
+    }
+    assert_eq!(s.timeline_app(), "src-helm");
+    key(&mut s, KeyCode::Char('a'));
+    assert_eq!(s.timeline_app(), "src-kust");
+    update(
+        &mut s,
+        Msg::Object(
+            "src-helm/ConfigMap/src-helm-greeting".into(),
+            serde_json::json!({}),
+        ),
+    );
+    update(
+        &mut s,
+        Msg::Object("src-kust/Deployment/prod-api".into(), serde_json::json!({})),
+    );
+    key(&mut s, KeyCode::Char('o'));
+    assert_eq!(
+        s.fields_object(),
+        "src-helm/ConfigMap/src-helm-greeting",
+        "wraps around after prod-api"
+    );
+}
+
+#[test]
+fn hints_come_one_at_a_time() {
+    let mut s = state();
+    key(&mut s, KeyCode::Char('h'));
+    key(&mut s, KeyCode::Char('h'));
+    assert_eq!(s.ui.hints_shown, 2);
+    assert_eq!(s.ui.section, Section::Hints);
+}
+
+#[test]
+fn on_a_real_cluster_r_asks_first_and_only_y_goes_ahead() {
+    let mut s = builder()
+        .target(crate::session::Target::Context {
+            context: Some("a-real-cluster".into()),
+            kubeconfig: None,
+        })
+        .build();
+    assert!(key(&mut s, KeyCode::Char('r')).is_empty());
+    assert_eq!(s.ui.confirm, Some(L(1)));
+    assert!(
+        key(&mut s, KeyCode::Char('q')).is_empty(),
+        "q leaves the question"
+    );
+    assert!(!s.ui.quit && s.ui.confirm.is_none());
+    key(&mut s, KeyCode::Char('r'));
+    assert!(
+        key(&mut s, KeyCode::Char('x')).is_empty(),
+        "other keys wait"
+    );
+    assert_eq!(key(&mut s, KeyCode::Char('y')), [Effect::RunLesson(L(1))]);
+    let mut sim = state();
+    assert_eq!(key(&mut sim, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
+}
+
+#[test]
+fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
+    use crate::tui::keymap::BINDINGS;
+    let mut s = builder().size(80, 24).help(true).build();
+    let first = crate::tui::view::text_of_screen(&s, 80, 24);
+    assert!(
+        first.contains(" ↓ "),
+        "a cut help says there is more:\n{first}"
+    );
+    let mut seen = first.clone();
+    for _ in 0..BINDINGS.len() {
+        key(&mut s, KeyCode::Down);
+        seen.push_str(&crate::tui::view::text_of_screen(&s, 80, 24));
+    }
+    for b in BINDINGS {
+        assert!(seen.contains(b.label), "{} is in the help", b.label);
+    }
+    let last = crate::tui::view::text_of_screen(&s, 80, 24);
+    assert!(
+        last.contains(&(BINDINGS.last().unwrap().help)(s.lang())),
+        "scrolled to the end:\n{last}"
+    );
+    assert!(s.ui.help, "scrolling keeps the help open");
+    key(&mut s, KeyCode::Esc);
+    assert!(!s.ui.help);
+}

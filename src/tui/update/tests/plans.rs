@@ -1,0 +1,173 @@
+//! Plans and step mode: a finished plan is graded, step mode runs one action a press, the room's
+//! prediction comes first, and each lesson shows only its own plan.
+use super::*;
+
+#[test]
+fn a_finished_plan_is_graded_and_its_steps_tick_off() {
+    let mut s = state();
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: L(2),
+            steps: vec![PlanStep::todo("a", "$ a"), PlanStep::todo("b", "$ b")],
+        },
+    );
+    update(
+        &mut s,
+        Msg::Job(Progress::Started {
+            step: 1,
+            title: "a".into(),
+            command: "$ a".into(),
+        }),
+    );
+    update(
+        &mut s,
+        Msg::Job(Progress::Blocker {
+            step: 1,
+            line: "waiting: wave 0".into(),
+        }),
+    );
+    assert_eq!(s.run.job.as_ref().unwrap().blocker, "waiting: wave 0");
+    update(
+        &mut s,
+        Msg::Job(Progress::Done {
+            step: 1,
+            summary: "ok".into(),
+        }),
+    );
+    assert_eq!(s.run.job.as_ref().unwrap().steps[0].state, StepState::Done);
+    assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(L(2))]);
+}
+
+#[test]
+fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
+    let mut s = builder().lesson(6).build();
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "the first g only shows the plan"
+    );
+    let m = s.run.step_mode.clone().unwrap();
+    assert_eq!((m.lesson, m.next, m.total), (L(6), 0, 9));
+    assert_eq!(
+        key(&mut s, KeyCode::Char('g')),
+        [Effect::RunStep {
+            lesson: L(6),
+            action: 0
+        }]
+    );
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "one action at a time"
+    );
+    update(&mut s, Msg::JobEnded(Ok(())));
+    assert_eq!(s.run.step_mode.as_ref().unwrap().next, 1);
+    // Presenting, the clicker's next key runs the next action.
+    let mut p = builder().lesson(6).present(true).build();
+    key(&mut p, KeyCode::Char('g'));
+    assert_eq!(
+        key(&mut p, KeyCode::PageDown),
+        [Effect::RunStep {
+            lesson: L(6),
+            action: 0
+        }]
+    );
+    assert_eq!(p.ui.last_key, "PgDn");
+    // A failed action stays next, to be run again.
+    update(
+        &mut p,
+        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(
+            crate::lab::engine::RunError::NoActions("boom".into()),
+        ))),
+    );
+    assert_eq!(p.run.step_mode.as_ref().unwrap().next, 0);
+}
+
+#[test]
+fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
+    let mut s = builder().lesson(2).build();
+    key(&mut s, KeyCode::Char('g'));
+    let (answer_key, ask) = s.pending_question().map(|(k, a)| (k, a.clone())).unwrap();
+    assert_eq!(answer_key, "2:1");
+    assert!(ask.question.get(Lang::FALLBACK).contains("replicas"));
+    assert!(
+        key(&mut s, KeyCode::Char('g')).is_empty(),
+        "not before the room answers"
+    );
+    assert!(key(&mut s, KeyCode::Char('9')).is_empty(), "no 9th choice");
+    assert!(s.pending_question().is_some());
+    key(&mut s, KeyCode::Char('3'));
+    assert_eq!(s.lab.answers["2:1"], "3");
+    assert_eq!(
+        key(&mut s, KeyCode::Char('g')),
+        [Effect::RunStep {
+            lesson: L(2),
+            action: 0
+        }]
+    );
+    assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
+    // After the action, the live value is shown beside the prediction.
+    update(&mut s, Msg::JobEnded(Ok(())));
+    update(
+        &mut s,
+        Msg::Object(
+            "src-helm/Deployment/src-helm-web".into(),
+            serde_json::json!({"spec": {"replicas": 3}}),
+        ),
+    );
+    let shown = crate::tui::view::prediction_text(&s);
+    assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
+}
+
+#[test]
+fn a_new_run_through_a_lesson_asks_the_room_again() {
+    let mut s = builder().lesson(6).present(true).build();
+    s.lab.answers.insert("6:4".into(), "mode: green".into());
+    s.lab.answers.insert("2:1".into(), "3".into());
+    key(&mut s, KeyCode::Char('g'));
+    assert!(!s.lab.answers.contains_key("6:4"), "lesson 6 asks again");
+    assert_eq!(
+        s.lab.answers.get("2:1").map(String::as_str),
+        Some("3"),
+        "other lessons keep theirs"
+    );
+}
+
+#[test]
+fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
+    let mut s = builder()
+        .lesson(6)
+        .object("src-waves/ConfigMap/settings", serde_json::json!({}))
+        .object("src-kust/Deployment/prod-api", serde_json::json!({}))
+        .object("src-waves/Deployment/app", serde_json::json!({}))
+        .build();
+    let steps = vec![PlanStep::todo("write the files", "git add")];
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: L(6),
+            steps,
+        },
+    );
+    update(&mut s, Msg::JobEnded(Ok(())));
+    let six = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(six.contains("Do it for me · lesson 6"), "{six}");
+    assert!(
+        !six.contains("write the files"),
+        "an ended plan is one line:\n{six}"
+    );
+    // `a` and `o` choose for this lesson only.
+    key(&mut s, KeyCode::Char('o'));
+    let chosen = s.fields_object();
+    key(&mut s, KeyCode::Char('n'));
+    assert_eq!(s.ui.lesson, L(7));
+    let seven = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(
+        !seven.contains("lesson 6"),
+        "lesson 7 shows no plan of lesson 6:\n{seven}"
+    );
+    let focus = s.current().unwrap().spec.focus.as_ref().unwrap().key();
+    assert_eq!(s.fields_object(), focus, "lesson 7 follows its own focus");
+    assert_ne!(chosen, focus);
+    key(&mut s, KeyCode::Char('p'));
+    assert_eq!(s.fields_object(), chosen, "back in lesson 6, its choice");
+}

@@ -1,0 +1,410 @@
+//! ARCHITECTURE.md cannot rot silently: every path it writes as code (from the repository root,
+//! with `NN-slug`, `<code>`, `*` and `{a,b}` standing for what they say) exists, and every Rust
+//! name it writes as code (`Type`, `Type::member`, `module::item`, `CONST`, `snake_case_name`,
+//! `name()`) is defined in the code. Only the text is read; nothing is built or run.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test helpers fail the test by panicking, with what went wrong"
+)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Names that belong to the standard library or a dependency, not to this repository.
+const EXTERNAL: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "Vec",
+    "String",
+    "Option",
+    "Result",
+    "Box",
+    "ratatui",
+    "kube",
+    "tokio",
+    "serde",
+    "serde_json",
+    "strum",
+    "insta",
+    "jiff",
+    "clap",
+];
+
+/// File endings that make a code span a path even without a folder in front.
+const FILE_ENDINGS: &[&str] = &[
+    ".rs", ".md", ".yaml", ".yml", ".ftl", ".toml", ".json", ".svg", ".snap", ".sh",
+];
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn guide() -> String {
+    std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap()
+}
+
+/// The guide's code spans outside fenced blocks, each with its line (a span may wrap; its
+/// whitespace is made single spaces).
+fn code_spans(text: &str) -> Vec<(usize, String)> {
+    let mut fenced = false;
+    let prose: Vec<&str> = text
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with("```") {
+                fenced = !fenced;
+                ""
+            } else if fenced {
+                ""
+            } else {
+                l
+            }
+        })
+        .collect();
+    let prose = prose.join("\n");
+    let mut spans = Vec::new();
+    let mut line = 1;
+    for (i, part) in prose.split('`').enumerate() {
+        if i % 2 == 1 {
+            spans.push((line, part.split_whitespace().collect::<Vec<_>>().join(" ")));
+        }
+        line += part.matches('\n').count();
+    }
+    spans
+}
+
+/// `a/{b,c}.rs` → `a/b.rs`, `a/c.rs`.
+fn expand_braces(span: &str) -> Vec<String> {
+    let (Some(open), Some(close)) = (span.find('{'), span.find('}')) else {
+        return vec![span.to_string()];
+    };
+    if close < open {
+        return vec![span.to_string()];
+    }
+    span[open + 1..close]
+        .split(',')
+        .flat_map(|alt| expand_braces(&format!("{}{alt}{}", &span[..open], &span[close + 1..])))
+        .collect()
+}
+
+fn is_path(span: &str) -> bool {
+    if span.contains(' ') || span.is_empty() {
+        return false;
+    }
+    let first = span.split('/').next().unwrap_or_default();
+    let top_level =
+        !first.is_empty() && root().join(first).exists() && (span.contains('/') || span == first);
+    top_level || FILE_ENDINGS.iter().any(|e| span.ends_with(e))
+}
+
+/// A name matches a pattern segment where `*`, `<...>` and `NN-slug` stand for anything.
+fn segment_matches(pattern: &str, name: &str) -> bool {
+    let mut p = pattern.replace("NN-slug", "*");
+    while let (Some(a), Some(b)) = (p.find('<'), p.find('>')) {
+        if b < a {
+            break;
+        }
+        p.replace_range(a..=b, "*");
+    }
+    glob(p.as_bytes(), name.as_bytes())
+}
+
+fn glob(p: &[u8], n: &[u8]) -> bool {
+    match (p.first(), n.first()) {
+        (None, None) => true,
+        (Some(b'*'), _) => glob(&p[1..], n) || (!n.is_empty() && glob(p, &n[1..])),
+        (Some(a), Some(b)) if a == b => glob(&p[1..], &n[1..]),
+        _ => false,
+    }
+}
+
+fn path_exists(span: &str) -> bool {
+    let mut here = vec![root().to_path_buf()];
+    for segment in span.split('/').filter(|s| !s.is_empty()) {
+        here = here
+            .iter()
+            .filter_map(|dir| std::fs::read_dir(dir).ok())
+            .flatten()
+            .flatten()
+            .filter(|e| segment_matches(segment, &e.file_name().to_string_lossy()))
+            .map(|e| e.path())
+            .collect();
+    }
+    if span.ends_with('/') {
+        here.retain(|p| p.is_dir());
+    }
+    !here.is_empty()
+}
+
+/// Every Rust file of both crates and their tests, by path from the root (but this one, whose
+/// made-up names must stay undefined).
+fn sources() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in ["src", "sim/src", "tests", "sim/tests"] {
+        walk(&root().join(dir), &mut files);
+    }
+    files.push(root().join("build.rs"));
+    files
+        .into_iter()
+        .filter_map(|p| {
+            let text = std::fs::read_to_string(&p).ok()?;
+            let rel = p
+                .strip_prefix(root())
+                .ok()?
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel != "tests/architecture.rs").then_some((rel, text))
+        })
+        .collect()
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Where `word` occurs in `text` as a whole word: the byte offsets.
+fn word_at(text: &str, word: &str) -> Vec<usize> {
+    text.match_indices(word)
+        .filter(|(i, _)| {
+            let before = text[..*i].chars().next_back();
+            let after = text[i + word.len()..].chars().next();
+            !before.is_some_and(is_ident_char) && !after.is_some_and(is_ident_char)
+        })
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// `text` defines `name`: as an item (`fn`, `struct`, `enum`, `trait`, `type`, `const`,
+/// `static`, `mod`, `macro_rules!`), a re-export, or a line that opens with it (an enum
+/// variant, a field).
+fn defines(text: &str, name: &str) -> bool {
+    let keywords = [
+        "fn ", "struct ", "enum ", "trait ", "type ", "const ", "static ", "mod ",
+    ];
+    word_at(text, name).into_iter().any(|i| {
+        let before = &text[..i];
+        let line_start = before.rfind('\n').map_or(0, |n| n + 1);
+        let line_before = before[line_start..].trim_start();
+        let after = text[i + name.len()..].trim_start();
+        keywords.iter().any(|k| before.ends_with(k))
+            || before.ends_with("macro_rules! ")
+            || (line_before.is_empty()
+                || line_before == "pub"
+                || line_before.starts_with("pub(") && line_before.ends_with(')'))
+                && (after.starts_with(['{', '(', ',', ':']) || after.starts_with('\n'))
+            || line_before.starts_with("pub use ")
+    })
+}
+
+/// The files that define or implement the type `name`.
+fn owners<'a>(files: &'a BTreeMap<String, String>, name: &str) -> Vec<&'a str> {
+    files
+        .values()
+        .filter(|text| {
+            text.lines().any(|l| {
+                let l = l.trim_start();
+                let l = match l.strip_prefix("pub") {
+                    Some(r) if r.starts_with('(') => r.split_once(')').map_or(r, |(_, x)| x),
+                    Some(r) => r,
+                    None => l,
+                }
+                .trim_start();
+                let opens = ["struct ", "enum ", "trait ", "impl ", "impl<"]
+                    .iter()
+                    .any(|k| l.starts_with(k));
+                opens && !word_at(l, name).is_empty()
+            })
+        })
+        .map(String::as_str)
+        .collect()
+}
+
+/// The files of the module `path` (`lab::engine` → `src/lab/engine.rs` and what is under
+/// `src/lab/engine/`), in either crate.
+fn module_files<'a>(files: &'a BTreeMap<String, String>, path: &[&str]) -> Vec<&'a str> {
+    let key = path.join("/");
+    files
+        .iter()
+        .filter(|(p, _)| {
+            ["src/", "sim/src/"].iter().any(|pre| {
+                p.strip_prefix(pre)
+                    .and_then(|r| r.strip_suffix(".rs"))
+                    .is_some_and(|r| {
+                        r == key
+                            || r.ends_with(&format!("/{key}"))
+                            || r.starts_with(&format!("{key}/"))
+                            || r.contains(&format!("/{key}/"))
+                    })
+            })
+        })
+        .map(|(_, t)| t.as_str())
+        .collect()
+}
+
+/// Whether a Rust name the guide writes is defined; `None` when the span is not one it checks
+/// (a lowercase word such as a module or YAML key, a name from a dependency, prose).
+fn rust_name_defined(files: &BTreeMap<String, String>, span: &str) -> Option<bool> {
+    let called = span.contains('(');
+    let name = span.split('(').next().unwrap_or_default();
+    let (name, macro_call) = match name.strip_suffix('!') {
+        Some(n) => (n, true),
+        None => (name, false),
+    };
+    let segments: Vec<&str> = name.split("::").collect();
+    let valid = |s: &str| {
+        s.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(is_ident_char)
+    };
+    if !segments.iter().all(|s| valid(s)) || EXTERNAL.contains(&segments[0]) {
+        return None;
+    }
+    let upper = |s: &str| s.starts_with(|c: char| c.is_ascii_uppercase());
+    let all = || files.values().map(String::as_str);
+    if let [one] = segments[..] {
+        return if macro_call {
+            Some(all().any(|t| t.contains(&format!("macro_rules! {one} "))))
+        } else if upper(one) {
+            Some(all().any(|t| defines(t, one)))
+        } else if one.contains('_') || called {
+            let cargo = std::fs::read_to_string(root().join("Cargo.toml")).unwrap_or_default();
+            Some(
+                all()
+                    .chain([cargo.as_str()])
+                    .any(|t| !word_at(t, one).is_empty()),
+            )
+        } else {
+            None
+        };
+    }
+    // The lowercase segments before the first item are modules (`lab::engine::plan`); the rest
+    // is an item, or a type and its member (`State::lesson_panes`, `Msg::Listed`).
+    let first_item = segments
+        .iter()
+        .position(|s| upper(s))
+        .unwrap_or(segments.len() - 1)
+        .min(segments.len() - 1);
+    let (leading, rest) = segments.split_at(first_item);
+    let modules: Vec<&str> = leading
+        .iter()
+        .copied()
+        .filter(|s| !["crate", "capa_tui", "capa_sim"].contains(s))
+        .collect();
+    let scope: Vec<&str> = if segments[0] == "capa_sim" && modules.is_empty() {
+        files
+            .iter()
+            .filter(|(p, _)| p.starts_with("sim/src/"))
+            .map(|(_, t)| t.as_str())
+            .collect()
+    } else if modules.is_empty() {
+        all().collect()
+    } else {
+        module_files(files, &modules)
+    };
+    Some(match rest {
+        [] => false,
+        [item] => scope.iter().any(|t| defines(t, item)),
+        [ty, .., member] => {
+            scope.iter().any(|t| defines(t, ty))
+                && owners(files, ty).iter().any(|t| defines(t, member))
+        }
+    })
+}
+
+#[test]
+fn every_path_and_name_in_the_architecture_guide_exists() {
+    let files = sources();
+    let mut stale = Vec::new();
+    let spans = code_spans(&guide());
+    assert!(
+        spans.len() > 100,
+        "the guide's code spans are read: {}",
+        spans.len()
+    );
+    for (line, span) in &spans {
+        for one in expand_braces(span) {
+            if is_path(&one) {
+                if !path_exists(&one) {
+                    stale.push(format!("ARCHITECTURE.md:{line}: no path `{one}`"));
+                }
+            } else if rust_name_defined(&files, &one) == Some(false) {
+                stale.push(format!("ARCHITECTURE.md:{line}: nothing defines `{one}`"));
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "the guide names what is not there:\n{}",
+        stale.join("\n")
+    );
+}
+
+/// The checks themselves: what they must find missing, and what they must let pass.
+#[test]
+fn the_guide_check_finds_what_is_gone_and_passes_what_is_there() {
+    let files = sources();
+    for there in [
+        "src/tui/update.rs",
+        "lessons/NN-slug/lesson.yaml",
+        "assets/i18n/<code>/capa_tui.ftl",
+        "sim/tests/common/",
+    ] {
+        assert!(is_path(there) && path_exists(there), "{there}");
+    }
+    assert_eq!(
+        expand_braces("sim/tests/common/{lab,git}.rs"),
+        ["sim/tests/common/lab.rs", "sim/tests/common/git.rs"]
+    );
+    for gone in ["src/tui/nowhere.rs", "lessons/NN-slug/nothing.md"] {
+        assert!(is_path(gone) && !path_exists(gone), "{gone}");
+    }
+    assert!(!is_path("namespace/Kind/name") && !is_path("//!"));
+    for defined in [
+        "StateBuilder",
+        "State::lesson_panes",
+        "State::version",
+        "Msg::Listed",
+        "Lang::all()",
+        "lab::engine::plan(lesson)",
+        "capa_sim::start(Config)",
+        "REGRADE_QUIET",
+        "t!(lang, \"id\")",
+        "deny_unknown_fields",
+    ] {
+        assert_eq!(rust_name_defined(&files, defined), Some(true), "{defined}");
+    }
+    for undefined in [
+        "NoSuchType",
+        "State::no_such_method",
+        "Msg::NoSuchMessage",
+        "lab::engine::no_such_fn",
+        "no_such_test_name",
+    ] {
+        assert_eq!(
+            rust_name_defined(&files, undefined),
+            Some(false),
+            "{undefined}"
+        );
+    }
+    for not_checked in ["update", "std::fmt::Display", "Vec::new()", "metadata.name"] {
+        assert_eq!(
+            rust_name_defined(&files, not_checked),
+            None,
+            "{not_checked}"
+        );
+    }
+}
