@@ -1,4 +1,5 @@
-//! Embeds `lessons/`, `repo-template/` and the strings (`assets/i18n/`) in the binary, so
+//! Embeds `lessons/`, `repo-template/`, the strings (`assets/i18n/`) and the skeleton of a new
+//! lesson (`assets/skeleton/`) in the binary, so
 //! capa-tui runs from any folder: a generated table of (path, contents) that `lab::catalog` and
 //! `i18n` read.
 
@@ -29,7 +30,7 @@ fn main() {
     let root =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
-    for top in ["lessons", "repo-template", "assets/i18n"] {
+    for top in ["lessons", "repo-template", "assets/i18n", "assets/skeleton"] {
         println!("cargo:rerun-if-changed={top}");
         walk(&root.join(top), &mut files);
     }

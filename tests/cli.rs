@@ -106,7 +106,7 @@ fn the_config_file_sets_defaults_that_the_environment_and_flags_override() {
         "{said}"
     );
     assert!(
-        said.contains("present = false      # 没有要求就不进入演示模式"),
+        said.contains("present = false      # 除非指定，否则不进入演示模式"),
         "{said}"
     );
     let out = capa(

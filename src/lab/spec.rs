@@ -161,7 +161,9 @@ pub struct ValueKey {
 
 /// One action of a lesson's plan, and its narration for step mode: what is about to happen and
 /// what to watch (`say`), and what changed once it ran (`then`).
-#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
+// Deserialized by hand (below): a flattened step takes any key, so a typo (`sya:`) would
+// otherwise be dropped unseen.
+#[derive(Debug, Clone, schemars::JsonSchema)]
 pub struct PlanAction {
     #[serde(flatten)]
     pub step: Step,
@@ -179,6 +181,77 @@ pub struct PlanAction {
     /// Predict, then watch: asked before the action runs, answered from the cluster after.
     #[serde(default)]
     pub ask: Option<Question>,
+}
+
+/// The plan action's own keys (`say`, `then`, ...) as the schema lists them.
+fn action_keys() -> &'static (Vec<String>, Value) {
+    static KEYS: std::sync::OnceLock<(Vec<String>, Value)> = std::sync::OnceLock::new();
+    KEYS.get_or_init(|| {
+        let schema = schemars::schema_for!(PlanAction).to_value();
+        let own = schema["properties"]
+            .as_object()
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        (own, schema["oneOf"].clone())
+    })
+}
+
+/// The keys a step of kind `kind` (`do: kind`) takes, as the schema lists them.
+fn step_keys(kind: &str) -> Vec<String> {
+    action_keys()
+        .1
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|v| v["properties"]["do"]["const"] == kind)
+        .and_then(|v| v["properties"].as_object())
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+impl<'de> Deserialize<'de> for PlanAction {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut map = serde_json::Map::<String, Value>::deserialize(d)?;
+        let mut own = |key: &str| map.remove(key).filter(|v| !v.is_null());
+        let (say, then, watch, done_when, ask) = (
+            own("say"),
+            own("then"),
+            own("watch"),
+            own("done_when"),
+            own("ask"),
+        );
+        let step = Step::deserialize(Value::Object(map.clone())).map_err(D::Error::custom)?;
+        let kind = map.get("do").and_then(Value::as_str).unwrap_or_default();
+        let allowed = step_keys(kind);
+        if let Some(unknown) = map.keys().find(|k| !allowed.contains(k)) {
+            let mut expected: Vec<&str> = allowed
+                .iter()
+                .chain(&action_keys().0)
+                .map(String::as_str)
+                .filter(|k| *k != "do")
+                .collect();
+            expected.sort_unstable();
+            let list: Vec<String> = expected.iter().map(|k| format!("`{k}`")).collect();
+            return Err(D::Error::custom(format!(
+                "unknown field `{unknown}`, expected one of {}",
+                list.join(", ")
+            )));
+        }
+        fn part<T: serde::de::DeserializeOwned, E: Error>(
+            v: Option<Value>,
+        ) -> Result<Option<T>, E> {
+            v.map(serde_json::from_value).transpose().map_err(E::custom)
+        }
+        Ok(PlanAction {
+            step,
+            say: part(say)?,
+            then: part(then)?,
+            watch: part(watch)?,
+            done_when: part(done_when)?,
+            ask: part(ask)?,
+        })
+    }
 }
 
 /// A multiple-choice question whose answer the action reveals.
@@ -358,6 +431,28 @@ pub enum Source {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_action_with_a_key_its_step_does_not_take_does_not_read() {
+        let yaml = "{do: clone, repo: src, colour: 1, say: {en: Clone it.}}";
+        let err = serde_saphyr::from_str::<PlanAction>(yaml)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown field `colour`"), "{err}");
+        assert!(err.contains("`repo`") && err.contains("`say`"), "{err}");
+        let ok: PlanAction =
+            serde_saphyr::from_str("{do: clone, repo: src, say: {en: Clone it.}, watch: apps}")
+                .unwrap();
+        assert_eq!(ok.step, Step::Clone { repo: "src".into() });
+        assert_eq!(ok.watch, Some(PaneName::Apps));
+        assert!(ok.say.is_some() && ok.then.is_none());
+        // A key another kind of step takes is still unknown here.
+        let err = serde_saphyr::from_str::<PlanAction>("{do: clone, repo: src, app: x}")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown field `app`"), "{err}");
+    }
+
     use serde_json::json;
 
     fn path(s: &str) -> FieldPath {

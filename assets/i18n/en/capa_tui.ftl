@@ -637,8 +637,17 @@ lint-sections = { $code }.md: expected 6 sections (## Goal, Why, Steps, Mistakes
 lint-missing-text = no { $code }: text here: add it
 lint-same-number = number { $number } is also lesson { $other }'s: give each lesson its own
 lint-no-lessons = { $path }: no lesson.yaml here or in its folders
-lint-clean = { $lessons } lessons, no problems
-lint-problems = { $problems } problems in { $lessons } lessons
+lint-clean = { $lessons ->
+        [one] 1 lesson
+       *[other] { $lessons } lessons
+    }, no problems
+lint-problems = { $problems ->
+        [one] 1 problem
+       *[other] { $problems } problems
+    } in { $lessons ->
+        [one] 1 lesson
+       *[other] { $lessons } lessons
+    }
 lesson-new-made = made { $dir }: lesson.yaml, en.md, zh.md, ko.md; lint it with capa-tui lesson lint { $dir }
 lesson-new-bad-name = { $name }: a lesson folder is NN-slug (two digits, a dash, lowercase words with dashes), e.g. 09-greeting
 lesson-new-exists = { $dir } is already there: choose another name
