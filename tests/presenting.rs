@@ -58,6 +58,8 @@ fn each_presented_step_shows_what_it_narrates() {
         let lang = s.session.lang;
         key(&mut s, KeyCode::Char('g'));
         let actions = s.current().unwrap().spec.actions.clone();
+        let spec = s.current().unwrap().spec.clone();
+        let answered_by = |asked: usize| spec.answered_by(asked);
         for (i, action) in actions.iter().enumerate() {
             let area = Rect::new(0, 0, w, h);
             let screen = text_of(&draw(&s, w, h));
@@ -99,12 +101,17 @@ fn each_presented_step_shows_what_it_narrates() {
             assert!(s.run.step_mode.as_ref().unwrap().running, "space runs it");
             run_shown_action(&mut s, i);
             let screen = text_of(&draw(&s, w, h));
-            if action.ask.is_some() {
-                assert!(
-                    screen.contains("you said: "),
-                    "{w}x{h}: the answer beside the live value:\n{screen}"
-                );
-            }
+            // A question is answered once the cluster shows it: after the action that settles it.
+            let answered_here = actions
+                .iter()
+                .enumerate()
+                .any(|(j, a)| a.ask.is_some() && answered_by(j) == i);
+            assert_eq!(
+                screen.contains("you said: "),
+                answered_here,
+                "{w}x{h}, action {}: the answer beside the live value only once it is there:\n{screen}",
+                i + 1
+            );
             // Only the step just run shows, with its outcome; no step still to come.
             assert!(
                 screen.contains(&format!("outcome of action {}", i + 1)) || h < 30,

@@ -140,6 +140,20 @@ pub struct LessonSpec {
     pub actions: Vec<PlanAction>,
 }
 
+impl LessonSpec {
+    /// The action after which the question asked before action `asked` has its answer in the
+    /// cluster: the first `wait` from it on (a value changes once Argo CD has synced, not when
+    /// the file is written or applied), else that action itself (a scale's owner shows at once).
+    pub fn answered_by(&self, asked: usize) -> usize {
+        self.actions
+            .iter()
+            .enumerate()
+            .skip(asked)
+            .find(|(_, a)| matches!(a.step, Step::Wait { .. }))
+            .map_or(asked, |(i, _)| i)
+    }
+}
+
 /// Which Helm values of which Application the values pane traces through the layers, and where
 /// each one shows in the cluster.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]

@@ -153,13 +153,28 @@ impl State {
         (!self.lab.answers.contains_key(&key)).then_some((key, ask))
     }
 
-    /// The question step mode's last action answered (its index and the question), while the
-    /// room reads the reveal: until the next action runs.
-    pub fn answered_question(&self) -> Option<(usize, &Question)> {
-        let m = self.run.step_mode.as_ref().filter(|m| !m.running)?;
-        let lesson = self.session.catalog.lesson(m.lesson)?;
-        let i = m.next.checked_sub(1)?;
-        Some((i, lesson.spec.actions.get(i)?.ask.as_ref()?))
+    /// The questions step mode's last action answered (each with the index of the action it
+    /// was asked before), while the room reads the reveal: until the next action runs. A
+    /// question is answered once the cluster shows it (`LessonSpec::answered_by`), which may be
+    /// a few actions after it was asked.
+    pub fn answered_questions(&self) -> Vec<(usize, &Question)> {
+        let Some(m) = self.run.step_mode.as_ref().filter(|m| !m.running) else {
+            return Vec::new();
+        };
+        let (Some(lesson), Some(last)) =
+            (self.session.catalog.lesson(m.lesson), m.next.checked_sub(1))
+        else {
+            return Vec::new();
+        };
+        lesson
+            .spec
+            .actions
+            .iter()
+            .enumerate()
+            .take(last + 1)
+            .filter_map(|(i, a)| Some((i, a.ask.as_ref()?)))
+            .filter(|(i, _)| lesson.spec.answered_by(*i) == last)
+            .collect()
     }
 
     /// The Application the timeline shows: the one chosen with `a` in this lesson, else the

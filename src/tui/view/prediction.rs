@@ -59,29 +59,34 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
     lines
 }
 
-/// The room's prediction beside what the cluster shows, after the action that answers it.
+/// The room's predictions beside what the cluster shows, once the action that answers them ran.
 fn reveal(s: &State) -> Vec<Line<'static>> {
     let (theme, lang) = (s.ui.theme, s.lang());
-    let (Some((i, ask)), Some(m)) = (s.answered_question(), &s.run.step_mode) else {
+    let Some(m) = &s.run.step_mode else {
         return Vec::new();
     };
-    let said = s
-        .lab
-        .answers
-        .get(&answer_key(m.lesson, i))
-        .cloned()
-        .unwrap_or_else(|| "-".into());
-    let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live.objects)
-        .unwrap_or_else(|| "?".into());
-    let right = said == live || said.ends_with(&format!(" {live}"));
-    vec![Line::from(Span::styled(
-        format!(
-            "{} {}",
-            if right { "✓" } else { "✗" },
-            t!(lang, "predict-reveal", said = said, live = live)
-        ),
-        if right { theme.good() } else { theme.bad() }.add_modifier(Modifier::BOLD),
-    ))]
+    s.answered_questions()
+        .into_iter()
+        .map(|(i, ask)| {
+            let said = s
+                .lab
+                .answers
+                .get(&answer_key(m.lesson, i))
+                .cloned()
+                .unwrap_or_else(|| "-".into());
+            let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live.objects)
+                .unwrap_or_else(|| "?".into());
+            let right = said == live || said.ends_with(&format!(" {live}"));
+            Line::from(Span::styled(
+                format!(
+                    "{} {}",
+                    if right { "✓" } else { "✗" },
+                    t!(lang, "predict-reveal", said = said, live = live)
+                ),
+                if right { theme.good() } else { theme.bad() }.add_modifier(Modifier::BOLD),
+            ))
+        })
+        .collect()
 }
 
 /// How many rows the band needs presenting, `width` wide (0: nothing to ask or reveal).

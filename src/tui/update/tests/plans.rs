@@ -105,8 +105,35 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
         }]
     );
     assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
-    // After the action, the live value is shown beside the prediction.
+    // Writing the files changes nothing live yet: no answer is shown beside the old value.
     update(&mut s, Msg::JobEnded(Ok(())));
+    update(
+        &mut s,
+        Msg::Object(
+            "src-helm/Deployment/src-helm-web".into(),
+            serde_json::json!({"spec": {"replicas": 2}}),
+        ),
+    );
+    let shown = crate::tui::view::prediction_text(&s);
+    assert!(!shown.contains("you said"), "too early:\n{shown}");
+    // The next question (the greeting), then the apply, then the wait that syncs.
+    assert_eq!(s.pending_question().unwrap().0, "2:2");
+    key(&mut s, KeyCode::Char('4'));
+    for action in [1, 2] {
+        assert_eq!(
+            key(&mut s, KeyCode::Char('g')),
+            [Effect::RunStep {
+                lesson: L(2),
+                action
+            }]
+        );
+        update(&mut s, Msg::JobEnded(Ok(())));
+        if action == 1 {
+            let shown = crate::tui::view::prediction_text(&s);
+            assert!(!shown.contains("you said"), "not before the sync:\n{shown}");
+        }
+    }
+    // Once the sync is done, both answers are shown beside what the cluster runs.
     update(
         &mut s,
         Msg::Object(
@@ -116,6 +143,8 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     );
     let shown = crate::tui::view::prediction_text(&s);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
+    assert!(shown.contains("you said: "), "{shown}");
+    assert_eq!(shown.matches("you said: ").count(), 2, "{shown}");
 }
 
 #[test]
