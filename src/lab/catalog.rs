@@ -280,31 +280,11 @@ impl Catalog {
     /// Every object a lesson reads by name (focus, values, evidence, checklist, predictions),
     /// as `namespace/Kind/name`: the tutor keeps these whoever deployed them.
     pub fn named_objects(&self) -> std::collections::BTreeSet<String> {
-        use super::spec::{Reveal, Source};
-        let mut out = std::collections::BTreeSet::new();
-        for l in &self.lessons {
-            let spec = &l.spec;
-            out.extend(spec.focus.iter().map(|f| f.key()));
-            out.extend(
-                spec.values
-                    .iter()
-                    .flat_map(|v| &v.keys)
-                    .map(|k| k.live.key()),
-            );
-            for field in spec.evidence.iter().flat_map(|e| &e.fields) {
-                if let Source::Field { object, .. } = &field.from {
-                    out.insert(object.key());
-                }
-            }
-            for item in &spec.checklist {
-                out.extend(item.done_when.objects().into_iter().map(|o| o.key()));
-            }
-            for ask in spec.actions.iter().filter_map(|a| a.ask.as_ref()) {
-                let (Reveal::Field { object, .. } | Reveal::Owner { object, .. }) = &ask.reveal;
-                out.insert(object.key());
-            }
-        }
-        out
+        self.lessons
+            .iter()
+            .flat_map(|l| l.spec.objects())
+            .map(|o| o.key())
+            .collect()
     }
 
     /// Files under `<templates>/<template>/`, as (path relative to that folder, contents).

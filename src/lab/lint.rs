@@ -5,6 +5,7 @@
 //! templates, the other lessons and the plan (`refs`, `reach`).
 
 mod facts;
+mod objects;
 mod reach;
 mod refs;
 mod shape;
@@ -67,6 +68,12 @@ pub enum Finding {
     },
     UnknownNamespace {
         namespace: String,
+        known: String,
+    },
+    /// No Application of the templates deploys this object, though they deploy others of its
+    /// kind there.
+    UnknownObject {
+        object: String,
         known: String,
     },
     NoEvidenceField {
@@ -170,6 +177,12 @@ impl Say for Finding {
             Finding::UnknownApp { app, known } => {
                 t!(lang, "lint-unknown-app", app = s(app), known = s(known))
             }
+            Finding::UnknownObject { object, known } => t!(
+                lang,
+                "lint-unknown-object",
+                object = s(object),
+                known = s(known)
+            ),
             Finding::UnknownNamespace { namespace, known } => t!(
                 lang,
                 "lint-unknown-namespace",
@@ -513,6 +526,16 @@ mod tests {
                     "template: 01-helm-chart, say",
                     "template: 01-helm-chrt, say",
                 ),
+                (
+                    "03-tracking/lesson.yaml",
+                    "focus: src-helm/ConfigMap/src-helm-greeting",
+                    "focus: src-helm/ConfigMap/src-helm-greting",
+                ),
+                (
+                    "05-waves-hooks/lesson.yaml",
+                    "object: src-waves/Deployment/app, condition: Available, hint: 3}",
+                    "object: src-waves/Deployment/ap, condition: Available, hint: 3}",
+                ),
             ],
         );
         std::fs::remove_file(root.join("03-tracking/ko.md")).unwrap();
@@ -531,6 +554,8 @@ mod tests {
             "08-report/lesson.yaml:",
             "this lesson uses precedence.json, which lesson 2 makes: add {lesson: 2, done_when: …} to requires:",
             "there is no template folder 01-helm-chrt",
+            "03-tracking/lesson.yaml:9:8: no Application of the templates deploys src-helm/ConfigMap/src-helm-greting (of that kind there they deploy: src-helm/ConfigMap/src-helm-greeting)",
+            "no Application of the templates deploys src-waves/Deployment/ap (of that kind there they deploy: src-waves/Deployment/app)",
         ] {
             assert!(all.contains(want), "no {want:?} in:\n{all}");
         }

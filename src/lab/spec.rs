@@ -141,6 +141,49 @@ pub struct LessonSpec {
 }
 
 impl LessonSpec {
+    /// Every object the lesson names (focus, values, evidence and its rules, checklist,
+    /// prerequisites, actions' conditions, predictions), as written.
+    pub fn objects(&self) -> Vec<&ObjectRef> {
+        let mut out: Vec<&ObjectRef> = self.focus.iter().collect();
+        out.extend(self.values.iter().flat_map(|v| &v.keys).map(|k| &k.live));
+        for e in &self.evidence {
+            for field in &e.fields {
+                match &field.from {
+                    Source::Field { object, .. }
+                    | Source::ScaleTime { object }
+                    | Source::FieldOwner { object, .. }
+                    | Source::ImageSource { object, .. } => out.push(object),
+                    _ => {}
+                }
+            }
+            for rule in &e.rules {
+                match rule {
+                    Rule::BeforeCondition { object, .. } | Rule::RightAfterWrite { object, .. } => {
+                        out.push(object);
+                    }
+                    Rule::CreatedAfterCondition { object, after, .. } => {
+                        out.extend([object, after])
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let conditions = self
+            .checklist
+            .iter()
+            .map(|i| &i.done_when)
+            .chain(self.requires.iter().map(|r| &r.done_when))
+            .chain(self.actions.iter().filter_map(|a| a.done_when.as_ref()));
+        for d in conditions {
+            out.extend(d.objects());
+        }
+        for ask in self.actions.iter().filter_map(|a| a.ask.as_ref()) {
+            let (Reveal::Field { object, .. } | Reveal::Owner { object, .. }) = &ask.reveal;
+            out.push(object);
+        }
+        out
+    }
+
     /// The action after which the question asked before action `asked` has its answer in the
     /// cluster: the first `wait` from it on (a value changes once Argo CD has synced, not when
     /// the file is written or applied), else that action itself (a scale's owner shows at once).

@@ -622,6 +622,7 @@ lint-template-not-listed = the plan writes template { $template }, which templat
 lint-no-app-file = none of the lesson's templates has { $file } at its top: put it there or fix the name
 lint-unknown-app = no template defines an Application named { $app } (they define: { $known }): fix the name or add its file
 lint-unknown-namespace = no Application deploys to namespace { $namespace } (the lab's namespaces: { $known }): fix the name
+lint-unknown-object = no Application of the templates deploys { $object } (of that kind there they deploy: { $known }): fix the name, or add it to a template
 lint-no-evidence-field = { $file } has no field { $field }: add it under evidence.fields or fix the name
 lint-no-evidence-file = no lesson writes the evidence file { $file }: fix the name
 lint-not-own-evidence = this plan writes { $file }, but the lesson's evidence file is { $own }: they must be the same

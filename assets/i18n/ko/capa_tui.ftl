@@ -641,6 +641,7 @@ lint-template-not-listed = 계획은 { $template } 템플릿을 쓰는데 templa
 lint-no-app-file = 레슨의 어느 템플릿에도 최상위에 { $file } 파일이 없습니다. 그 자리에 두거나 이름을 고치세요
 lint-unknown-app = 이름이 { $app }인 Application을 정의하는 템플릿이 없습니다(정의된 것: { $known }). 이름을 고치거나 파일을 추가하세요
 lint-unknown-namespace = 네임스페이스 { $namespace }에 배포하는 Application이 없습니다(실습의 네임스페이스: { $known }). 이름을 고치세요
+lint-unknown-object = 템플릿의 어떤 Application도 { $object }를 배포하지 않습니다(그곳에 배포하는 같은 종류의 객체: { $known }). 이름을 고치거나 템플릿에 추가하세요
 lint-no-evidence-field = { $file }에 { $field } 필드가 없습니다. evidence.fields에 추가하거나 이름을 고치세요
 lint-no-evidence-file = { $file } 증거 파일을 쓰는 레슨이 없습니다. 이름을 고치세요
 lint-not-own-evidence = 계획은 { $file } 파일을 쓰지만 레슨의 증거 파일은 { $own }입니다. 둘이 같아야 합니다

@@ -613,6 +613,7 @@ lint-template-not-listed = 计划写出模板 { $template }，但 templates: 中
 lint-no-app-file = 本课的模板顶层都没有 { $file }：把它放进去，或改正名字
 lint-unknown-app = 没有模板定义名为 { $app } 的 Application（已定义：{ $known }）：改正名字，或添加它的文件
 lint-unknown-namespace = 没有 Application 部署到命名空间 { $namespace }（实验的命名空间：{ $known }）：改正名字
+lint-unknown-object = 模板中的 Application 都不会部署 { $object }（它们在那里部署的同类对象有：{ $known }）：改正名字，或把它加进某个模板
 lint-no-evidence-field = { $file } 没有字段 { $field }：在 evidence.fields 下添加，或改正名字
 lint-no-evidence-file = 没有课程写出证据文件 { $file }：改正名字
 lint-not-own-evidence = 计划写出 { $file }，但本课的证据文件是 { $own }：两者必须相同

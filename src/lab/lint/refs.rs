@@ -203,6 +203,28 @@ fn apps_and_namespaces(
             );
         }
     }
+    let deployed = super::objects::deployed(t);
+    for o in spec.objects() {
+        let key = o.key();
+        let (ns, kind) = (o.namespace.as_str(), o.kind.name());
+        // Only where the templates deploy objects of this kind in this namespace can a name be
+        // known wrong; a name filled in from evidence (`{hook_job}`) is not known until then.
+        let same_kind: Vec<&str> = deployed
+            .iter()
+            .filter(|k| k.starts_with(&format!("{ns}/{kind}/")))
+            .map(String::as_str)
+            .collect();
+        if key.contains('{') || same_kind.is_empty() || deployed.contains(&key) {
+            continue;
+        }
+        say(
+            tree.find_scalar(&key).unwrap_or_else(|| at(&o.name)),
+            Finding::UnknownObject {
+                object: key,
+                known: same_kind.join(", "),
+            },
+        );
+    }
     for ns in namespaces {
         if !known_ns.contains(&ns) {
             let pos = objects
