@@ -174,21 +174,9 @@ impl Say for Finding {
                 t!(lang, "lint-template-not-listed", template = s(template))
             }
             Finding::NoAppFile { file } => t!(lang, "lint-no-app-file", file = s(file)),
-            Finding::UnknownApp { app, known } => {
-                t!(lang, "lint-unknown-app", app = s(app), known = s(known))
-            }
-            Finding::UnknownObject { object, known } => t!(
-                lang,
-                "lint-unknown-object",
-                object = s(object),
-                known = s(known)
-            ),
-            Finding::UnknownNamespace { namespace, known } => t!(
-                lang,
-                "lint-unknown-namespace",
-                namespace = s(namespace),
-                known = s(known)
-            ),
+            Finding::UnknownApp { .. }
+            | Finding::UnknownObject { .. }
+            | Finding::UnknownNamespace { .. } => unknown_name(self, lang),
             Finding::NoEvidenceField { field, file } => {
                 t!(
                     lang,
@@ -255,6 +243,29 @@ impl Say for Finding {
                 )
             }
         }
+    }
+}
+
+/// The words for a name no template defines: an Application, an object, a namespace.
+fn unknown_name(f: &Finding, lang: Lang) -> String {
+    let s = |x: &str| x.to_string();
+    match f {
+        Finding::UnknownApp { app, known } => {
+            t!(lang, "lint-unknown-app", app = s(app), known = s(known))
+        }
+        Finding::UnknownObject { object, known } => t!(
+            lang,
+            "lint-unknown-object",
+            object = s(object),
+            known = s(known)
+        ),
+        Finding::UnknownNamespace { namespace, known } => t!(
+            lang,
+            "lint-unknown-namespace",
+            namespace = s(namespace),
+            known = s(known)
+        ),
+        _ => String::new(),
     }
 }
 

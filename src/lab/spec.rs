@@ -146,7 +146,7 @@ impl LessonSpec {
     pub fn objects(&self) -> Vec<&ObjectRef> {
         let mut out: Vec<&ObjectRef> = self.focus.iter().collect();
         out.extend(self.values.iter().flat_map(|v| &v.keys).map(|k| &k.live));
-        for e in &self.evidence {
+        if let Some(e) = &self.evidence {
             for field in &e.fields {
                 match &field.from {
                     Source::Field { object, .. }
