@@ -146,9 +146,11 @@ fn empty_text() -> &'static Text {
 pub enum CatalogError {
     #[error("lesson {folder}: no lesson.yaml")]
     NoSpec { folder: String },
-    /// The YAML parser's own message, with the line and column it points at.
     #[error("lesson {folder}: lesson.yaml: {why}")]
-    BadSpec { folder: String, why: String },
+    BadSpec {
+        folder: String,
+        why: Box<ParseError>,
+    },
     #[error("lesson {folder}: {file}: {why}")]
     BadText {
         folder: String,
@@ -366,7 +368,7 @@ fn parse_lessons(
         })?;
         let (spec, values) = parse_spec(yaml, templates).map_err(|why| CatalogError::BadSpec {
             folder: folder_name(),
-            why,
+            why: Box::new(why),
         })?;
         if let Some(other) = out.iter().find(|l| l.spec.number == spec.number) {
             return Err(CatalogError::SameNumber {
@@ -414,10 +416,27 @@ fn parse_lessons(
 
 /// A `lesson.yaml` as types, its `${name}`s filled in from its `let:` values (which it returns,
 /// for its text); else the reason, with the line and column where the parser has them.
+/// Why a `lesson.yaml` does not read, typed: the parser's own words stay as it said them.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ParseError {
+    /// The YAML parser's message, with the line and column it points at.
+    #[error("{0}")]
+    Located(String),
+    /// A `let:` value does not read as one.
+    #[error("let: {0}")]
+    Let(String),
+    /// A `let:` value or a `${name}` cannot be worked out.
+    #[error(transparent)]
+    Values(#[from] lets::LetError),
+    /// The lesson reads only as written, not with its `let:` values put in.
+    #[error("with the let: values put in: {0}")]
+    Filled(String),
+}
+
 pub fn parse_spec(
     yaml: &str,
     templates: &[(String, String)],
-) -> Result<(LessonSpec, BTreeMap<String, serde_json::Value>), String> {
+) -> Result<(LessonSpec, BTreeMap<String, serde_json::Value>), ParseError> {
     use serde_json::Value;
     // The typed parse from the text is the one whose errors point at a line: used to say why
     // whenever the lesson does not read, unless only the filled-in values are to blame.
@@ -425,15 +444,16 @@ pub fn parse_spec(
         Err(e) => e.to_string(),
         Ok(_) => String::new(),
     };
-    let mut raw: Value = serde_saphyr::from_str(yaml).map_err(|e| e.to_string())?;
+    let mut raw: Value =
+        serde_saphyr::from_str(yaml).map_err(|e| ParseError::Located(e.to_string()))?;
     let lets = match raw.get("let") {
         None => BTreeMap::new(),
         Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
             let at = located();
             if at.is_empty() {
-                format!("let: {e}")
+                ParseError::Let(e.to_string())
             } else {
-                at
+                ParseError::Located(at)
             }
         })?,
     };
@@ -441,14 +461,14 @@ pub fn parse_spec(
         .get("templates")
         .and_then(|t| serde_json::from_value(t.clone()).ok())
         .unwrap_or_default();
-    let values = lets::resolve(&lets, &lesson_templates, templates).map_err(|e| e.to_string())?;
-    lets::substitute(&mut raw, &values).map_err(|e| e.to_string())?;
+    let values = lets::resolve(&lets, &lesson_templates, templates)?;
+    lets::substitute(&mut raw, &values)?;
     let spec = serde_json::from_value::<LessonSpec>(raw).map_err(|e| {
         let at = located();
         if at.is_empty() {
-            format!("with the let: values put in: {e}")
+            ParseError::Filled(e.to_string())
         } else {
-            at
+            ParseError::Located(at)
         }
     })?;
     Ok((spec, values))

@@ -231,7 +231,7 @@ fn resolve_one(
                 name: name_s(),
                 template: template.clone(),
                 file: file.clone(),
-                why,
+                why: why.to_string(),
             })?;
             path.get(&doc).cloned().ok_or_else(|| LetError::NoPath {
                 name: name_s(),
@@ -271,9 +271,9 @@ fn resolve_one(
 
 /// A template file's YAML. A Helm template's `{{ … }}` is read as the text `(( … ))`, so a chart
 /// whose expressions stand where values go (as charts mostly do) still reads.
-pub fn read_yaml(text: &str) -> Result<Value, String> {
+pub fn read_yaml(text: &str) -> Result<Value, serde_saphyr::Error> {
     let masked = text.replace("{{", "((").replace("}}", "))");
-    serde_saphyr::from_str::<Value>(&masked).map_err(|e| e.to_string())
+    serde_saphyr::from_str::<Value>(&masked)
 }
 
 /// Puts the values in wherever a string of `v` says `${name}`: everywhere but `let:` itself.
