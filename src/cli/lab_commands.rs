@@ -53,7 +53,8 @@ pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     Ok(s)
 }
 
-fn pick_lessons(catalog: &Catalog, key: &str, lang: Lang) -> Result<Vec<Lesson>, i32> {
+/// The lessons `key` names (a number, a name, or `all`); or exit code 2 after listing them.
+pub fn pick_lessons(catalog: &Catalog, key: &str, lang: Lang) -> Result<Vec<Lesson>, i32> {
     let all = catalog.lessons();
     if key == "all" {
         return Ok(all.to_vec());

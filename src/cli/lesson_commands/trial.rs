@@ -160,17 +160,9 @@ fn chosen(catalog: &Catalog, key: Option<&str>, lang: Lang) -> Result<Vec<Lesson
     let Some(key) = key.filter(|k| *k != "all") else {
         return Ok(catalog.lessons().to_vec());
     };
-    let Some(lesson) = catalog.find(key) else {
-        let names: Vec<String> = catalog
-            .lessons()
-            .iter()
-            .map(|l| format!("{} ({})", l.spec.number, l.spec.slug))
-            .collect();
-        eprintln!(
-            "capa-tui: {}",
-            t!(lang, "cli-no-lesson", key = key, lessons = names.join(", "))
-        );
-        return Err(2);
+    let named = super::super::lab_commands::pick_lessons(catalog, key, lang)?;
+    let Some(lesson) = named.first() else {
+        return Ok(Vec::new());
     };
     let mut needed = BTreeSet::new();
     let mut todo = vec![lesson.spec.number];
@@ -269,35 +261,28 @@ async fn print_timed(mut rx: mpsc::UnboundedReceiver<Progress>, lang: Lang) {
     let mut began = Instant::now();
     let mut titles = std::collections::HashMap::new();
     while let Some(p) = rx.recv().await {
-        match p {
+        let (ok, step, said) = match p {
             Progress::Started { step, title, .. } => {
                 began = Instant::now();
                 titles.insert(step, title);
+                continue;
             }
-            Progress::Blocker { .. } => {}
-            Progress::Done { step, summary } => println!(
-                "  ✓ {}",
-                t!(
-                    lang,
-                    "lesson-test-step",
-                    step = (step as u64),
-                    title = titles.remove(&step).unwrap_or_default(),
-                    seconds = format!("{:.1}", began.elapsed().as_secs_f64()),
-                    summary = summary
-                )
-            ),
-            Progress::Failed { step, error } => println!(
-                "  ✗ {}",
-                t!(
-                    lang,
-                    "lesson-test-step",
-                    step = (step as u64),
-                    title = titles.remove(&step).unwrap_or_default(),
-                    seconds = format!("{:.1}", began.elapsed().as_secs_f64()),
-                    summary = error
-                )
-            ),
-        }
+            Progress::Blocker { .. } => continue,
+            Progress::Done { step, summary } => (true, step, summary),
+            Progress::Failed { step, error } => (false, step, error),
+        };
+        println!(
+            "  {} {}",
+            if ok { "✓" } else { "✗" },
+            t!(
+                lang,
+                "lesson-test-step",
+                step = (step as u64),
+                title = titles.remove(&step).unwrap_or_default(),
+                seconds = format!("{:.1}", began.elapsed().as_secs_f64()),
+                summary = said
+            )
+        );
     }
 }
 
