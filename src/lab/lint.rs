@@ -164,6 +164,10 @@ impl Say for Finding {
             ),
             Finding::Shape { part, why } => shape(part, why, lang),
             Finding::Let { why } => t!(lang, "lint-let", why = why.say(lang)),
+            // A lesson whose let: names nothing has no list to offer.
+            Finding::UnknownName { name, known } if known.is_empty() => {
+                t!(lang, "let-unknown-none", name = s(name))
+            }
             Finding::UnknownName { name, known } => {
                 t!(lang, "lint-unknown-name", name = s(name), known = s(known))
             }
@@ -475,6 +479,26 @@ mod tests {
                 )
             })
             .collect()
+    }
+
+    /// A `${name}` in a lesson whose `let:` names nothing says so, instead of an empty list.
+    #[test]
+    fn a_name_in_a_lesson_without_let_says_let_names_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = lessons(dir.path(), &[]);
+        let p = root.join("01-helm-chart/lesson.yaml");
+        let text = std::fs::read_to_string(&p).unwrap();
+        let (start, end) = (
+            text.find("let:\n").unwrap(),
+            text.find("checklist:").unwrap(),
+        );
+        std::fs::write(&p, format!("{}{}", &text[..start], &text[end..])).unwrap();
+        let all = said(&lint(&root, None).unwrap()).join("\n");
+        assert!(
+            all.contains("${chart_name}: no such value; let: names nothing"),
+            "{all}"
+        );
+        assert!(!all.contains("(it names: )"), "{all}");
     }
 
     #[test]
