@@ -17,6 +17,20 @@ use crate::kinds::{ResourceType, by_kind};
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
 
+/// What a wake-up asks of an app, lowest first (Argo CD's CompareWith levels, with `Nothing`
+/// for "look at the operation only": an update of the Application itself asks no refresh).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// No refresh unless the app's own state calls for one; the operation is stepped.
+    Nothing,
+    /// A managed resource changed: compare with the cached manifests (`CompareWithRecent`).
+    Recent,
+    /// Re-resolve the target revision, from refs listed up to 3 min ago (`CompareWithLatest`).
+    Latest,
+    /// Re-resolve listing the refs now (`CompareWithLatestForceResolve`).
+    ForceResolve,
+}
+
 pub const TRACKING: &str = "argocd.argoproj.io/tracking-id";
 
 /// One resource the app manages (desired, live or both).

@@ -22,7 +22,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::app::AppView;
 use super::bootstrap::NAMESPACE;
-use super::compare::TRACKING;
+use super::compare::{Level, TRACKING};
 use super::operation::Step;
 use super::repo::{Manifests, RepoServer};
 use super::sync::Run;
@@ -35,20 +35,6 @@ use crate::store::{Event, Key};
 const APP_MANAGER: &str = "argocd-application-controller";
 const RESYNC: Duration = Duration::from_secs(120);
 const JITTER_SECS: u64 = 60;
-
-/// What a wake-up asks of an app, lowest first (Argo CD's CompareWith levels, with `Nothing`
-/// for "look at the operation only": an update of the Application itself asks no refresh).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Level {
-    /// No refresh unless the app's own state calls for one; the operation is stepped.
-    Nothing,
-    /// A managed resource changed: compare with the cached manifests (`CompareWithRecent`).
-    Recent,
-    /// Re-resolve the target revision, from refs listed up to 3 min ago (`CompareWithLatest`).
-    Latest,
-    /// Re-resolve listing the refs now (`CompareWithLatestForceResolve`).
-    ForceResolve,
-}
 
 #[derive(Default)]
 struct Memory {

@@ -16,7 +16,7 @@ pub enum Step {
     /// Nothing is running.
     Idle,
     /// Look again after this long, asking for this much of a refresh.
-    Wait(Duration, crate::argocd::controller::Level),
+    Wait(Duration, super::compare::Level),
     /// The operation finished (the status is written); compare again: from the refs cache
     /// after an automated operation, listing the refs afresh after a manual one.
     Completed {
