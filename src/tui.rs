@@ -4,6 +4,7 @@
 
 pub mod keymap;
 pub mod layout;
+pub mod prediction;
 pub mod pty_keys;
 mod runtime;
 pub mod shell;
@@ -11,5 +12,6 @@ pub mod state;
 pub mod theme;
 pub mod update;
 pub mod view;
+pub mod wrap;
 
 pub use runtime::{Executor, FilesSnapshot, Options, files_snapshot, run};

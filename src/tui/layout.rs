@@ -49,7 +49,7 @@ pub fn areas(s: &State, area: Rect) -> Areas {
         big_key: None,
     };
     // The room's question takes the width of the screen above everything, never over text.
-    let band = crate::tui::view::prediction_rows(s, body.width).min(body.height / 2);
+    let band = super::prediction::band_rows(s, body.width).min(body.height / 2);
     let body = if band > 0 {
         let [band_area, rest] =
             Layout::vertical([Constraint::Length(band), Constraint::Fill(1)]).areas(body);

@@ -11,7 +11,6 @@ mod prediction;
 mod shell;
 mod summary;
 mod timeline;
-pub mod wrap;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -22,8 +21,6 @@ use super::layout;
 use super::state::{Pane, State};
 use super::theme::{Theme, gloss, status_glyph, status_style};
 use crate::i18n::Lang;
-
-pub use prediction::{band_rows as prediction_rows, text as prediction_text};
 
 /// What every view needs to look right: the theme, the language, and the learner's clock.
 #[derive(Clone, Copy)]
@@ -209,7 +206,7 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
         .lines(),
         Pane::Lesson | Pane::Shell => Vec::new(),
     };
-    Paragraph::new(wrap::wrap(lines, width))
+    Paragraph::new(super::wrap::wrap(lines, width))
 }
 
 /// (lines in all, how far it can scroll) of a paragraph drawn in `area`.

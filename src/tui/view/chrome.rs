@@ -228,7 +228,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
         Span::raw(t!(lang, "confirm-change-nothing")),
     ]));
     let width = area.width.saturating_sub(4).min(110);
-    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
+    let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
     let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
     let rect = crate::tui::layout::centered(area, width, height);
     Clear.render(rect, buf);
@@ -275,7 +275,7 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
         t!(look.lang, "help-scroll"),
         look.theme.dim(),
     )));
-    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
+    let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
     let total = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let height = (total + 2).min(area.height);
     let shown = height.saturating_sub(2);

@@ -194,7 +194,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
         ),
     };
     let width = area.width.saturating_sub(4).min(80);
-    let lines = super::wrap::wrap(lines, width.saturating_sub(2));
+    let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
     let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let text = Paragraph::new(lines);
     let rect = crate::tui::layout::centered(area, width, rows.saturating_add(2).min(area.height));

@@ -46,7 +46,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     // The plan's lines, built once: they set its height and are what it draws.
     let plan_lines = s
         .job_here()
-        .map(|job| super::wrap::wrap(plan(s, job), area.width))
+        .map(|job| crate::tui::wrap::wrap(plan(s, job), area.width))
         .unwrap_or_default();
     let [top, bottom] = split(area, plan_lines.len());
     let laid = lay_out(s, lesson, top);
@@ -173,7 +173,7 @@ fn text_of(
     // The self-check's verdict first (a long lesson must not push it out of sight), with
     // what failed and the hint that helps.
     lines.extend(verdict(s, lesson));
-    let mut out = super::wrap::wrap(lines, top.width);
+    let mut out = crate::tui::wrap::wrap(lines, top.width);
     let head_rows = out.len();
     let marked = s.selected_command().map(|c| c.code_lines);
     let (text, first_marked) =
@@ -183,7 +183,7 @@ fn text_of(
     for (i, line) in text.into_iter().enumerate() {
         let is_marked = first_marked.is_some_and(|f| (f..f + marked_rows).contains(&i));
         if !is_marked {
-            out.extend(super::wrap::wrap(vec![line], top.width));
+            out.extend(crate::tui::wrap::wrap(vec![line], top.width));
             continue;
         }
         // Every row of the chosen command carries the mark, wrapped ones too.
@@ -191,7 +191,7 @@ fn text_of(
         let mut rest = line;
         let mark = rest.spans.remove(0);
         let start = out.len();
-        for row in super::wrap::wrap(vec![rest], top.width.saturating_sub(2)) {
+        for row in crate::tui::wrap::wrap(vec![rest], top.width.saturating_sub(2)) {
             let mut spans = vec![mark.clone()];
             spans.extend(row.spans);
             out.push(Line::from(spans).style(style));
@@ -367,7 +367,7 @@ fn narration(s: &State) -> Vec<Line<'static>> {
     }
     // Presenting, the question and its answer are a layer of their own, large, for the room.
     if !s.ui.present {
-        lines.extend(super::prediction::lines(s));
+        lines.extend(crate::tui::prediction::lines(s));
     }
     if let Some(action) = lesson.spec.actions.get(m.next) {
         let say = action

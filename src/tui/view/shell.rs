@@ -24,7 +24,7 @@ impl Widget for &ShellPane<'_> {
         let (shell, look) = (self.shell, self.look);
         let lang = look.lang;
         let note = |text: String| {
-            Paragraph::new(super::wrap::wrap(vec![Line::raw(text)], area.width))
+            Paragraph::new(crate::tui::wrap::wrap(vec![Line::raw(text)], area.width))
                 .style(look.theme.warn())
         };
         match &shell.status {
@@ -46,7 +46,7 @@ impl Widget for &ShellPane<'_> {
                     )),
                     Line::raw(t!(lang, "shell-keys")),
                 ];
-                Paragraph::new(super::wrap::wrap(lines, area.width)).render(area, buf);
+                Paragraph::new(crate::tui::wrap::wrap(lines, area.width)).render(area, buf);
             }
             ShellStatus::Failed(why) => {
                 note(t!(

@@ -114,7 +114,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
             serde_json::json!({"spec": {"replicas": 2}}),
         ),
     );
-    let shown = crate::tui::view::prediction_text(&s);
+    let shown = crate::tui::prediction::text(&s);
     assert!(!shown.contains("you said"), "too early:\n{shown}");
     // The next question (the greeting), then the apply, then the wait that syncs.
     assert_eq!(s.pending_question().unwrap().0, "2:2");
@@ -129,7 +129,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
         );
         update(&mut s, Msg::JobEnded(Ok(())));
         if action == 1 {
-            let shown = crate::tui::view::prediction_text(&s);
+            let shown = crate::tui::prediction::text(&s);
             assert!(!shown.contains("you said"), "not before the sync:\n{shown}");
         }
     }
@@ -141,7 +141,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
             serde_json::json!({"spec": {"replicas": 3}}),
         ),
     );
-    let shown = crate::tui::view::prediction_text(&s);
+    let shown = crate::tui::prediction::text(&s);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
     assert!(shown.contains("you said: "), "{shown}");
     assert_eq!(shown.matches("you said: ").count(), 2, "{shown}");
