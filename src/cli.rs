@@ -3,6 +3,7 @@
 
 mod lab_commands;
 mod lesson_commands;
+pub mod out;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -12,6 +13,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::i18n::Say;
 use crate::lab::catalog::{Catalog, CatalogError};
 use crate::t;
+use crate::{errln, out, outln};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -267,15 +269,22 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Config) => show_config(&g),
         Some(Command::Completions { shell }) => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
-            clap_complete::generate(shell, &mut cmd, "capa-tui", &mut std::io::stdout());
+            // Into memory first: generate panics on a write error, as on a closed pipe.
+            let mut text = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "capa-tui", &mut text);
+            out!("{}", String::from_utf8_lossy(&text));
             0
         }
         Some(Command::Man) => {
             let cmd = <Cli as clap::CommandFactory>::command();
-            match clap_mangen::Man::new(cmd).render(&mut std::io::stdout()) {
-                Ok(()) => 0,
+            let mut page = Vec::new();
+            match clap_mangen::Man::new(cmd).render(&mut page) {
+                Ok(()) => {
+                    out!("{}", String::from_utf8_lossy(&page));
+                    0
+                }
                 Err(e) => {
-                    eprintln!("capa-tui man: {e}");
+                    errln!("capa-tui man: {e}");
                     1
                 }
             }
@@ -289,13 +298,13 @@ async fn tutor(g: &Global) -> i32 {
     use std::io::IsTerminal;
     let lang = lab_commands::lang(g);
     if !std::io::stdout().is_terminal() {
-        eprintln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
+        errln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
         return 2;
     }
     let settings = match g.settings() {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui: {}", e.say(lang));
+            errln!("capa-tui: {}", e.say(lang));
             return 2;
         }
     };
@@ -305,7 +314,7 @@ async fn tutor(g: &Global) -> i32 {
     let session = match crate::session::Session::open(g.session_options()).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui: {}", e.say(lang));
+            errln!("capa-tui: {}", e.say(lang));
             return 1;
         }
     };
@@ -333,29 +342,29 @@ fn show_config(g: &Global) -> i32 {
     let lang = lab_commands::lang(g);
     let file = crate::config::path();
     match &file {
-        Some(p) if p.exists() => println!(
+        Some(p) if p.exists() => outln!(
             "{}",
             t!(lang, "config-file", path = p.display().to_string())
         ),
-        Some(p) => println!(
+        Some(p) => outln!(
             "{}",
             t!(lang, "config-file-absent", path = p.display().to_string())
         ),
-        None => println!("{}", t!(lang, "config-file-none")),
+        None => outln!("{}", t!(lang, "config-file-none")),
     }
     match g.settings() {
         Ok(s) => {
-            println!(
+            outln!(
                 "theme   = {:<10} # {}",
                 s.theme.value.name(),
                 s.theme.origin.say(lang)
             );
-            println!(
+            outln!(
                 "lang    = {:<10} # {}",
                 s.lang.value.code(),
                 s.lang.origin.say(lang)
             );
-            println!(
+            outln!(
                 "present = {:<10} # {}",
                 s.present.value,
                 s.present.origin.say(lang)
@@ -363,7 +372,7 @@ fn show_config(g: &Global) -> i32 {
             0
         }
         Err(e) => {
-            eprintln!("capa-tui config: {}", e.say(lang));
+            errln!("capa-tui config: {}", e.say(lang));
             2
         }
     }
@@ -386,7 +395,7 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
         None => match cluster::connect(g.kubeconfig.as_deref(), g.context.as_deref()).await {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("capa-tui app: {}", e.say(lang));
+                errln!("capa-tui app: {}", e.say(lang));
                 return 1;
             }
         },
@@ -407,11 +416,11 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
     };
     let code = match result {
         Ok(()) => {
-            println!("{done}");
+            outln!("{done}");
             0
         }
         Err(e) => {
-            eprintln!("capa-tui app: {}", e.say(lang));
+            errln!("capa-tui app: {}", e.say(lang));
             1
         }
     };
@@ -434,7 +443,7 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
     let session = match crate::session::Session::serve(options, serve).await {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("capa-tui sim serve: {}", e.say(lang));
+            errln!("capa-tui sim serve: {}", e.say(lang));
             return 1;
         }
     };
@@ -444,7 +453,7 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     let bare = session.paths.bare_dir.display().to_string();
-    println!(
+    outln!(
         "{}",
         t!(
             lang,
@@ -452,12 +461,12 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
             url = session.sim_url().unwrap_or_default()
         )
     );
-    println!(
+    outln!(
         "{}",
         t!(lang, "serve-kubeconfig", path = kubeconfig.as_str())
     );
-    println!("{}", t!(lang, "serve-bare", bare = bare.as_str()));
-    println!(
+    outln!("{}", t!(lang, "serve-bare", bare = bare.as_str()));
+    outln!(
         "{}",
         t!(
             lang,
@@ -466,11 +475,11 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
             host = capa_sim::GITD_HOST
         )
     );
-    println!(
+    outln!(
         "{}",
         t!(lang, "serve-try", kubeconfig = kubeconfig.as_str())
     );
-    println!(
+    outln!(
         "{}",
         t!(
             lang,
@@ -479,7 +488,7 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
         )
     );
     wait_for_stop_signal().await;
-    println!("{}", t!(lang, "serve-stopping"));
+    outln!("{}", t!(lang, "serve-stopping"));
     session.close().await;
     0
 }

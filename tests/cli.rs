@@ -179,3 +179,59 @@ fn lesson_lint_new_and_schema_work_as_an_author_uses_them() {
         std::fs::read_to_string(root.join("docs/lesson.schema.json")).unwrap()
     );
 }
+
+/// `capa-tui … | head`: once the reader has gone, every command drops what it would have said
+/// and ends as it would have (its exit code), instead of panicking mid-work on a closed pipe.
+#[test]
+fn a_reader_who_stops_reading_ends_no_command_early() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let lessons = root.join("lessons");
+    let (src, bare, kubeconfig) = (
+        dir.path().join("src"),
+        dir.path().join("bare"),
+        dir.path().join("no-kubeconfig"),
+    );
+    let lab = [
+        "--src-dir",
+        src.to_str().unwrap(),
+        "--bare-dir",
+        bare.to_str().unwrap(),
+        "--kubeconfig",
+        kubeconfig.to_str().unwrap(),
+    ];
+    let commands: Vec<Vec<&str>> = vec![
+        vec!["completions", "bash"],
+        vec!["man"],
+        vec!["config"],
+        vec!["lesson", "schema"],
+        vec!["lesson", "lint", lessons.to_str().unwrap()],
+        [&["check", "all"][..], &lab].concat(),
+        [&["status"][..], &lab].concat(),
+        [&["env"][..], &lab].concat(),
+    ];
+    for args in commands {
+        let read = capa(&args, &[]);
+        assert!(
+            !read.stdout.is_empty() || !read.stderr.is_empty(),
+            "{args:?} says something when read"
+        );
+        // A pipe whose reading end is closed before the command starts: its first write fails.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let unread = std::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(&args)
+            .env_remove("CAPA_LANG")
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&unread.stderr);
+        assert!(!err.contains("panicked"), "{args:?}:\n{err}");
+        assert!(!err.contains("Broken pipe"), "{args:?}:\n{err}");
+        assert_eq!(
+            unread.status.code(),
+            read.status.code(),
+            "{args:?} ends as it would have:\n{err}"
+        );
+    }
+}

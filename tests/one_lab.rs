@@ -350,3 +350,38 @@ fn the_tutor_says_when_the_lab_was_moved_aside_or_taken_over() {
     t.wait_for("is gone; this one serves it", Duration::from_secs(30));
     t.keys(&["q"]);
 }
+
+/// `capa-tui do 1 --yes | head -1`: the reader leaves after one line, and the lesson is still
+/// done to the end (a panic on the closed pipe would stop it between a commit and its push);
+/// `status` and `check` end as they would have too.
+#[test]
+fn a_command_whose_reader_stops_reading_still_does_its_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let unread = |args: &[&str]| {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(args)
+            .args(["--sim", "--speed", "10", "--state-dir"])
+            .arg(&state)
+            .env("PATH", lab_cli::tools_path())
+            .env("LANG", "en_US.UTF-8")
+            .env_remove("CAPA_LANG")
+            .stdin(Stdio::null())
+            .stdout(writer)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!err.contains("panicked"), "{args:?}:\n{err}");
+        (out.status.code(), err)
+    };
+    let (code, err) = unread(&["do", "1", "--yes"]);
+    assert_eq!(code, Some(0), "do 1 went on to the end:\n{err}");
+    let read = capa(&state, &["check", "1"]);
+    assert!(read.status.success(), "{}", text(&read));
+    for args in [&["check", "1"][..], &["status"]] {
+        let read = capa(&state, args);
+        assert_eq!(unread(args).0, read.status.code(), "{args:?}");
+    }
+}

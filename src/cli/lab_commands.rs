@@ -18,6 +18,7 @@ pub use status::status;
 use std::sync::Arc;
 
 use super::Global;
+use crate::errln;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Lesson};
 use crate::session::Session;
@@ -34,7 +35,7 @@ pub fn lang(g: &Global) -> Lang {
 /// The lessons and templates to use, or the exit code after saying why they do not load.
 pub fn catalog(g: &Global, lang: Lang) -> Result<Arc<Catalog>, i32> {
     g.catalog().map_err(|e| {
-        eprintln!("capa-tui: {e}");
+        errln!("capa-tui: {e}");
         let _ = lang;
         1
     })
@@ -44,11 +45,11 @@ pub fn catalog(g: &Global, lang: Lang) -> Result<Arc<Catalog>, i32> {
 /// attached to); or the exit code after saying why there is none.
 pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     let s = Session::open(g.session_options()).await.map_err(|e| {
-        eprintln!("capa-tui: {}", e.say(lang));
+        errln!("capa-tui: {}", e.say(lang));
         1
     })?;
     for line in s.started.lines(lang) {
-        eprintln!("capa-tui: {line}");
+        errln!("capa-tui: {line}");
     }
     Ok(s)
 }
@@ -66,7 +67,7 @@ pub fn pick_lessons(catalog: &Catalog, key: &str, lang: Lang) -> Result<Vec<Less
                 .iter()
                 .map(|l| format!("{} ({})", l.spec.number, l.spec.slug))
                 .collect();
-            eprintln!(
+            errln!(
                 "capa-tui: {}",
                 t!(lang, "cli-no-lesson", key = key, lessons = names.join(", "))
             );

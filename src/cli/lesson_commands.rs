@@ -11,13 +11,14 @@ use super::{Global, LessonCommand};
 use crate::i18n::{Lang, Say};
 use crate::lab::lint;
 use crate::t;
+use crate::{errln, out, outln};
 
 pub async fn run(g: &Global, command: LessonCommand) -> i32 {
     let lang = super::lab_commands::lang(g);
     match command {
         LessonCommand::Lint { path } => lint_command(&path, g.templates.as_deref(), lang),
         LessonCommand::Schema => {
-            print!("{}", crate::lab::spec::schema::lesson_schema_text());
+            out!("{}", crate::lab::spec::schema::lesson_schema_text());
             0
         }
         LessonCommand::New { name, dir } => {
@@ -35,20 +36,20 @@ pub async fn run(g: &Global, command: LessonCommand) -> i32 {
 pub fn lint_command(path: &Path, templates: Option<&Path>, lang: Lang) -> i32 {
     match lint::lint(path, templates) {
         Err(e) => {
-            eprintln!("capa-tui: {}", e.say(lang));
+            errln!("capa-tui: {}", e.say(lang));
             2
         }
         Ok(report) => {
             for p in &report.problems {
-                println!("{}", p.line(lang));
+                outln!("{}", p.line(lang));
             }
             let lessons = report.lessons as u64;
             if report.problems.is_empty() {
-                println!("{}", t!(lang, "lint-clean", lessons = lessons));
+                outln!("{}", t!(lang, "lint-clean", lessons = lessons));
                 0
             } else {
                 let problems = report.problems.len() as u64;
-                println!(
+                outln!(
                     "{}",
                     t!(
                         lang,

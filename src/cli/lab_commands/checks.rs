@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use super::{Global, catalog, lang, pick_lessons, session};
 use crate::lab::eval::check as grading;
 use crate::lab::fit::Fit;
+use crate::outln;
 use crate::t;
 
 pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
@@ -38,7 +39,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                     "passed": g.passed(), "checked_at": g.checked_at, "findings": g.findings})
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&json!({"passed": passed, "files": out}))
                 .unwrap_or_default()
@@ -55,7 +56,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
             } else {
                 grade.file.clone()
             };
-            println!(
+            outln!(
                 "{}",
                 t!(
                     lang,
@@ -68,17 +69,17 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
             );
             for f in &grade.findings {
                 if f.ok {
-                    println!("    ✓ {}", f.what);
+                    outln!("    ✓ {}", f.what);
                     continue;
                 }
-                println!("    ✗ {}", f.what);
+                outln!("    ✗ {}", f.what);
                 if let Some(help) = &f.help {
-                    println!("      {}", t!(lang, "verdict-help", help = help.as_str()));
+                    outln!("      {}", t!(lang, "verdict-help", help = help.as_str()));
                 } else if let Some((n, text)) = f
                     .hint
                     .and_then(|h| lesson.text(lang).hints.get(h - 1).map(|t| (h, t)))
                 {
-                    println!(
+                    outln!(
                         "      {}",
                         t!(lang, "check-hint", n = n, hint = fit.render(text))
                     );

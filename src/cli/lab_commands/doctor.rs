@@ -5,6 +5,7 @@ use super::{Global, catalog, lang};
 use crate::cluster::argocd;
 use crate::i18n::Say;
 use crate::lab::spec::Step;
+use crate::outln;
 use crate::session::Session;
 use crate::t;
 
@@ -13,7 +14,7 @@ pub async fn doctor(g: &Global) -> i32 {
     let mut ok = true;
     let mut line = |good: bool, what: String| {
         ok &= good;
-        println!("{} {what}", if good { "✓" } else { "✗" });
+        outln!("{} {what}", if good { "✓" } else { "✗" });
     };
     let s = match Session::open(g.session_options()).await {
         Ok(s) => s,
@@ -81,7 +82,7 @@ pub async fn doctor(g: &Global) -> i32 {
 fn line_tools(g: &Global, lang: crate::i18n::Lang, line: &mut dyn FnMut(bool, String)) {
     // Not a failure: the tutor's shell and `capa-tui shell` put it first on PATH.
     let jq = which::which("jq").is_ok();
-    println!(
+    outln!(
         "{} {}",
         if jq { "✓" } else { "·" },
         if jq {

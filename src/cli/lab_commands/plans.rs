@@ -1,7 +1,7 @@
 //! `capa-tui do`: shows the plan and the cluster it changes, asks (unless `--yes`), then runs
 //! each lesson's plan, printing its progress.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, watch};
@@ -14,6 +14,7 @@ use crate::lab::fit::Fit;
 use crate::lab::spec::Step;
 use crate::session::Session;
 use crate::t;
+use crate::{errln, out, outln};
 
 pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
     let lang = lang(g);
@@ -29,7 +30,7 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
         match engine::plan(lesson) {
             Ok(steps) => plans.push((lesson, steps)),
             Err(e) => {
-                eprintln!("capa-tui: {}", e.say(lang));
+                errln!("capa-tui: {}", e.say(lang));
                 return 1;
             }
         }
@@ -53,11 +54,11 @@ pub async fn do_lessons(g: &Global, key: &str, yes: bool, timeout: u64) -> i32 {
 /// The target, the folders and every step with its command, before anything changes.
 fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
     let fit = Fit::for_paths(&s.paths);
-    println!(
+    outln!(
         "{}",
         t!(lang, "do-about-to-change", target = s.target.say(lang))
     );
-    println!(
+    outln!(
         "{}",
         t!(
             lang,
@@ -67,7 +68,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
         )
     );
     for (lesson, steps) in plans {
-        println!(
+        outln!(
             "\n{}",
             t!(
                 lang,
@@ -77,7 +78,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
             )
         );
         for (i, step) in steps.iter().enumerate() {
-            println!(
+            outln!(
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
                 step.title(lang),
@@ -92,21 +93,21 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
 fn confirm(s: &Session, yes: bool, lang: Lang) -> Result<(), i32> {
     if !yes {
         if !std::io::stdin().is_terminal() {
-            eprintln!("\ncapa-tui: {}", t!(lang, "do-not-asking"));
+            errln!("\ncapa-tui: {}", t!(lang, "do-not-asking"));
             return Err(2);
         }
-        print!("\n{}", t!(lang, "do-go-ahead"));
-        let _ = std::io::stdout().flush();
+        // out! flushes, so the question shows before the answer is read.
+        out!("\n{}", t!(lang, "do-go-ahead"));
         let mut answer = String::new();
         let _ = std::io::stdin().read_line(&mut answer);
         let yes_word = t!(lang, "do-answer-yes");
         if !matches!(answer.trim(), "y" | "Y" | "yes") && answer.trim() != yes_word {
-            println!("{}", t!(lang, "do-nothing-changed"));
+            outln!("{}", t!(lang, "do-nothing-changed"));
             return Err(1);
         }
     }
     std::fs::create_dir_all(&s.paths.src_dir).map_err(|e| {
-        eprintln!(
+        errln!(
             "capa-tui: {}",
             t!(
                 lang,
@@ -127,7 +128,7 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
         let _ = cancel_tx.send(true);
     });
     for (lesson, steps) in plans {
-        println!(
+        outln!(
             "\n== {}",
             t!(
                 lang,
@@ -145,10 +146,10 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
                         step,
                         title,
                         command,
-                    } => println!("[{step}] {title}\n    $ {command}"),
-                    Progress::Blocker { line, .. } => println!("    … {line}"),
-                    Progress::Done { summary, .. } => println!("    ✓ {summary}"),
-                    Progress::Failed { error, .. } => println!("    ✗ {error}"),
+                    } => outln!("[{step}] {title}\n    $ {command}"),
+                    Progress::Blocker { line, .. } => outln!("    … {line}"),
+                    Progress::Done { summary, .. } => outln!("    ✓ {summary}"),
+                    Progress::Failed { error, .. } => outln!("    ✗ {error}"),
                 }
             }
         });
@@ -157,7 +158,7 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
             .await;
         let _ = printer.await;
         if let Err(e) = result {
-            eprintln!(
+            errln!(
                 "capa-tui: {}",
                 t!(
                     lang,
@@ -172,7 +173,7 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
                 1
             };
         }
-        println!(
+        outln!(
             "{}",
             t!(
                 lang,

@@ -5,6 +5,7 @@ use super::{Global, lang, session};
 use crate::session::serving;
 use crate::session::shell_env::{ShellEnv, ShellError, quote};
 use crate::t;
+use crate::{errln, out, outln};
 
 /// `capa-tui env`: export lines for the lab's environment, without starting anything; with
 /// `--sim`, the kubeconfig of the cluster serving the state dir.
@@ -16,7 +17,7 @@ pub fn env(g: &Global) -> i32 {
         let served = serving::live(&place.state);
         if served.is_none() {
             // The exports still name where it will serve; say that nothing answers there yet.
-            eprintln!(
+            errln!(
                 "{}",
                 t!(
                     lang,
@@ -35,13 +36,13 @@ pub fn env(g: &Global) -> i32 {
             options.context.unwrap_or("cluster"),
         )
     };
-    print!("{}", env.exports());
+    out!("{}", env.exports());
     // The command as typed (its --state-dir and all), so the line can be copied as it is.
     let command = std::iter::once("capa-tui".to_string())
         .chain(std::env::args().skip(1).map(|a| quote_if_needed(&a)))
         .collect::<Vec<_>>()
         .join(" ");
-    println!("{}", t!(lang, "env-eval", command = command));
+    outln!("{}", t!(lang, "env-eval", command = command));
     0
 }
 
@@ -56,7 +57,7 @@ pub async fn shell(g: &Global) -> i32 {
     let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui"), lang).await {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("capa-tui shell: {}", crate::i18n::Say::say(&e, lang));
+            errln!("capa-tui shell: {}", crate::i18n::Say::say(&e, lang));
             1
         }
     };
@@ -74,7 +75,7 @@ async fn run_subshell(
         why: e.to_string(),
     })?;
     let (program, args) = env.command(rc_dir)?;
-    eprintln!(
+    errln!(
         "capa-tui: {}",
         t!(
             lang,

@@ -12,6 +12,7 @@ use crate::lab::eval::checklist::judge;
 use crate::lab::eval::{EvidenceFacts, ItemState, LiveFacts};
 use crate::lab::progress::Progress;
 use crate::lab::spec::DoneWhen;
+use crate::outln;
 use crate::t;
 
 pub async fn status(g: &Global, as_json: bool) -> i32 {
@@ -47,7 +48,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
     let checklists = judged(&s, lessons, &progress).await;
     let summary = checklist_summary(lessons, &checklists, lang);
     if as_json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&json!({
                 "target": s.target.say(lang),
@@ -58,10 +59,10 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
             .unwrap_or_default()
         );
     } else {
-        println!("{}", s.target.say(lang));
+        outln!("{}", s.target.say(lang));
         print_apps(&apps, lang);
         for e in &evidence {
-            println!(
+            outln!(
                 "  {} {}",
                 if e["present"] == true { "✓" } else { "·" },
                 e["file"].as_str().unwrap_or_default()
@@ -77,14 +78,14 @@ fn print_apps(apps: &[Value], lang: Lang) {
     for a in apps {
         let name = a["name"].as_str().unwrap_or_default();
         if a["missing"] == true {
-            println!("  {name:<10} {}", t!(lang, "status-not-created"));
+            outln!("  {name:<10} {}", t!(lang, "status-not-created"));
             continue;
         }
         let rev = a["revision"]
             .as_str()
             .map(|r| &r[..r.len().min(7)])
             .unwrap_or("-");
-        println!(
+        outln!(
             "  {name:<10} {:<10} {:<12} {rev:<8} {}",
             a["sync"].as_str().unwrap_or("-"),
             a["health"].as_str().unwrap_or("-"),
@@ -162,7 +163,7 @@ fn checklist_summary(lessons: &[Lesson], judged: &[Vec<ItemState>], lang: Lang) 
 
 fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemState>], lang: Lang) {
     match progress.lesson {
-        Some(n) => println!(
+        Some(n) => outln!(
             "{}",
             t!(
                 lang,
@@ -171,14 +172,14 @@ fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemSta
                 part = progress.section.name(lang)
             )
         ),
-        None => println!("{}", t!(lang, "status-not-opened")),
+        None => outln!("{}", t!(lang, "status-not-opened")),
     }
     for (l, states) in lessons.iter().zip(judged) {
         if l.spec.checklist.is_empty() {
             continue;
         }
         let done = states.iter().filter(|s| s.done()).count();
-        println!(
+        outln!(
             "  {}",
             t!(
                 lang,
@@ -191,7 +192,7 @@ fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemSta
         // What the cluster or Git undid since it was done, and why.
         for (item, st) in l.spec.checklist.iter().zip(states) {
             if let ItemState::Undone { why, .. } = st {
-                println!(
+                outln!(
                     "{}",
                     t!(
                         lang,
@@ -204,7 +205,7 @@ fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemSta
         }
     }
     for (question, answer) in &progress.answers {
-        println!(
+        outln!(
             "  {}",
             t!(
                 lang,

@@ -8,6 +8,7 @@ use std::path::Path;
 use crate::i18n::Lang;
 use crate::lab::spec::schema::MODELINE;
 use crate::t;
+use crate::{errln, outln};
 
 /// A skeleton file, from `assets/skeleton/` as built into the binary.
 fn skeleton_file(name: &str) -> Option<&'static str> {
@@ -50,12 +51,12 @@ fn parse_name(name: &str) -> Option<(u8, &str)> {
 /// Makes `<dir>/<name>/`; returns the exit code after saying what it made or why not.
 pub fn new(name: &str, dir: &Path, lang: Lang) -> i32 {
     let Some((number, slug)) = parse_name(name) else {
-        eprintln!("capa-tui: {}", t!(lang, "lesson-new-bad-name", name = name));
+        errln!("capa-tui: {}", t!(lang, "lesson-new-bad-name", name = name));
         return 2;
     };
     let folder = dir.join(name);
     if folder.exists() {
-        eprintln!(
+        errln!(
             "capa-tui: {}",
             t!(
                 lang,
@@ -90,7 +91,7 @@ pub fn new(name: &str, dir: &Path, lang: Lang) -> i32 {
     }
     for (path, text) in files {
         if let Err(e) = crate::lab::files::write_atomic(&path, &text) {
-            eprintln!(
+            errln!(
                 "capa-tui: {}",
                 t!(
                     lang,
@@ -102,7 +103,7 @@ pub fn new(name: &str, dir: &Path, lang: Lang) -> i32 {
             return 1;
         }
     }
-    println!(
+    outln!(
         "{}",
         t!(lang, "lesson-new-made", dir = folder.display().to_string())
     );

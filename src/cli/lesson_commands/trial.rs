@@ -19,6 +19,7 @@ use crate::lab::spec::LessonId;
 use crate::lab::trial::{self, Breakage, Refusal};
 use crate::session::{Options, Session};
 use crate::t;
+use crate::{errln, outln};
 
 /// The clock speed a test runs the cluster at unless `--speed` says otherwise: lesson 7's hold
 /// and lesson 6's retries take minutes in real time.
@@ -42,13 +43,13 @@ impl Tally {
 
 pub async fn test(g: &Global, dir: &Path, key: Option<&str>, timeout: u64, lang: Lang) -> i32 {
     if super::lint_command(dir, g.templates.as_deref(), lang) != 0 {
-        eprintln!("capa-tui: {}", t!(lang, "lesson-test-lint-first"));
+        errln!("capa-tui: {}", t!(lang, "lesson-test-lint-first"));
         return 1;
     }
     let catalog = match Catalog::load(Some(dir), g.templates.as_deref()) {
         Ok(c) => Arc::new(c),
         Err(e) => {
-            eprintln!("capa-tui: {e}");
+            errln!("capa-tui: {e}");
             return 1;
         }
     };
@@ -59,7 +60,7 @@ pub async fn test(g: &Global, dir: &Path, key: Option<&str>, timeout: u64, lang:
     let (state, scratch) = match state_dir(g.state_dir.as_deref()) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!(
+            errln!(
                 "capa-tui: {}",
                 t!(lang, "lesson-test-no-state", why = e.to_string())
             );
@@ -71,7 +72,7 @@ pub async fn test(g: &Global, dir: &Path, key: Option<&str>, timeout: u64, lang:
         Ok(s) => s,
         Err(code) => return code,
     };
-    println!(
+    outln!(
         "{}\n",
         t!(
             lang,
@@ -87,7 +88,7 @@ pub async fn test(g: &Global, dir: &Path, key: Option<&str>, timeout: u64, lang:
     let mut tally = Tally::default();
     let ran = run_all(&runner, &lessons, &mut tally, lang).await;
     if ran.is_ok() {
-        println!("\n== {}", t!(lang, "lesson-test-at-the-end"));
+        outln!("\n== {}", t!(lang, "lesson-test-at-the-end"));
         let ctx = runner.context();
         for lesson in &lessons {
             let grade = check::grade_lesson(lesson, &ctx).await;
@@ -100,7 +101,7 @@ pub async fn test(g: &Global, dir: &Path, key: Option<&str>, timeout: u64, lang:
     if !failed {
         return 0;
     }
-    println!(
+    outln!(
         "{}",
         t!(
             lang,
@@ -128,11 +129,11 @@ async fn fresh_lab(state: &Path, speed: f64, lang: Lang) -> Result<Session, i32>
         fresh: true,
     };
     let s = Session::open(options).await.map_err(|e| {
-        eprintln!("capa-tui: {}", e.say(lang));
+        errln!("capa-tui: {}", e.say(lang));
         1
     })?;
     for line in s.started.lines(lang) {
-        eprintln!("capa-tui: {line}");
+        errln!("capa-tui: {line}");
     }
     Ok(s)
 }
@@ -151,7 +152,7 @@ fn report(lessons: usize, tally: &Tally, started: Instant, failed: bool, lang: L
         refused = ((tally.broken - tally.accepted) as u64),
         broken = (tally.broken as u64)
     );
-    println!("\n{} {summary}", if failed { "✗" } else { "✓" });
+    outln!("\n{} {summary}", if failed { "✗" } else { "✓" });
 }
 
 /// The lessons to run, in order: all of them, or the named one with every lesson it requires
@@ -206,7 +207,7 @@ async fn run_all(
         let _ = cancel_tx.send(true);
     });
     for lesson in lessons {
-        println!(
+        outln!(
             "== {}",
             t!(
                 lang,
@@ -215,7 +216,7 @@ async fn run_all(
                 title = lesson.title(lang)
             )
         );
-        let steps = engine::plan(lesson).map_err(|e| eprintln!("capa-tui: {}", e.say(lang)))?;
+        let steps = engine::plan(lesson).map_err(|e| errln!("capa-tui: {}", e.say(lang)))?;
         tally.steps += steps.len();
         let (tx, rx) = mpsc::unbounded_channel();
         let printer = tokio::spawn(print_timed(rx, lang));
@@ -224,7 +225,7 @@ async fn run_all(
             .await;
         let _ = printer.await;
         if let Err(e) = result {
-            println!(
+            outln!(
                 "  ✗ {}",
                 t!(
                     lang,
@@ -247,7 +248,7 @@ async fn run_all(
                 }
             }
             Err(e) => {
-                println!("  ✗ {}", e.say(lang));
+                outln!("  ✗ {}", e.say(lang));
                 tally.grades_failed += 1;
                 return Err(());
             }
@@ -271,7 +272,7 @@ async fn print_timed(mut rx: mpsc::UnboundedReceiver<Progress>, lang: Lang) {
             Progress::Done { step, summary } => (true, step, summary),
             Progress::Failed { step, error } => (false, step, error),
         };
-        println!(
+        outln!(
             "  {} {}",
             if ok { "✓" } else { "✗" },
             t!(
@@ -295,19 +296,19 @@ fn say_grade(lesson: &Lesson, grade: &Grade, tally: &mut Tally, lang: Lang) {
     };
     let lesson_no = lesson.spec.number.to_string();
     if grade.passed() {
-        println!(
+        outln!(
             "  ✓ {}",
             t!(lang, "lesson-test-passes", lesson = lesson_no, what = what)
         );
         return;
     }
     tally.grades_failed += 1;
-    println!(
+    outln!(
         "  ✗ {}",
         t!(lang, "lesson-test-fails", lesson = lesson_no, what = what)
     );
     for f in grade.findings.iter().filter(|f| !f.ok) {
-        println!("      ✗ {}", f.what);
+        outln!("      ✗ {}", f.what);
     }
 }
 
@@ -315,16 +316,16 @@ fn say_refusal(lesson: LessonId, r: &Refusal, tally: &mut Tally, lang: Lang) {
     tally.broken += 1;
     let what = broken_words(&r.broken.how, lang);
     if r.refused {
-        println!("  ✓ {}", t!(lang, "lesson-test-refuses", what = what));
+        outln!("  ✓ {}", t!(lang, "lesson-test-refuses", what = what));
         if let Some(why) = &r.why {
-            println!(
+            outln!(
                 "      {}",
                 t!(lang, "lesson-test-learner-reads", why = why.what.as_str())
             );
         }
     } else {
         tally.accepted += 1;
-        println!(
+        outln!(
             "  ✗ {}",
             t!(
                 lang,
