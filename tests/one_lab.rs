@@ -385,3 +385,26 @@ fn a_command_whose_reader_stops_reading_still_does_its_work() {
         assert_eq!(unread(args).0, read.status.code(), "{args:?}");
     }
 }
+
+/// The self-check says when it ran by the cluster's clock, the one its panes and evidence times
+/// read: on a lab served at ten times real speed that clock runs well ahead of this machine's.
+#[test]
+fn the_self_check_says_when_it_ran_by_the_clusters_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let _served = Served::start(&state);
+    let started = jiff::Timestamp::now();
+    std::thread::sleep(Duration::from_secs(4));
+    let out = capa(&state, &["check", "1", "--json"]);
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout).expect("check --json");
+    let checked: jiff::Timestamp = said["files"][0]["checked_at"]
+        .as_str()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("a time: {said}"));
+    let wall = jiff::Timestamp::now();
+    // Four seconds at speed 10 put the cluster 36 s ahead; this machine's clock is not.
+    assert!(
+        checked.duration_since(wall).as_secs() >= 20,
+        "checked at {checked}, this machine says {wall} (served since {started})"
+    );
+}
