@@ -317,6 +317,27 @@ impl Say for Target {
 
 crate::display_says!(Target);
 
+impl Target {
+    /// What the cluster is, longest first: the whole of `say`, then shorter forms for a line
+    /// with no room for it (a cut in the middle of a path reads as noise).
+    pub fn forms(&self, lang: Lang) -> Vec<String> {
+        let shorter = match self {
+            Target::Embedded { url, .. } => vec![
+                t!(lang, "target-embedded-short", url = url.as_str()),
+                t!(lang, "target-embedded-shortest"),
+            ],
+            Target::Context { context, .. } => vec![t!(
+                lang,
+                "target-context-short",
+                context = context
+                    .clone()
+                    .unwrap_or_else(|| t!(lang, "target-current"))
+            )],
+        };
+        std::iter::once(self.say(lang)).chain(shorter).collect()
+    }
+}
+
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
 /// directories, as `etcetera` reads them); the temporary folder when there is no home.
 pub fn default_sim_state() -> PathBuf {

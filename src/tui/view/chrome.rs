@@ -70,8 +70,14 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
     );
     let used: usize = spans.iter().map(Span::width).sum::<usize>() + theme.width();
     let room = usize::from(area.width).saturating_sub(used + 3);
-    let target = crate::i18n::Say::say(&s.session.target, look.lang);
-    spans.push(Span::raw(format!(" · {}", cut(&target, room))));
+    let forms = s.session.target.forms(look.lang);
+    let target = forms
+        .iter()
+        .find(|f| unicode_width::UnicodeWidthStr::width(f.as_str()) <= room)
+        .or(forms.last())
+        .map(|f| cut(f, room))
+        .unwrap_or_default();
+    spans.push(Span::raw(format!(" · {target}")));
     spans.push(theme);
     let mut lines = vec![Line::from(spans)];
     lines.extend(why);
@@ -331,4 +337,65 @@ pub fn big_key(s: &State, area: Rect, buf: &mut Buffer) {
         .centered()
         .build()
         .render(inner, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crate::i18n::Lang;
+    use crate::lab::catalog::Catalog;
+    use crate::session::Target;
+    use crate::tui::state::StateBuilder;
+
+    /// The header's first row as it reads: a wide character once, not with the cell it covers.
+    fn top_line(s: &crate::tui::state::State, width: u16) -> String {
+        use ratatui::buffer::Buffer;
+        use ratatui::layout::Rect;
+        let mut buf = Buffer::empty(Rect::new(0, 0, width, 1));
+        super::header(s, Rect::new(0, 0, width, 1), &mut buf);
+        let mut line = String::new();
+        let mut x = 0;
+        while x < width {
+            let symbol = buf[(x, 0)].symbol();
+            line.push_str(symbol);
+            let cells = unicode_width::UnicodeWidthStr::width(symbol).max(1);
+            x += u16::try_from(cells).unwrap_or(1);
+        }
+        line
+    }
+
+    /// The header names the cluster whole, or in a shorter form that fits: never a path cut in
+    /// the middle (`https:/…保存在 /tmp/lab）` read as noise, its bracket left unopened).
+    #[test]
+    fn the_header_names_the_cluster_in_the_longest_form_that_fits() {
+        let catalog = Arc::new(Catalog::embedded().unwrap());
+        let target = Target::Embedded {
+            url: "https://127.0.0.1:43685".into(),
+            state: "/home/learner/.local/state/capa-tui/sim".into(),
+            served_by: Some(4242),
+        };
+        for lang in Lang::all() {
+            let forms = target.forms(*lang);
+            for width in [200, 120, 80] {
+                let s = StateBuilder::new(catalog.clone())
+                    .lang(*lang)
+                    .target(target.clone())
+                    .size(width, 24)
+                    .live()
+                    .build();
+                let top = top_line(&s, width);
+                let shown = forms.iter().position(|f| top.contains(f.as_str()));
+                assert!(
+                    shown.is_some() && !top.contains('…'),
+                    "{lang:?} at {width}: one of {forms:?} whole:\n{top}"
+                );
+                match width {
+                    200 => assert_eq!(shown, Some(0), "{lang:?}: all of it:\n{top}"),
+                    80 => assert_ne!(shown, Some(0), "{lang:?}: a shorter form:\n{top}"),
+                    _ => {}
+                }
+            }
+        }
+    }
 }
