@@ -470,6 +470,19 @@ fn applications_name_the_last_good_revision_and_the_one_retrying() {
         "{waves}"
     );
     assert!(!waves.contains("synced d845f08"), "{waves}");
+    // Where Git's commit is the one that last synced OK (the recorded lab as it was), it is
+    // named once.
+    let before = zoomed(scene(5, |_| {}), Pane::Apps);
+    let here = before
+        .lines()
+        .skip_while(|l| !l.contains("src-waves "))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        here.contains("git d845f08") && here.contains("last synced OK: this commit"),
+        "{here}"
+    );
 }
 
 /// Once an operation has ended no row of its timeline is left running, and no time printed is

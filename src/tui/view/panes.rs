@@ -81,6 +81,7 @@ impl AppsView<'_> {
         // Git's revision beside the last one that synced successfully: a failed sync of a new
         // commit leaves the old one deployed, and the lesson on failed hooks is about exactly that.
         let good = match app.last_good_revision() {
+            Some(good) if Some(good) == app.git_revision() => t!(lang, "apps-last-good-here"),
             Some(good) => t!(
                 lang,
                 "apps-last-good",
