@@ -87,6 +87,8 @@ apps-not-loaded = The Applications are not loaded yet: the cluster has not answe
 apps-none-yet = There are no Applications in argocd. r runs this lesson's plan, which creates what it needs.
 apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
 apps-last-good = last synced OK { $revision }{ $subject }
+# When the commit that last synced OK is Git\'s own: its subject is not said twice.
+apps-last-good-here = last synced OK: this commit
 apps-never-good = never synced OK yet
 apps-op-ended = {"  "}last sync of { $revision }:{" "}
 apps-op-running = {"  "}⧗ syncing { $revision }:{" "}
@@ -175,6 +177,8 @@ notice-what-to-do = Start it again, or check the kubeconfig: capa-tui reconnects
 notice-any-key = Any key closes this.
 
 ## One-line summaries of the panes not given room (tui/view/summary.rs).
+# The start of a pane's one-line summary: its title, how old its data is, then what it shows.
+summary-head = ▸ { $pane }{ $as_of }:{" "}
 summary-shell-running = running · s to type
 summary-shell-not-started = s opens one with the lab's environment
 summary-shell-exited = exited · s starts another
@@ -522,6 +526,10 @@ step-error-cluster-away = the cluster did not answer for { $seconds } s ({ $why 
 target-embedded = the embedded lab cluster at { $url } (state in { $state })
 target-embedded-attached = the embedded lab cluster at { $url } (state in { $state }, served by process { $pid })
 target-context = the cluster of context { $context } in { $kubeconfig }
+# Shorter forms, for a header with no room for the whole: the first that fits is shown.
+target-embedded-short = the embedded lab cluster at { $url }
+target-embedded-shortest = the embedded lab cluster
+target-context-short = context { $context }
 target-current = (current)
 session-kept-aside = A new lab: the previous one is kept in { $path }.
 session-took-over = The process that served this lab before ({ $pid }) is gone; this one serves it now, with everything it kept.

@@ -67,7 +67,7 @@ section-by-hand = 직접 해 보기
 ## 패널: 테두리의 제목과, 패널 목록 줄에 나오는 짧은 이름.
 pane-lesson = 레슨
 pane-shell = 셸
-pane-apps = Applications
+pane-apps = Applications(애플리케이션)
 pane-timeline = 동기화 타임라인
 pane-fields = managedFields(필드 소유권)
 pane-values = 값 출처
@@ -109,6 +109,8 @@ apps-not-loaded = Applications를 아직 불러오지 못했습니다. 클러스
 apps-none-yet = argocd에 Application이 없습니다. r을 누르면 이 레슨의 계획이 실행되어 필요한 것을 만듭니다.
 apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
 apps-last-good = 마지막 동기화 성공 { $revision }{ $subject }
+# When the commit that last synced OK is Git\'s own: its subject is not said twice.
+apps-last-good-here = 마지막 동기화 성공: 이 커밋
 apps-never-good = 아직 동기화에 성공한 적 없음
 apps-op-ended = {"  "}{ $revision }의 마지막 동기화:{" "}
 apps-op-running = {"  "}⧗ { $revision } 동기화 중:{" "}
@@ -195,6 +197,8 @@ notice-what-to-do = 클러스터를 다시 시작하거나 kubeconfig를 확인�
 notice-any-key = 아무 키나 누르면 닫힙니다.
 
 ## 자리를 받지 못한 패널의 한 줄 요약(tui/view/summary.rs).
+# The start of a pane's one-line summary: its title, how old its data is, then what it shows.
+summary-head = ▸ { $pane }{ $as_of }:{" "}
 summary-shell-running = 실행 중 · s로 입력
 summary-shell-not-started = s를 누르면 실습 환경으로 셸을 엽니다
 summary-shell-exited = 종료됨 · s로 새로 시작
@@ -541,6 +545,10 @@ step-error-cluster-away = 클러스터가 { $seconds }초 동안 응답하지 �
 target-embedded = { $url }의 내장 실습 클러스터(상태는 { $state }에 있음)
 target-embedded-attached = { $url }의 내장 실습 클러스터(상태는 { $state }에 있음, 프로세스 { $pid }에서 제공)
 target-context = { $kubeconfig }에 있는 { $context } 컨텍스트의 클러스터
+# Shorter forms, for a header with no room for the whole: the first that fits is shown.
+target-embedded-short = { $url }의 내장 실습 클러스터
+target-embedded-shortest = 내장 실습 클러스터
+target-context-short = { $context } 컨텍스트
 target-current = (현재)
 session-kept-aside = 새 실습입니다. 이전 실습은 { $path }에 보관했습니다.
 session-took-over = 이 실습을 제공하던 이전 프로세스({ $pid })가 없어졌습니다. 이제 이 프로세스가 남아 있던 내용을 그대로 이어받아 실습을 제공합니다.

@@ -44,7 +44,7 @@ section-by-hand = 手动操作
 ## 窗格：边框上的标题，以及窗格条里的简称。
 pane-lesson = 课程
 pane-shell = 终端
-pane-apps = Applications
+pane-apps = Applications（应用）
 pane-timeline = 同步时间线
 pane-fields = managedFields（字段归属）
 pane-values = 取值来源
@@ -86,10 +86,12 @@ apps-not-loaded = Applications 尚未载入：集群还没有回应（见顶部�
 apps-none-yet = argocd 中没有 Application。按 r 执行本课计划，它会创建所需的一切。
 apps-revisions = {"  "}Git { $git }{ $git_subject } · { $good }
 apps-last-good = 上次成功同步 { $revision }{ $subject }
+# When the commit that last synced OK is Git\'s own: its subject is not said twice.
+apps-last-good-here = 上次成功同步的正是这个提交
 apps-never-good = 尚未成功同步过
-apps-op-ended = {"  "}上次同步（{ $revision }）：{" "}
-apps-op-running = {"  "}⧗ 正在同步 { $revision }：{" "}
-apps-op-retrying = {"  "}⧗ 正在重试 { $revision }（已重试 { $count } 次）：{" "}
+apps-op-ended = {"  "}上次同步（{ $revision }）：
+apps-op-running = {"  "}⧗ 正在同步 { $revision }：
+apps-op-retrying = {"  "}⧗ 正在重试 { $revision }（已重试 { $count } 次）：
 apps-op-after-retries = {" "}重试 { $count } 次后
 apps-op-since = 始于 { $time }
 retry-count = {" "}· 第 { $count } 次重试
@@ -168,6 +170,8 @@ notice-what-to-do = 请重新启动集群或检查 kubeconfig；capa-tui 会自�
 notice-any-key = 按任意键关闭。
 
 ## 没有空间的窗格的一行摘要（tui/view/summary.rs）。
+# The start of a pane's one-line summary: its title, how old its data is, then what it shows.
+summary-head = ▸ { $pane }{ $as_of }：
 summary-shell-running = 运行中 · 按 s 输入
 summary-shell-not-started = 按 s 打开一个带实验环境的终端
 summary-shell-exited = 已退出 · 按 s 再开一个
@@ -513,6 +517,10 @@ step-error-cluster-away = 集群 { $seconds } 秒没有回应（{ $why }）。�
 target-embedded = 内置实验集群 { $url }（状态保存在 { $state }）
 target-embedded-attached = 内置实验集群 { $url }（状态保存在 { $state }，由进程 { $pid } 提供）
 target-context = { $kubeconfig } 中上下文 { $context } 的集群
+# Shorter forms, for a header with no room for the whole: the first that fits is shown.
+target-embedded-short = 内置实验集群 { $url }
+target-embedded-shortest = 内置实验集群
+target-context-short = 上下文 { $context }
 target-current = （当前）
 session-kept-aside = 新的实验：之前的实验保存在 { $path }。
 session-took-over = 之前提供这个实验的进程（{ $pid }）已经不在了；现在由本进程提供，它保存的内容都还在。

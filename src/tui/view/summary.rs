@@ -49,7 +49,7 @@ fn full_line(s: &State, pane: Pane) -> Line<'static> {
     let lang = look.lang;
     let as_of = super::health::as_of_words(s, pane).unwrap_or_default();
     let mut spans = vec![Span::styled(
-        format!("▸ {}{as_of}: ", pane.title(lang)),
+        t!(lang, "summary-head", pane = pane.title(lang), as_of = as_of),
         look.theme.title(),
     )];
     spans.extend(match pane {
