@@ -272,6 +272,20 @@ impl Application {
         (self.git_revision().is_some_and(|git| git != running)).then_some(running)
     }
 
+    /// Whether a running operation is one that has been failing: it failed, or it has retried
+    /// (between attempts the message says "Retrying attempt"; during one it says what runs),
+    /// or it syncs a commit Git has moved past. A first sync of Git's own commit is not.
+    pub fn operation_failing(&self) -> bool {
+        let Some(state) = self.status.operation_state.as_ref() else {
+            return false;
+        };
+        self.operation.is_some()
+            && (state.failed()
+                || state.retry_count.is_some_and(|n| n > 0)
+                || state.message.contains("Retrying attempt")
+                || self.retrying_an_old_revision().is_some())
+    }
+
     pub fn helm(&self) -> Option<&Helm> {
         self.spec.source.as_ref()?.helm.as_ref()
     }
@@ -281,6 +295,42 @@ impl Application {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The operation lesson 6 ends is the failing one, whatever moment of a retry it is in: an
+    /// attempt under way says what it runs, not "Retrying attempt" (ending only then missed it,
+    /// and the plan waited for a failure it had not caused).
+    #[test]
+    fn a_failing_operation_is_told_at_every_moment_of_a_retry_and_a_first_sync_is_not() {
+        let app = |operation: serde_json::Value, state: serde_json::Value| {
+            Application::from_json(&json!({
+                "operation": operation,
+                "status": {"sync": {"revision": "fix"}, "operationState": state}
+            }))
+            .unwrap()
+        };
+        let retrying = json!({"sync": {"revision": "broken"}});
+        let mid_attempt = json!({"phase": "Running", "retryCount": 2,
+            "message": "waiting for completion of hook batch/Job/migrate",
+            "operation": {"sync": {"revision": "broken"}}});
+        let between = json!({"phase": "Running", "retryCount": 1,
+            "message": "one or more synchronization tasks completed unsuccessfully. Retrying attempt #1 at 5:32AM.",
+            "operation": {"sync": {"revision": "broken"}}});
+        let first_of_old = json!({"phase": "Running", "message": "running",
+            "operation": {"sync": {"revision": "broken"}}});
+        for state in [mid_attempt, between, first_of_old] {
+            assert!(
+                app(retrying.clone(), state.clone()).operation_failing(),
+                "{state}"
+            );
+        }
+        let fix = json!({"sync": {"revision": "fix"}});
+        let first_of_fix = json!({"phase": "Running", "message": "running",
+            "operation": {"sync": {"revision": "fix"}}});
+        assert!(!app(fix.clone(), first_of_fix.clone()).operation_failing());
+        // Ended already: nothing is running to end.
+        let ended = json!({"phase": "Failed", "operation": {"sync": {"revision": "broken"}}});
+        assert!(!app(serde_json::Value::Null, ended).operation_failing());
+    }
 
     #[test]
     fn an_application_reads_with_only_the_fields_we_use_and_defaults_for_the_rest() {

@@ -315,16 +315,12 @@ pub async fn end_operation_and_record(
     }
     // Only a failing operation is ended: a sync of the fix that already started is left alone.
     let running = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
-    let failing = running
-        .status
-        .operation_state
-        .as_ref()
-        .is_some_and(|o| o.failed() || o.message.contains("Retrying attempt"));
+    let failing = running.operation_failing();
     let ended_revision = running.operation_revision().map(String::from);
     // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
     // starts syncing right after (a poll would miss it).
     let mut changes = watch_app(r, name);
-    if running.operation.is_some() && failing {
+    if failing {
         argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
     }
     let deadline = tokio::time::Instant::now() + r.deadline;
