@@ -81,6 +81,8 @@ fn apply_progress(job: &mut JobView, p: Progress) {
                 st.state = StepState::Running;
             }
         }
+        // A wait says what blocks it on every change it sees; the log keeps each new reason once.
+        Progress::Blocker { line, .. } if *line == job.blocker => {}
         Progress::Blocker { line, .. } => {
             job.blocker = line.clone();
             log(format!("    … {line}"));

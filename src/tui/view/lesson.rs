@@ -49,6 +49,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
         .map(|job| crate::tui::wrap::wrap(plan(s, job), area.width))
         .unwrap_or_default();
     let [top, bottom] = split(area, plan_lines.len());
+    let plan_lines = fit_plan(plan_lines, bottom.height);
     let laid = lay_out(s, lesson, top);
     let drawn = Drawn {
         extent: (laid.total(), laid.height, laid.max()),
@@ -145,6 +146,20 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
         (Some(_), _) | (None, None) => PlanShape::Whole,
         (None, Some(_)) => PlanShape::Ended,
     }
+}
+
+/// The plan's lines in `rows`: all of them, or, when they do not fit, the first (what the plan
+/// or step mode is doing) and the newest (the step running and what it waits for), so a small
+/// pane never hides what is live behind what was said before it.
+fn fit_plan(mut lines: Vec<Line<'static>>, rows: u16) -> Vec<Line<'static>> {
+    let rows = usize::from(rows);
+    if lines.len() <= rows || rows < 2 {
+        return lines;
+    }
+    let newest = lines.split_off(lines.len() - (rows - 1));
+    lines.truncate(1);
+    lines.extend(newest);
+    lines
 }
 
 /// The lesson's text above, the plan of this lesson (if any) below, as tall as its lines
@@ -551,7 +566,10 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         3
     };
     for line in job.log.iter().skip(job.log.len().saturating_sub(tail)) {
-        if shape == PlanShape::CurrentStep && line.starts_with('[') {
+        // Presenting, a step's title and what blocks it are drawn live above: the log's copies
+        // of them would only push the live lines out of a small pane.
+        if shape == PlanShape::CurrentStep && (line.starts_with('[') || line.starts_with("    …"))
+        {
             continue;
         }
         plan.push(Line::from(Span::styled(line.clone(), theme.dim())));

@@ -28,6 +28,22 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
         }),
     );
     assert_eq!(s.run.job.as_ref().unwrap().blocker, "waiting: wave 0");
+    // Said again on every change the wait sees, a reason is logged once; a new one is logged.
+    for line in ["waiting: wave 0", "waiting: wave 0", "waiting: wave 1"] {
+        update(
+            &mut s,
+            Msg::Job(Progress::Blocker {
+                step: 1,
+                line: line.into(),
+            }),
+        );
+    }
+    let log = &s.run.job.as_ref().unwrap().log;
+    assert_eq!(
+        log.iter().filter(|l| l.contains("waiting:")).count(),
+        2,
+        "{log:?}"
+    );
     update(
         &mut s,
         Msg::Job(Progress::Done {
@@ -199,4 +215,59 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
     assert_ne!(chosen, focus);
     key(&mut s, KeyCode::Char('p'));
     assert_eq!(s.fields_object(), chosen, "back in lesson 6, its choice");
+}
+
+/// Presenting on a small screen, a running step shows what it waits for: the log's copies of it
+/// and the lines said before it give way, never the live line (lesson 6 at 80×24 showed only
+/// "running…" for four minutes while the wait's reason was below the pane's edge).
+#[test]
+fn presenting_a_running_step_keeps_what_it_waits_for_on_screen() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = builder().lesson(6).present(true).size(w, h).build();
+        key(&mut s, KeyCode::Char('g'));
+        assert!(
+            matches!(
+                key(&mut s, KeyCode::Char('g')).as_slice(),
+                [Effect::RunStep { .. }]
+            ),
+            "the step runs"
+        );
+        let lesson = s.current().unwrap();
+        let steps = lesson
+            .spec
+            .actions
+            .iter()
+            .map(|_| PlanStep::todo("write the broken migration", "$ git push"))
+            .collect();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: L(6),
+                steps,
+            },
+        );
+        update(
+            &mut s,
+            Msg::Job(Progress::Started {
+                step: 1,
+                title: "write the broken migration".into(),
+                command: "$ git push".into(),
+            }),
+        );
+        for _ in 0..5 {
+            update(
+                &mut s,
+                Msg::Job(Progress::Blocker {
+                    step: 1,
+                    line: "waiting: the operation to end (phase Running)".into(),
+                }),
+            );
+        }
+        let screen = crate::tui::view::text_of_screen(&s, w, h);
+        assert!(
+            screen.contains("waiting: the operation to end (phase Running)"),
+            "{w}x{h}:\n{screen}"
+        );
+        assert!(screen.contains("Step mode"), "{w}x{h}:\n{screen}");
+    }
 }
