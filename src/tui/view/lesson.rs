@@ -49,7 +49,16 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
         .map(|job| crate::tui::wrap::wrap(plan(s, job), area.width))
         .unwrap_or_default();
     let [top, bottom] = split(area, plan_lines.len());
-    let plan_lines = fit_plan(plan_lines, bottom.height);
+    // Presenting, the room read the narration before the press: what runs now matters more.
+    // Otherwise the narration (with the question to predict) comes first and the log gives way.
+    let presenting = s
+        .job_here()
+        .is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
+    let plan_lines = if presenting {
+        fit_plan(plan_lines, bottom.height)
+    } else {
+        plan_lines
+    };
     let laid = lay_out(s, lesson, top);
     let drawn = Drawn {
         extent: (laid.total(), laid.height, laid.max()),
@@ -148,8 +157,8 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
     }
 }
 
-/// The plan's lines in `rows`: all of them, or, when they do not fit, the first (what the plan
-/// or step mode is doing) and the newest (the step running and what it waits for), so a small
+/// The plan's lines in `rows`, presenting: all of them, or, when they do not fit, the first
+/// (what step mode is doing) and the newest (the step running and what it waits for), so a small
 /// pane never hides what is live behind what was said before it.
 fn fit_plan(mut lines: Vec<Line<'static>>, rows: u16) -> Vec<Line<'static>> {
     let rows = usize::from(rows);
