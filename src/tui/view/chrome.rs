@@ -252,36 +252,53 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
 /// (keys that do nothing here now are dimmed), scrolled with ↑/↓/PgUp/PgDn, its place marked.
 fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
+    /// Where a key's words start: its label right-aligned in 14 cells, then two spaces.
+    const KEY_COLUMN: u16 = 16;
     let m = mode(s);
     let width = area.width.min(76);
     let mode_words = match m {
         Mode::PresentStep => t!(look.lang, "help-mode-present-step"),
         Mode::Normal => t!(look.lang, "help-mode-normal"),
     };
-    let mut lines = vec![
+    let lines = vec![
         Line::from(Span::styled(mode_words, look.theme.title())),
         Line::raw(""),
     ];
-    lines.extend(BINDINGS.iter().map(|b| {
+    let mut lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
+    // Each key's words wrap under themselves, not under its key: a hanging indent.
+    for b in BINDINGS {
         let active = key_active(s, b.action);
         let style = |st: ratatui::style::Style| if active { st } else { look.theme.dim() };
-        Line::from(vec![
-            Span::styled(
-                format!("{:>14}  ", b.label),
-                style(look.theme.accent().add_modifier(Modifier::BOLD)),
-            ),
-            Span::styled(
-                b.help_in(look.lang, m),
-                style(ratatui::style::Style::default()),
-            ),
-        ])
-    }));
+        let words = Line::from(Span::styled(
+            b.help_in(look.lang, m),
+            style(ratatui::style::Style::default()),
+        ));
+        let rows = crate::tui::wrap::wrap(
+            vec![words],
+            width.saturating_sub(2).saturating_sub(KEY_COLUMN).max(10),
+        );
+        for (i, row) in rows.into_iter().enumerate() {
+            let lead = if i == 0 {
+                Span::styled(
+                    format!("{:>14}  ", b.label),
+                    style(look.theme.accent().add_modifier(Modifier::BOLD)),
+                )
+            } else {
+                Span::raw(" ".repeat(usize::from(KEY_COLUMN)))
+            };
+            let mut spans = vec![lead];
+            spans.extend(row.spans);
+            lines.push(Line::from(spans));
+        }
+    }
     lines.push(Line::raw(""));
-    lines.push(Line::from(Span::styled(
-        t!(look.lang, "help-scroll"),
-        look.theme.dim(),
-    )));
-    let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
+    lines.extend(crate::tui::wrap::wrap(
+        vec![Line::from(Span::styled(
+            t!(look.lang, "help-scroll"),
+            look.theme.dim(),
+        ))],
+        width.saturating_sub(2),
+    ));
     let total = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let height = (total + 2).min(area.height);
     let shown = height.saturating_sub(2);
@@ -363,6 +380,37 @@ mod tests {
             x += u16::try_from(cells).unwrap_or(1);
         }
         line
+    }
+
+    /// A key's words that wrap go on under themselves, in every language, so the keys stay a
+    /// column of their own.
+    #[test]
+    fn the_help_wraps_each_keys_words_under_themselves() {
+        let catalog = Arc::new(Catalog::embedded().unwrap());
+        for lang in Lang::all() {
+            let s = StateBuilder::new(catalog.clone())
+                .lang(*lang)
+                .help(true)
+                .size(50, 60)
+                .live()
+                .build();
+            let screen = crate::tui::view::text_of_screen(&s, 50, 60);
+            let inner: Vec<&str> = screen.lines().filter_map(|l| l.split('║').nth(1)).collect();
+            let label = |row: &str| row.starts_with("  ") && !row.starts_with(&" ".repeat(16));
+            let first = inner.iter().position(|r| label(r)).expect("a key's row");
+            let mut wrapped = 0;
+            for row in inner[first..].iter().take_while(|r| !r.trim().is_empty()) {
+                assert!(
+                    label(row) || row.starts_with(&" ".repeat(16)),
+                    "{lang:?}: «{row}» runs under the keys:\n{screen}"
+                );
+                wrapped += usize::from(!label(row));
+            }
+            assert!(
+                wrapped > 0,
+                "{lang:?}: at 50 columns some words wrap:\n{screen}"
+            );
+        }
     }
 
     /// The header names the cluster whole, or in a shorter form that fits: never a path cut in
