@@ -280,7 +280,7 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
         for (i, row) in rows.into_iter().enumerate() {
             let lead = if i == 0 {
                 Span::styled(
-                    format!("{:>14}  ", b.label),
+                    format!("{:>w$}  ", b.label, w = usize::from(KEY_COLUMN) - 2),
                     style(look.theme.accent().add_modifier(Modifier::BOLD)),
                 )
             } else {

@@ -44,16 +44,14 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
         };
     };
     // The plan's lines, built once: they set its height and are what it draws.
-    let plan_lines = s
-        .job_here()
+    let job = s.job_here();
+    let plan_lines = job
         .map(|job| crate::tui::wrap::wrap(plan(s, job), area.width))
         .unwrap_or_default();
     let [top, bottom] = split(area, plan_lines.len());
     // Presenting, the room read the narration before the press: what runs now matters more.
     // Otherwise the narration (with the question to predict) comes first and the log gives way.
-    let presenting = s
-        .job_here()
-        .is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
+    let presenting = job.is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
     let plan_lines = if presenting {
         fit_plan(plan_lines, bottom.height)
     } else {
