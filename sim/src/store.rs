@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use jiff::Timestamp;
 use serde_json::Value;
 use tokio::sync::broadcast;
 
@@ -213,6 +214,7 @@ impl Store {
                         object: new.clone(),
                         previous: old,
                     },
+                    self.clock.now(),
                 );
                 Ok(Some(new))
             }
@@ -234,6 +236,7 @@ impl Store {
                         object: last.clone(),
                         previous: Some(old),
                     },
+                    self.clock.now(),
                 );
                 Ok(Some(last))
             }
@@ -302,12 +305,12 @@ impl Store {
 }
 
 impl Inner {
-    fn record(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event) {
+    fn record(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event, now: Timestamp) {
         let event = Arc::new(event);
         if let Some(journal) = &mut self.journal {
             let record = match event.kind {
-                EventType::Deleted => Record::delete(event.rv, &event.key),
-                _ => Record::put(event.rv, &event.key, &event.object),
+                EventType::Deleted => Record::delete(event.rv, &event.key, now),
+                _ => Record::put(event.rv, &event.key, &event.object, now),
             };
             if let Err(e) = journal.append(&record) {
                 // The write is already in memory; losing the journal means losing durability,
@@ -315,11 +318,8 @@ impl Inner {
                 tracing::error!("state dir: could not record a change: {e}");
             }
             if journal.wants_compaction()
-                && let Err(e) = journal.compact(
-                    self.objects.iter().map(|(k, v)| (k, &**v)),
-                    self.rv,
-                    jiff::Timestamp::now(),
-                )
+                && let Err(e) =
+                    journal.compact(self.objects.iter().map(|(k, v)| (k, &**v)), self.rv, now)
             {
                 tracing::error!("state dir: could not compact the journal: {e}");
             }
