@@ -21,12 +21,25 @@ fn wide(c: char) -> bool {
     cells(c) > 1
 }
 
+/// Whether a line break inside a paragraph (Markdown's soft break) reads as a space between
+/// `before` and `after`. Chinese and Japanese set no space between characters, so a break
+/// between two wide characters vanishes; Korean puts spaces between words, so Hangul keeps it
+/// (CSS Text 3's segment-break rule).
+pub fn soft_break_is_space(before: char, after: char) -> bool {
+    !wide(before) || !wide(after) || hangul(before) || hangul(after)
+}
+
+fn hangul(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}' | '\u{AC00}'..='\u{D7AF}')
+}
+
 /// Whether a line may break between `before` and `after`, consuming neither.
 fn may_break_between(before: char, after: char) -> bool {
     (wide(before) || wide(after)) && !NO_START.contains(after) && !NO_END.contains(before)
 }
 
-/// `lines` wrapped to `width` cells; styles, blank lines and leading indentation are kept.
+/// `lines` wrapped to `width` cells; styles, blank lines and leading indentation are kept, and
+/// a line's further rows hang under its first word (see `hang`).
 pub fn wrap<'a>(lines: Vec<Line<'a>>, width: u16) -> Vec<Line<'a>> {
     let width = usize::from(width).max(1);
     let mut out = Vec::new();
@@ -41,8 +54,16 @@ pub fn wrap<'a>(lines: Vec<Line<'a>>, width: u16) -> Vec<Line<'a>> {
             .iter()
             .flat_map(|s| s.content.chars().map(move |c| (c, s.style)))
             .collect();
-        for piece in wrap_chars(&chars, width) {
-            let mut l = Line::from(spans_of(piece));
+        let hang = hang(&chars, width);
+        for (i, piece) in wrap_chars(&chars, width, width - hang)
+            .into_iter()
+            .enumerate()
+        {
+            let mut spans = spans_of(piece);
+            if i > 0 && hang > 0 {
+                spans.insert(0, Span::raw(" ".repeat(hang)));
+            }
+            let mut l = Line::from(spans);
             l.style = style;
             l.alignment = alignment;
             out.push(l);
@@ -51,11 +72,49 @@ pub fn wrap<'a>(lines: Vec<Line<'a>>, width: u16) -> Vec<Line<'a>> {
     out
 }
 
-/// The characters cut into rows of at most `width` cells.
-fn wrap_chars(chars: &[(char, Style)], width: usize) -> Vec<&[(char, Style)]> {
+/// How many cells a line's second and later rows are indented: its own indentation, and past
+/// a list's mark (`✓ `, `- `, `1. `, `[2] `) when it has one, so an item's words stay a column
+/// as a reader of any list expects. None when that leaves under half the row for words.
+fn hang(chars: &[(char, Style)], width: usize) -> usize {
+    let indent = chars.iter().take_while(|(c, _)| *c == ' ').count();
+    let word: String = chars[indent..]
+        .iter()
+        .map(|(c, _)| *c)
+        .take_while(|c| *c != ' ')
+        .collect();
+    let followed_by_space = chars
+        .get(indent + word.chars().count())
+        .is_some_and(|(c, _)| *c == ' ');
+    let hang = if followed_by_space && is_mark(&word) {
+        indent + word.chars().map(cells).sum::<usize>() + 1
+    } else {
+        indent
+    };
+    if hang * 2 > width { 0 } else { hang }
+}
+
+/// A list item's mark: one sign (`✓` `✗` `·` `-` `▸` `⧗` `▶`), or a number (`1.`, `2)`, `[3]`).
+fn is_mark(word: &str) -> bool {
+    let mut chars = word.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => !c.is_alphanumeric() && !NO_END.contains(c),
+        _ => {
+            let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+            word.strip_suffix(['.', ')']).is_some_and(digits)
+                || word
+                    .strip_prefix('[')
+                    .and_then(|w| w.strip_suffix(']'))
+                    .is_some_and(digits)
+        }
+    }
+}
+
+/// The characters cut into rows: the first of at most `first` cells, the rest of at most `rest`.
+fn wrap_chars(chars: &[(char, Style)], first: usize, rest: usize) -> Vec<&[(char, Style)]> {
     let mut rows = Vec::new();
     let mut start = 0;
     while start < chars.len() {
+        let width = if rows.is_empty() { first } else { rest }.max(1);
         let mut used = 0;
         let mut end = start;
         // The last place this row may end, and where the next row then starts.
@@ -177,10 +236,36 @@ mod tests {
     }
 
     #[test]
-    fn indentation_stays_with_its_first_word() {
+    fn indentation_stays_with_its_first_word_and_the_rows_after_it() {
         assert_eq!(
-            rows("    hint 2: parameters win", 14),
-            ["    hint 2:", "parameters win"]
+            rows("    hint 2: parameters win", 16),
+            ["    hint 2:", "    parameters", "    win"]
+        );
+    }
+
+    #[test]
+    fn a_list_items_rows_hang_under_its_words_past_the_mark() {
+        assert_eq!(
+            rows(" ✓ 14:03 Add valuesObject and a parameter", 24),
+            [" ✓ 14:03 Add", "   valuesObject and a", "   parameter"]
+        );
+        assert_eq!(
+            rows("    ✓ 已从 /tmp/lab/app.yaml 应用 Application", 30),
+            ["    ✓ 已从 /tmp/lab/app.yaml ", "      应用 Application"]
+        );
+        assert_eq!(
+            rows("1. first and more", 10),
+            ["1. first", "   and", "   more"]
+        );
+        assert_eq!(
+            rows("[2] apply the file", 12),
+            ["[2] apply", "    the file"]
+        );
+        // Words that are not a mark, and an indent that would leave too little room, do not hang.
+        assert_eq!(rows("Wait for the sync", 9), ["Wait for", "the sync"]);
+        assert_eq!(
+            rows("      ✓ done at last", 12),
+            ["      ✓ done", "at last"]
         );
     }
 

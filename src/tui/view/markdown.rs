@@ -10,6 +10,7 @@ use syntect::highlighting::ThemeSet;
 use syntect::parsing::SyntaxSet;
 
 use crate::tui::theme::Theme;
+use crate::tui::wrap::soft_break_is_space;
 
 fn syntaxes() -> &'static (SyntaxSet, ThemeSet) {
     static SETS: OnceLock<(SyntaxSet, ThemeSet)> = OnceLock::new();
@@ -115,8 +116,13 @@ fn highlight_text(text: &str, theme: Theme) -> Highlighted {
         let starts_block = line.trim().is_empty() || starts_own_line(line);
         match (&mut paragraph, starts_block) {
             (Some(p), false) => {
-                p.push(' ');
-                p.push_str(line.trim());
+                let next = line.trim();
+                if let (Some(before), Some(after)) = (p.chars().last(), next.chars().next())
+                    && soft_break_is_space(before, after)
+                {
+                    p.push(' ');
+                }
+                p.push_str(next);
             }
             (_, true) => {
                 end_paragraph(&mut out, &mut paragraph);
@@ -386,5 +392,20 @@ mod tests {
                 "1. first more of first"
             ]
         );
+    }
+
+    #[test]
+    fn a_soft_break_between_chinese_characters_is_no_space_and_korean_keeps_its_space() {
+        let joined = |text: &str| -> String {
+            render(text, Theme::Default)[0]
+                .spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect()
+        };
+        assert_eq!(joined("指向它。\n完成后"), "指向它。完成后");
+        assert_eq!(joined("推送到\nGit 仓库"), "推送到 Git 仓库");
+        assert_eq!(joined("가리킵니다.\n완료되면"), "가리킵니다. 완료되면");
+        assert_eq!(joined("가리킵니다\n완료"), "가리킵니다 완료");
     }
 }
