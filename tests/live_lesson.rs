@@ -20,7 +20,7 @@ fn lesson_text(screen: &str) -> String {
     let lines: Vec<&str> = screen
         .lines()
         .filter_map(|l| l.strip_prefix('┃'))
-        .map(|l| l.split('┃').next().unwrap_or_default().trim_end())
+        .map(|l| l.split('┃').next().unwrap_or_default().trim())
         .collect();
     lines.join(" ")
 }
