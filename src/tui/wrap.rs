@@ -1,6 +1,6 @@
 //! Wrapping lines to a pane's width by display cells, as a reader of each language expects:
-//! English breaks between words, Chinese, Japanese and Korean between any two characters, and
-//! neither leaves a closing mark (`，` `。` `）`) at the start of a line. A wide character is two
+//! English and Korean break between words (Korean readers keep a word whole, as `word-break:
+//! keep-all` does), Chinese and Japanese between any two characters, and none leaves a closing mark (`，` `。` `）`) at the start of a line. A wide character is two
 //! cells, so no line ever runs past the pane (ratatui's own wrapper can overrun by one cell next
 //! to wide characters, and splits an English word set in CJK text).
 
@@ -35,7 +35,8 @@ fn hangul(c: char) -> bool {
 
 /// Whether a line may break between `before` and `after`, consuming neither.
 fn may_break_between(before: char, after: char) -> bool {
-    (wide(before) || wide(after)) && !NO_START.contains(after) && !NO_END.contains(before)
+    let ideograph = |c: char| wide(c) && !hangul(c);
+    (ideograph(before) || ideograph(after)) && !NO_START.contains(after) && !NO_END.contains(before)
 }
 
 /// `lines` wrapped to `width` cells; styles, blank lines and leading indentation are kept, and
@@ -227,6 +228,15 @@ mod tests {
         ]);
         let got = wrap(vec![line], 14);
         assert!(got.iter().all(|l| l.width() <= 14), "{got:?}");
+        // A word is kept whole, never cut between its syllables when a space can take the break.
+        assert_eq!(
+            rows("failed-hook.json이 자가 점검 통과 (14:19:59 점검)", 24),
+            ["failed-hook.json이 자가", "점검 통과 (14:19:59", "점검)"]
+        );
+        assert_eq!(
+            rows("실패하는 마이그레이션과 함께", 12),
+            ["실패하는", "마이그레이션", "과 함께"]
+        );
         assert!(
             got.iter()
                 .flat_map(|l| &l.spans)

@@ -44,11 +44,15 @@ pub fn judge(
     evidence: &BTreeMap<String, EvidenceFacts>,
 ) -> Vec<ItemState> {
     // A moment that is over (lesson 6's failed sync, once fixed) is proven by the evidence that
-    // passed its self-check, as the self-check itself takes it.
+    // passed its self-check, as the self-check itself takes it. It happened by the time that
+    // evidence was written, not when the check ran (a tutor opened the next day would say today).
     let proven = lesson
         .evidence_file()
         .and_then(|f| evidence.get(f))
-        .and_then(|e| e.passed);
+        .and_then(|e| {
+            e.passed
+                .map(|passed| e.written.unwrap_or(passed).min(passed))
+        });
     let mut states: Vec<ItemState> = Vec::new();
     for (i, item) in lesson.spec.checklist.iter().enumerate() {
         // Done before: ticked, or undone and not done again yet.

@@ -61,13 +61,11 @@ fn a_checklist_ticks_in_order_and_unticks_with_the_reason_when_the_facts_change(
 fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
     use crate::lab::eval::check::{Finding, Grade};
     let mut s = state();
-    // Lesson 6 done elsewhere: the broken push and the failed sync are long gone.
+    // Lesson 6 done elsewhere, yesterday: the broken push and the failed sync are long gone.
+    let written = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(24);
     update(
         &mut s,
-        Msg::Evidence(vec![(
-            "failed-hook.json".into(),
-            Some(jiff::Timestamp::now()),
-        )]),
+        Msg::Evidence(vec![("failed-hook.json".into(), Some(written))]),
     );
     update(
         &mut s,
@@ -85,6 +83,13 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
     );
     let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
     assert_eq!(ticked, [0, 1, 2], "the two moments, and the file is there");
+    for moment in [0, 1] {
+        assert_eq!(
+            s.lab.ticks[&L(6)][&moment],
+            written,
+            "a moment happened by the time its evidence was written, not when it was checked"
+        );
+    }
     let failing = Grade {
         file: "waves.json".into(),
         lesson: L(5),
