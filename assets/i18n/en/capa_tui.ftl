@@ -505,6 +505,7 @@ step-error-cannot-read = cannot read { $path }: { $why }
 step-error-not-yaml = { $path } is not valid YAML: { $why }
 step-error-no-name = { $path } has no metadata.name
 step-error-sync-failed = the sync failed: { $message }
+step-error-nothing-to-sync = { $app } is Synced at { $commit } and no sync ran on it: the commit changes nothing Argo CD compares (a hook alone does not make an app OutOfSync), so no hook runs. This lab is past where the lesson starts: replay it on a new lab with capa-tui --sim --fresh (the old one is kept)
 step-error-cannot-render = Argo CD cannot render the app: { $message }
 step-error-gave-up = gave up after { $seconds } s; last seen: { $last }
 step-error-watch-ended = the watch on the Application ended

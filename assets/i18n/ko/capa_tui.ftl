@@ -524,6 +524,7 @@ step-error-cannot-read = { $path } 파일을 읽을 수 없습니다: { $why }
 step-error-not-yaml = { $path } 파일이 올바른 YAML이 아닙니다: { $why }
 step-error-no-name = { $path } 파일에 metadata.name이 없습니다
 step-error-sync-failed = 동기화 실패: { $message }
+step-error-nothing-to-sync = { $app }은(는) { $commit }에서 이미 Synced이고 그 커밋에서 실행된 동기화가 없습니다. 이 커밋은 Argo CD가 비교하는 것을 아무것도 바꾸지 않으므로(훅만으로는 앱이 OutOfSync가 되지 않음) 훅이 실행되지 않습니다. 이 실습 환경은 이미 레슨의 시작점을 지났습니다. capa-tui --sim --fresh로 새 실습 환경에서 다시 하세요(이전 환경은 보관됨)
 step-error-cannot-render = Argo CD가 앱을 렌더링할 수 없습니다: { $message }
 step-error-gave-up = { $seconds }초 뒤 포기함. 마지막으로 본 상태: { $last }
 step-error-watch-ended = Application 감시가 끝났습니다

@@ -496,6 +496,7 @@ step-error-cannot-read = 无法读取 { $path }：{ $why }
 step-error-not-yaml = { $path } 不是有效的 YAML：{ $why }
 step-error-no-name = { $path } 没有 metadata.name
 step-error-sync-failed = 同步失败：{ $message }
+step-error-nothing-to-sync = { $app } 在 { $commit } 上已是 Synced，且没有同步在它上面运行过：这个提交没有改动 Argo CD 比较的任何内容（只改钩子不会让应用变为 OutOfSync），所以钩子不会运行。这个实验环境已经越过了本课的起点：用 capa-tui --sim --fresh 在新的实验环境中重来（旧的会保留）
 step-error-cannot-render = Argo CD 无法渲染这个应用：{ $message }
 step-error-gave-up = 等了 { $seconds } 秒后放弃；最后看到的是：{ $last }
 step-error-watch-ended = 对 Application 的监视结束了

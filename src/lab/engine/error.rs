@@ -56,6 +56,12 @@ pub enum StepError {
     NoName(PathBuf),
     /// The last sync of the target revision failed: Argo CD's message.
     SyncFailed(String),
+    /// A wait for a failure that cannot come: the app is Synced at Git's commit and no
+    /// operation ever ran on it.
+    NothingToSync {
+        app: String,
+        commit: String,
+    },
     /// Argo CD cannot render the app: its ComparisonError.
     CannotRender(String),
     /// The wait ran out: how long, and what it last saw.
@@ -161,6 +167,12 @@ impl Say for StepError {
             StepError::SyncFailed(message) => {
                 t!(lang, "step-error-sync-failed", message = message.as_str())
             }
+            StepError::NothingToSync { app, commit } => t!(
+                lang,
+                "step-error-nothing-to-sync",
+                app = app.as_str(),
+                commit = commit.as_str()
+            ),
             StepError::CannotRender(message) => {
                 t!(lang, "step-error-cannot-render", message = message.as_str())
             }

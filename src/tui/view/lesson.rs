@@ -45,15 +45,22 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     };
     // The plan's lines, built once: they set its height and are what it draws.
     let job = s.job_here();
-    let plan_lines = job
-        .map(|job| crate::tui::wrap::wrap(plan(s, job), area.width))
-        .unwrap_or_default();
-    let [top, bottom] = split(area, plan_lines.len());
+    let plan_said = job.map(|job| plan(s, job)).unwrap_or_default();
+    let plan_lines = crate::tui::wrap::wrap(plan_said.clone(), area.width);
     // Presenting, the room read the narration before the press: what runs now matters more.
     // Otherwise the narration (with the question to predict) comes first and the log gives way.
     let presenting = job.is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
-    let plan_lines = if presenting {
-        fit_plan(plan_lines, bottom.height)
+    // A step that failed in front of the room: why, and what to do, matter more than the
+    // lesson's text, which keeps its title and goal.
+    let failed = job.is_some_and(|job| matches!(job.finished, Some(Err(_))));
+    let most = if presenting && failed {
+        area.height.saturating_sub(2)
+    } else {
+        area.height * 3 / 5
+    };
+    let [top, bottom] = split(area, plan_lines.len(), most);
+    let plan_lines = if presenting && plan_lines.len() > usize::from(bottom.height) {
+        fit_plan(plan_said, area.width, bottom.height)
     } else {
         plan_lines
     };
@@ -155,27 +162,45 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
     }
 }
 
-/// The plan's lines in `rows`, presenting: all of them, or, when they do not fit, the first
-/// (what step mode is doing) and the newest (the step running and what it waits for), so a small
-/// pane never hides what is live behind what was said before it.
-fn fit_plan(mut lines: Vec<Line<'static>>, rows: u16) -> Vec<Line<'static>> {
+/// The plan's lines in `rows` of `width`, presenting, when they do not fit: the first line
+/// (what step mode is doing) and as many of the newest (the step running and what it waits
+/// for) as fit, each whole, so a small pane never hides what is live behind what was said
+/// before it, and never shows a line from its middle.
+fn fit_plan(lines: Vec<Line<'static>>, width: u16, rows: u16) -> Vec<Line<'static>> {
     let rows = usize::from(rows);
-    if lines.len() <= rows || rows < 2 {
-        return lines;
+    let mut said = lines
+        .into_iter()
+        .map(|line| crate::tui::wrap::wrap(vec![line], width));
+    let mut first = said.next().unwrap_or_default();
+    if rows < 2 {
+        first.truncate(rows);
+        return first;
     }
-    let newest = lines.split_off(lines.len() - (rows - 1));
-    lines.truncate(1);
-    lines.extend(newest);
-    lines
+    // The first line gives way to the newest when it alone would fill the pane.
+    first.truncate(rows / 2);
+    let mut left = rows - first.len();
+    let mut newest: Vec<Vec<Line<'static>>> = Vec::new();
+    for mut line in said.rev() {
+        if line.len() > left {
+            if newest.is_empty() {
+                // The newest line is taller than the room: its start says what it is.
+                line.truncate(left);
+                newest.push(line);
+            }
+            break;
+        }
+        left -= line.len();
+        newest.push(line);
+    }
+    first.extend(newest.into_iter().rev().flatten());
+    first
 }
 
 /// The lesson's text above, the plan of this lesson (if any) below, as tall as its lines
-/// wrapped to the pane (at most three fifths of it: the lesson stays in view).
-fn split(area: Rect, plan_rows: usize) -> [Rect; 2] {
-    let plan_height = u16::try_from(plan_rows)
-        .unwrap_or(u16::MAX)
-        .min(area.height * 3 / 5);
-    Layout::vertical([Constraint::Min(3), Constraint::Length(plan_height)]).areas(area)
+/// wrapped to the pane, at most `most` rows (three fifths of it: the lesson stays in view).
+fn split(area: Rect, plan_rows: usize, most: u16) -> [Rect; 2] {
+    let plan_height = u16::try_from(plan_rows).unwrap_or(u16::MAX).min(most);
+    Layout::vertical([Constraint::Fill(1), Constraint::Length(plan_height)]).areas(area)
 }
 
 /// The lesson's text as it is drawn, wrapped to the pane: header, checklist, verdict and the
@@ -537,6 +562,8 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         StepState::Failed => ("✗", theme.bad()),
     };
     let steps: Vec<&crate::tui::state::PlanStep> = match shape {
+        // Failed, the heading names the step and says why.
+        PlanShape::CurrentStep if matches!(job.finished, Some(Err(_))) => Vec::new(),
         // The step running, else the last one that ran.
         PlanShape::CurrentStep => job
             .steps
@@ -566,11 +593,12 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
             theme.warn(),
         )));
     }
-    // The log's tail: what the plan did last (presenting, only what the step just said).
-    let tail = if shape == PlanShape::CurrentStep {
-        2
-    } else {
-        3
+    // The log's tail: what the plan did last (presenting, only what the step just said, and
+    // nothing once it failed: the heading above says how, and the room reads it once).
+    let tail = match shape {
+        PlanShape::CurrentStep if matches!(job.finished, Some(Err(_))) => 0,
+        PlanShape::CurrentStep => 2,
+        _ => 3,
     };
     for line in job.log.iter().skip(job.log.len().saturating_sub(tail)) {
         // Presenting, a step's title and what blocks it are drawn live above: the log's copies

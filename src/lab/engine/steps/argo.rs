@@ -33,7 +33,19 @@ fn reached(app: &Application, until: Until) -> Result<bool, StepError> {
     match until {
         Until::OperationFailed => {
             let failing = state.message.contains("Retrying attempt") || state.failed();
-            Ok(failing && on_target(app.operation_revision()))
+            if failing && on_target(app.operation_revision()) {
+                return Ok(true);
+            }
+            // Argo CD compared Git's commit and found nothing to change, and no operation ever
+            // ran on it: an app Synced at a commit starts no sync by itself (a hook's change
+            // alone does not make it OutOfSync), so no hook runs and nothing will fail.
+            if settled && !on_target(app.operation_revision()) {
+                return Err(StepError::NothingToSync {
+                    app: app.metadata.name.clone(),
+                    commit: short(git.unwrap_or_default()).to_string(),
+                });
+            }
+            Ok(false)
         }
         Until::SyncedHealthy | Until::Succeeded => {
             // Where the app is now decides: an old failure does not outlive a settled app.
@@ -435,5 +447,29 @@ mod tests {
             )
             .unwrap()
         );
+    }
+
+    #[test]
+    fn a_wait_for_a_failure_ends_at_once_when_argo_cd_has_nothing_to_sync() {
+        let app = |sync: &str, revision: &str| {
+            Application::from_json(&json!({"metadata": {"name": "src-waves"},
+                "status": {"sync": {"status": sync, "revision": revision, "comparedTo": {"source": null}},
+                "health": {"status": "Healthy"},
+                "operationState": {"phase": "Succeeded", "message": "successfully synced",
+                    "operation": {"sync": {"revision": "old1234"}}, "syncResult": {"revision": "old1234"}}}}))
+            .unwrap()
+        };
+        // Not compared yet (still at the old commit), or OutOfSync at the new one: a sync may come.
+        assert!(!reached(&app("Synced", "old1234"), Until::OperationFailed).unwrap());
+        assert!(!reached(&app("OutOfSync", "new5678"), Until::OperationFailed).unwrap());
+        // Synced at the new commit with no operation on it: Argo CD will run none.
+        let said = reached(&app("Synced", "new5678"), Until::OperationFailed)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            said.starts_with("src-waves is Synced at new5678 and no sync ran on it"),
+            "{said}"
+        );
+        assert!(said.contains("capa-tui --sim --fresh"), "{said}");
     }
 }

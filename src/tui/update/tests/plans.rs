@@ -271,3 +271,90 @@ fn presenting_a_running_step_keeps_what_it_waits_for_on_screen() {
         assert!(screen.contains("Step mode"), "{w}x{h}:\n{screen}");
     }
 }
+
+/// Presenting on a small screen, a step that failed with a long reason shows it once and
+/// whole, under the whole heading: the plan keeps whole lines, never a line from its middle
+/// (lesson 6 replayed on a finished lab showed the heading cut off, then the middle of the
+/// failure, then the failure again from the log).
+#[test]
+fn presenting_a_failed_step_says_its_reason_once_and_whole() {
+    use crate::lab::engine::{RunError, StepError};
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = builder().lesson(6).present(true).size(w, h).build();
+        key(&mut s, KeyCode::Char('g'));
+        key(&mut s, KeyCode::Char('g'));
+        let steps = s
+            .current()
+            .unwrap()
+            .spec
+            .actions
+            .iter()
+            .map(|_| {
+                PlanStep::todo(
+                    "wait for src-waves's operation to fail",
+                    "$ kubectl get app",
+                )
+            })
+            .collect();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: L(6),
+                steps,
+            },
+        );
+        update(
+            &mut s,
+            Msg::Job(Progress::Started {
+                step: 1,
+                title: "wait for src-waves's operation to fail".into(),
+                command: "$ kubectl get app".into(),
+            }),
+        );
+        let error = StepError::NothingToSync {
+            app: "src-waves".into(),
+            commit: "962e9c1".into(),
+        };
+        let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
+        update(
+            &mut s,
+            Msg::Job(Progress::Failed {
+                step: 1,
+                error: said.clone(),
+            }),
+        );
+        update(
+            &mut s,
+            Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
+                step: 1,
+                title: "wait for src-waves's operation to fail".into(),
+                source: Box::new(error),
+            }))),
+        );
+        let screen = crate::tui::view::text_of_screen(&s, w, h);
+        let lesson_words: String = screen
+            .lines()
+            .filter_map(|l| l.strip_prefix('┃'))
+            .map(|l| l.split('┃').next().unwrap_or_default().trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        let heading = crate::t!(
+            Lang::FALLBACK,
+            "step-mode-heading",
+            at = 0,
+            of = s.current().unwrap().spec.actions.len(),
+            now = crate::t!(Lang::FALLBACK, "step-mode-clicker-runs-it")
+        );
+        assert!(
+            lesson_words.contains(&heading),
+            "{w}x{h}, no whole {heading:?}:\n{screen}"
+        );
+        let end = said.split_whitespace().rev().take(6).collect::<Vec<_>>();
+        let end: String = end.into_iter().rev().collect::<Vec<_>>().join(" ");
+        assert_eq!(
+            lesson_words.matches(&end).count(),
+            1,
+            "{w}x{h}: the reason's end {end:?} once:\n{screen}"
+        );
+    }
+}
