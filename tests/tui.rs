@@ -483,6 +483,18 @@ fn applications_name_the_last_good_revision_and_the_one_retrying() {
         here.contains("git d845f08") && here.contains("last synced OK: this commit"),
         "{here}"
     );
+    // Synced at Git's commit, which changed nothing src-helm deploys: not drift, nothing to do.
+    let helm = before
+        .lines()
+        .skip_while(|l| !l.contains("src-helm "))
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        helm.contains("git d845f08") && helm.contains("nothing to apply since 09cead0"),
+        "{helm}"
+    );
+    assert!(!helm.contains("last synced OK"), "{helm}");
 }
 
 /// Once an operation has ended no row of its timeline is left running, and no time printed is

@@ -89,6 +89,8 @@ apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
 apps-last-good = last synced OK { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.
 apps-last-good-here = last synced OK: this commit
+# Synced at Git's commit, which is not the one that last synced: the commits since had nothing to apply.
+apps-nothing-since = nothing to apply since { $revision }{ $subject }
 apps-never-good = never synced OK yet
 apps-op-ended = {"  "}last sync of { $revision }:{" "}
 apps-op-running = {"  "}⧗ syncing { $revision }:{" "}

@@ -111,6 +111,7 @@ apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
 apps-last-good = 마지막 동기화 성공 { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.
 apps-last-good-here = 마지막 동기화 성공: 이 커밋
+apps-nothing-since = { $revision }{ $subject } 이후 적용할 변경 없음
 apps-never-good = 아직 동기화에 성공한 적 없음
 apps-op-ended = {"  "}{ $revision }의 마지막 동기화:{" "}
 apps-op-running = {"  "}⧗ { $revision } 동기화 중:{" "}

@@ -88,6 +88,7 @@ apps-revisions = {"  "}Git { $git }{ $git_subject } · { $good }
 apps-last-good = 上次成功同步 { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.
 apps-last-good-here = 上次成功同步的正是这个提交
+apps-nothing-since = 自 { $revision }{ $subject } 以来没有需要应用的改动
 apps-never-good = 尚未成功同步过
 apps-op-ended = {"  "}上次同步（{ $revision }）：
 apps-op-running = {"  "}⧗ 正在同步 { $revision }：

@@ -80,8 +80,17 @@ impl AppsView<'_> {
         };
         // Git's revision beside the last one that synced successfully: a failed sync of a new
         // commit leaves the old one deployed, and the lesson on failed hooks is about exactly that.
+        // Synced at Git's commit with nothing running: the commits since the last sync had
+        // nothing to apply (they changed other folders, or only hooks), which is not drift.
+        let in_sync = st.sync.status == "Synced" && app.operation.is_none();
         let good = match app.last_good_revision() {
             Some(good) if Some(good) == app.git_revision() => t!(lang, "apps-last-good-here"),
+            Some(good) if in_sync => t!(
+                lang,
+                "apps-nothing-since",
+                revision = short(Some(good)),
+                subject = subject(Some(good))
+            ),
             Some(good) => t!(
                 lang,
                 "apps-last-good",
