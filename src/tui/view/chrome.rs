@@ -116,6 +116,29 @@ pub fn cut(text: &str, room: usize) -> String {
 }
 
 /// `text` padded with spaces, or cut with `…`, to exactly `width` cells.
+/// `text` in `room` cells, keeping its start and ending with `…` when it is longer: for words
+/// whose beginning says what they are.
+pub fn cut_end(text: &str, room: usize) -> String {
+    use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+    if text.width() <= room {
+        return text.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w + 1 > room {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    if room > 0 {
+        out.push('…');
+    }
+    out
+}
+
 pub fn cut_pad(text: &str, width: usize) -> String {
     use unicode_width::UnicodeWidthStr;
     let mut out = cut(text, width);

@@ -230,6 +230,10 @@ fn gap_line(
     ))
 }
 
+/// How much of a resource's name a narrow timeline keeps before its words give way: the lab's
+/// short names whole (`smoke`, `settings`, `prod-api`), a long one's start (`migrate-…`).
+const NAME_KEEPS: usize = 10;
+
 /// A name in `room` cells: its start (what it is: `migrate-…`) before its end (which one).
 fn keep_start(name: &str, room: usize) -> String {
     use unicode_width::UnicodeWidthStr;
@@ -275,13 +279,17 @@ fn item_row(
         Span::raw("│ "),
         Span::styled(
             {
-                // One row per resource at every width: the name gives way (cut with `…`),
-                // so nothing wraps under the bars.
+                // One row per resource at every width, so nothing wraps under the bars: the
+                // name gives way first (cut with `…`), down to enough of it to say which one
+                // it is; then the words after it give way from their end.
+                let room = width.saturating_sub(12 + 1 + cols + 2);
                 let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
-                let room = width.saturating_sub(12 + 1 + cols + 2 + fixed.width());
-                let name = keep_start(&item.name, room.max(3));
+                let name_room = room
+                    .saturating_sub(fixed.width())
+                    .max(item.name.width().min(NAME_KEEPS));
+                let name = keep_start(&item.name, name_room.max(3));
                 let row = format!("{glyph} {}/{name}{hook}{times}", item.kind);
-                super::chrome::cut(&row, width.saturating_sub(12 + 1 + cols + 2))
+                super::chrome::cut_end(&row, room)
             },
             style,
         ),
@@ -446,6 +454,45 @@ mod tests {
             bar(&item("Succeeded", 10, None, None), ENDED_AT_10, 11),
             "          █"
         );
+    }
+
+    /// Narrow, a row keeps enough of its name to say which resource it is, and its words give
+    /// way from their end (`Job/sm… +10s · se… the operation ended` said neither).
+    #[test]
+    fn a_narrow_row_keeps_the_name_and_cuts_its_words_from_the_end() {
+        let tz = jiff::tz::TimeZone::UTC;
+        let look = Look {
+            theme: crate::tui::theme::Theme::Default,
+            lang: EN,
+            tz: &tz,
+        };
+        let lane = Lane {
+            phase: "Sync".into(),
+            wave: 1,
+            items: Vec::new(),
+        };
+        let smoke = LaneItem {
+            name: "smoke".into(),
+            hook: None,
+            ..item("Succeeded", 10, Some(52), None)
+        };
+        for width in [68, 60, 52] {
+            let row: String = item_row(look, &lane, &smoke, (ENDED_AT_10, 13, width))
+                .spans
+                .iter()
+                .map(|s| s.content.as_ref())
+                .collect();
+            let words = row.rsplit("│ ").next().unwrap_or_default();
+            assert!(words.starts_with("✓ Job/smoke +10s"), "{width}: {row}");
+            assert!(
+                words.ends_with("ended") || words.ends_with('…'),
+                "{width}: {row}"
+            );
+            assert!(
+                unicode_width::UnicodeWidthStr::width(row.as_str()) <= width,
+                "{width}: {row}"
+            );
+        }
     }
 
     impl Reach {
