@@ -96,6 +96,11 @@ pub enum Notice {
         problem: Problem,
         since: Option<jiff::Timestamp>,
     },
+    /// `action` waits for the plan of `lesson`, which runs now: one plan runs at a time.
+    PlanRunning {
+        action: Action,
+        lesson: crate::lab::spec::LessonId,
+    },
 }
 
 /// The cluster as the watches last told it.

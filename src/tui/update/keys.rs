@@ -19,7 +19,7 @@ pub(super) fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
     if s.ui.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
-        s.run.step_mode = None;
+        plan::leave_step_mode(s);
     }
     effects
 }
@@ -99,8 +99,10 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         // On a cluster that is not the embedded one, look before changing anything.
         Action::Run if !running && !s.session.sim() => s.ui.confirm = Some(lesson),
         Action::Run if !running => return vec![Effect::RunLesson(lesson)],
-        Action::Run => {}
+        Action::Run => plan::refuse_while_running(s, action),
         Action::Cancel if running => return vec![Effect::Cancel],
+        // Between two actions, nothing runs to cancel: x leaves step mode.
+        Action::Cancel if s.run.step_mode.is_some() => plan::leave_step_mode(s),
         Action::Cancel => {}
         Action::Check => return vec![Effect::Check(lesson)],
         Action::Hint => {

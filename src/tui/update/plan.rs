@@ -103,6 +103,31 @@ fn apply_progress(job: &mut JobView, p: Progress) {
     }
 }
 
+/// Leaves step mode between two actions: a plan stepped only part of the way is not running,
+/// so it leaves the screen with it (it said "running" for ever, and r refused every lesson).
+pub(super) fn leave_step_mode(s: &mut State) {
+    let Some(m) = s.run.step_mode.take() else {
+        return;
+    };
+    if s.run
+        .job
+        .as_ref()
+        .is_some_and(|j| j.lesson == m.lesson && j.finished.is_none())
+    {
+        s.run.job = None;
+    }
+}
+
+/// A key that would start a plan while another runs says so, and which, instead of nothing.
+pub(super) fn refuse_while_running(s: &mut State, action: Action) {
+    if let Some(job) = &s.run.job {
+        s.ui.notice = Some(crate::tui::state::Notice::PlanRunning {
+            action,
+            lesson: job.lesson,
+        });
+    }
+}
+
 /// Step mode: the first press shows the plan and what comes first; each next press runs the
 /// action shown, after which the pane says what changed and what comes next.
 pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect> {
@@ -128,11 +153,15 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
         }
         Some(m) if m.lesson == lesson => {
             if m.next >= m.total && !running {
-                s.run.step_mode = None;
+                leave_step_mode(s);
             }
             Vec::new()
         }
-        _ if running || total == 0 => Vec::new(),
+        _ if running => {
+            refuse_while_running(s, Action::Step);
+            Vec::new()
+        }
+        _ if total == 0 => Vec::new(),
         _ => {
             // A new run through the lesson asks the room again: earlier answers are forgotten.
             s.lab

@@ -349,7 +349,7 @@ fn key_active(s: &State, action: Action) -> bool {
         Action::NextCommand | Action::PrevCommand | Action::TypeCommand | Action::CopyCommand => {
             !s.snippets().is_empty()
         }
-        Action::Cancel => s.run.running(),
+        Action::Cancel => s.run.running() || s.run.step_mode.is_some(),
         Action::LeaveShell => s.shell.running(),
         _ => true,
     }

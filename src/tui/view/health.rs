@@ -192,6 +192,24 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             t!(look.lang, "notice-title"),
             unreachable_lines(look, *action, problem, *since),
         ),
+        Some(Notice::PlanRunning { action, lesson }) => {
+            let lang = look.lang;
+            let what = what_needs(lang, *action);
+            let lines = vec![
+                Line::from(Span::styled(
+                    t!(
+                        lang,
+                        "notice-plan-running",
+                        what = what,
+                        lesson = lesson.to_string()
+                    ),
+                    look.theme.warn(),
+                )),
+                Line::raw(""),
+                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
+            ];
+            (t!(lang, "notice-title-plan"), lines)
+        }
     };
     let width = area.width.saturating_sub(4).min(80);
     let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
@@ -208,6 +226,16 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     .render(rect, buf);
 }
 
+/// What a refused key would have done, as a notice names it.
+fn what_needs(lang: crate::i18n::Lang, action: Action) -> String {
+    match action {
+        Action::Run => t!(lang, "notice-what-run"),
+        Action::Check => t!(lang, "notice-what-check"),
+        Action::Step => t!(lang, "notice-what-step"),
+        _ => t!(lang, "notice-what-other"),
+    }
+}
+
 /// Why an action that needs the cluster cannot run, since when, and what to do.
 fn unreachable_lines(
     look: Look<'_>,
@@ -217,12 +245,7 @@ fn unreachable_lines(
 ) -> Vec<Line<'static>> {
     let lang = look.lang;
     let label = binding(action).map_or("?", |b| b.label);
-    let what = match action {
-        Action::Run => t!(lang, "notice-what-run"),
-        Action::Check => t!(lang, "notice-what-check"),
-        Action::Step => t!(lang, "notice-what-step"),
-        _ => t!(lang, "notice-what-other"),
-    };
+    let what = what_needs(lang, action);
     let mut lines = vec![
         Line::from(Span::styled(
             t!(lang, "notice-needs-cluster", what = what, key = label),

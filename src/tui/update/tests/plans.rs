@@ -358,3 +358,54 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
         );
     }
 }
+
+/// Step mode left between two actions (another lesson, or x) leaves no plan "running" behind:
+/// r then runs the lesson shown, and a key refused while a plan runs says which plan and how
+/// to cancel it, instead of nothing.
+#[test]
+fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
+    for leave in [KeyCode::Char('n'), KeyCode::Char('x')] {
+        let mut s = builder().lesson(5).build();
+        key(&mut s, KeyCode::Char('g'));
+        key(&mut s, KeyCode::Char('g'));
+        update(&mut s, Msg::JobEnded(Ok(())));
+        assert!(!s.run.running(), "between two actions nothing runs");
+        key(&mut s, leave);
+        assert!(s.run.step_mode.is_none(), "{leave:?} leaves step mode");
+        assert!(
+            s.run.job.is_none(),
+            "{leave:?}: the stepped plan is not left running"
+        );
+        key(&mut s, KeyCode::Char('n'));
+        let shown = s.ui.lesson;
+        assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(shown)]);
+    }
+    // A plan runs: r and g on another lesson say so.
+    let mut s = builder().lesson(5).build();
+    assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(5))]);
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson: L(5),
+            steps: vec![PlanStep::todo("a", "$ a")],
+        },
+    );
+    key(&mut s, KeyCode::Char('n'));
+    for refused in [KeyCode::Char('r'), KeyCode::Char('g')] {
+        assert!(key(&mut s, refused).is_empty());
+        assert!(
+            matches!(
+                s.ui.notice,
+                Some(crate::tui::state::Notice::PlanRunning { lesson, .. }) if lesson == L(5)
+            ),
+            "{refused:?}: {:?}",
+            s.ui.notice
+        );
+        let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+        assert!(
+            screen.contains("lesson 5's plan is running") && screen.contains("press x"),
+            "{screen}"
+        );
+        key(&mut s, KeyCode::Esc);
+    }
+}
