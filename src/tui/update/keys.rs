@@ -65,6 +65,11 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if s.ui.present && s.run.step_mode.is_some() && action == Action::NextSection {
         action = Action::Step;
     }
+    act(s, action, &key)
+}
+
+/// What a bound key does to the state, once nothing before it took the key.
+fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
     let lesson = s.ui.lesson;
     let running = s.run.running();
     match action {
