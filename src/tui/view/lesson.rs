@@ -46,7 +46,10 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     // The plan's lines, built once: they set its height and are what it draws.
     let job = s.job_here();
     let plan_said = job.map(|job| plan(s, job)).unwrap_or_default();
-    let plan_lines = crate::tui::wrap::wrap(plan_said.clone(), area.width);
+    let plan_lines = crate::tui::wrap::wrap(
+        plan_said.iter().map(|(line, _)| line.clone()).collect(),
+        area.width,
+    );
     // Presenting, the room read the narration before the press: what runs now matters more.
     // Otherwise the narration (with the question to predict) comes first and the log gives way.
     let presenting = job.is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
@@ -162,38 +165,80 @@ fn plan_shape(s: &State, job: &JobView) -> PlanShape {
     }
 }
 
-/// The plan's lines in `rows` of `width`, presenting, when they do not fit: the first line
-/// (what step mode is doing) and as many of the newest (the step running and what it waits
-/// for) as fit, each whole, so a small pane never hides what is live behind what was said
-/// before it, and never shows a line from its middle.
-fn fit_plan(lines: Vec<Line<'static>>, width: u16, rows: u16) -> Vec<Line<'static>> {
+/// How much a line of the plan matters when a small pane cannot show them all: the least
+/// goes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Keep {
+    /// A blank line between parts.
+    Spacing,
+    /// The log, the steps that ran, and what other lines say again.
+    Log,
+    /// What was said before: the last action's outcome, the plan's state.
+    Said,
+    /// What comes next or runs now: the action a presenter reads out, the running step.
+    Next,
+    /// Step mode's heading, what a running step waits for, a failure.
+    Always,
+}
+
+/// A line of the plan, and how much it matters.
+type Said = (Line<'static>, Keep);
+
+/// The plan's lines in `rows` of `width`, presenting, when they do not fit: the lines that
+/// matter least give way first (the oldest of them first), each whole, in their order, so a
+/// small pane shows what runs now and what comes next, and never a line from its middle. Rows
+/// left over show the start of the line that mattered most of those that gave way, cut `…`.
+fn fit_plan(said: Vec<Said>, width: u16, rows: u16) -> Vec<Line<'static>> {
     let rows = usize::from(rows);
-    let mut said = lines
+    let lines: Vec<(Vec<Line<'static>>, Keep)> = said
         .into_iter()
-        .map(|line| crate::tui::wrap::wrap(vec![line], width));
-    let mut first = said.next().unwrap_or_default();
-    if rows < 2 {
-        first.truncate(rows);
-        return first;
-    }
-    // The first line gives way to the newest when it alone would fill the pane.
-    first.truncate(rows / 2);
-    let mut left = rows - first.len();
-    let mut newest: Vec<Vec<Line<'static>>> = Vec::new();
-    for mut line in said.rev() {
-        if line.len() > left {
-            if newest.is_empty() {
-                // The newest line is taller than the room: its start says what it is.
-                line.truncate(left);
-                newest.push(line);
-            }
-            break;
+        .map(|(line, keep)| (crate::tui::wrap::wrap(vec![line], width), keep))
+        .collect();
+    let mut shown = vec![true; lines.len()];
+    let height = |shown: &[bool]| -> usize {
+        lines
+            .iter()
+            .zip(shown)
+            .filter(|(_, s)| **s)
+            .map(|((l, _), _)| l.len())
+            .sum()
+    };
+    for level in [Keep::Spacing, Keep::Log, Keep::Said, Keep::Next] {
+        while height(&shown) > rows {
+            let Some(i) = (0..lines.len()).find(|i| shown[*i] && lines[*i].1 == level) else {
+                break;
+            };
+            shown[i] = false;
         }
-        left -= line.len();
-        newest.push(line);
     }
-    first.extend(newest.into_iter().rev().flatten());
-    first
+    let left = rows.saturating_sub(height(&shown));
+    let partial = (0..lines.len())
+        .filter(|i| !shown[*i] && lines[*i].1 != Keep::Spacing)
+        .max_by_key(|i| (lines[*i].1 as u8, *i))
+        .filter(|_| left > 0);
+    let mut out = Vec::new();
+    for (i, (rows_of, _)) in lines.into_iter().enumerate() {
+        if shown[i] {
+            out.extend(rows_of);
+        } else if Some(i) == partial {
+            let mut start: Vec<Line<'static>> = rows_of.into_iter().take(left).collect();
+            if let Some(last) = start.last_mut() {
+                // The mark goes where the row ends, over its last character when it is full.
+                if last.width() >= usize::from(width)
+                    && let Some(span) = last.spans.last_mut()
+                {
+                    let mut text = span.content.to_string();
+                    text.pop();
+                    span.content = text.into();
+                }
+                last.spans.push(Span::raw("…"));
+            }
+            out.extend(start);
+        }
+    }
+    // What must stay is taller than the pane: each line's start says what it is.
+    out.truncate(rows);
+    out
 }
 
 /// The lesson's text above, the plan of this lesson (if any) below, as tall as its lines
@@ -372,7 +417,7 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
 
 /// Step mode's words: what the last action changed, and what the next one will do and what to
 /// watch — from the plan's `say` and `then` in `lesson.yaml` (the step's title when it has none).
-fn narration(s: &State) -> Vec<Line<'static>> {
+fn narration(s: &State) -> Vec<Said> {
     let (theme, lang) = (s.ui.theme, s.lang());
     let Some(m) = s.stepping_here() else {
         return Vec::new();
@@ -390,16 +435,19 @@ fn narration(s: &State) -> Vec<Line<'static>> {
     } else {
         t!(lang, "step-mode-g-runs-it")
     };
-    let mut lines = vec![Line::from(Span::styled(
-        t!(
-            lang,
-            "step-mode-heading",
-            at = m.next.min(m.total),
-            of = m.total,
-            now = now
-        ),
-        theme.title(),
-    ))];
+    let mut lines = vec![(
+        Line::from(Span::styled(
+            t!(
+                lang,
+                "step-mode-heading",
+                at = m.next.min(m.total),
+                of = m.total,
+                now = now
+            ),
+            theme.title(),
+        )),
+        Keep::Always,
+    )];
     if let Some(then) = m
         .next
         .checked_sub(1)
@@ -407,26 +455,36 @@ fn narration(s: &State) -> Vec<Line<'static>> {
         .filter(|_| !m.running)
         .and_then(|a| a.then.as_ref())
     {
-        lines.push(Line::from(Span::styled(
-            format!("✓ {}", words(then)),
-            theme.good().add_modifier(Modifier::BOLD),
-        )));
+        lines.push((
+            Line::from(Span::styled(
+                format!("✓ {}", words(then)),
+                theme.good().add_modifier(Modifier::BOLD),
+            )),
+            Keep::Said,
+        ));
     }
     // Presenting, the question and its answer are a layer of their own, large, for the room.
     if !s.ui.present {
-        lines.extend(crate::tui::prediction::lines(s));
+        lines.extend(
+            crate::tui::prediction::lines(s)
+                .into_iter()
+                .map(|l| (l, Keep::Said)),
+        );
     }
     if let Some(action) = lesson.spec.actions.get(m.next) {
         let say = action
             .say
             .as_ref()
             .map_or_else(|| action.step.title(lang), words);
-        lines.push(Line::from(Span::styled(
-            format!("▶ {say}"),
-            theme.warn().add_modifier(Modifier::BOLD),
-        )));
+        lines.push((
+            Line::from(Span::styled(
+                format!("▶ {say}"),
+                theme.warn().add_modifier(Modifier::BOLD),
+            )),
+            Keep::Next,
+        ));
     }
-    lines.push(Line::raw(""));
+    lines.push((Line::raw(""), Keep::Spacing));
     lines
 }
 
@@ -527,28 +585,45 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
 
 /// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's
 /// tail; presenting in step mode only the step just run and its outcome; over, one line.
-fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
+fn plan(s: &State, job: &JobView) -> Vec<Said> {
     let (theme, lang) = (s.ui.theme, s.lang());
     let shape = plan_shape(s, job);
     let mut plan = narration(s);
     let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
     let stepping_idle = s.stepping_here().is_some_and(|m| !m.running);
-    let state = match &job.finished {
-        None if stepping_idle && s.ui.present => {
-            Span::styled(t!(lang, "plan-waiting-for-next"), theme.dim())
-        }
-        None if stepping_idle => Span::styled(t!(lang, "plan-waiting-for-g"), theme.dim()),
-        None => Span::styled(t!(lang, "plan-running", seconds = elapsed), theme.warn()),
-        Some(Ok(())) => Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
-        Some(Err(e)) => Span::styled(format!("✗ {}", crate::i18n::Say::say(e, lang)), theme.bad()),
-    };
-    plan.push(Line::from(vec![
-        Span::styled(
-            t!(lang, "plan-heading", lesson = job.lesson.to_string()),
-            theme.title(),
+    // Waiting for the next press says again what step mode's heading says: it goes first.
+    let (state, keep) = match &job.finished {
+        None if stepping_idle && s.ui.present => (
+            Span::styled(t!(lang, "plan-waiting-for-next"), theme.dim()),
+            Keep::Log,
         ),
-        state,
-    ]));
+        None if stepping_idle => (
+            Span::styled(t!(lang, "plan-waiting-for-g"), theme.dim()),
+            Keep::Log,
+        ),
+        None => (
+            Span::styled(t!(lang, "plan-running", seconds = elapsed), theme.warn()),
+            Keep::Said,
+        ),
+        Some(Ok(())) => (
+            Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
+            Keep::Said,
+        ),
+        Some(Err(e)) => (
+            Span::styled(format!("✗ {}", crate::i18n::Say::say(e, lang)), theme.bad()),
+            Keep::Always,
+        ),
+    };
+    plan.push((
+        Line::from(vec![
+            Span::styled(
+                t!(lang, "plan-heading", lesson = job.lesson.to_string()),
+                theme.title(),
+            ),
+            state,
+        ]),
+        keep,
+    ));
     if shape == PlanShape::Ended {
         return plan;
     }
@@ -582,16 +657,22 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
     };
     for step in steps {
         let (glyph, style) = glyph(step.state);
-        plan.push(Line::from(Span::styled(
-            format!(" {glyph} {}", step.title),
-            style,
-        )));
+        // A step that ran is said better by the narration's outcome above it.
+        let keep = if step.state == StepState::Running {
+            Keep::Next
+        } else {
+            Keep::Log
+        };
+        plan.push((
+            Line::from(Span::styled(format!(" {glyph} {}", step.title), style)),
+            keep,
+        ));
     }
     if !job.blocker.is_empty() {
-        plan.push(Line::from(Span::styled(
-            format!(" {}", job.blocker),
-            theme.warn(),
-        )));
+        plan.push((
+            Line::from(Span::styled(format!(" {}", job.blocker), theme.warn())),
+            Keep::Always,
+        ));
     }
     // The log's tail: what the plan did last (presenting, only what the step just said, and
     // nothing once it failed: the heading above says how, and the room reads it once).
@@ -607,7 +688,10 @@ fn plan(s: &State, job: &JobView) -> Vec<Line<'static>> {
         {
             continue;
         }
-        plan.push(Line::from(Span::styled(line.clone(), theme.dim())));
+        plan.push((
+            Line::from(Span::styled(line.clone(), theme.dim())),
+            Keep::Log,
+        ));
     }
     plan
 }

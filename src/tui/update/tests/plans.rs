@@ -409,3 +409,80 @@ fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
         key(&mut s, KeyCode::Esc);
     }
 }
+
+/// Presenting on a small screen, what the next press will do, and what the last one showed,
+/// are on screen before and after each action: blank lines, the log and the steps that ran
+/// give way first (at 80×24 lesson 6 showed "waiting for the next press" but not the action
+/// the presenter was about to run, then lost the wait's outcome to the step's own title).
+#[test]
+fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
+    let first_words = |text: &str| {
+        text.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for lesson in [2, 5, 6, 7] {
+        let mut s = builder().lesson(lesson).present(true).size(80, 24).build();
+        key(&mut s, KeyCode::Char('g'));
+        let actions = s.current().unwrap().spec.actions.clone();
+        let steps = actions
+            .iter()
+            .map(|_| PlanStep::todo("a step of the plan", "$ something"))
+            .collect();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: L(lesson),
+                steps,
+            },
+        );
+        for (i, action) in actions.iter().enumerate() {
+            let screen = crate::tui::view::text_of_screen(&s, 80, 24);
+            let words: String = screen
+                .lines()
+                .filter_map(|l| l.strip_prefix('┃'))
+                .map(|l| l.split('┃').next().unwrap_or_default().trim())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let say = action.say.as_ref().map_or_else(
+                || action.step.title(Lang::FALLBACK),
+                |l| l.get(Lang::FALLBACK).to_string(),
+            );
+            let next = format!("▶ {}", first_words(&say));
+            assert!(
+                words.contains(&next),
+                "lesson {lesson}, before action {i}: no {next:?} in\n{screen}"
+            );
+            if let Some(then) = i.checked_sub(1).and_then(|p| actions[p].then.as_ref()) {
+                let then = format!("✓ {}", first_words(then.get(Lang::FALLBACK)));
+                assert!(
+                    words.contains(&then),
+                    "lesson {lesson}, after action {}: no {then:?} in\n{screen}",
+                    i - 1
+                );
+            }
+            // The room answers, the action runs and is done.
+            if let Some((answer, _)) = s.pending_question() {
+                s.lab.answers.insert(answer, "x".into());
+            }
+            key(&mut s, KeyCode::Char('g'));
+            update(
+                &mut s,
+                Msg::Job(Progress::Started {
+                    step: i + 1,
+                    title: "a step of the plan".into(),
+                    command: "$ something".into(),
+                }),
+            );
+            update(
+                &mut s,
+                Msg::Job(Progress::Done {
+                    step: i + 1,
+                    summary: "did what this step of the lesson's plan does".into(),
+                }),
+            );
+            update(&mut s, Msg::JobEnded(Ok(())));
+        }
+    }
+}
