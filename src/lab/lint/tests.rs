@@ -1,0 +1,230 @@
+//! The lint's tests: every problem a broken lesson folder can have, found and said.
+use super::*;
+
+/// The built-in lessons, written out to `dir/lessons`, with `edits` (file, from, to) made.
+fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
+    let root = dir.join("lessons");
+    for (path, text) in crate::embedded::FILES {
+        if let Some(rel) = path.strip_prefix("lessons/") {
+            crate::lab::files::write_atomic(&root.join(rel), text).unwrap();
+        }
+    }
+    for (file, from, to) in edits {
+        let p = root.join(file);
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert!(text.contains(from), "{file} has no {from:?}");
+        std::fs::write(&p, text.replacen(from, to, 1)).unwrap();
+    }
+    root
+}
+
+fn said(report: &Report) -> Vec<String> {
+    report
+        .problems
+        .iter()
+        .map(|p| {
+            let file = p
+                .file
+                .strip_prefix(p.file.ancestors().nth(2).unwrap())
+                .unwrap();
+            format!(
+                "{}:{}:{}: {}",
+                file.display(),
+                p.at.line,
+                p.at.column,
+                p.finding.say(Lang::FALLBACK)
+            )
+        })
+        .collect()
+}
+
+/// A `${name}` in a lesson whose `let:` names nothing says so, instead of an empty list.
+#[test]
+fn a_name_in_a_lesson_without_let_says_let_names_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(dir.path(), &[]);
+    let p = root.join("01-helm-chart/lesson.yaml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    let (start, end) = (
+        text.find("let:\n").unwrap(),
+        text.find("checklist:").unwrap(),
+    );
+    std::fs::write(&p, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let all = said(&lint(&root, None).unwrap()).join("\n");
+    assert!(
+        all.contains("${chart_name}: no such value; let: names nothing"),
+        "{all}"
+    );
+    assert!(!all.contains("(it names: )"), "{all}");
+}
+
+#[test]
+fn the_lab_lints_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = lint(&lessons(dir.path(), &[]), None).unwrap();
+    assert!(report.problems.is_empty(), "{}", said(&report).join("\n"));
+    assert_eq!(report.lessons, 8);
+}
+
+/// Every kind of mistake in one folder: all reported at once, each at its line and column.
+#[test]
+fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[
+            (
+                "02-precedence/lesson.yaml",
+                "app: src-helm\n",
+                "app: src-helmm\n",
+            ),
+            (
+                "02-precedence/lesson.yaml",
+                "  live_hint: 2\n",
+                "  live_hint: 2\n  colour: red\n",
+            ),
+            (
+                "02-precedence/lesson.yaml",
+                "equals: \"${replicas}\"}}",
+                "equals: \"${replica}\"}}",
+            ),
+            (
+                "04-kustomize-image/lesson.yaml",
+                "equals: \"${base_replicas}\"}",
+                "equals: 5}",
+            ),
+            (
+                "04-kustomize-image/lesson.yaml",
+                "{do: wait, app: src-kust",
+                "{do: wiat, app: src-kust",
+            ),
+            (
+                "05-waves-hooks/lesson.yaml",
+                "{do: wait, app: src-waves, until: succeeded",
+                "{do: wait, app: src-waves, until: synced-healthy",
+            ),
+            (
+                "07-ignore-differences/lesson.yaml",
+                "fields: [scaled_at, checked_at], hint: 4}",
+                "fields: [scaled_at, checkd_at], hint: 9}",
+            ),
+            (
+                "08-report/lesson.yaml",
+                "  - {lesson: 2, done_when: {evidence-exists: precedence.json}}\n",
+                "",
+            ),
+            (
+                "01-helm-chart/lesson.yaml",
+                "template: 01-helm-chart, say",
+                "template: 01-helm-chrt, say",
+            ),
+            (
+                "03-tracking/lesson.yaml",
+                "focus: src-helm/ConfigMap/src-helm-greeting",
+                "focus: src-helm/ConfigMap/src-helm-greting",
+            ),
+            (
+                "05-waves-hooks/lesson.yaml",
+                "object: src-waves/Deployment/app, condition: Available, hint: 3}",
+                "object: src-waves/Deployment/ap, condition: Available, hint: 3}",
+            ),
+        ],
+    );
+    std::fs::remove_file(root.join("03-tracking/ko.md")).unwrap();
+    let report = lint(&root, None).unwrap();
+    let all = said(&report).join("\n");
+    for want in [
+        "02-precedence/lesson.yaml:8:6: no template defines an Application named src-helmm",
+        "02-precedence/lesson.yaml:35:3: unknown field colour: remove it or write one of: file, fields, live_hint, rules",
+        "${replica} is not named in let:",
+        "03-tracking/ko.md:1:1: no ko.md",
+        "04-kustomize-image/lesson.yaml:37:74: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
+        "unknown variant `wiat`",
+        "05-waves-hooks/lesson.yaml:76:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
+        "07-ignore-differences/lesson.yaml:29:48: ignore.json has no field checkd_at",
+        "hint 9: the English text has 4 hints",
+        "08-report/lesson.yaml:",
+        "this lesson uses precedence.json, which lesson 2 makes: add {lesson: 2, done_when: …} to requires:",
+        "there is no template folder 01-helm-chrt",
+        "03-tracking/lesson.yaml:9:8: no Application of the templates deploys src-helm/ConfigMap/src-helm-greting (of that kind there they deploy: src-helm/ConfigMap/src-helm-greeting)",
+        "no Application of the templates deploys src-waves/Deployment/ap (of that kind there they deploy: src-waves/Deployment/app)",
+    ] {
+        assert!(all.contains(want), "no {want:?} in:\n{all}");
+    }
+    assert!(report.problems.len() >= 12, "{all}");
+}
+
+/// In Chinese and Korean, the author reads every sentence of lint's own in that language:
+/// `let:` errors, our reasons inside serde's message, an unknown variant, a missing action.
+/// What stays English is the YAML (`do: wait`, `until:`) and the parser's own reason, quoted.
+#[test]
+fn a_broken_lab_is_said_in_the_authors_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[
+            (
+                "01-helm-chart/lesson.yaml",
+                "Chart.yaml, path: name}",
+                "Chart.yaml, path: nme}",
+            ),
+            (
+                "01-helm-chart/lesson.yaml",
+                "{file: repo/charts/web/Chart.yaml, path: version}",
+                "{file: repo/charts/web/Chrt.yaml, path: version}",
+            ),
+            (
+                "01-helm-chart/lesson.yaml",
+                "path: metadata.name, equals: src-helm-greeting",
+                "path: 'metadata.[name', equals: src-helm-greeting",
+            ),
+            (
+                "04-kustomize-image/lesson.yaml",
+                "{do: wait, app: src-kust",
+                "{do: wiat, app: src-kust",
+            ),
+            (
+                "05-waves-hooks/lesson.yaml",
+                "{do: wait, app: src-waves, until: succeeded",
+                "{do: wait, app: src-waves, until: synced-healthy",
+            ),
+        ],
+    );
+    let report = lint(&root, None).unwrap();
+    let english = [
+        "has nothing at",
+        "has no file",
+        "unclosed",
+        "unknown variant",
+        "no action of the plan",
+        "not named in let",
+    ];
+    for code in ["zh", "ko"] {
+        let lang = Lang::parse(code).unwrap();
+        let all: Vec<String> = report.problems.iter().map(|p| p.line(lang)).collect();
+        let all = all.join("\n");
+        assert!(report.problems.len() >= 6, "{all}");
+        for words in english {
+            assert!(!all.contains(words), "{code}: {words:?} in:\n{all}");
+        }
+        assert!(all.contains("do: wait (until: succeeded)"), "{all}");
+    }
+}
+
+#[test]
+fn a_yaml_syntax_error_says_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[(
+            "03-tracking/lesson.yaml",
+            "app: src-helm\n",
+            "app: [src-helm\n",
+        )],
+    );
+    let report = lint(&root.join("03-tracking/lesson.yaml"), None).unwrap();
+    let all = said(&report).join("\n");
+    assert!(all.contains("03-tracking/lesson.yaml:"), "{all}");
+    assert!(all.contains("not YAML"), "{all}");
+    assert_eq!(report.lessons, 1);
+}
