@@ -486,3 +486,70 @@ fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
         }
     }
 }
+
+/// A learner's "do it for me" on a small screen shows the step running and what it waits
+/// for: the plan's map of steps and its log give way (at 80×24 the wait's reason was below
+/// the pane's edge, and only `z` showed it).
+#[test]
+fn a_learners_running_plan_keeps_what_it_waits_for_on_screen() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s = builder().lesson(5).size(w, h).build();
+        assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(5))]);
+        let steps = s
+            .current()
+            .unwrap()
+            .spec
+            .actions
+            .iter()
+            .enumerate()
+            .map(|(i, _)| PlanStep::todo(&format!("step number {i} of the plan"), "$ something"))
+            .collect();
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: L(5),
+                steps,
+            },
+        );
+        for step in 1..=3 {
+            update(
+                &mut s,
+                Msg::Job(Progress::Started {
+                    step,
+                    title: format!("step number {} of the plan", step - 1),
+                    command: "$ something".into(),
+                }),
+            );
+            if step < 3 {
+                update(
+                    &mut s,
+                    Msg::Job(Progress::Done {
+                        step,
+                        summary: "did it".into(),
+                    }),
+                );
+            }
+        }
+        update(
+            &mut s,
+            Msg::Job(Progress::Blocker {
+                step: 3,
+                line: "waiting for completion of hook batch/Job/migrate".into(),
+            }),
+        );
+        let screen = crate::tui::view::text_of_screen(&s, w, h);
+        let words: String = screen
+            .lines()
+            .filter_map(|l| l.strip_prefix('┃'))
+            .map(|l| l.split('┃').next().unwrap_or_default().trim())
+            .collect::<Vec<_>>()
+            .join(" ");
+        for must in [
+            "waiting for completion of hook batch/Job/migrate",
+            "step number 2 of the plan",
+            "Do it for me · lesson 5",
+        ] {
+            assert!(words.contains(must), "{w}x{h}: no {must:?} in\n{screen}");
+        }
+    }
+}
