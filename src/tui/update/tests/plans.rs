@@ -2,6 +2,36 @@
 //! prediction comes first, and each lesson shows only its own plan.
 use super::*;
 
+/// The lesson's plan on screen as the runtime sends it, each action titled by `title`.
+fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) -> String) {
+    let steps = (0..s.current().unwrap().spec.actions.len())
+        .map(|i| PlanStep::todo(&title(i), "$ a command"))
+        .collect();
+    update(s, Msg::JobSteps { lesson, steps });
+}
+
+/// Step `step` (from 1) of the plan starts.
+fn started(s: &mut State, step: usize, title: &str) {
+    update(
+        s,
+        Msg::Job(Progress::Started {
+            step,
+            title: title.into(),
+            command: "$ a command".into(),
+        }),
+    );
+}
+
+/// The lesson pane's words as a reader reads them: its rows joined, their indent dropped.
+fn lesson_words(s: &State, w: u16, h: u16) -> String {
+    crate::tui::view::text_of_screen(s, w, h)
+        .lines()
+        .filter_map(|l| l.strip_prefix('┃'))
+        .map(|l| l.split('┃').next().unwrap_or_default().trim())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[test]
 fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     let mut s = state();
@@ -232,28 +262,9 @@ fn presenting_a_running_step_keeps_what_it_waits_for_on_screen() {
             ),
             "the step runs"
         );
-        let lesson = s.current().unwrap();
-        let steps = lesson
-            .spec
-            .actions
-            .iter()
-            .map(|_| PlanStep::todo("write the broken migration", "$ git push"))
-            .collect();
-        update(
-            &mut s,
-            Msg::JobSteps {
-                lesson: L(6),
-                steps,
-            },
-        );
-        update(
-            &mut s,
-            Msg::Job(Progress::Started {
-                step: 1,
-                title: "write the broken migration".into(),
-                command: "$ git push".into(),
-            }),
-        );
+        let title = "write the broken migration";
+        plan_shown(&mut s, L(6), |_| title.into());
+        started(&mut s, 1, title);
         for _ in 0..5 {
             update(
                 &mut s,
@@ -283,34 +294,9 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
         let mut s = builder().lesson(6).present(true).size(w, h).build();
         key(&mut s, KeyCode::Char('g'));
         key(&mut s, KeyCode::Char('g'));
-        let steps = s
-            .current()
-            .unwrap()
-            .spec
-            .actions
-            .iter()
-            .map(|_| {
-                PlanStep::todo(
-                    "wait for src-waves's operation to fail",
-                    "$ kubectl get app",
-                )
-            })
-            .collect();
-        update(
-            &mut s,
-            Msg::JobSteps {
-                lesson: L(6),
-                steps,
-            },
-        );
-        update(
-            &mut s,
-            Msg::Job(Progress::Started {
-                step: 1,
-                title: "wait for src-waves's operation to fail".into(),
-                command: "$ kubectl get app".into(),
-            }),
-        );
+        let title = "wait for src-waves's operation to fail";
+        plan_shown(&mut s, L(6), |_| title.into());
+        started(&mut s, 1, title);
         let error = StepError::NothingToSync {
             app: "src-waves".into(),
             commit: "962e9c1".into(),
@@ -332,12 +318,7 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
             }))),
         );
         let screen = crate::tui::view::text_of_screen(&s, w, h);
-        let lesson_words: String = screen
-            .lines()
-            .filter_map(|l| l.strip_prefix('┃'))
-            .map(|l| l.split('┃').next().unwrap_or_default().trim())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let lesson_words = lesson_words(&s, w, h);
         let heading = crate::t!(
             Lang::FALLBACK,
             "step-mode-heading",
@@ -426,25 +407,10 @@ fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
         let mut s = builder().lesson(lesson).present(true).size(80, 24).build();
         key(&mut s, KeyCode::Char('g'));
         let actions = s.current().unwrap().spec.actions.clone();
-        let steps = actions
-            .iter()
-            .map(|_| PlanStep::todo("a step of the plan", "$ something"))
-            .collect();
-        update(
-            &mut s,
-            Msg::JobSteps {
-                lesson: L(lesson),
-                steps,
-            },
-        );
+        plan_shown(&mut s, L(lesson), |_| "a step of the plan".into());
         for (i, action) in actions.iter().enumerate() {
             let screen = crate::tui::view::text_of_screen(&s, 80, 24);
-            let words: String = screen
-                .lines()
-                .filter_map(|l| l.strip_prefix('┃'))
-                .map(|l| l.split('┃').next().unwrap_or_default().trim())
-                .collect::<Vec<_>>()
-                .join(" ");
+            let words = lesson_words(&s, 80, 24);
             let say = action.say.as_ref().map_or_else(
                 || action.step.title(Lang::FALLBACK),
                 |l| l.get(Lang::FALLBACK).to_string(),
@@ -495,30 +461,12 @@ fn a_learners_running_plan_keeps_what_it_waits_for_on_screen() {
     for (w, h) in [(80, 24), (120, 40)] {
         let mut s = builder().lesson(5).size(w, h).build();
         assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(5))]);
-        let steps = s
-            .current()
-            .unwrap()
-            .spec
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, _)| PlanStep::todo(&format!("step number {i} of the plan"), "$ something"))
-            .collect();
-        update(
-            &mut s,
-            Msg::JobSteps {
-                lesson: L(5),
-                steps,
-            },
-        );
+        plan_shown(&mut s, L(5), |i| format!("step number {i} of the plan"));
         for step in 1..=3 {
-            update(
+            started(
                 &mut s,
-                Msg::Job(Progress::Started {
-                    step,
-                    title: format!("step number {} of the plan", step - 1),
-                    command: "$ something".into(),
-                }),
+                step,
+                &format!("step number {} of the plan", step - 1),
             );
             if step < 3 {
                 update(
@@ -538,12 +486,7 @@ fn a_learners_running_plan_keeps_what_it_waits_for_on_screen() {
             }),
         );
         let screen = crate::tui::view::text_of_screen(&s, w, h);
-        let words: String = screen
-            .lines()
-            .filter_map(|l| l.strip_prefix('┃'))
-            .map(|l| l.split('┃').next().unwrap_or_default().trim())
-            .collect::<Vec<_>>()
-            .join(" ");
+        let words = lesson_words(&s, w, h);
         for must in [
             "waiting for completion of hook batch/Job/migrate",
             "step number 2 of the plan",
