@@ -267,7 +267,17 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
     if compact {
         let rest = next.map_or_else(
             || t!(lang, "checklist-all-done"),
-            |i| t!(lang, "checklist-next", step = label(i)),
+            |i| {
+                let next = t!(lang, "checklist-next", step = label(i));
+                // A step that needs time to pass says how much is left, as the full list does.
+                match state(i) {
+                    Some(ItemState::Counting { left }) => format!(
+                        "{next} ⧗ {}",
+                        t!(lang, "checklist-counting", seconds = left.to_string())
+                    ),
+                    _ => next,
+                }
+            },
         );
         return vec![Line::from(Span::styled(
             format!("{count}{rest}"),

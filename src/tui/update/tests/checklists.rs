@@ -130,3 +130,25 @@ fn progress_taken_from_the_tutor_resumes_the_same_place() {
     );
     assert_eq!(again.lab.ticks[&L(1)].len(), 1);
 }
+
+/// On a small screen the checklist is one line; a step that needs time to pass says how much
+/// is left there too (lesson 7's 40 s showed only "next: after 40 s …" while it counted).
+#[test]
+fn the_one_line_checklist_counts_down_a_step_that_needs_time() {
+    use crate::tui::state::ItemState;
+    let mut s = builder().lesson(7).size(80, 24).build();
+    let at = jiff::Timestamp::now();
+    let mut states = vec![
+        ItemState::Done { at },
+        ItemState::Done { at },
+        ItemState::Counting { left: 32 },
+    ];
+    states.resize(
+        s.current().unwrap().spec.checklist.len(),
+        ItemState::Open { why: None },
+    );
+    s.lab.checklists.insert(L(7), states);
+    let screen = crate::tui::view::text_of_screen(&s, 80, 24);
+    assert!(screen.contains("Checklist 2/"), "{screen}");
+    assert!(screen.contains("⧗ 32 s to go"), "{screen}");
+}
