@@ -1,8 +1,9 @@
 //! Wrapping lines to a pane's width by display cells, as a reader of each language expects:
 //! English and Korean break between words (Korean readers keep a word whole, as `word-break:
-//! keep-all` does), Chinese and Japanese between any two characters, and none leaves a closing mark (`，` `。` `）`) at the start of a line. A wide character is two
-//! cells, so no line ever runs past the pane (ratatui's own wrapper can overrun by one cell next
-//! to wide characters, and splits an English word set in CJK text).
+//! keep-all` does), Chinese and Japanese between any two characters, and none leaves a closing
+//! mark (`，` `。` `）`) at the start of a line. A wide character is two cells, so no line ever
+//! runs past the pane (ratatui's own wrapper can overrun by one cell next to wide characters,
+//! and splits an English word set in CJK text).
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};

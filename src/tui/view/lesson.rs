@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Look, markdown};
-use plan::{PlanShape, fit_plan, plan, plan_shape};
+use plan::{PlanShape, Wrapped, fit_plan, plan, plan_shape};
 use strum::EnumCount;
 
 use crate::lab::catalog::{Lesson, Section};
@@ -44,11 +44,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     };
     // The plan's lines, built once: they set its height and are what it draws.
     let job = s.job_here();
-    let plan_said = job.map(|job| plan(s, job)).unwrap_or_default();
-    let plan_lines = crate::tui::wrap::wrap(
-        plan_said.iter().map(|(line, _)| line.clone()).collect(),
-        area.width,
-    );
+    let plan_rows = Wrapped::of(job.map(|job| plan(s, job)).unwrap_or_default(), area.width);
     let presenting = job.is_some_and(|job| plan_shape(s, job) == PlanShape::CurrentStep);
     // A step that failed in front of the room: why, and what to do, matter more than the
     // lesson's text, which keeps its title and goal.
@@ -58,12 +54,8 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Drawn {
     } else {
         area.height * 3 / 5
     };
-    let [top, bottom] = split(area, plan_lines.len(), most);
-    let plan_lines = if plan_lines.len() > usize::from(bottom.height) {
-        fit_plan(plan_said, area.width, bottom.height)
-    } else {
-        plan_lines
-    };
+    let [top, bottom] = split(area, plan_rows.height(), most);
+    let plan_lines = fit_plan(plan_rows, bottom.height);
     let laid = lay_out(s, lesson, top);
     let drawn = Drawn {
         extent: (laid.total(), laid.height, laid.max()),

@@ -49,16 +49,39 @@ pub(super) enum Keep {
 /// A line of the plan, and how much it matters.
 pub(super) type Said = (Line<'static>, Keep);
 
-/// The plan's lines in `rows` of `width`, when they do not fit: the lines that
-/// matter least give way first (the oldest of them first), each whole, in their order, so a
-/// small pane shows what runs now and what comes next, and never a line from its middle. Rows
-/// left over show the start of the line that mattered most of those that gave way, cut `…`.
-pub(super) fn fit_plan(said: Vec<Said>, width: u16, rows: u16) -> Vec<Line<'static>> {
+/// The plan's lines, each wrapped to the pane once a frame, with how much it matters.
+pub(super) struct Wrapped {
+    lines: Vec<(Vec<Line<'static>>, Keep)>,
+    width: u16,
+}
+
+impl Wrapped {
+    pub(super) fn of(said: Vec<Said>, width: u16) -> Wrapped {
+        Wrapped {
+            lines: said
+                .into_iter()
+                .map(|(line, keep)| (crate::tui::wrap::wrap(vec![line], width), keep))
+                .collect(),
+            width,
+        }
+    }
+
+    /// The rows it takes drawn whole.
+    pub(super) fn height(&self) -> usize {
+        self.lines.iter().map(|(rows, _)| rows.len()).sum()
+    }
+}
+
+/// The plan's rows in `rows`: all of them when they fit. Otherwise the lines that matter least
+/// give way first (the oldest of them first), each whole, in their order, so a small pane shows
+/// what runs now and what comes next, and never a line from its middle. Rows left over show the
+/// start of the line that mattered most of those that gave way, cut `…`.
+pub(super) fn fit_plan(wrapped: Wrapped, rows: u16) -> Vec<Line<'static>> {
     let rows = usize::from(rows);
-    let lines: Vec<(Vec<Line<'static>>, Keep)> = said
-        .into_iter()
-        .map(|(line, keep)| (crate::tui::wrap::wrap(vec![line], width), keep))
-        .collect();
+    if wrapped.height() <= rows {
+        return wrapped.lines.into_iter().flat_map(|(l, _)| l).collect();
+    }
+    let Wrapped { lines, width } = wrapped;
     let mut shown = vec![true; lines.len()];
     let height = |shown: &[bool]| -> usize {
         lines
