@@ -456,13 +456,17 @@ fn zoomed(s: StateBuilder, pane: Pane) -> String {
 /// synced successfully, and says the new one is retrying, not that it synced.
 #[test]
 fn applications_name_the_last_good_revision_and_the_one_retrying() {
+    // An Application's first `n` rows on the zoomed pane.
+    let rows_of = |screen: &str, app: &str, n: usize| {
+        screen
+            .lines()
+            .skip_while(|l| !l.contains(&format!("{app} ")))
+            .take(n)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
     let screen = zoomed(scene(5, retry_blocked), Pane::Apps);
-    let waves = screen
-        .lines()
-        .skip_while(|l| !l.contains("src-waves "))
-        .take(3)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let waves = rows_of(&screen, "src-waves", 3);
     assert!(waves.contains("git f1x0000"), "{waves}");
     assert!(waves.contains("last synced OK 73883e3"), "{waves}");
     assert!(
@@ -473,23 +477,13 @@ fn applications_name_the_last_good_revision_and_the_one_retrying() {
     // Where Git's commit is the one that last synced OK (the recorded lab as it was), it is
     // named once.
     let before = zoomed(scene(5, |_| {}), Pane::Apps);
-    let here = before
-        .lines()
-        .skip_while(|l| !l.contains("src-waves "))
-        .take(2)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let here = rows_of(&before, "src-waves", 2);
     assert!(
         here.contains("git d845f08") && here.contains("last synced OK: this commit"),
         "{here}"
     );
     // Synced at Git's commit, which changed nothing src-helm deploys: not drift, nothing to do.
-    let helm = before
-        .lines()
-        .skip_while(|l| !l.contains("src-helm "))
-        .take(2)
-        .collect::<Vec<_>>()
-        .join("\n");
+    let helm = rows_of(&before, "src-helm", 2);
     assert!(
         helm.contains("git d845f08") && helm.contains("nothing to apply since 09cead0"),
         "{helm}"
