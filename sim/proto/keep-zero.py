@@ -12,9 +12,10 @@ Fields tagged `omitzero` (a zero time left out rather than written as null) are 
 
 Usage: keep-zero.py GO_SRC > keep-zero.txt, where GO_SRC holds, at the Kubernetes version of the
 vendored .proto files, kubernetes/api's {core,apps,batch,autoscaling,coordination,discovery,policy,networking,
-storage,events}/v1 and autoscaling/v2,
+storage,events,authorization,authentication,rbac,scheduling,
+certificates,node,flowcontrol,admissionregistration,resource}/v1 and autoscaling/v2,
 apimachinery's pkg/apis/meta/v1 as meta/v1, apiextensions-apiserver's pkg/apis/apiextensions/v1
-as apiextensions/v1, and kubernetes/metrics' pkg/apis/metrics/v1beta1 as metrics/v1beta1
+as apiextensions/v1, and kubernetes/metrics' pkg/apis/metrics/v1beta1 as metrics/v1beta1, kube-aggregator's pkg/apis/apiregistration/v1 as apiregistration/v1
 (non-generated, non-test .go files only).
 """
 import glob
@@ -36,6 +37,16 @@ PACKAGES = {
     "coordination/v1": "k8s.io.api.coordination.v1",
     "discovery/v1": "k8s.io.api.discovery.v1",
     "metrics/v1beta1": "k8s.io.metrics.pkg.apis.metrics.v1beta1",
+    "authorization/v1": "k8s.io.api.authorization.v1",
+    "authentication/v1": "k8s.io.api.authentication.v1",
+    "rbac/v1": "k8s.io.api.rbac.v1",
+    "scheduling/v1": "k8s.io.api.scheduling.v1",
+    "certificates/v1": "k8s.io.api.certificates.v1",
+    "node/v1": "k8s.io.api.node.v1",
+    "flowcontrol/v1": "k8s.io.api.flowcontrol.v1",
+    "admissionregistration/v1": "k8s.io.api.admissionregistration.v1",
+    "resource/v1": "k8s.io.api.resource.v1",
+    "apiregistration/v1": "k8s.io.kube_aggregator.pkg.apis.apiregistration.v1",
 }
 BASIC = {"string", "bool", "int32", "int64", "float64"}
 FIELD = re.compile(r"\s*(\w+)\s+(\S+)\s+`(.*)`")

@@ -50,6 +50,48 @@ pub fn format_milli(milli: i128) -> String {
     whole.to_string()
 }
 
+/// A quantity's text as apimachinery's `Quantity.String()` writes it: binary-suffixed values
+/// (`Ki`..`Ei`) with the largest binary suffix that divides them, other values with the largest
+/// decimal suffix (`m`, `k`, `M`, `G`, `T`, `P`) that leaves a whole number (`0.2` → `200m`,
+/// `2000` → `2k`, `1500` → `1500`). Text that is not a quantity is returned as it is.
+pub fn canonical(text: &str) -> String {
+    let Some(milli) = milli(text) else {
+        return text.to_string();
+    };
+    if text.trim_end().ends_with('i') && milli % 1000 == 0 {
+        let whole = milli / 1000;
+        for (suffix, size) in [
+            ("Ei", 1i128 << 60),
+            ("Pi", 1 << 50),
+            ("Ti", 1 << 40),
+            ("Gi", 1 << 30),
+            ("Mi", 1 << 20),
+            ("Ki", 1 << 10),
+        ] {
+            if whole != 0 && whole % size == 0 {
+                return format!("{}{suffix}", whole / size);
+            }
+        }
+        return whole.to_string();
+    }
+    if milli == 0 {
+        return "0".into();
+    }
+    for (suffix, size) in [
+        ("P", 10i128.pow(18)),
+        ("T", 10i128.pow(15)),
+        ("G", 10i128.pow(12)),
+        ("M", 10i128.pow(9)),
+        ("k", 10i128.pow(6)),
+        ("", 1000),
+    ] {
+        if milli % size == 0 {
+            return format!("{}{suffix}", milli / size);
+        }
+    }
+    format!("{milli}m")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +103,18 @@ mod tests {
         assert_eq!(milli("64Mi"), Some(64 * 1024 * 1024 * 1000));
         assert_eq!(milli("1e3"), Some(1_000_000));
         assert_eq!(milli("lots"), None);
+    }
+
+    #[test]
+    fn quantities_are_written_as_go_writes_them() {
+        assert_eq!(canonical("0.2"), "200m");
+        assert_eq!(canonical("100m"), "100m");
+        assert_eq!(canonical("1000m"), "1");
+        assert_eq!(canonical("2000"), "2k");
+        assert_eq!(canonical("1500"), "1500");
+        assert_eq!(canonical("128Mi"), "128Mi");
+        assert_eq!(canonical("1024Ki"), "1Mi");
+        assert_eq!(canonical("0.1Gi"), "107374182400m");
     }
 
     #[test]

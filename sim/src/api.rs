@@ -2,16 +2,24 @@
 //! dispatch to discovery, OpenAPI, resources, watches and logs. Every failure is answered with
 //! a `Status` object; nothing a client sends can panic the server or stall other clients.
 
+mod auth;
 mod ctx;
 mod discovery;
+mod eviction;
+mod health;
 mod logs;
 mod metrics;
 mod negotiate;
 mod openapi;
+mod paging;
 mod path;
+mod prometheus;
+mod rbac;
 mod request;
 mod resource;
+mod reviews;
 pub mod selector;
+mod token;
 mod watch;
 
 use std::sync::Arc;
@@ -44,6 +52,8 @@ pub struct RequestCounts {
     pub gets: std::sync::atomic::AtomicU64,
     /// Creates, updates, patches and deletes.
     pub writes: std::sync::atomic::AtomicU64,
+    /// Every request by what it was and how it ended, for `/metrics`.
+    pub totals: prometheus::RequestTotals,
 }
 
 impl RequestCounts {
@@ -78,8 +88,8 @@ pub fn router(state: Arc<ApiState>) -> Router {
 
 async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let route = path::parse(parts.uri.path());
-    let public = matches!(route, Route::Health | Route::Version);
+    let route = path::parse(parts.uri.path(), &st.store.kinds);
+    let public = matches!(route, Route::Health { .. } | Route::Version);
     if !public && !authorized(&st.token, &parts.headers) {
         return error(&ApiError::unauthorized());
     }
@@ -102,14 +112,33 @@ async fn handle(State(st): State<Arc<ApiState>>, req: Request) -> Response {
     };
     // Since 1.33 every request for core/v1 Endpoints is answered with a deprecation warning.
     let deprecated = matches!(&route, Route::Resource(rp) if rp.ty.kind == "Endpoints");
+    let watching = query.watch;
+    let is_apply = parts
+        .headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t.starts_with("application/apply-patch"));
+    let labels = prometheus::labels(&route, &parts.method, &query, is_apply);
     let mut response = match dispatch(&st, route, &parts, body, query).await {
         Ok(r) => r,
         Err(e) => error_in(error_encoding, &e),
     };
+    st.counts.totals.record(labels, response.status().as_u16());
+    // A watch is a stream of JSON lines, never indented.
+    if !watching && pretty(&parts) {
+        response = indented(response).await;
+    }
     // The Date header carries the cluster's (possibly sped-up) clock, so clients can read it.
     if let Ok(v) = HeaderValue::from_str(&date) {
         response.headers_mut().insert(header::DATE, v);
     }
+    // `WithCacheControl`: nothing is cached. Without it kubectl's disk cache would keep a
+    // discovery answer whose Date is ahead of the wall clock (a sped-up cluster) as fresh, and
+    // never see a CRD's new group.
+    response
+        .headers_mut()
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-cache, private"));
     if deprecated {
         response.headers_mut().append(
             header::WARNING,
@@ -135,22 +164,47 @@ async fn dispatch(
         v.map(|v| json(StatusCode::OK, &v))
             .ok_or_else(|| ApiError::path_not_found(parts.uri.path()))
     };
+    let kinds = &st.store.kinds;
     match route {
-        Route::Health => Ok((StatusCode::OK, "ok").into_response()),
-        Route::Version => only_get(Some(discovery::version(&st.git_version)), "/version"),
+        Route::Health { endpoint, check } => Ok(health::serve(
+            &endpoint,
+            check.as_deref(),
+            parts.uri.query(),
+        )),
+        // `WriteRawJSON`: indented, as `kubectl get --raw /version` shows it.
+        Route::Version => raw_get(
+            parts,
+            "/version",
+            "application/json",
+            serde_json::to_string_pretty(&discovery::version(&st.git_version)).unwrap_or_default(),
+        ),
         Route::CoreVersions => only_get(Some(discovery::core_versions(&st.address)), "/api"),
-        Route::Groups => only_get(Some(discovery::groups()), "/apis"),
-        Route::Group(g) => only_get(discovery::group(&g), "an API group"),
+        Route::Groups => only_get(Some(discovery::groups(kinds)), "/apis"),
+        Route::Group(g) => only_get(discovery::group(kinds, &g), "an API group"),
         Route::GroupVersion { group, version } => only_get(
-            discovery::resource_list(&group, &version),
+            discovery::resource_list(kinds, &group, &version),
             "an API group version",
         ),
-        Route::OpenApiV3Index => only_get(Some(openapi::index()), "/openapi/v3"),
-        Route::OpenApiV3 { group, version } => {
-            only_get(openapi::document(&group, &version), "an OpenAPI document")
-        }
+        Route::OpenApiV3Index => only_get(Some(openapi::index(kinds)), "/openapi/v3"),
+        Route::OpenApiV3 { group, version } => match openapi::document(kinds, &group, &version) {
+            Some(doc) => only_get(Some(doc), "an OpenAPI document"),
+            // The OpenAPI v3 handler answers a group-version it does not have with an empty 404.
+            None => Ok(StatusCode::NOT_FOUND.into_response()),
+        },
         Route::OpenApiV2 => Err(ApiError::path_not_found(parts.uri.path())),
+        Route::Metrics => raw_get(
+            parts,
+            "/metrics",
+            "text/plain; version=0.0.4; charset=utf-8",
+            st.counts.totals.render(),
+        ),
         Route::Unknown => Err(ApiError::path_not_found(parts.uri.path())),
+        Route::UnservedGroupVersion => Ok((
+            StatusCode::NOT_FOUND,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            "404 page not found\n",
+        )
+            .into_response()),
         Route::Resource(rp) => {
             use std::sync::atomic::Ordering::Relaxed;
             let counter = match (&parts.method, query.watch, rp.name.is_some()) {
@@ -171,6 +225,9 @@ async fn dispatch(
                 .unwrap_or("");
             let manager_default = user_agent_manager(&parts.headers);
             if parts.method == Method::GET && query.watch {
+                if rp.ty.create_only {
+                    return Err(auth::method_not_allowed());
+                }
                 if rp.ty.computed {
                     return Err(ApiError::method_not_allowed(
                         "watch",
@@ -187,6 +244,7 @@ async fn dispatch(
                 output,
                 content_type,
                 manager_default: &manager_default,
+                impersonating: impersonated(&parts.headers),
                 warnings: Default::default(),
             };
             resource::serve(&ctx, &parts.method, &body)
@@ -194,11 +252,83 @@ async fn dispatch(
     }
 }
 
+/// A raw endpoint's text, for GET only.
+fn raw_get(
+    parts: &axum::http::request::Parts,
+    what: &str,
+    content_type: &'static str,
+    text: String,
+) -> Result<Response, ApiError> {
+    if parts.method != Method::GET {
+        return Err(ApiError::method_not_allowed(parts.method.as_str(), what));
+    }
+    Ok((StatusCode::OK, [(header::CONTENT_TYPE, content_type)], text).into_response())
+}
+
+/// `isPrettyPrint`: `?pretty=true`, or a browser's or command-line tool's user agent (curl,
+/// Wget), gets indented JSON.
+fn pretty(parts: &axum::http::request::Parts) -> bool {
+    let asked = parts.uri.query().and_then(|q| {
+        request::form_pairs(q)
+            .into_iter()
+            .find(|(k, v)| k == "pretty" && !v.is_empty())
+            .map(|(_, v)| matches!(v.as_str(), "1" | "t" | "T" | "true" | "True" | "TRUE"))
+    });
+    if let Some(asked) = asked {
+        return asked;
+    }
+    let agent = parts
+        .headers
+        .get(header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    ["curl", "Wget", "Mozilla/5.0"]
+        .iter()
+        .any(|p| agent.starts_with(p))
+}
+
+/// A JSON response re-written as Go's `json.MarshalIndent` writes it (two spaces, no newline
+/// at the end); streams and other media types are left as they are.
+async fn indented(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|t| t == "application/json");
+    if !is_json {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
+        return Response::from_parts(parts, Body::empty());
+    };
+    let text = serde_json::from_slice::<Value>(&bytes)
+        .ok()
+        .and_then(|v| serde_json::to_vec_pretty(&v).ok())
+        .unwrap_or_else(|| bytes.to_vec());
+    let mut parts = parts;
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, Body::from(text))
+}
+
 fn accept_header(headers: &axum::http::HeaderMap) -> &str {
     headers
         .get(header::ACCEPT)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
+}
+
+/// The user named by `Impersonate-User` (and its `Impersonate-Group`s), as `kubectl --as`
+/// sends them; the cluster's admin may impersonate anyone.
+fn impersonated(headers: &axum::http::HeaderMap) -> Option<rbac::User> {
+    let user = headers.get("impersonate-user")?.to_str().ok()?;
+    let groups: Vec<String> = headers
+        .get_all("impersonate-group")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(String::from)
+        .collect();
+    Some(rbac::User::impersonated(user, &groups))
 }
 
 fn authorized(token: &str, headers: &axum::http::HeaderMap) -> bool {

@@ -32,8 +32,16 @@ pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> 
         return crate::proto::decode(bytes).map_err(|e| ApiError::bad_request(e.to_string()));
     }
     if essence.ends_with("yaml") {
-        return serde_saphyr::from_slice::<Value>(bytes)
-            .map_err(|e| ApiError::bad_request(format!("error decoding YAML: {e}")));
+        return serde_saphyr::from_slice::<Value>(bytes).map_err(|e| {
+            let said = go_yaml_error(&e);
+            // The apply patcher unmarshals with sigs.k8s.io/yaml and says so; other bodies
+            // reach the decoder, whose words the caller wraps.
+            ApiError::bad_request(if essence.starts_with("application/apply-patch") {
+                format!("error decoding YAML: error converting YAML to JSON: {said}")
+            } else {
+                said
+            })
+        });
     }
     serde_json::from_slice(bytes).map_err(|e| {
         // Go's encoding/json names a truncated body this way; other errors keep serde's words.
@@ -48,9 +56,59 @@ pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> 
     })
 }
 
+/// A YAML syntax error in go-yaml's words (`yaml: line 4: did not find expected key`): the
+/// problem without its context, on the line go-yaml counts. Its parser names the 0-based line
+/// of the problem, its scanner the 1-based one (go-yaml's `fail` adds one only for scanner
+/// errors), and a problem on the first line has no line at all.
+pub fn go_yaml_error(e: &serde_saphyr::Error) -> String {
+    let text = e.to_string();
+    let first = text.lines().next().unwrap_or_default();
+    // "error: line 5 column 2: while parsing a block mapping, did not find expected key"
+    let said = first
+        .split_once(": ")
+        .filter(|(head, _)| *head == "error")
+        .map_or(first, |(_, rest)| rest);
+    let said = match said.split_once(": ") {
+        Some((place, rest)) if place.starts_with("line ") && place.contains(" column ") => rest,
+        _ => said,
+    };
+    let (context, problem) = match said.split_once(", ") {
+        Some((context, problem)) if context.starts_with("while ") => (context, problem),
+        _ => ("", said),
+    };
+    let scanner = context.starts_with("while scanning")
+        || !(context.starts_with("while parsing") || problem.starts_with("did not find expected "));
+    let line = e.location().map_or(0, |l| l.line() as usize);
+    let line = if scanner {
+        line
+    } else {
+        line.saturating_sub(1)
+    };
+    if line == 0 {
+        format!("yaml: {problem}")
+    } else {
+        format!("yaml: line {line}: {problem}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn yaml_syntax_errors_are_go_yamls_words() {
+        let bad = b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\n data: 1\n";
+        assert_eq!(
+            decode_body(bad, "application/yaml").unwrap_err().message,
+            "yaml: line 4: did not find expected key"
+        );
+        assert_eq!(
+            decode_body(bad, "application/apply-patch+yaml")
+                .unwrap_err()
+                .message,
+            "error decoding YAML: error converting YAML to JSON: yaml: line 4: did not find expected key"
+        );
+    }
 
     #[test]
     fn bodies_decode_from_json_yaml_and_protobuf() {

@@ -2,6 +2,9 @@
 //! `local-path` StorageClass, and the CustomResourceDefinitions of Argo CD's Application and
 //! AppProject.
 
+mod defaults;
+mod rbac;
+
 use serde_json::{Value, json};
 
 use super::kinds::TYPES;
@@ -24,6 +27,7 @@ pub fn seed(store: &Store) {
     if store.get(&Key::new(sc_ty, "", "local-path")).is_none() {
         let _ = ops::create(store, sc_ty, "", local_path_class(), &actor);
     }
+    seed_server_defaults(store, &actor);
     let crd_ty = &crate::kinds::CUSTOM_RESOURCE_DEFINITION;
     for crd in crds() {
         let name = crd["metadata"]["name"]
@@ -38,6 +42,34 @@ pub fn seed(store: &Store) {
                 crd,
                 &Actor::new("kubectl-client-side-apply"),
             );
+        }
+    }
+}
+
+/// What the API server bootstraps for itself: RBAC's defaults, the system PriorityClasses,
+/// the `kubernetes` ServiceCIDR and API Priority and Fairness's configuration.
+fn seed_server_defaults(store: &Store, actor: &Actor) {
+    use crate::kinds::{
+        CLUSTER_ROLE, CLUSTER_ROLE_BINDING, FLOW_SCHEMA, PRIORITY_CLASS,
+        PRIORITY_LEVEL_CONFIGURATION, SERVICE_CIDR,
+    };
+    let sets = [
+        (&CLUSTER_ROLE, rbac::cluster_roles()),
+        (&CLUSTER_ROLE_BINDING, rbac::cluster_role_bindings()),
+        (&PRIORITY_CLASS, defaults::priority_classes()),
+        (&SERVICE_CIDR, vec![defaults::service_cidr()]),
+        (&PRIORITY_LEVEL_CONFIGURATION, defaults::priority_levels()),
+        (&FLOW_SCHEMA, defaults::flow_schemas()),
+    ];
+    for (ty, objects) in sets {
+        for obj in objects {
+            let name = obj["metadata"]["name"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            if store.get(&Key::new(ty, "", &name)).is_none() {
+                let _ = ops::create(store, ty, "", obj, actor);
+            }
         }
     }
 }

@@ -1,10 +1,13 @@
 //! The workload controllers of the embedded cluster (what k3s runs): Deployments, ReplicaSets,
-//! Pods (a small kubelet), Jobs, the garbage collector and the namespace controller. Each
-//! watches the store's change stream, keeps a de-duplicated queue of keys, and writes through
-//! `ops` as field manager `k3s`, exactly as k3s's built-in controllers appear in managedFields.
+//! Pods (a small kubelet), Jobs, the garbage collector, the namespace controller and the volume
+//! protection controllers. Each watches the store's change stream, keeps a de-duplicated queue
+//! of keys, and writes through `ops` as field manager `k3s`, exactly as k3s's built-in
+//! controllers appear in managedFields.
 
+pub mod crd;
 mod daemonset;
 mod deployment;
+mod disruption;
 pub mod endpoints;
 mod events;
 mod gc;
@@ -16,8 +19,10 @@ pub mod node;
 mod queue;
 mod quota;
 mod replicaset;
+mod revisions;
 mod startup;
 mod statefulset;
+mod volume;
 
 use std::sync::Arc;
 
@@ -60,6 +65,9 @@ pub fn spawn_all(env: Env, kubelet_version: &str) -> Vec<JoinHandle<()>> {
         queue::run(env.clone(), namespace::Namespaces),
         queue::run(env.clone(), hpa::Autoscalers::default()),
         queue::run(env.clone(), quota::Quotas),
+        queue::run(env.clone(), disruption::Disruption),
+        queue::run(env.clone(), volume::Volumes),
+        queue::run(env.clone(), crd::Definitions),
         gc::run(env),
     ]
 }

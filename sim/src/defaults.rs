@@ -6,13 +6,17 @@ use serde_json::{Value, json};
 
 use super::kinds::ResourceType;
 
+mod extensions;
 mod policy_kinds;
 
 /// Fills in defaults for `obj`, a `ty`, in place.
 pub fn apply(ty: &ResourceType, obj: &mut Value) {
     match (ty.group, ty.kind) {
         ("", "Namespace") => namespace(obj),
-        ("", "Secret") => set_if_absent(obj, &["type"], json!("Opaque")),
+        ("", "Secret") => {
+            string_data(obj);
+            set_if_absent(obj, &["type"], json!("Opaque"));
+        }
         ("", "Service") => service(obj),
         ("", "Pod") => {
             pod_spec(&mut obj["spec"], true);
@@ -45,6 +49,21 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
             job(obj);
             pod_spec(&mut obj["spec"]["template"]["spec"], false);
         }
+        ("batch", "CronJob") => cron_job(obj),
+        ("", "PersistentVolumeClaim") => {
+            set_if_absent(obj, &["spec", "volumeMode"], json!("Filesystem"));
+        }
+        ("", "PersistentVolume") => {
+            set_if_absent(
+                obj,
+                &["spec", "persistentVolumeReclaimPolicy"],
+                json!("Retain"),
+            );
+            set_if_absent(obj, &["spec", "volumeMode"], json!("Filesystem"));
+            if obj["spec"]["hostPath"].is_object() {
+                set_if_absent(obj, &["spec", "hostPath", "type"], json!(""));
+            }
+        }
         // v1 has only the replica floor to default; its metrics are v2's, defaulted there.
         ("autoscaling", "HorizontalPodAutoscaler") if ty.version == "v1" => {
             set_if_absent(obj, &["spec", "minReplicas"], json!(1));
@@ -53,7 +72,36 @@ pub fn apply(ty: &ResourceType, obj: &mut Value) {
         ("networking.k8s.io", "NetworkPolicy") => policy_kinds::network_policy(obj),
         ("storage.k8s.io", "StorageClass") => policy_kinds::storage_class(obj),
         ("", "LimitRange") => policy_kinds::limit_range(obj),
-        _ => {}
+        ("apiextensions.k8s.io", "CustomResourceDefinition") => extensions::crd(obj),
+        // `SetDefaults_PriorityClass`: a class preempts lower ones unless it says otherwise.
+        ("scheduling.k8s.io", "PriorityClass") => {
+            set_if_absent(obj, &["preemptionPolicy"], json!("PreemptLowerPriority"));
+        }
+        _ => {
+            if let Some(schema) = ty.custom.and_then(|c| c.schema.as_ref()) {
+                extensions::custom_resource(schema, obj);
+            }
+        }
+    }
+}
+
+/// A Secret's `stringData` is write-only: converting to the internal type merges each value,
+/// base64-encoded, into `data` (over a key `data` already has) and drops the field.
+fn string_data(obj: &mut Value) {
+    use base64::Engine;
+    let Some(Value::Object(strings)) = obj.as_object_mut().and_then(|o| o.remove("stringData"))
+    else {
+        return;
+    };
+    if strings.is_empty() {
+        return;
+    }
+    if !obj["data"].is_object() {
+        obj["data"] = json!({});
+    }
+    for (key, value) in strings {
+        let text = value.as_str().unwrap_or_default();
+        obj["data"][key] = json!(base64::engine::general_purpose::STANDARD.encode(text));
     }
 }
 
@@ -68,12 +116,30 @@ fn namespace(obj: &mut Value) {
     }
 }
 
+/// `SetDefaults_Service`, and the IP families the Service registry fills in for every type but
+/// ExternalName (which gets no address at all).
 fn service(obj: &mut Value) {
     set_if_absent(obj, &["spec", "type"], json!("ClusterIP"));
     set_if_absent(obj, &["spec", "sessionAffinity"], json!("None"));
-    set_if_absent(obj, &["spec", "ipFamilies"], json!(["IPv4"]));
-    set_if_absent(obj, &["spec", "ipFamilyPolicy"], json!("SingleStack"));
-    set_if_absent(obj, &["spec", "internalTrafficPolicy"], json!("Cluster"));
+    let kind = obj["spec"]["type"].as_str().unwrap_or_default().to_string();
+    let external_ips = obj["spec"]["externalIPs"]
+        .as_array()
+        .is_some_and(|ips| !ips.is_empty());
+    // `service.ExternallyAccessible`: reachable from outside the cluster.
+    if matches!(kind.as_str(), "NodePort" | "LoadBalancer") || (kind == "ClusterIP" && external_ips)
+    {
+        set_if_absent(obj, &["spec", "externalTrafficPolicy"], json!("Cluster"));
+    }
+    if kind != "ExternalName" {
+        set_if_absent(obj, &["spec", "ipFamilies"], json!(["IPv4"]));
+        set_if_absent(obj, &["spec", "ipFamilyPolicy"], json!("SingleStack"));
+    }
+    if matches!(kind.as_str(), "ClusterIP" | "NodePort" | "LoadBalancer") {
+        set_if_absent(obj, &["spec", "internalTrafficPolicy"], json!("Cluster"));
+    }
+    if kind == "LoadBalancer" {
+        set_if_absent(obj, &["spec", "allocateLoadBalancerNodePorts"], json!(true));
+    }
     // `get_mut`, not indexing: indexing a missing key would store a `null` (`ports: null`)
     // where the real server stores nothing.
     if let Some(ports) = list_mut(obj.get_mut("spec"), "ports") {
@@ -163,6 +229,16 @@ fn replication_controller(obj: &mut Value) {
 }
 
 fn job(obj: &mut Value) {
+    // A Job without labels takes its template's (the ones the Job strategy generated too: the
+    // real server's default shares the template's map, and applies again on every read).
+    let template_labels = &obj["spec"]["template"]["metadata"]["labels"];
+    if template_labels.as_object().is_some_and(|l| !l.is_empty())
+        && obj["metadata"]["labels"]
+            .as_object()
+            .is_none_or(serde_json::Map::is_empty)
+    {
+        obj["metadata"]["labels"] = template_labels.clone();
+    }
     set_if_absent(obj, &["spec", "backoffLimit"], json!(6));
     set_if_absent(obj, &["spec", "completions"], json!(1));
     set_if_absent(obj, &["spec", "parallelism"], json!(1));
@@ -174,6 +250,24 @@ fn job(obj: &mut Value) {
         &["spec", "podReplacementPolicy"],
         json!("TerminatingOrFailed"),
     );
+}
+
+/// `SetDefaults_CronJob`, and the pod defaults in its Job template (a template is no Job: the
+/// Job's own defaults come when the Job is made).
+fn cron_job(obj: &mut Value) {
+    set_if_absent(obj, &["spec", "concurrencyPolicy"], json!("Allow"));
+    set_if_absent(obj, &["spec", "suspend"], json!(false));
+    set_if_absent(obj, &["spec", "successfulJobsHistoryLimit"], json!(3));
+    set_if_absent(obj, &["spec", "failedJobsHistoryLimit"], json!(1));
+    // The templates' ObjectMeta are structs: `metadata: {}` even when none was sent.
+    if obj["spec"]["jobTemplate"].is_object() {
+        set_if_absent(obj, &["spec", "jobTemplate", "metadata"], json!({}));
+        let template = &mut obj["spec"]["jobTemplate"]["spec"]["template"];
+        if template.is_object() {
+            set_if_absent(template, &["metadata"], json!({}));
+            pod_spec(&mut template["spec"], false);
+        }
+    }
 }
 
 /// Labels and selector a Job gets on create, once it has a uid (the Job strategy's rule).
@@ -294,6 +388,59 @@ mod tests {
         assert_eq!(c["imagePullPolicy"], "IfNotPresent");
         assert_eq!(c["ports"][0]["protocol"], "TCP");
         assert_eq!(d["spec"]["template"]["spec"]["restartPolicy"], "Always");
+    }
+
+    #[test]
+    fn a_secrets_string_data_is_merged_into_data_and_dropped() {
+        let mut s = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "sd"},
+            "data": {"a": "b2xk", "b": "Yg=="}, "stringData": {"a": "plain"}});
+        apply(&crate::kinds::SECRET, &mut s);
+        assert_eq!(s["data"], json!({"a": "cGxhaW4=", "b": "Yg=="}));
+        assert!(s.get("stringData").is_none());
+        assert_eq!(s["type"], "Opaque");
+    }
+
+    #[test]
+    fn a_job_without_labels_takes_its_templates() {
+        let mut j = json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "done", "uid": "u1"},
+            "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox"}]}}}});
+        job_selector(&mut j);
+        apply(&crate::kinds::JOB, &mut j);
+        assert_eq!(
+            j["metadata"]["labels"],
+            json!({"batch.kubernetes.io/controller-uid": "u1", "batch.kubernetes.io/job-name": "done",
+                   "controller-uid": "u1", "job-name": "done"})
+        );
+        let mut labelled = json!({"metadata": {"name": "j", "labels": {"team": "a"}},
+            "spec": {"template": {"metadata": {"labels": {"x": "y"}}}}});
+        apply(&crate::kinds::JOB, &mut labelled);
+        assert_eq!(labelled["metadata"]["labels"], json!({"team": "a"}));
+    }
+
+    #[test]
+    fn services_get_the_defaults_of_their_type() {
+        let svc = |spec: Value| {
+            let mut s = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "s"}, "spec": spec});
+            apply(&crate::kinds::SERVICE, &mut s);
+            s["spec"].clone()
+        };
+        let np = svc(json!({"type": "NodePort", "ports": [{"port": 80}]}));
+        assert_eq!(np["externalTrafficPolicy"], "Cluster");
+        assert_eq!(np["internalTrafficPolicy"], "Cluster");
+        assert!(np.get("allocateLoadBalancerNodePorts").is_none());
+        let lb = svc(json!({"type": "LoadBalancer", "ports": [{"port": 80}]}));
+        assert_eq!(lb["externalTrafficPolicy"], "Cluster");
+        assert_eq!(lb["allocateLoadBalancerNodePorts"], true);
+        let ci = svc(json!({"ports": [{"port": 80}]}));
+        assert!(ci.get("externalTrafficPolicy").is_none());
+        assert_eq!(ci["ipFamilyPolicy"], "SingleStack");
+        let ci_ext = svc(json!({"externalIPs": ["1.2.3.4"], "ports": [{"port": 80}]}));
+        assert_eq!(ci_ext["externalTrafficPolicy"], "Cluster");
+        let en = svc(json!({"type": "ExternalName", "externalName": "db.example.com"}));
+        assert_eq!(
+            en,
+            json!({"type": "ExternalName", "externalName": "db.example.com", "sessionAffinity": "None"})
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::key::Key;
-use super::kinds::{TYPES, by_plural};
+use super::kinds::by_plural;
 
 const SNAPSHOT: &str = "snapshot.json";
 const JOURNAL: &str = "journal.jsonl";
@@ -143,6 +143,8 @@ fn load_snapshot(path: &Path) -> Result<Loaded, JournalError> {
         objects: Vec::new(),
     };
     for item in body["objects"].as_array().into_iter().flatten() {
+        // A CRD's types are made as it is read, so the custom resources after it have a key.
+        remember_crd(&item["object"]);
         if let Some(key) = parse_key(&item["key"]) {
             loaded.objects.push((key, item["object"].clone()));
         }
@@ -180,6 +182,7 @@ fn replay_journal(path: &Path, loaded: &mut Loaded) -> Result<(), JournalError> 
         if record.get("deleted").is_some() {
             objects.remove(&key);
         } else {
+            remember_crd(&record["object"]);
             objects.insert(key, record["object"].clone());
         }
     }
@@ -195,8 +198,17 @@ fn open_append(path: &Path) -> Result<File, JournalError> {
         .map_err(|e| io(path, e))
 }
 
+/// Makes the types a stored CRD defines, so the keys of its custom resources can be read.
+fn remember_crd(object: &Value) {
+    if object["kind"] == "CustomResourceDefinition"
+        && object["apiVersion"] == "apiextensions.k8s.io/v1"
+    {
+        crate::kinds::custom::from_crd(object);
+    }
+}
+
 fn key_json(key: &Key) -> Value {
-    let ty = &TYPES[key.ty];
+    let ty = key.ty();
     json!([ty.group, ty.version, ty.plural, key.namespace, key.name])
 }
 
@@ -205,11 +217,9 @@ fn parse_key(v: &Value) -> Option<Key> {
     let [group, version, plural, namespace, name] = parts[..] else {
         return None;
     };
-    Some(Key::new(
-        by_plural(group, version, plural)?,
-        namespace,
-        name,
-    ))
+    let ty = by_plural(group, version, plural)
+        .or_else(|| crate::kinds::custom::stored(group, plural))?;
+    Some(Key::new(ty, namespace, name))
 }
 
 fn io(path: &Path, source: std::io::Error) -> JournalError {

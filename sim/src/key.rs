@@ -3,7 +3,8 @@
 
 use crate::kinds::{ResourceType, TYPES};
 
-/// Where an object lives. `ty` indexes [`TYPES`]; a cluster-scoped object has no namespace.
+/// Where an object lives. `ty` indexes [`TYPES`], or past its end the custom resources
+/// (`kinds::custom`); a cluster-scoped object has no namespace.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Key {
     pub ty: usize,
@@ -15,10 +16,14 @@ impl Key {
     pub fn new(ty: &'static ResourceType, namespace: &str, name: &str) -> Key {
         // A view's objects are its storage type's: one object, whichever version names it.
         let stored = ty.storage();
-        let index = TYPES
-            .iter()
-            .position(|t| std::ptr::eq(*t, stored))
-            .unwrap_or_default();
+        let index = match TYPES.iter().position(|t| std::ptr::eq(*t, stored)) {
+            Some(i) => i,
+            // A custom type: its resource (group and plural), whichever definition names it.
+            None if stored.custom.is_some() => {
+                TYPES.len() + crate::kinds::custom::resource_index(stored, false)
+            }
+            None => 0,
+        };
         Key {
             ty: index,
             namespace: if ty.namespaced {
@@ -31,6 +36,9 @@ impl Key {
     }
 
     pub fn ty(&self) -> &'static ResourceType {
-        TYPES[self.ty]
+        match TYPES.get(self.ty) {
+            Some(t) => t,
+            None => crate::kinds::custom::resource(self.ty - TYPES.len()).unwrap_or(TYPES[0]),
+        }
     }
 }

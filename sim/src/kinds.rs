@@ -1,8 +1,12 @@
 //! The resource types the embedded API server serves: one table that discovery, OpenAPI,
 //! routing, defaulting and the Table printer all read, so they can never disagree.
 
+pub mod custom;
+mod more;
 mod served;
 
+pub use custom::{Catalog, CustomDef};
+pub use more::*;
 pub use served::*;
 
 /// One served resource type.
@@ -27,9 +31,14 @@ pub struct ResourceType {
     /// Never stored: computed on every read and only read (metrics.k8s.io, served on k3s by
     /// metrics-server through the aggregation layer: `get` and `list`, nothing else).
     pub computed: bool,
+    /// A review (`SelfSubjectAccessReview`...): only `create`, answered at once and never
+    /// stored.
+    pub create_only: bool,
     /// Served as another version of a type stored once (`autoscaling/v1` HPAs are the stored
     /// `autoscaling/v2` ones, converted on the way in and out; see `crate::views`).
     pub view_of: Option<&'static ResourceType>,
+    /// What a CustomResourceDefinition says of this type (none for the built-in table).
+    pub custom: Option<&'static CustomDef>,
 }
 
 /// What every entry of the table starts from: a namespaced core/v1 built-in kind.
@@ -47,7 +56,9 @@ const BASE: ResourceType = ResourceType {
     log_subresource: false,
     builtin: true,
     computed: false,
+    create_only: false,
     view_of: None,
+    custom: None,
 };
 
 /// Every served type. The order is the order discovery lists them in.
@@ -62,23 +73,62 @@ pub static TYPES: &[&ResourceType] = &[
     &ENDPOINTS,
     &REPLICATION_CONTROLLER,
     &SERVICE_ACCOUNT,
+    &PERSISTENT_VOLUME_CLAIM,
+    &PERSISTENT_VOLUME,
     &DEPLOYMENT,
     &REPLICA_SET,
     &DAEMON_SET,
     &STATEFUL_SET,
     &JOB,
+    &CRON_JOB,
     &ENDPOINT_SLICE,
     &LEASE,
     &HORIZONTAL_POD_AUTOSCALER,
     &HORIZONTAL_POD_AUTOSCALER_V1,
     &POD_DISRUPTION_BUDGET,
     &NETWORK_POLICY,
+    &INGRESS,
     &STORAGE_CLASS,
     &RESOURCE_QUOTA,
     &LIMIT_RANGE,
+    &POD_TEMPLATE,
+    &BINDING,
+    &CONTROLLER_REVISION,
     &EVENTS_V1_EVENT,
     &NODE_METRICS,
     &POD_METRICS,
+    &SELF_SUBJECT_ACCESS_REVIEW,
+    &SELF_SUBJECT_RULES_REVIEW,
+    &SELF_SUBJECT_REVIEW,
+    &TOKEN_REVIEW,
+    &SUBJECT_ACCESS_REVIEW,
+    &LOCAL_SUBJECT_ACCESS_REVIEW,
+    &ROLE,
+    &ROLE_BINDING,
+    &CLUSTER_ROLE,
+    &CLUSTER_ROLE_BINDING,
+    &PRIORITY_CLASS,
+    &CERTIFICATE_SIGNING_REQUEST,
+    &INGRESS_CLASS,
+    &IP_ADDRESS,
+    &SERVICE_CIDR,
+    &RUNTIME_CLASS,
+    &CSI_DRIVER,
+    &CSI_NODE,
+    &CSI_STORAGE_CAPACITY,
+    &VOLUME_ATTACHMENT,
+    &VOLUME_ATTRIBUTES_CLASS,
+    &FLOW_SCHEMA,
+    &PRIORITY_LEVEL_CONFIGURATION,
+    &MUTATING_WEBHOOK_CONFIGURATION,
+    &VALIDATING_WEBHOOK_CONFIGURATION,
+    &VALIDATING_ADMISSION_POLICY,
+    &VALIDATING_ADMISSION_POLICY_BINDING,
+    &API_SERVICE,
+    &DEVICE_CLASS,
+    &RESOURCE_CLAIM,
+    &RESOURCE_CLAIM_TEMPLATE,
+    &RESOURCE_SLICE,
     &APPLICATION,
     &APP_PROJECT,
     &APPLICATION_SET,
@@ -127,8 +177,57 @@ pub fn api_version_of(ty: &ResourceType) -> &'static str {
     let all = ALL.get_or_init(|| TYPES.iter().map(|t| t.api_version()).collect());
     match TYPES.iter().position(|t| std::ptr::eq(*t, ty)) {
         Some(i) => all[i].as_str(),
+        // A custom type: made once per definition, so its apiVersion is kept once too.
+        None if ty.custom.is_some() => custom_api_version(ty),
         // Only the ad-hoc Scale view is outside the table, and it never owns fields.
         None => "v1",
+    }
+}
+
+fn custom_api_version(ty: &ResourceType) -> &'static str {
+    use std::sync::{Mutex, PoisonError};
+    static MADE: Mutex<Vec<(String, &'static str)>> = Mutex::new(Vec::new());
+    let wanted = ty.api_version();
+    let mut made = MADE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, v)) = made.iter().find(|(k, _)| *k == wanted) {
+        return v;
+    }
+    let v: &'static str = Box::leak(wanted.clone().into_boxed_str());
+    made.push((wanted, v));
+    v
+}
+
+/// Kubernetes' order of versions within a group (`version.CompareKubeAwareVersionStrings`):
+/// GA before beta before alpha, higher numbers first, other names last in alphabetical order.
+pub fn version_priority(
+    version: &str,
+) -> (u8, std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, String) {
+    use std::cmp::Reverse;
+    let parse = || -> Option<(u8, u64, u64)> {
+        let rest = version.strip_prefix('v')?;
+        let digits = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let major: u64 = rest[..digits].parse().ok()?;
+        if major == 0 {
+            return None;
+        }
+        let tail = &rest[digits..];
+        if tail.is_empty() {
+            return Some((0, major, 0));
+        }
+        let (level, minor) = if let Some(m) = tail.strip_prefix("beta") {
+            (1, m)
+        } else if let Some(m) = tail.strip_prefix("alpha") {
+            (2, m)
+        } else {
+            return None;
+        };
+        Some((level, major, minor.parse().ok()?))
+    };
+    match parse() {
+        Some((level, major, minor)) => (level, Reverse(major), Reverse(minor), String::new()),
+        None => (3, Reverse(0), Reverse(0), version.to_string()),
     }
 }
 
@@ -179,8 +278,14 @@ pub fn unserved(api_version: &str, kind: &str) -> &'static ResourceType {
     ty
 }
 
-/// Whether `ty` is one of the served types (not an [`unserved`] one).
+/// Whether `ty` is one of the served types (not an [`unserved`] one): a type of the built-in
+/// table, or a custom one (made only from a CRD a cluster serves, and found through its
+/// [`Catalog`]).
 pub fn is_served(ty: &ResourceType) -> bool {
+    is_builtin_table(ty) || ty.custom.is_some()
+}
+
+fn is_builtin_table(ty: &ResourceType) -> bool {
     TYPES.iter().any(|t| std::ptr::eq(*t, ty))
 }
 

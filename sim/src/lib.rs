@@ -12,7 +12,7 @@
 //! | `body`, `proto`, `validation` | reading request bodies (JSON, YAML, protobuf) and field validation |
 //! | `ops`, `patch`, `fields`, `defaults` | the one write path: admission, patches, managedFields, defaulting |
 //! | `store`, `key`, `journal`, `clock` | objects by key, resourceVersions, watch history, the state dir, sped-up time |
-//! | `kinds`, `schema`, `table`, `status`, `objects` | the served types, field shapes, kubectl's Tables, API errors, metadata helpers |
+//! | `kinds`, `schema`, `table`, `status`, `objects`, `labels` | the served types, field shapes, kubectl's Tables, API errors, metadata helpers, label selectors |
 //! | `controllers`, `logs`, `shell` | k3s's workload controllers, Pod output, the Job containers' tiny shell |
 //! | `argocd` | Argo CD 3.5's application controller and repo server |
 //! | `gitd`, `tools`, `tls`, `bootstrap` | the real git daemon, the real kubectl/helm, HTTPS, what a fresh cluster holds |
@@ -33,6 +33,7 @@ mod glob;
 mod journal;
 mod key;
 mod kinds;
+mod labels;
 mod logs;
 mod objects;
 mod ops;
@@ -193,6 +194,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     controllers::node::seed(&store, &api::k3s_version(&git_version));
     controllers::endpoints::seed(&store);
     argocd::seed(&store);
+    store.open_watch_window();
     let scratch = match &config.state_dir {
         Some(_) => None,
         None => Some(

@@ -11,14 +11,17 @@ mod prepare;
 pub mod quota;
 mod scale;
 pub mod service;
+mod validate;
 
 use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use admission::{CLAIM_PROTECTION, VOLUME_PROTECTION};
 pub use bind::bind;
 pub use delete::{DeleteOptions, Deleted, Propagation, delete};
-pub use scale::{ScaleWrite, scale_of, write_scale};
+pub use scale::{ScaleWrite, scale_for, write_scale};
+pub use validate::{check_view_update, pod_warnings};
 
 use super::fields::{self, Writer};
 use super::kinds::ResourceType;
@@ -102,6 +105,11 @@ pub fn create(
     } else {
         Vec::new()
     };
+    let default_class = if (ty.group, ty.kind) == ("", "PersistentVolumeClaim") {
+        admission::default_class(store)
+    } else {
+        None
+    };
     let given = objects::name(&body).to_string();
     let generate = body["metadata"]["generateName"].as_str().map(String::from);
     // generateName: retry a few times on the (unlikely) collision, as the real server does not.
@@ -109,7 +117,16 @@ pub fn create(
         let name = match (&given, &generate) {
             (n, _) if !n.is_empty() => n.clone(),
             (_, Some(prefix)) => format!("{prefix}{}", objects::random_suffix(5)),
-            _ => return Err(ApiError::required(ty, "", "metadata.name")),
+            _ => {
+                return Err(ApiError::invalid_fields(
+                    ty,
+                    "",
+                    &[crate::status::FieldError::required(
+                        "metadata.name",
+                        "name or generateName is required",
+                    )],
+                ));
+            }
         };
         objects::metadata_mut(&mut body).insert("name".into(), Value::String(name.clone()));
         prepare::check_namespace(store, ty, namespace, &name)?;
@@ -139,9 +156,16 @@ pub fn create(
             if let Some(allocated) = &allocation {
                 service::keep_allocated(allocated, &mut new);
             }
-            if (ty.group, ty.kind) == ("", "Pod") {
-                admission::admit_pod(&mut new);
-                limit_ranger::default_pod(&limit_items, &mut new);
+            match (ty.group, ty.kind) {
+                ("", "Pod") => {
+                    admission::admit_pod(&mut new);
+                    limit_ranger::default_pod(&limit_items, &mut new);
+                }
+                ("", "PersistentVolumeClaim") => {
+                    admission::admit_claim(&mut new, default_class.as_deref());
+                }
+                ("", "PersistentVolume") => admission::admit_volume(&mut new),
+                _ => {}
             }
             Ok(with_entries(new, &entries))
         });
@@ -216,6 +240,9 @@ pub fn patch_checked(
     commit(store, &key, actor, |old| {
         let old = old.ok_or_else(|| ApiError::not_found(ty, name))?;
         let patched = check(patch::apply_patch(kind, ty, old, body)?)?;
+        // A patch may not rename or move the object: the patched name and namespace must
+        // still be the URL's.
+        prepare::check_identity(ty, &patched, namespace, Some(name))?;
         if let Some(rv) = patched["metadata"]["resourceVersion"].as_str()
             && rv
                 != old["metadata"]["resourceVersion"]
@@ -270,10 +297,14 @@ fn apply(
     prepare::strip_other_part(ty, part, &mut config);
     let key = Key::new(ty, namespace, name);
     let mut allocation = None;
+    let mut default_class = None;
     if store.get(&key).is_none() {
         prepare::check_namespace(store, ty, namespace, name)?;
         if (ty.group, ty.kind) == ("", "Service") {
             allocation = Some(service::allocated(store, ty, &config)?);
+        }
+        if (ty.group, ty.kind) == ("", "PersistentVolumeClaim") {
+            default_class = admission::default_class(store);
         }
     }
     commit(store, &key, actor, |old| {
@@ -292,8 +323,15 @@ fn apply(
         if let (None, Some(allocated)) = (old, &allocation) {
             service::keep_allocated(allocated, &mut new);
         }
-        if old.is_none() && (ty.group, ty.kind) == ("", "Pod") {
-            admission::admit_pod(&mut new);
+        if old.is_none() {
+            match (ty.group, ty.kind) {
+                ("", "Pod") => admission::admit_pod(&mut new),
+                ("", "PersistentVolumeClaim") => {
+                    admission::admit_claim(&mut new, default_class.as_deref());
+                }
+                ("", "PersistentVolume") => admission::admit_volume(&mut new),
+                _ => {}
+            }
         }
         Ok(with_entries(new, &entries))
     })
@@ -307,8 +345,9 @@ fn update_with(
     new: Value,
     actor: &Actor,
 ) -> ApiResult<Value> {
+    let given = given_entries(old, &new);
     let new = prepare_write(&store.clock, target, Some(old), new)?;
-    let mut entries = fields::read_entries(old);
+    let mut entries = given.unwrap_or_else(|| fields::read_entries(old));
     fields::record_update(
         &mut entries,
         Some(old),
@@ -316,6 +355,21 @@ fn update_with(
         &writer(target.ty, actor, target.part, &now(store)),
     );
     Ok(with_entries(new, &entries))
+}
+
+/// The managedFields a write sets itself, as a real server takes them: a list that differs from
+/// the stored one replaces it (kubectl's move of client-side-apply ownership to server-side
+/// apply patches `/metadata/managedFields`), `[{}]` clears it, and an absent or empty list
+/// keeps what is stored.
+fn given_entries(old: &Value, new: &Value) -> Option<Vec<fields::ManagedFieldsEntry>> {
+    let given = new["metadata"]["managedFields"].as_array()?;
+    if given.is_empty() || Some(given) == old["metadata"]["managedFields"].as_array() {
+        return None;
+    }
+    if given.len() == 1 && given[0].as_object().is_some_and(serde_json::Map::is_empty) {
+        return Some(Vec::new());
+    }
+    Some(fields::read_entries(new))
 }
 
 /// Runs `decide` under the store's lock and stores its result, unless this is a dry run. A
@@ -361,4 +415,30 @@ fn now(store: &Store) -> String {
 fn with_entries(mut obj: Value, entries: &[fields::ManagedFieldsEntry]) -> Value {
     fields::write_entries(&mut obj, entries);
     obj
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_create_without_a_name_is_refused_as_the_real_server_words_it() {
+        let store = Store::in_memory(1.0);
+        let body = serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {}});
+        let e = create(
+            &store,
+            &crate::kinds::CONFIG_MAP,
+            "lab",
+            body,
+            &Actor::new("t"),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "ConfigMap \"\" is invalid: metadata.name: Required value: name or generateName is required"
+        );
+        let details = e.details.unwrap();
+        assert!(details.get("name").is_none(), "{details}");
+        assert_eq!(details["kind"], "ConfigMap");
+    }
 }

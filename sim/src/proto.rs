@@ -11,6 +11,7 @@
 mod duration;
 mod envelope;
 mod from_json;
+mod gojson;
 mod pool;
 mod shape;
 mod special;
@@ -19,6 +20,7 @@ mod tests;
 mod to_json;
 
 pub use envelope::{decode, encode, watch_frame};
+pub use gojson::normalize as go_json;
 pub use pool::can_encode;
 
 /// The media type of a protobuf body.

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::kinds::ResourceType;
+use super::validation::go_quote;
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
@@ -24,8 +25,28 @@ pub fn qualified(ty: &ResourceType) -> String {
     }
 }
 
+/// `Deployment.apps` / `ConfigMap`: the group-qualified kind `errors.NewInvalid` names.
+pub fn qualified_kind(ty: &ResourceType) -> String {
+    if ty.group.is_empty() {
+        ty.kind.to_string()
+    } else {
+        format!("{}.{}", ty.kind, ty.group)
+    }
+}
+
+/// A Status's details as Go writes `metav1.StatusDetails`: every field `omitempty`, so a core
+/// kind's empty group is left out (the Python client showed the difference).
 fn details(ty: &ResourceType, name: &str) -> Value {
-    json!({"name": name, "group": ty.group, "kind": ty.plural})
+    let mut d = json!({"name": name, "group": ty.group, "kind": ty.plural});
+    if let Some(o) = d.as_object_mut() {
+        if ty.group.is_empty() {
+            o.remove("group");
+        }
+        if name.is_empty() {
+            o.remove("name");
+        }
+    }
+    d
 }
 
 impl ApiError {
@@ -99,34 +120,91 @@ impl ApiError {
         ApiError::new(409, "Conflict", message).with_details(d)
     }
 
-    /// 422: the object breaks a validation rule. `field` and `why` name the first cause.
+    /// 422: the object breaks a validation rule. `field` and `why` name the cause.
     pub fn invalid(ty: &ResourceType, name: &str, field: &str, value: &str, why: &str) -> ApiError {
-        let cause = format!("{field}: Invalid value: \"{value}\": {why}");
+        ApiError::invalid_fields(
+            ty,
+            name,
+            &[FieldError::invalid(field, BadValue::text(value), why)],
+        )
+    }
+
+    /// `field.TooLong(path, _, limit)`, as 1.35 words it; an empty path is the whole object (`[]`).
+    pub fn too_long(ty: &ResourceType, name: &str, field: &str, limit: usize) -> ApiError {
+        let shown = if field.is_empty() { "[]" } else { field };
+        let error = FieldError {
+            kind: FieldErrorType::TooLong,
+            field: shown.to_string(),
+            value: BadValue::Omit,
+            detail: format!("may not be more than {limit} bytes"),
+        };
+        ApiError::invalid_fields(ty, name, &[error])
+    }
+
+    /// `errors.NewInvalid`: 422 with every field error as a cause (duplicates kept, as the real
+    /// server keeps the ones its common and per-kind validation both find) and the message
+    /// `Kind.group "name" is invalid: <error>` or, for several, `[<error>, <error>]` with
+    /// repeated messages shown once (`ErrorList.ToAggregate`).
+    pub fn invalid_fields(ty: &ResourceType, name: &str, errors: &[FieldError]) -> ApiError {
+        let causes: Vec<Value> = errors
+            .iter()
+            .map(|e| json!({"reason": e.kind.reason(), "message": e.body(), "field": e.field}))
+            .collect();
+        let mut shown: Vec<String> = Vec::new();
+        for e in errors {
+            let line = e.to_string();
+            if !shown.contains(&line) {
+                shown.push(line);
+            }
+        }
+        let joined = match shown.as_slice() {
+            [] => String::new(),
+            [one] => format!(": {one}"),
+            many => format!(": [{}]", many.join(", ")),
+        };
         let mut d = details(ty, name);
         d["kind"] = json!(ty.kind);
-        d["causes"] = json!([{"reason": "FieldValueInvalid", "message": format!("Invalid value: \"{value}\": {why}"), "field": field}]);
+        d["causes"] = Value::Array(causes);
         ApiError::new(
             422,
             "Invalid",
-            format!("{} \"{name}\" is invalid: {cause}", ty.kind),
+            format!(
+                "{} {} is invalid{joined}",
+                qualified_kind(ty),
+                go_quote(name)
+            ),
         )
         .with_details(d)
     }
 
-    /// 422 for a missing required field.
-    /// `field.TooLong(path, _, limit)`, as 1.35 words it; an empty path is the whole object (`[]`).
-    pub fn too_long(ty: &ResourceType, name: &str, field: &str, limit: usize) -> ApiError {
-        let why = format!("Too long: may not be more than {limit} bytes");
-        let shown = if field.is_empty() { "[]" } else { field };
-        let mut d = details(ty, name);
-        d["kind"] = json!(ty.kind);
-        d["causes"] = json!([{"reason": "FieldValueTooLong", "message": why, "field": shown}]);
+    /// `errors.NewInvalid` of a list's or watch's options: `ListOptions.meta.k8s.io "" is
+    /// invalid: ...`.
+    pub fn invalid_list_options(errors: &[FieldError]) -> ApiError {
+        let causes: Vec<Value> = errors
+            .iter()
+            .map(|e| json!({"reason": e.kind.reason(), "message": e.body(), "field": e.field}))
+            .collect();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        let joined = match shown.as_slice() {
+            [one] => one.clone(),
+            many => format!("[{}]", many.join(", ")),
+        };
         ApiError::new(
             422,
             "Invalid",
-            format!("{} \"{name}\" is invalid: {shown}: {why}", ty.kind),
+            format!("ListOptions.meta.k8s.io \"\" is invalid: {joined}"),
         )
-        .with_details(d)
+        .with_details(json!({"group": "meta.k8s.io", "kind": "ListOptions", "causes": causes}))
+    }
+
+    /// `errors.NewTimeoutError` of a list at a resourceVersion the server has not reached.
+    pub fn too_large_resource_version(asked: u64, current: u64) -> ApiError {
+        ApiError::new(
+            504,
+            "Timeout",
+            format!("Timeout: Too large resource version: {asked}, current: {current}"),
+        )
+        .with_details(json!({"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}], "retryAfterSeconds": 1}))
     }
 
     /// A custom resource missing fields its CRD requires: the group-qualified kind, and every
@@ -152,19 +230,6 @@ impl ApiError {
             422,
             "Invalid",
             format!("{}.{} \"{name}\" is invalid: {shown}", ty.kind, ty.group),
-        )
-        .with_details(d)
-    }
-
-    pub fn required(ty: &ResourceType, name: &str, field: &str) -> ApiError {
-        let mut d = details(ty, name);
-        d["kind"] = json!(ty.kind);
-        d["causes"] =
-            json!([{"reason": "FieldValueRequired", "message": "Required value", "field": field}]);
-        ApiError::new(
-            422,
-            "Invalid",
-            format!("{} \"{name}\" is invalid: {field}: Required value", ty.kind),
         )
         .with_details(d)
     }
@@ -200,8 +265,21 @@ impl ApiError {
     }
 
     /// 409 because a precondition of the request no longer holds.
+    /// A delete's precondition that does not hold (`rest.BeforeDelete`): a conflict on the
+    /// kind itself (`ConfigMap "c"`, `Deployment.apps "web"`), not on its resource.
     pub fn precondition_failed(ty: &ResourceType, name: &str, why: &str) -> ApiError {
-        ApiError::conflict(ty, name, format!("Precondition failed: {why}"))
+        let mut d = details(ty, name);
+        d["kind"] = json!(ty.kind);
+        ApiError::new(
+            409,
+            "Conflict",
+            format!(
+                "Operation cannot be fulfilled on {} {}: {why}",
+                qualified_kind(ty),
+                go_quote(name)
+            ),
+        )
+        .with_details(d)
     }
 
     pub fn method_not_allowed(method: &str, what: &str) -> ApiError {
@@ -248,11 +326,12 @@ impl ApiError {
             "status": "Failure",
             "message": self.message,
             "reason": self.reason,
-            "code": self.code,
         });
+        // `metav1.Status`'s field order: details before code.
         if let Some(d) = &self.details {
             s["details"] = d.clone();
         }
+        s["code"] = json!(self.code);
         // An error that is not a Status on the real server has no reason at all.
         if self.reason.is_empty()
             && let Some(o) = s.as_object_mut()
@@ -263,14 +342,206 @@ impl ApiError {
     }
 }
 
+/// The kinds of `field.Error` (apimachinery's `field.ErrorType`): the cause's `reason` and the
+/// words its message starts with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldErrorType {
+    Required,
+    Invalid,
+    NotSupported,
+    Forbidden,
+    TooLong,
+    TooMany,
+    Duplicate,
+    /// `field.TypeInvalid`: a value of the wrong JSON type.
+    TypeInvalid,
+}
+
+impl FieldErrorType {
+    /// The `StatusCause.reason`.
+    pub fn reason(self) -> &'static str {
+        match self {
+            FieldErrorType::Required => "FieldValueRequired",
+            FieldErrorType::Invalid => "FieldValueInvalid",
+            FieldErrorType::NotSupported => "FieldValueNotSupported",
+            FieldErrorType::Forbidden => "FieldValueForbidden",
+            FieldErrorType::TooLong => "FieldValueTooLong",
+            FieldErrorType::TooMany => "FieldValueTooMany",
+            FieldErrorType::TypeInvalid => "FieldValueTypeInvalid",
+            FieldErrorType::Duplicate => "FieldValueDuplicate",
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            FieldErrorType::Required => "Required value",
+            FieldErrorType::Invalid => "Invalid value",
+            FieldErrorType::NotSupported => "Unsupported value",
+            FieldErrorType::Forbidden => "Forbidden",
+            FieldErrorType::TooLong => "Too long",
+            FieldErrorType::TooMany => "Too many",
+            FieldErrorType::TypeInvalid => "Invalid value",
+            FieldErrorType::Duplicate => "Duplicate value",
+        }
+    }
+
+    /// Required, Forbidden and TooLong never show the value.
+    fn shows_value(self) -> bool {
+        !matches!(
+            self,
+            FieldErrorType::Required | FieldErrorType::Forbidden | FieldErrorType::TooLong
+        )
+    }
+}
+
+/// The bad value of a field error, as `ErrorBody` prints it: a string quoted (`%q`), a number
+/// or bool bare, anything else as its JSON (`json.Marshal`), or left out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BadValue {
+    Omit,
+    /// Printed as Go's `%q` prints a string.
+    Text(String),
+    /// Printed as given: a number, a bool, or JSON already in Go's key order.
+    Raw(String),
+}
+
+impl BadValue {
+    pub fn text(s: &str) -> BadValue {
+        BadValue::Text(s.to_string())
+    }
+
+    /// A JSON value as `json.Marshal` prints a map or slice of it: compact, map keys sorted.
+    /// (A Go struct keeps its fields' declared order; callers render those themselves.)
+    pub fn json(v: &Value) -> BadValue {
+        match v {
+            Value::String(s) => BadValue::Text(s.clone()),
+            other => BadValue::Raw(crate::argocd::apply::go_json(other).trim_end().to_string()),
+        }
+    }
+
+    fn shown(&self) -> Option<String> {
+        match self {
+            BadValue::Omit => None,
+            BadValue::Text(s) => Some(go_quote(s)),
+            BadValue::Raw(s) => Some(s.clone()),
+        }
+    }
+}
+
+/// One `field.Error`: a field path, what is wrong, the bad value and the detail.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldError {
+    pub kind: FieldErrorType,
+    pub field: String,
+    pub value: BadValue,
+    pub detail: String,
+}
+
+impl FieldError {
+    pub fn invalid(field: &str, value: BadValue, detail: &str) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::Invalid,
+            field: field.to_string(),
+            value,
+            detail: detail.to_string(),
+        }
+    }
+
+    pub fn required(field: &str, detail: &str) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::Required,
+            field: field.to_string(),
+            value: BadValue::Omit,
+            detail: detail.to_string(),
+        }
+    }
+
+    pub fn forbidden(field: &str, detail: &str) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::Forbidden,
+            field: field.to_string(),
+            value: BadValue::Omit,
+            detail: detail.to_string(),
+        }
+    }
+
+    /// `field.NotSupported`: the value and the quoted list of what is allowed.
+    pub fn not_supported(field: &str, value: BadValue, allowed: &[&str]) -> FieldError {
+        let quoted: Vec<String> = allowed.iter().map(|a| go_quote(a)).collect();
+        FieldError {
+            kind: FieldErrorType::NotSupported,
+            field: field.to_string(),
+            value,
+            detail: format!("supported values: {}", quoted.join(", ")),
+        }
+    }
+
+    /// `field.TooLong(path, _, limit)`: the value not shown.
+    pub fn too_long(field: &str, limit: u64) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::TooLong,
+            field: field.to_string(),
+            value: BadValue::Omit,
+            detail: format!("may not be more than {limit} bytes"),
+        }
+    }
+
+    /// `field.TooMany(path, actual, limit)`: how many there are, and the most allowed.
+    pub fn too_many(field: &str, actual: u64, limit: u64) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::TooMany,
+            field: field.to_string(),
+            value: BadValue::Raw(actual.to_string()),
+            detail: format!("must have at most {limit} items"),
+        }
+    }
+
+    /// `field.Duplicate`: the value shown, no detail.
+    pub fn duplicate(field: &str, value: BadValue) -> FieldError {
+        FieldError {
+            kind: FieldErrorType::Duplicate,
+            field: field.to_string(),
+            value,
+            detail: String::new(),
+        }
+    }
+
+    /// `ValidateImmutableField`'s error: the new value, "field is immutable".
+    pub fn immutable(field: &str, value: BadValue) -> FieldError {
+        FieldError::invalid(field, value, "field is immutable")
+    }
+
+    /// `ErrorBody`: the message without the field path.
+    pub fn body(&self) -> String {
+        let mut s = self.kind.words().to_string();
+        if self.kind.shows_value()
+            && let Some(v) = self.value.shown()
+        {
+            s = format!("{s}: {v}");
+        }
+        if !self.detail.is_empty() {
+            s = format!("{s}: {}", self.detail);
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for FieldError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.field, self.body())
+    }
+}
+
 /// The `Status` a successful delete of a fully removed object returns.
 pub fn success(ty: &ResourceType, name: &str, uid: &str) -> Value {
+    let mut d = details(ty, name);
+    d["uid"] = json!(uid);
     json!({
         "kind": "Status",
         "apiVersion": "v1",
         "metadata": {},
         "status": "Success",
-        "details": {"name": name, "group": ty.group, "kind": ty.plural, "uid": uid},
+        "details": d,
     })
 }
 

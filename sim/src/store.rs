@@ -16,7 +16,7 @@ use tokio::sync::broadcast;
 use super::clock::Clock;
 use super::journal::{Journal, JournalError, Record};
 pub use super::key::Key;
-use super::kinds::ResourceType;
+use super::kinds::{Catalog, ResourceType};
 
 /// How many past events a watch can resume from; older resourceVersions get 410 Gone.
 const HISTORY_EVENTS: usize = 20_000;
@@ -84,6 +84,8 @@ pub struct Store {
     inner: Mutex<Inner>,
     events: broadcast::Sender<Arc<Event>>,
     pub clock: Clock,
+    /// The custom types this cluster serves (its CRDs'), beside the built-in table.
+    pub kinds: Catalog,
 }
 
 struct Inner {
@@ -127,6 +129,7 @@ impl Store {
             }),
             events,
             clock,
+            kinds: Catalog::default(),
         })
     }
 
@@ -151,6 +154,46 @@ impl Store {
             .map(|(_, v)| v.clone())
             .collect();
         (items, inner.rv)
+    }
+
+    /// Objects of a type as they were at resourceVersion `at` (a list with
+    /// `resourceVersionMatch=Exact`), rebuilt by undoing the kept history's later events;
+    /// `Expired` when the history no longer reaches back that far.
+    pub fn list_at(
+        &self,
+        ty: &'static ResourceType,
+        namespace: Option<&str>,
+        at: u64,
+    ) -> Result<Vec<Arc<Value>>, Expired> {
+        let inner = self.lock();
+        let oldest_kept = inner.history.front().map_or(inner.rv + 1, |e| e.rv);
+        if at < inner.rv && at + 1 < oldest_kept {
+            return Err(Expired {
+                oldest: oldest_kept,
+            });
+        }
+        let mut objects: BTreeMap<Key, Arc<Value>> = range_of(&inner.objects, ty, namespace)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let probe = Key::new(ty, "", "");
+        for event in inner.history.iter().rev().take_while(|e| e.rv > at) {
+            if event.key.ty != probe.ty || namespace.is_some_and(|ns| event.key.namespace != ns) {
+                continue;
+            }
+            match (event.kind, &event.previous) {
+                (EventType::Added, _) => {
+                    objects.remove(&event.key);
+                }
+                (EventType::Deleted, _) => {
+                    objects.insert(event.key.clone(), event.object.clone());
+                }
+                (_, Some(previous)) => {
+                    objects.insert(event.key.clone(), previous.clone());
+                }
+                (_, None) => {}
+            }
+        }
+        Ok(objects.into_values().collect())
     }
 
     /// Every future change, for the controllers (a lagging receiver must resync with `list`).
@@ -285,6 +328,13 @@ impl Store {
                 })
             }
         }
+    }
+
+    /// Starts the watch window where the real server's watch cache starts: at the state the
+    /// cluster came up with. A watch from an older resourceVersion (what the bootstrap wrote)
+    /// is told `410 Expired`, as the cacher, which never saw those events, tells it.
+    pub fn open_watch_window(&self) {
+        self.lock().history.clear();
     }
 
     /// The clock time a stored state was last written, for restarts of a sped-up cluster.
@@ -433,6 +483,46 @@ mod tests {
                 .watch(ty, None, Some(store.resource_version()))
                 .is_ok()
         );
+    }
+
+    #[test]
+    fn the_watch_window_opens_after_what_the_cluster_started_with() {
+        let store = Store::in_memory(1.0);
+        put(&store, "a", "1");
+        put(&store, "b", "1");
+        store.open_watch_window();
+        let ty = &crate::kinds::CONFIG_MAP;
+        let started = store.resource_version();
+        let Err(expired) = store.watch(ty, None, Some(1)) else {
+            panic!("a watch from before the start is not expired");
+        };
+        assert_eq!(expired.oldest, started + 1);
+        assert!(store.watch(ty, None, Some(started)).is_ok());
+        put(&store, "c", "1");
+        assert!(store.watch(ty, None, Some(started)).unwrap().replay.len() == 1);
+        assert!(store.watch(ty, None, Some(1)).is_err());
+    }
+
+    #[test]
+    fn a_list_at_an_earlier_version_undoes_what_came_after() {
+        let store = Store::in_memory(1.0);
+        put(&store, "a", "1");
+        let before = store.resource_version();
+        put(&store, "a", "2");
+        put(&store, "b", "1");
+        let ty = &crate::kinds::CONFIG_MAP;
+        let then = store.list_at(ty, None, before).unwrap();
+        assert_eq!(then.len(), 1);
+        assert_eq!(then[0]["metadata"]["resourceVersion"], before.to_string());
+        assert_eq!(
+            store
+                .list_at(ty, None, store.resource_version())
+                .unwrap()
+                .len(),
+            2
+        );
+        store.open_watch_window();
+        assert!(store.list_at(ty, None, before).is_err());
     }
 
     #[test]

@@ -57,6 +57,12 @@ const JOB: &[Col] = &[NAME, col("Status", "Status of the job."),
     col("Completions", D_JOB_SUCCEEDED), col("Duration", "Time required to complete the job."),
     AGE, CONTAINERS, IMAGES, wide("Selector", D_JOB_SELECTOR)];
 const NAMESPACE: &[Col] = &[NAME, col("Status", "The status of the namespace"), AGE];
+/// The `/scale` subresource's printer (its Name column has no `name` format).
+#[rustfmt::skip]
+const SCALE: &[Col] = &[col("Name", D_NAME),
+    int_col("Desired", "replicas is the desired number of instances for the scaled object."),
+    int_col("Available", "replicas is the actual number of observed instances of the scaled object."),
+    AGE];
 const CONFIG_MAP: &[Col] = &[NAME, col("Data", D_CM_DATA), AGE];
 const SECRET: &[Col] = &[
     NAME,
@@ -100,11 +106,17 @@ macro_rules! cells {
 }
 
 mod cluster;
+mod custom;
+mod jsonpath;
 mod policy;
+mod storage;
 mod workloads;
+
+pub use custom::table_of;
 
 #[derive(Clone, Copy)]
 enum Printer {
+    Scale,
     DaemonSet,
     StatefulSet,
     ReplicationController,
@@ -129,6 +141,10 @@ enum Printer {
     StorageClass,
     ResourceQuota,
     LimitRange,
+    PersistentVolumeClaim,
+    PersistentVolume,
+    CronJob,
+    Ingress,
     Custom(&'static [PrinterColumn]),
 }
 
@@ -138,6 +154,7 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
     let core = matches!(group, "" | "core");
     match (kind, group) {
         ("Namespace", _) if core => (P::Namespace, NAMESPACE),
+        ("Scale", "autoscaling") => (P::Scale, SCALE),
         ("ConfigMap", _) if core => (P::ConfigMap, CONFIG_MAP),
         ("Secret", _) if core => (P::Secret, SECRET),
         ("ServiceAccount", _) if core => (P::ServiceAccount, SERVICE_ACCOUNT),
@@ -156,6 +173,12 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
         ("Deployment", "apps") => (P::Deployment, DEPLOYMENT),
         ("ReplicaSet", "apps") => (P::ReplicaSet, REPLICA_SET),
         ("Job", "batch") => (P::Job, JOB),
+        ("CronJob", "batch") => (P::CronJob, storage::CRON_JOB),
+        ("PersistentVolumeClaim", _) if core => {
+            (P::PersistentVolumeClaim, storage::PERSISTENT_VOLUME_CLAIM)
+        }
+        ("PersistentVolume", _) if core => (P::PersistentVolume, storage::PERSISTENT_VOLUME),
+        ("Ingress", "networking.k8s.io") => (P::Ingress, storage::INGRESS),
         ("CustomResourceDefinition", "apiextensions.k8s.io") => (P::Crd, CRD),
         ("HorizontalPodAutoscaler", "autoscaling") => (P::Hpa, policy::HPA),
         ("PodDisruptionBudget", "policy") => (P::Pdb, policy::PDB),
@@ -204,6 +227,12 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
             cells![name, text_or(obj, "/type", "Opaque"), count, age]
         }
         Printer::ServiceAccount => cells![name, age],
+        Printer::Scale => cells![
+            name,
+            int(obj, "/spec/replicas"),
+            int(obj, "/status/replicas"),
+            age
+        ],
         Printer::Pod => pod_cells(name, age, obj, now),
         Printer::Event => event_cells(obj, now),
         Printer::Service => service_cells(name, age, obj),
@@ -244,6 +273,10 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
         Printer::StorageClass => policy::storage_class_cells(obj, now),
         Printer::ResourceQuota => policy::resource_quota_cells(obj, now),
         Printer::LimitRange => policy::limit_range_cells(obj),
+        Printer::PersistentVolumeClaim => storage::claim_cells(obj, now),
+        Printer::PersistentVolume => storage::volume_cells(obj, now),
+        Printer::CronJob => storage::cron_job_cells(obj, now),
+        Printer::Ingress => storage::ingress_cells(obj, now),
         Printer::Custom(cols) => {
             let cells = cols.iter().map(|c| custom_cell(c, obj, now));
             [Value::from(name)].into_iter().chain(cells).collect()
@@ -677,10 +710,15 @@ fn job_cells(name: &str, age: String, job: &Value, now: Timestamp) -> Vec<Value>
 fn custom_cell(col: &PrinterColumn, obj: &Value, now: Timestamp) -> Value {
     let mut path = col.2.split('.').filter(|k| !k.is_empty());
     let found = path.try_fold(obj, |v, k| v.get(k));
-    let Some(v) = found.filter(|v| !v.is_null()) else {
-        return Value::Null;
-    };
-    match (col.1, v) {
+    match found.filter(|v| !v.is_null()) {
+        Some(v) => typed_cell(col.1, v, now),
+        None => Value::Null,
+    }
+}
+
+/// A found value as a column of this type prints it (`null` when the type does not fit).
+fn typed_cell(type_: &str, v: &Value, now: Timestamp) -> Value {
+    match (type_, v) {
         ("string", Value::String(_)) => v.clone(),
         // JSONPath prints scalars bare and objects or lists as JSON.
         ("string", Value::Number(_) | Value::Bool(_)) => v.to_string().into(),

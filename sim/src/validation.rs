@@ -11,10 +11,11 @@ mod builtin;
 mod crd;
 mod doc;
 mod godecode;
-mod gofmt;
+pub mod gofmt;
 mod patched;
 mod quantity;
 mod shape;
+mod structural;
 mod warnings;
 
 use std::sync::OnceLock;
@@ -27,7 +28,7 @@ use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
 pub use argocd::openapi_schema as crd_schema;
 use doc::{Node, parse_json, parse_yaml};
-use godecode::go_quote;
+pub use godecode::go_quote;
 pub use patched::{PatchCheck, patch_strict_errors};
 pub use warnings::Warnings;
 
@@ -118,8 +119,20 @@ fn decode_node(ty: &ResourceType, node: &Node) -> Option<Result<godecode::Decode
     if let Some(schema) = builtin::schema(ty) {
         return Some(godecode::decode(schema, node, true));
     }
-    let schema = argocd::schema(ty)?;
+    let schema = custom_schema(ty)?;
     Some(crd::decode(schema, object_meta()?, node))
+}
+
+/// The shape of a custom resource: Argo CD's from their tables, any other CRD's from its
+/// structural schema.
+fn custom_schema(ty: &ResourceType) -> Option<&'static shape::Schema> {
+    argocd::schema(ty).or_else(|| structural::schema(ty))
+}
+
+/// The value validations of a custom resource's CRD schema that `obj` fails (none for a
+/// built-in kind).
+pub fn custom_resource_errors(ty: &ResourceType, obj: &Value) -> Vec<crate::status::FieldError> {
+    structural::value_errors(ty, obj)
 }
 
 /// The fields of `object` that `ty`'s schema does not declare, as strict decoding names them
@@ -146,6 +159,32 @@ fn cannot_handle(ty: &ResourceType, why: &str) -> ApiError {
     ))
 }
 
+/// A body whose kind could not even be read (`transformDecodeError` without a kind): the
+/// decoder's error with the first 30 bytes of the body, as text when it looks like JSON and
+/// in hex otherwise.
+fn unrecognized(ty: &ResourceType, raw: &[u8], e: ApiError) -> ApiError {
+    let undecodable =
+        e.message.starts_with("couldn't get version/kind") || e.message.starts_with("yaml: ");
+    if e.code != 400 || !undecodable {
+        return e;
+    }
+    let why = &e.message;
+    let head = &raw[..raw.len().min(30)];
+    let more = if raw.len() > 30 { " ..." } else { "" };
+    let summary = match raw.first() {
+        None => "<empty>".to_string(),
+        Some(b'{') => format!("{}{more}", String::from_utf8_lossy(head)),
+        Some(_) => {
+            let hex: String = head.iter().map(|b| format!("{b:02x}")).collect();
+            format!("{hex}{more}")
+        }
+    };
+    ApiError::bad_request(format!(
+        "the object provided is unrecognized (must be of type {}): {why} ({summary})",
+        ty.kind
+    ))
+}
+
 /// Decodes the body of a create (POST) or replace (PUT) for `ty`, as the real server does
 /// under `directive`: a decoding error or (under Strict) any unknown or duplicate field
 /// refuses it with 400; under Warn each such field is a warning; unknown fields are dropped.
@@ -157,7 +196,19 @@ pub fn decode_object(
     directive: Directive,
     warnings: &Warnings,
 ) -> ApiResult<Value> {
-    let (node, mut strict) = match read(raw, content_type)? {
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    if !matches!(
+        essence,
+        "" | "application/json" | "application/yaml" | crate::proto::MEDIA_TYPE
+    ) {
+        return Err(ApiError::unsupported_media_type(&[
+            "application/json",
+            "application/yaml",
+            crate::proto::MEDIA_TYPE,
+        ]));
+    }
+    let read = read(raw, content_type).map_err(|e| unrecognized(ty, raw, e));
+    let (node, mut strict) = match read? {
         Read::Node(node, yaml_duplicates) => (node, yaml_duplicates),
         Read::Other(value) => return Ok(value),
     };
@@ -176,47 +227,30 @@ pub fn decode_object(
 /// spec.syncPolicy.automated.selfHeal: Invalid value: "string": spec.syncPolicy.automated.selfHeal
 /// in body must be of type boolean: "string"` (several in `[...]`).
 fn schema_types(ty: &ResourceType, value: &Value) -> ApiResult<()> {
-    let Some(schema) = argocd::schema(ty) else {
+    use crate::status::{BadValue, FieldError, FieldErrorType};
+    let Some(schema) = custom_schema(ty) else {
         return Ok(());
     };
     let errors = crd::type_errors(schema, value);
     if errors.is_empty() {
         return Ok(());
     }
-    let causes: Vec<Value> = errors
+    let mut found: Vec<FieldError> = errors
         .iter()
-        .map(|(path, actual, expected)| {
-            serde_json::json!({
-                "reason": "FieldValueTypeInvalid",
-                "message": format!("Invalid value: \"{actual}\": {path} in body must be of type {expected}: \"{actual}\""),
-                "field": path,
-            })
+        .map(|(path, actual, expected)| FieldError {
+            kind: FieldErrorType::TypeInvalid,
+            field: path.clone(),
+            value: BadValue::text(actual),
+            detail: format!("{path} in body must be of type {expected}: \"{actual}\""),
         })
         .collect();
-    let texts: Vec<String> = causes
-        .iter()
-        .map(|c| {
-            format!(
-                "{}: {}",
-                c["field"].as_str().unwrap_or_default(),
-                c["message"].as_str().unwrap_or_default()
-            )
-        })
-        .collect();
-    let joined = match texts.as_slice() {
-        [one] => one.clone(),
-        many => format!("[{}]", many.join(", ")),
-    };
+    // The schema's other validations run with the type checks, and report together.
+    if ty.custom.is_some() {
+        found.extend(structural::value_errors(ty, value));
+        found.sort_by(|a, b| a.field.cmp(&b.field));
+    }
     let name = value["metadata"]["name"].as_str().unwrap_or_default();
-    let qualified = format!("{}.{}", ty.kind, ty.group);
-    Err(ApiError {
-        code: 422,
-        reason: "Invalid",
-        message: format!("{qualified} {} is invalid: {joined}", go_quote(name)),
-        details: Some(
-            serde_json::json!({"name": name, "group": ty.group, "kind": ty.kind, "causes": causes}),
-        ),
-    })
+    Err(ApiError::invalid_fields(ty, name, &found))
 }
 
 /// Under Strict, the error text for these strict errors; under Warn, they become warnings.
@@ -278,6 +312,25 @@ mod tests {
     }
 
     const TYPO: &[u8] = br#"{"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"}, "spec": {"replica": 3}}"#;
+
+    #[test]
+    fn a_body_the_decoder_cannot_read_is_refused_as_the_real_handler_words_it() {
+        let w = Warnings::default();
+        let cm = &crate::kinds::CONFIG_MAP;
+        let truncated = br#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x""#;
+        let err =
+            decode_object(cm, truncated, "application/json", Directive::Strict, &w).unwrap_err();
+        assert_eq!(
+            err.message,
+            r#"the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: unexpected end of JSON input ({"apiVersion":"v1","kind":"Con ...)"#
+        );
+        let err = decode_object(cm, b"{}", "application/xml", Directive::Strict, &w).unwrap_err();
+        assert_eq!((err.code, err.reason), (415, "UnsupportedMediaType"));
+        assert_eq!(
+            err.message,
+            "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf"
+        );
+    }
 
     #[test]
     fn strict_refuses_with_the_real_wording() {

@@ -15,15 +15,19 @@ mod common;
 
 /// One module per topic (the files of `sim/tests/cluster/`).
 mod cluster {
+    mod api_defaults;
     mod argocd_audit;
     mod argocd_audit2_ops;
     mod argocd_audit2_repo;
     mod argocd_audit2_status;
     mod argocd_audit2_sync;
+    mod argocd_audit3;
     mod argocd_audit_engine;
     mod argocd_install;
     mod argocd_rules;
     mod bad_input;
+    mod builtin_kinds;
+    mod crd;
     mod field_validation;
     mod generated_input;
     mod helm;
@@ -34,9 +38,11 @@ mod cluster {
     mod k3s_policy_kinds;
     mod kube_rs;
     mod kubectl;
+    mod list_watch;
     mod managed_fields;
     mod protobuf;
     mod raw_http;
+    mod request_errors;
     mod survey;
     mod survey_named;
     mod validation_limits;

@@ -22,6 +22,8 @@ pub struct Ctx<'a> {
     pub output: Output,
     pub content_type: &'a str,
     pub manager_default: &'a str,
+    /// The user `kubectl --as` names, whose permissions reviews answer for.
+    pub impersonating: Option<super::rbac::User>,
     /// Warnings for the response (`Warning: 299 - "..."` headers).
     pub warnings: Warnings,
 }

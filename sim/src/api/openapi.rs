@@ -7,14 +7,16 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::kinds::{TYPES, group_versions};
+use crate::kinds::Catalog;
+
+mod custom;
 
 /// A stable hash per document so kubectl's cache is reused between runs of the same build.
 const HASH: &str = concat!("capa-", env!("CARGO_PKG_VERSION"));
 
-pub fn index() -> Value {
+pub fn index(kinds: &Catalog) -> Value {
     let mut paths = Map::new();
-    for (g, v) in group_versions() {
+    for (g, v) in kinds.group_versions() {
         let key = if g.is_empty() {
             format!("api/{v}")
         } else {
@@ -29,12 +31,15 @@ pub fn index() -> Value {
 }
 
 /// The document for one group-version, or `None` when not served.
-pub fn document(group: &str, version: &str) -> Option<Value> {
+pub fn document(kinds: &Catalog, group: &str, version: &str) -> Option<Value> {
     let mut paths = Map::new();
-    for t in TYPES
-        .iter()
+    let mut schemas = Map::new();
+    for t in kinds
+        .all()
+        .into_iter()
         .filter(|t| t.group == group && t.version == version)
     {
+        schemas.extend(custom::schemas(t));
         let gvk = json!({"group": t.group, "version": t.version, "kind": t.kind});
         let op = |action: &str| {
             let content = |types: Vec<&str>| -> Map<String, Value> {
@@ -65,14 +70,27 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
         } else {
             format!("{base}/{}", t.plural)
         };
-        paths.insert(
-            collection.clone(),
-            json!({"get": op("list"), "post": op("post")}),
-        );
-        paths.insert(
-            format!("{collection}/{{name}}"),
-            json!({"get": op("get"), "put": op("put"), "patch": op("patch"), "delete": op("delete")}),
-        );
+        // The verbs discovery lists, on the collection and on one object.
+        let verbs = super::discovery::verbs(kinds, t);
+        let mut on_collection = Map::new();
+        let mut on_object = Map::new();
+        for verb in verbs {
+            let (at, method, action) = match verb {
+                "list" => (&mut on_collection, "get", "list"),
+                "create" => (&mut on_collection, "post", "post"),
+                "deletecollection" => (&mut on_collection, "delete", "deletecollection"),
+                "get" => (&mut on_object, "get", "get"),
+                "update" => (&mut on_object, "put", "put"),
+                "patch" => (&mut on_object, "patch", "patch"),
+                "delete" => (&mut on_object, "delete", "delete"),
+                _ => continue,
+            };
+            at.insert(method.into(), op(action));
+        }
+        paths.insert(collection.clone(), Value::Object(on_collection));
+        if !on_object.is_empty() {
+            paths.insert(format!("{collection}/{{name}}"), Value::Object(on_object));
+        }
     }
     if paths.is_empty() {
         return None;
@@ -81,7 +99,7 @@ pub fn document(group: &str, version: &str) -> Option<Value> {
         "openapi": "3.0.0",
         "info": {"title": "Kubernetes", "version": "v1.35.2"},
         "paths": paths,
-        "components": {"schemas": {}},
+        "components": {"schemas": schemas},
     }))
 }
 
@@ -127,14 +145,14 @@ mod tests {
 
     #[test]
     fn every_served_group_version_has_a_document_with_field_validation() {
-        let idx = index();
+        let idx = index(&Catalog::default());
         assert!(
             idx["paths"]["apis/apps/v1"]["serverRelativeURL"]
                 .as_str()
                 .unwrap()
                 .starts_with("/openapi/v3/apis/apps/v1?hash=")
         );
-        let doc = document("apps", "v1").unwrap();
+        let doc = document(&Catalog::default(), "apps", "v1").unwrap();
         let patch =
             &doc["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments/{name}"]["patch"];
         assert_eq!(
@@ -142,7 +160,7 @@ mod tests {
             "Deployment"
         );
         assert_eq!(patch["parameters"][0]["name"], "fieldValidation");
-        assert!(document("nope", "v1").is_none());
+        assert!(document(&Catalog::default(), "nope", "v1").is_none());
     }
 
     #[test]
@@ -155,7 +173,7 @@ mod tests {
                 .cloned()
                 .collect()
         };
-        let core = document("", "v1").unwrap();
+        let core = document(&Catalog::default(), "", "v1").unwrap();
         assert_eq!(
             media(&core, "/api/v1/namespaces/{namespace}/configmaps", "get"),
             [
@@ -174,7 +192,7 @@ mod tests {
                 "application/vnd.kubernetes.protobuf"
             ]
         );
-        let argo = document("argoproj.io", "v1alpha1").unwrap();
+        let argo = document(&Catalog::default(), "argoproj.io", "v1alpha1").unwrap();
         assert_eq!(
             media(
                 &argo,

@@ -1,19 +1,34 @@
 //! Turns a request path into what it names: discovery and OpenAPI documents, or a resource
 //! (type, namespace, name, subresource), following the real API server's URL layout.
 
-use crate::kinds::{ResourceType, by_plural};
+use crate::kinds::{Catalog, ResourceType};
 
 #[derive(Debug, PartialEq)]
 pub enum Route {
-    Health,
+    /// `/healthz`, `/livez`, `/readyz`, and one check below them.
+    Health {
+        endpoint: String,
+        check: Option<String>,
+    },
     Version,
     CoreVersions,
     Groups,
     Group(String),
-    GroupVersion { group: String, version: String },
+    GroupVersion {
+        group: String,
+        version: String,
+    },
     OpenApiV3Index,
-    OpenApiV3 { group: String, version: String },
+    OpenApiV3 {
+        group: String,
+        version: String,
+    },
     OpenApiV2,
+    /// `/metrics`: the server's own Prometheus metrics.
+    Metrics,
+    /// A path under a group-version the server does not serve (a deleted CRD's): no handler
+    /// owns it, so the mux's plain-text 404 answers, not a Status.
+    UnservedGroupVersion,
     Resource(ResourcePath),
     Unknown,
 }
@@ -27,14 +42,17 @@ pub struct ResourcePath {
     pub subresource: Option<String>,
 }
 
-pub fn parse(path: &str) -> Route {
+pub fn parse(path: &str, kinds: &Catalog) -> Route {
     let segs: Vec<&str> = path
         .trim_matches('/')
         .split('/')
         .filter(|s| !s.is_empty())
         .collect();
     match segs.as_slice() {
-        ["healthz" | "livez" | "readyz", ..] => Route::Health,
+        [endpoint @ ("healthz" | "livez" | "readyz"), rest @ ..] => Route::Health {
+            endpoint: (*endpoint).to_string(),
+            check: (!rest.is_empty()).then(|| rest.join("/")),
+        },
         ["version"] => Route::Version,
         ["api"] => Route::CoreVersions,
         ["apis"] => Route::Groups,
@@ -57,17 +75,32 @@ pub fn parse(path: &str) -> Route {
             version: version.to_string(),
         },
         ["openapi", "v2"] | ["swagger.json"] => Route::OpenApiV2,
-        ["api", version, rest @ ..] => resource("", version, rest),
-        ["apis", group, version, rest @ ..] => resource(group, version, rest),
+        ["metrics"] => Route::Metrics,
+        ["api", version, rest @ ..] => resource(kinds, "", version, rest),
+        // Only a path nothing routes asks whether its group-version is served at all (the
+        // list of them is built on demand: not on every request).
+        ["apis", group, version, rest @ ..] => match resource(kinds, group, version, rest) {
+            Route::Unknown
+                if !kinds
+                    .group_versions()
+                    .iter()
+                    .any(|(g, v)| g == group && v == version) =>
+            {
+                Route::UnservedGroupVersion
+            }
+            route => route,
+        },
         _ => Route::Unknown,
     }
 }
 
 /// Subresources any served type may have; whether this type has it is the handler's call.
-const SUBRESOURCES: &[&str] = &["status", "scale", "log", "finalize"];
+const SUBRESOURCES: &[&str] = &[
+    "status", "scale", "log", "finalize", "token", "eviction", "approval", "binding",
+];
 
-fn resource(group: &str, version: &str, rest: &[&str]) -> Route {
-    let found = |plural: &str| by_plural(group, version, plural);
+fn resource(kinds: &Catalog, group: &str, version: &str, rest: &[&str]) -> Route {
+    let found = |plural: &str| kinds.by_plural(group, version, plural);
     let make = |ty, namespace: Option<&str>, name: Option<&&str>, sub: Option<&&str>| {
         if sub.is_some_and(|s| !SUBRESOURCES.contains(s)) {
             return Route::Unknown;
@@ -112,6 +145,10 @@ fn resource(group: &str, version: &str, rest: &[&str]) -> Route {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn parse(path: &str) -> Route {
+        super::parse(path, &Catalog::default())
+    }
 
     fn res(path: &str) -> ResourcePath {
         match parse(path) {

@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::http::{HeaderMap, header};
 
 use super::selector::{FieldSelector, LabelSelector};
-use crate::status::ApiError;
+use crate::status::{ApiError, BadValue, FieldError};
 
 /// The largest request body accepted, as on a real API server (3 MiB).
 pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
@@ -16,9 +16,17 @@ pub struct Query {
     pub fields: FieldSelector,
     pub watch: bool,
     pub resource_version: Option<String>,
+    /// `resourceVersionMatch` (`Exact`, `NotOlderThan`).
+    pub resource_version_match: Option<String>,
+    /// `continue`: where a paged list goes on (see `resource::page`).
+    pub continue_token: Option<String>,
+    /// `limit`: the most items one page of a list holds (0 or absent: all).
+    pub limit: Option<usize>,
     pub bookmarks: bool,
     pub timeout_seconds: Option<u64>,
     pub send_initial_events: bool,
+    /// Whether `sendInitialEvents` was given at all (false counts too).
+    pub send_initial_events_given: bool,
     pub field_manager: Option<String>,
     pub force: bool,
     pub dry_run: bool,
@@ -49,7 +57,15 @@ impl Query {
                 "resourceVersion" => q.resource_version = Some(value).filter(|v| !v.is_empty()),
                 "allowWatchBookmarks" => q.bookmarks = flag(),
                 "timeoutSeconds" => q.timeout_seconds = value.parse().ok(),
-                "sendInitialEvents" => q.send_initial_events = flag(),
+                "sendInitialEvents" => {
+                    q.send_initial_events = flag();
+                    q.send_initial_events_given = true;
+                }
+                "resourceVersionMatch" => {
+                    q.resource_version_match = Some(value).filter(|v| !v.is_empty());
+                }
+                "continue" => q.continue_token = Some(value).filter(|v| !v.is_empty()),
+                "limit" => q.limit = value.parse().ok().filter(|n| *n > 0),
                 "fieldManager" => q.field_manager = Some(value).filter(|v| !v.is_empty()),
                 "force" => q.force = flag(),
                 "dryRun" => {
@@ -66,10 +82,78 @@ impl Query {
                 "tailLines" => q.tail_lines = value.parse().ok(),
                 "includeObject" => q.include_object = Some(value),
                 "fieldValidation" => q.field_validation = Some(value),
-                _ => {} // limit, continue, timeout, pretty, ...: accepted, not needed
+                _ => {} // timeout, pretty, ...: accepted, not needed
             }
         }
         Ok(q)
+    }
+
+    /// `ValidateListOptions` (with the WatchList feature on, as in 1.35): what a list or a watch
+    /// may not combine; a non-empty answer is refused as `ListOptions.meta.k8s.io "" is
+    /// invalid`.
+    pub fn list_option_errors(&self) -> Vec<FieldError> {
+        let mut errors = Vec::new();
+        let path = "resourceVersionMatch";
+        let given = self.resource_version_match.as_deref();
+        let forbidden = |why: &str| FieldError::forbidden(path, why);
+        if self.watch {
+            if self.send_initial_events_given && given != Some("NotOlderThan") {
+                errors.push(forbidden(
+                    "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan",
+                ));
+            }
+            if let Some(m) = given {
+                if !self.send_initial_events_given {
+                    errors.push(forbidden(
+                        "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided",
+                    ));
+                }
+                if m != "NotOlderThan" {
+                    errors.push(FieldError::not_supported(
+                        path,
+                        BadValue::text(m),
+                        &["NotOlderThan"],
+                    ));
+                }
+                if self.continue_token.is_some() {
+                    errors.push(forbidden(
+                        "resourceVersionMatch is forbidden when continue is provided",
+                    ));
+                }
+            }
+            return errors;
+        }
+        if let Some(m) = given {
+            if self.resource_version.is_none() {
+                errors.push(forbidden(
+                    "resourceVersionMatch is forbidden unless resourceVersion is provided",
+                ));
+            }
+            if self.continue_token.is_some() {
+                errors.push(forbidden(
+                    "resourceVersionMatch is forbidden when continue is provided",
+                ));
+            }
+            if m != "Exact" && m != "NotOlderThan" {
+                errors.push(FieldError::not_supported(
+                    path,
+                    BadValue::text(m),
+                    &["Exact", "NotOlderThan", ""],
+                ));
+            }
+            if m == "Exact" && self.resource_version.as_deref() == Some("0") {
+                errors.push(forbidden(
+                    "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+                ));
+            }
+        }
+        if self.send_initial_events_given {
+            errors.push(FieldError::forbidden(
+                "sendInitialEvents",
+                "sendInitialEvents is forbidden for list",
+            ));
+        }
+        errors
     }
 }
 
@@ -126,6 +210,35 @@ pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::By
 
 #[cfg(test)]
 mod tests {
+
+    fn refusal(raw: &str) -> String {
+        let q = Query::parse(Some(raw)).unwrap();
+        crate::status::ApiError::invalid_list_options(&q.list_option_errors()).message
+    }
+
+    #[test]
+    fn list_and_watch_options_are_validated_as_1_35_does() {
+        assert_eq!(
+            refusal("sendInitialEvents=false"),
+            "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list"
+        );
+        assert_eq!(
+            refusal("resourceVersionMatch=Bogus"),
+            "ListOptions.meta.k8s.io \"\" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: \"Bogus\": supported values: \"Exact\", \"NotOlderThan\", \"\"]"
+        );
+        assert_eq!(
+            refusal("watch=true&sendInitialEvents=true"),
+            "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"
+        );
+        let fine = Query::parse(Some(
+            "watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan",
+        ))
+        .unwrap();
+        assert!(fine.list_option_errors().is_empty());
+        let exact = Query::parse(Some("resourceVersion=5&resourceVersionMatch=Exact")).unwrap();
+        assert!(exact.list_option_errors().is_empty());
+    }
+
     use super::*;
 
     #[test]

@@ -23,8 +23,11 @@ use crate::status::{ApiError, ApiResult};
 use crate::store::{Event, EventType};
 use crate::table;
 
-/// How often an idle watch that allows bookmarks gets one (keeps clients' idle timers happy).
-const BOOKMARK_INTERVAL: Duration = Duration::from_secs(30);
+/// How often a watch that allows bookmarks gets one (the cacher's `defaultBookmarkFrequency`);
+/// it also gets one 2 s before its timeout (`nextBookmarkTime`), so a client resumes from the
+/// newest version rather than an old one.
+const BOOKMARK_INTERVAL: Duration = Duration::from_secs(60);
+const BOOKMARK_BEFORE_TIMEOUT: Duration = Duration::from_secs(2);
 /// A watch with no `timeoutSeconds` ends after this long, as the real server's default does.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
 
@@ -43,6 +46,14 @@ pub async fn serve(
     query: &Query,
     output: Output,
 ) -> ApiResult<Response> {
+    let errors = query.list_option_errors();
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_list_options(&errors));
+    }
+    let fields = query
+        .fields
+        .for_type(rp.ty)
+        .map_err(ApiError::bad_request)?;
     let from = match query.resource_version.as_deref() {
         None | Some("0") => None,
         Some(rv) => Some(rv.parse::<u64>().map_err(|_| {
@@ -80,7 +91,7 @@ pub async fn serve(
         namespace: rp.namespace.clone(),
         query: Query {
             labels: query.labels.clone(),
-            fields: query.fields.clone(),
+            fields,
             bookmarks: query.bookmarks,
             send_initial_events: query.send_initial_events,
             ..Query::default()
@@ -141,6 +152,14 @@ fn event_bytes(encoding: Encoding, kind: &str, object: &Value) -> Vec<u8> {
     line
 }
 
+/// Sleeps until `at`, or for ever when there is no next bookmark.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 struct Stream {
     filter: Filter,
     tx: mpsc::Sender<Result<Vec<u8>, std::io::Error>>,
@@ -173,15 +192,19 @@ impl Stream {
     }
 
     async fn follow(&mut self, mut live: broadcast::Receiver<Arc<Event>>, timeout: Duration) {
-        let deadline = tokio::time::sleep(timeout);
-        tokio::pin!(deadline);
-        let mut ticker = tokio::time::interval(BOOKMARK_INTERVAL);
-        ticker.tick().await;
+        let end = tokio::time::Instant::now() + timeout;
+        // Every minute, and last 2 s before the end; none after that.
+        let next_bookmark = |now: tokio::time::Instant| {
+            let before_end = end.checked_sub(BOOKMARK_BEFORE_TIMEOUT)?;
+            (before_end > now).then(|| before_end.min(now + BOOKMARK_INTERVAL))
+        };
+        let mut bookmark_at = next_bookmark(tokio::time::Instant::now());
         loop {
             let step = tokio::select! {
-                _ = &mut deadline => return,
+                _ = tokio::time::sleep_until(end) => return,
                 _ = self.tx.closed() => return,
-                _ = ticker.tick() => {
+                _ = sleep_until_some(bookmark_at) => {
+                    bookmark_at = next_bookmark(tokio::time::Instant::now());
                     if self.filter.query.bookmarks { self.bookmark(false).await } else { Ok(()) }
                 }
                 event = live.recv() => match event {
@@ -213,7 +236,16 @@ impl Stream {
             (EventType::Deleted, false, _) => return Ok(()),
             (_, false, true) => EventType::Added,
             (EventType::Modified, true, true) => EventType::Modified,
-            (EventType::Modified, true, false) => EventType::Deleted,
+            (EventType::Modified, true, false) => {
+                // The cacher's DELETED for an object that stopped matching carries the object
+                // as it last matched, at the event's resourceVersion.
+                if let Some(previous) = event.previous.as_deref() {
+                    let mut last = previous.clone();
+                    last["metadata"]["resourceVersion"] = json!(event.rv.to_string());
+                    return self.send(EventType::Deleted.as_str(), &last).await;
+                }
+                EventType::Deleted
+            }
             _ => return Ok(()),
         };
         self.send(kind.as_str(), &event.object).await
@@ -245,7 +277,7 @@ impl Stream {
                     .unwrap_or_default()
                     .to_string();
                 // Column definitions go with the first event only, as the real server sends them.
-                table::table(ty.group, ty.kind, &[obj], &rv, self.first, self.now.now())
+                table::table_of(ty, &[obj], &rv, self.first, self.now.now())
             }
         };
         self.first = false;
@@ -270,11 +302,12 @@ impl Filter {
             .is_none_or(|ns| obj["metadata"]["namespace"].as_str() == Some(ns))
     }
 
-    /// Selectors match the object as this version shows it.
+    /// Labels match the object as this version shows it, fields the kind's selectable
+    /// fields of the stored object.
     fn selected(&self, obj: &Value) -> bool {
         if self.ty.view_of.is_some() {
             let seen = crate::views::to_view(self.ty, obj);
-            return self.query.labels.matches(&seen) && self.query.fields.matches(&seen);
+            return self.query.labels.matches(&seen) && self.query.fields.matches(obj);
         }
         self.query.labels.matches(obj) && self.query.fields.matches(obj)
     }

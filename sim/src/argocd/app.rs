@@ -3,6 +3,8 @@
 
 use serde_json::{Value, json};
 
+use super::options::SyncOptions;
+
 /// The Application as the controller reads it.
 pub struct AppView<'a> {
     pub obj: &'a Value,
@@ -75,15 +77,15 @@ impl<'a> AppView<'a> {
             .is_some_and(|a| a["allowEmpty"] == Value::Bool(true))
     }
 
-    pub fn sync_options(&self) -> Vec<String> {
-        self.obj["spec"]["syncPolicy"]["syncOptions"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default()
+    pub fn sync_options(&self) -> SyncOptions {
+        SyncOptions::from_json(&self.obj["spec"]["syncPolicy"]["syncOptions"])
+    }
+
+    /// `syncPolicy.managedNamespaceMetadata` (labels and annotations for the namespace that
+    /// `CreateNamespace=true` manages), when set.
+    pub fn managed_namespace_metadata(&self) -> Option<&Value> {
+        let m = &self.obj["spec"]["syncPolicy"]["managedNamespaceMetadata"];
+        m.is_object().then_some(m)
     }
 
     /// The `retry` an automated operation carries: the spec's, else `{limit: 5}`.
@@ -92,6 +94,40 @@ impl<'a> AppView<'a> {
             Value::Object(_) => self.obj["spec"]["syncPolicy"]["retry"].clone(),
             _ => json!({"limit": 5}),
         }
+    }
+
+    /// `HasChangedManagedNamespaceMetadata`: `managedNamespaceMetadata` is set and is not what
+    /// the last sync recorded (`syncResult.managedNamespaceMetadata`, written without empty
+    /// maps: a spec's `labels: {}` never equals it, as Go's `DeepEqual` of an empty and a nil
+    /// map says).
+    pub fn namespace_metadata_changed(&self) -> bool {
+        let Some(spec) = self.managed_namespace_metadata() else {
+            return false;
+        };
+        let result = &self.obj["status"]["operationState"]["syncResult"];
+        if !result.is_object() {
+            return false;
+        }
+        let as_go = |m: &Value, keep_empty: bool| -> Vec<(String, Value)> {
+            ["labels", "annotations"]
+                .iter()
+                .filter_map(|k| {
+                    let v = m.get(*k)?.as_object()?;
+                    (keep_empty || !v.is_empty()).then(|| (k.to_string(), Value::Object(v.clone())))
+                })
+                .collect()
+        };
+        let recorded = &result["managedNamespaceMetadata"];
+        !recorded.is_object() || as_go(spec, true) != as_go(recorded, false)
+    }
+
+    /// `IsDeletionConfirmed`: `argocd.argoproj.io/deletion-approved` holds an RFC 3339 time
+    /// no earlier than `since`.
+    pub fn deletion_approved_since(&self, since: jiff::Timestamp) -> bool {
+        self.obj["metadata"]["annotations"]["argocd.argoproj.io/deletion-approved"]
+            .as_str()
+            .and_then(crate::clock::parse)
+            .is_some_and(|t| t >= since)
     }
 
     pub fn ignore_differences(&self) -> &Value {
@@ -106,9 +142,38 @@ impl<'a> AppView<'a> {
 /// The refresh annotation (`normal` or `hard`), removed by the controller once acted on.
 pub const REFRESH: &str = "argocd.argoproj.io/refresh";
 
-/// True when a `syncOptions` list holds `name=true`.
-pub fn has_option(options: &[String], name: &str) -> bool {
-    options
-        .iter()
-        .any(|o| o.eq_ignore_ascii_case(&format!("{name}=true")))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `HasChangedManagedNamespaceMetadata`: set and not what the last sync recorded (which
+    /// leaves empty maps out, so a spec's `labels: {}` never equals it).
+    #[test]
+    fn managed_namespace_metadata_changes_against_the_last_sync() {
+        let app = |spec: Value, recorded: Value| {
+            json!({"spec": {"syncPolicy": {"managedNamespaceMetadata": spec}},
+                "status": {"operationState": {"syncResult": {"managedNamespaceMetadata": recorded}}}})
+        };
+        let labels = json!({"labels": {"team": "web"}});
+        let changed = |a: Value| AppView::new(&a).namespace_metadata_changed();
+        assert!(!changed(app(labels.clone(), labels.clone())));
+        assert!(changed(app(
+            json!({"labels": {"team": "api"}}),
+            labels.clone()
+        )));
+        assert!(changed(app(labels.clone(), Value::Null)), "never recorded");
+        assert!(changed(app(json!({"labels": {}}), json!({}))));
+        assert!(!changed(app(json!({"labels": null}), json!({}))));
+        assert!(!changed(json!({"spec": {}, "status": {}})), "not set");
+    }
+
+    #[test]
+    fn deletion_is_approved_from_a_time_on() {
+        let app = json!({"metadata": {"annotations": {"argocd.argoproj.io/deletion-approved": "2026-11-30T15:04:05Z"}}});
+        let view = AppView::new(&app);
+        let at = |t: &str| t.parse::<jiff::Timestamp>().unwrap();
+        assert!(view.deletion_approved_since(at("2026-11-30T15:04:05Z")));
+        assert!(view.deletion_approved_since(at("2026-11-30T15:00:00Z")));
+        assert!(!view.deletion_approved_since(at("2026-11-30T15:04:06Z")));
+    }
 }

@@ -87,10 +87,23 @@ pub fn try_client_side_apply(
     if !desired.is_object() {
         return Err(ApplyError::NotAnObject);
     }
+    match live {
+        None => Ok(with_annotation(desired)),
+        Some(live) => client_side_update(live, desired, builtin).map(|(_, applied)| applied),
+    }
+}
+
+/// The patch `kubectl apply` sends to update `live` to `desired` (`{}` when there is nothing
+/// to change, and then kubectl sends nothing), and the object the server makes of it.
+pub fn client_side_update(
+    live: &Value,
+    desired: &Value,
+    builtin: bool,
+) -> Result<(Value, Value), ApplyError> {
+    if !desired.is_object() {
+        return Err(ApplyError::NotAnObject);
+    }
     let modified = with_annotation(desired);
-    let Some(live) = live else {
-        return Ok(modified);
-    };
     let original = match read_last_applied(live) {
         None => Value::Object(Map::new()),
         Some(text) if text.trim().is_empty() => Value::Object(Map::new()),
@@ -111,7 +124,7 @@ pub fn try_client_side_apply(
             }
         }
     }
-    Ok(applied)
+    Ok((patch, applied))
 }
 
 /// `desired` carrying its own last-applied annotation, as kubectl sends it.

@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use super::diff::{self, IgnoreRule};
 use super::health::{self, HealthStatus};
 
+use super::bootstrap::NAMESPACE;
 use super::hooks;
-use super::options;
-use crate::kinds::{ResourceType, by_kind};
+use super::options::{self, SyncOptions};
+use crate::kinds::ResourceType;
 use crate::store::{Key, Store};
 use crate::{defaults, objects};
 
@@ -44,6 +45,21 @@ pub struct Target {
     pub out_of_sync: bool,
     /// `hook.Skip`: listed with no sync status, never applied, no part of health or sync.
     pub skip: bool,
+    /// `isSelfReferencedObj`: false for a live object without a manifest whose tracking id
+    /// names another object (an annotation copied onto it): it is listed without a status,
+    /// never pruned, and no part of the app's sync status.
+    pub self_referenced: bool,
+}
+
+/// The app a comparison is for.
+pub struct Scope<'a> {
+    pub app: &'a str,
+    pub dest_namespace: &'a str,
+    /// The app's `syncOptions` (its `Delete=` and `Prune=` hold for every resource without
+    /// its own).
+    pub options: &'a SyncOptions,
+    /// `HasChangedManagedNamespaceMetadata`: the app is OutOfSync until a sync applies it.
+    pub namespace_metadata_changed: bool,
 }
 
 pub struct Comparison {
@@ -56,6 +72,10 @@ pub struct Comparison {
     /// Resources that could not be compared (a bad ignoreDifferences rule, an unreadable
     /// last-applied annotation): shown as a ComparisonError.
     pub diff_errors: Vec<String>,
+    /// What else `CompareAppState` finds (type, message): a namespaced resource without a
+    /// namespace (`InvalidSpecError`), a resource given more than once
+    /// (`RepeatedResourceWarning`), a live object another app tracks (`SharedResourceWarning`).
+    pub conditions: Vec<Condition>,
     pub synced: bool,
     pub health: HealthStatus,
     pub resources: Vec<Value>,
@@ -87,26 +107,18 @@ pub fn sync_wave(obj: &Value) -> i64 {
 /// empty target, so the tracked live objects all require pruning and none has a known status.
 pub fn compare(
     store: &Store,
-    app_name: &str,
-    dest_ns: &str,
+    scope: &Scope,
     manifests: Option<&[Value]>,
     rules: &[IgnoreRule],
 ) -> Comparison {
+    let (app_name, dest_ns) = (scope.app, scope.dest_namespace);
     let failed_to_load = manifests.is_none();
-    let manifests = manifests.unwrap_or_default();
+    let (manifests, mut conditions) = dedup(store, manifests.unwrap_or_default(), dest_ns);
     let mut targets = Vec::new();
     let mut hook_manifests = Vec::new();
     let mut diff_errors = Vec::new();
     let mut seen: HashSet<Key> = HashSet::new();
-    for manifest in manifests {
-        let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
-        let kind = manifest["kind"].as_str().unwrap_or_default();
-        // A kind the cluster does not serve is still a resource of the app: listed, OutOfSync
-        // (it cannot exist live), and its sync fails saying so.
-        let ty =
-            by_kind(api_version, kind).unwrap_or_else(|| crate::kinds::unserved(api_version, kind));
-        let mut desired = manifest.clone();
-        place(ty, &mut desired, dest_ns);
+    for (ty, desired) in manifests {
         // Hooks (misspelt ones too, which no phase runs) are not compared; `Skip` alone is
         // no hook but a resource that is never applied.
         if hooks::is_hook(&desired) {
@@ -122,6 +134,7 @@ pub fn compare(
         let live = crate::kinds::is_served(ty)
             .then(|| store.get(&key))
             .flatten();
+        conditions.extend(shared(ty, &name, live.as_deref(), app_name));
         let applicable = diff::rules_for(rules, &desired);
         // Compare as Argo CD does, with the API server's defaulting filled in (gitops-engine
         // normalises the same way), so server defaults never count as drift.
@@ -145,12 +158,15 @@ pub fn compare(
             live,
             namespace: ns,
             name,
+            self_referenced: true,
         });
     }
     let live_hooks = add_untracked_live(store, app_name, &seen, &mut targets);
+    conditions.extend(targets.iter().filter_map(missing_namespace));
     // An extra live object marked `compare-options: IgnoreExtraneous` is still OutOfSync itself
     // but does not make the app so.
     let synced = !failed_to_load
+        && !scope.namespace_metadata_changed
         && targets.iter().all(|t| {
             !t.out_of_sync
                 || (t.desired.is_none()
@@ -166,7 +182,7 @@ pub fn compare(
             .filter(|t| !t.skip && (t.desired.is_some() || t.live.is_some()))
             .map(|t| t.live.as_deref()),
     );
-    let mut resources = resource_list(&targets, &live_hooks);
+    let mut resources = resource_list(&targets, &live_hooks, scope.options);
     if failed_to_load {
         // "we can't say anything about the status if we were unable to get the target objects"
         for r in &mut resources {
@@ -179,11 +195,153 @@ pub fn compare(
         targets,
         hooks: hook_manifests,
         diff_errors,
+        conditions,
         synced,
         health,
         resources,
         images,
     }
+}
+
+/// An app condition: its type and message.
+pub type Condition = (&'static str, String);
+
+/// `SharedResourceWarning`: the live object of a manifest is tracked to another app.
+fn shared(
+    ty: &ResourceType,
+    name: &str,
+    live: Option<&Value>,
+    app_name: &str,
+) -> Option<Condition> {
+    let other = live.and_then(tracked_by).filter(|a| *a != app_name)?;
+    Some((
+        "SharedResourceWarning",
+        format!(
+            "{}/{name} is part of applications {NAMESPACE}/{app_name} and {}",
+            ty.kind,
+            other.replace('_', "/")
+        ),
+    ))
+}
+
+/// `InvalidSpecError`: a resource of a namespaced kind has no namespace (no destination
+/// namespace to fall back on). `gvk.String()` writes the core group as empty.
+fn missing_namespace(t: &Target) -> Option<Condition> {
+    (t.ty.namespaced && crate::kinds::is_served(t.ty) && t.namespace.is_empty()).then(|| {
+        (
+            "InvalidSpecError",
+            format!(
+                "Namespace for {} {}/{}, Kind={} is missing.",
+                t.name, t.ty.group, t.ty.version, t.ty.kind
+            ),
+        )
+    })
+}
+
+/// `NormalizeTargetObjects`: every manifest placed (its namespace, or the destination's for
+/// namespaced kinds), and one object per key kept — the last given — with a
+/// `RepeatedResourceWarning` saying how often it appeared. A manifest with only a
+/// `generateName` is keyed by it and its position, so it is never a repeat.
+fn dedup(
+    store: &Store,
+    manifests: &[Value],
+    dest_ns: &str,
+) -> (Vec<(&'static ResourceType, Value)>, Vec<Condition>) {
+    let mut keyed: Vec<(String, usize, &'static ResourceType, Value)> = Vec::new();
+    for (i, manifest) in manifests.iter().enumerate() {
+        let api_version = manifest["apiVersion"].as_str().unwrap_or_default();
+        let kind = manifest["kind"].as_str().unwrap_or_default();
+        // A kind the cluster does not serve is still a resource of the app: listed, OutOfSync
+        // (it cannot exist live), and its sync fails saying so.
+        let ty = store
+            .kinds
+            .by_kind(api_version, kind)
+            .unwrap_or_else(|| crate::kinds::unserved(api_version, kind));
+        let mut desired = manifest.clone();
+        place(ty, &mut desired, dest_ns);
+        let mut name = objects::name(&desired).to_string();
+        let generate = desired["metadata"]["generateName"]
+            .as_str()
+            .unwrap_or_default();
+        if name.is_empty() && !generate.is_empty() {
+            name = format!("{generate}{i}");
+        }
+        let key = format!(
+            "{}/{}/{}/{name}",
+            ty.group,
+            ty.kind,
+            objects::namespace(&desired)
+        );
+        keyed.push((key, i, ty, desired));
+    }
+    let mut conditions = Vec::new();
+    let mut kept: Vec<(&'static ResourceType, Value)> = Vec::new();
+    let mut done: HashSet<String> = HashSet::new();
+    for (key, _, _, _) in &keyed {
+        if !done.insert(key.clone()) {
+            continue;
+        }
+        let copies: Vec<&(String, usize, &'static ResourceType, Value)> =
+            keyed.iter().filter(|(k, ..)| k == key).collect();
+        if copies.len() > 1 {
+            conditions.push((
+                "RepeatedResourceWarning",
+                format!(
+                    "Resource {key} appeared {} times among application resources.",
+                    copies.len()
+                ),
+            ));
+        }
+        let (_, _, ty, last) = copies[copies.len() - 1];
+        kept.push((ty, last.clone()));
+    }
+    (kept, conditions)
+}
+
+/// The app a live object's tracking id names (`GetAppName`), when the id is well formed
+/// (`<app>:<group>/<kind>:<namespace>/<name>`).
+pub fn tracked_by(obj: &Value) -> Option<&str> {
+    tracking(obj).map(|t| t.app)
+}
+
+/// A tracking id's parts (`ParseAppInstanceValue`).
+struct Tracking<'a> {
+    app: &'a str,
+    group: &'a str,
+    kind: &'a str,
+    namespace: &'a str,
+    name: &'a str,
+}
+
+fn tracking(obj: &Value) -> Option<Tracking<'_>> {
+    let value = objects::annotation(obj, TRACKING)?;
+    let mut parts = value.splitn(3, ':');
+    let (app, gk, nn) = (parts.next()?, parts.next()?, parts.next()?);
+    let gk: Vec<&str> = gk.split('/').collect();
+    let nn: Vec<&str> = nn.split('/').collect();
+    let ([group, kind], [namespace, name]) = (gk.as_slice(), nn.as_slice()) else {
+        return None;
+    };
+    Some(Tracking {
+        app,
+        group,
+        kind,
+        namespace,
+        name,
+    })
+}
+
+/// `isSelfReferencedObj` for a live object without a manifest: its tracking id names it
+/// (a cluster-scoped object matches whatever namespace the id carries).
+fn self_referenced(key: &Key, obj: &Value) -> bool {
+    let Some(t) = tracking(obj) else {
+        return true;
+    };
+    let ty = key.ty();
+    (key.namespace == t.namespace || key.namespace.is_empty())
+        && key.name == t.name
+        && ty.group == t.group
+        && ty.kind == t.kind
 }
 
 /// Live objects tracked to this app but no longer desired: they require pruning (added to
@@ -195,12 +353,8 @@ fn add_untracked_live(
     targets: &mut Vec<Target>,
 ) -> Vec<(Key, Arc<Value>)> {
     let mut live_hooks = Vec::new();
-    let prefix = format!("{app_name}:");
     for (key, obj) in store.all() {
-        let Some(tracking) = objects::annotation(&obj, TRACKING) else {
-            continue;
-        };
-        if !tracking.starts_with(&prefix)
+        if tracked_by(&obj) != Some(app_name)
             || seen.contains(&key)
             || obj["metadata"]["ownerReferences"].is_array()
         {
@@ -210,6 +364,7 @@ fn add_untracked_live(
             live_hooks.push((key, obj));
             continue;
         }
+        let own = self_referenced(&key, &obj);
         targets.push(Target {
             ty: key.ty(),
             namespace: key.namespace.clone(),
@@ -217,22 +372,43 @@ fn add_untracked_live(
             desired: None,
             wave: sync_wave(&obj),
             live: Some(obj),
-            out_of_sync: true,
+            out_of_sync: own,
             skip: false,
+            self_referenced: own,
         });
     }
     live_hooks
 }
 
 /// `status.resources`: every target and live hook, sorted by group, kind, namespace and name.
-fn resource_list(targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -> Vec<Value> {
+/// A live object without a manifest requires pruning when its tracking id is its own (a
+/// `generateName` hook's names no object: it never does).
+fn resource_list(
+    targets: &[Target],
+    live_hooks: &[(Key, Arc<Value>)],
+    app_options: &SyncOptions,
+) -> Vec<Value> {
     let mut resources: Vec<(String, Value)> = targets
         .iter()
-        .map(|t| (sort_key(t.ty, &t.namespace, &t.name), resource_status(t)))
+        .map(|t| {
+            let mut r = resource_status(t);
+            if needs_deletion_confirmation(t.desired.as_ref(), app_options)
+                || needs_deletion_confirmation(t.live.as_deref(), app_options)
+            {
+                r["requiresDeletionConfirmation"] = json!(true);
+            }
+            (sort_key(t.ty, &t.namespace, &t.name), r)
+        })
         .collect();
     for (key, obj) in live_hooks {
         let mut r = base_status(key.ty(), &key.namespace, &key.name);
         r["hook"] = json!(true);
+        if self_referenced(key, obj) {
+            r["requiresPruning"] = json!(true);
+        }
+        if needs_deletion_confirmation(Some(obj), app_options) {
+            r["requiresDeletionConfirmation"] = json!(true);
+        }
         let wave = sync_wave(obj);
         if wave != 0 {
             r["syncWave"] = json!(wave);
@@ -241,6 +417,15 @@ fn resource_list(targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -> Vec<Va
     }
     resources.sort_by(|a, b| a.0.cmp(&b.0));
     resources.into_iter().map(|(_, r)| r).collect()
+}
+
+/// `isObjRequiresDeletionConfirmation`: `Delete=confirm` or `Prune=confirm`, the object's own
+/// or else the app's.
+fn needs_deletion_confirmation(obj: Option<&Value>, app_options: &SyncOptions) -> bool {
+    let Some(obj) = obj else { return false };
+    [options::DELETE, options::PRUNE].iter().any(|key| {
+        options::resource_value(Some(obj), app_options.value(key), key) == Some(options::CONFIRM)
+    })
 }
 
 fn sort_key(ty: &ResourceType, ns: &str, name: &str) -> String {
@@ -260,10 +445,10 @@ fn base_status(ty: &ResourceType, ns: &str, name: &str) -> Value {
 
 fn resource_status(t: &Target) -> Value {
     let mut r = base_status(t.ty, &t.namespace, &t.name);
-    if !t.skip {
+    if !t.skip && t.self_referenced {
         r["status"] = json!(if t.out_of_sync { "OutOfSync" } else { "Synced" });
     }
-    if t.desired.is_none() {
+    if t.desired.is_none() && t.self_referenced {
         r["requiresPruning"] = json!(true);
     }
     if t.wave != 0 {
@@ -323,6 +508,196 @@ fn images(store: &Store, targets: &[Target], live_hooks: &[(Key, Arc<Value>)]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::{self, Actor};
+
+    fn store() -> Arc<Store> {
+        let store = Store::in_memory(1.0);
+        crate::bootstrap::seed(&store);
+        store
+    }
+
+    fn cm(name: &str, value: &str) -> Value {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": name}, "data": {"a": value}})
+    }
+
+    /// A live object carrying the tracking id `id`.
+    fn live(store: &Store, ty: &'static ResourceType, ns: &str, mut obj: Value, id: &str) {
+        obj["metadata"]["annotations"] = json!({TRACKING: id});
+        ops::create(store, ty, ns, obj, &Actor::new("test")).unwrap();
+    }
+
+    fn scope<'a>(dest: &'a str, options: &'a SyncOptions) -> Scope<'a> {
+        Scope {
+            app: "app",
+            dest_namespace: dest,
+            options,
+            namespace_metadata_changed: false,
+        }
+    }
+
+    fn resource<'a>(c: &'a Comparison, name: &str) -> &'a Value {
+        c.resources
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {:?}", c.resources))
+    }
+
+    /// Audit 3 M4: a resource given twice is one resource, the last copy, with a warning.
+    #[test]
+    fn a_repeated_resource_is_kept_once_the_last_copy_with_a_warning() {
+        let store = store();
+        let none = SyncOptions::default();
+        let c = compare(
+            &store,
+            &scope("default", &none),
+            Some(&[cm("d1", "1"), cm("d1", "2"), cm("d2", "x")]),
+            &[],
+        );
+        assert_eq!(c.targets.len(), 2);
+        assert_eq!(c.targets[0].desired.as_ref().unwrap()["data"]["a"], "2");
+        assert_eq!(
+            c.conditions,
+            [(
+                "RepeatedResourceWarning",
+                "Resource /ConfigMap/default/d1 appeared 2 times among application resources."
+                    .to_string()
+            )]
+        );
+    }
+
+    /// Audit 3 M5: no destination namespace, a namespaced manifest without one.
+    #[test]
+    fn a_namespaced_resource_without_a_namespace_is_an_invalid_spec() {
+        let store = store();
+        let none = SyncOptions::default();
+        let c = compare(&store, &scope("", &none), Some(&[cm("one", "1")]), &[]);
+        assert_eq!(
+            c.conditions,
+            [(
+                "InvalidSpecError",
+                "Namespace for one /v1, Kind=ConfigMap is missing.".to_string()
+            )]
+        );
+        let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "x"}});
+        let c = compare(&store, &scope("", &none), Some(&[ns]), &[]);
+        assert!(c.conditions.is_empty(), "a cluster-scoped one needs none");
+    }
+
+    /// Audit 3 L5: a live object another app tracks.
+    #[test]
+    fn a_live_object_of_another_app_is_a_shared_resource() {
+        let store = store();
+        let ty = &crate::kinds::CONFIG_MAP;
+        live(
+            &store,
+            ty,
+            "default",
+            cm("s1", "1"),
+            "other:/ConfigMap:default/s1",
+        );
+        let none = SyncOptions::default();
+        let c = compare(
+            &store,
+            &scope("default", &none),
+            Some(&[cm("s1", "1")]),
+            &[],
+        );
+        assert_eq!(
+            c.conditions,
+            [(
+                "SharedResourceWarning",
+                "ConfigMap/s1 is part of applications argocd/app and other".to_string()
+            )]
+        );
+        assert_eq!(
+            tracked_by(c.targets[0].live.as_deref().unwrap()),
+            Some("other")
+        );
+    }
+
+    /// Differential `hooks-waves/syncfail`: a live hook no longer in the manifests requires
+    /// pruning when its tracking id is its own; a `generateName` hook's id names no object, and
+    /// an object carrying a copied id is listed without a status and never pruned.
+    #[test]
+    fn live_objects_require_pruning_only_when_their_tracking_id_is_their_own() {
+        let store = store();
+        let job_ty = &crate::kinds::JOB;
+        let job = |name: &str| {
+            json!({"apiVersion": "batch/v1", "kind": "Job",
+                "metadata": {"name": name}, "spec": {"template": {"spec": {"restartPolicy": "Never",
+                    "containers": [{"name": "c", "image": "busybox"}]}}}})
+        };
+        let hooked = |name: &str| {
+            let mut j = job(name);
+            j["metadata"]["annotations"] = json!({hooks::HOOK: "PreSync"});
+            j
+        };
+        let mut named = hooked("pre");
+        named["metadata"]["annotations"][TRACKING] = json!("app:batch/Job:default/pre");
+        ops::create(&store, job_ty, "default", named, &Actor::new("t")).unwrap();
+        let mut generated = hooked("migrate-3f2a9c1-presync-1760000000");
+        generated["metadata"]["annotations"][TRACKING] = json!("app:batch/Job:default/");
+        ops::create(&store, job_ty, "default", generated, &Actor::new("t")).unwrap();
+        live(
+            &store,
+            &crate::kinds::CONFIG_MAP,
+            "default",
+            cm("copy", "1"),
+            "app:/ConfigMap:default/original",
+        );
+        let none = SyncOptions::default();
+        let c = compare(
+            &store,
+            &scope("default", &none),
+            Some(&[cm("kept", "1")]),
+            &[],
+        );
+        assert_eq!(resource(&c, "pre")["requiresPruning"], true);
+        assert_eq!(resource(&c, "pre")["hook"], true);
+        let generated = resource(&c, "migrate-3f2a9c1-presync-1760000000");
+        assert!(generated.get("requiresPruning").is_none(), "{generated}");
+        let copy = resource(&c, "copy");
+        assert!(
+            copy.get("status").is_none() && copy.get("requiresPruning").is_none(),
+            "{copy}"
+        );
+        assert!(
+            !c.targets
+                .iter()
+                .find(|t| t.name == "copy")
+                .unwrap()
+                .self_referenced
+        );
+    }
+
+    /// `Prune=confirm` or `Delete=confirm`, the object's own or the app's.
+    #[test]
+    fn resources_that_need_confirmation_say_so() {
+        let store = store();
+        let app_confirms = SyncOptions::from_json(&json!(["Delete=confirm"]));
+        let c = compare(
+            &store,
+            &scope("default", &app_confirms),
+            Some(&[cm("a", "1")]),
+            &[],
+        );
+        assert_eq!(resource(&c, "a")["requiresDeletionConfirmation"], true);
+        let none = SyncOptions::default();
+        let mut own = cm("b", "1");
+        own["metadata"]["annotations"] = json!({options::SYNC_OPTIONS: "Prune=confirm"});
+        let c = compare(
+            &store,
+            &scope("default", &none),
+            Some(&[own, cm("c", "1")]),
+            &[],
+        );
+        assert_eq!(resource(&c, "b")["requiresDeletionConfirmation"], true);
+        assert!(
+            resource(&c, "c")
+                .get("requiresDeletionConfirmation")
+                .is_none()
+        );
+    }
 
     fn annotated(annotations: Value) -> Value {
         json!({"metadata": {"annotations": annotations}})

@@ -22,7 +22,7 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::app::AppView;
 use super::bootstrap::NAMESPACE;
-use super::compare::{Level, TRACKING};
+use super::compare::{Level, tracked_by};
 use super::operation::Step;
 use super::repo::{Manifests, RepoServer};
 use super::sync::Run;
@@ -142,10 +142,17 @@ impl Controller {
             }
             return;
         }
-        if let Some(tracking) = objects::annotation(&event.object, TRACKING)
-            && let Some((app, _)) = tracking.split_once(':')
-        {
-            merge(pending, app.to_string(), Level::Recent);
+        // The apps the object is tracked to, before and after the change: an object another
+        // app took over (or let go of) concerns both.
+        let owners: Vec<&str> = [Some(&*event.object), event.previous.as_deref()]
+            .into_iter()
+            .flatten()
+            .filter_map(tracked_by)
+            .collect();
+        if !owners.is_empty() {
+            for app in owners {
+                merge(pending, app.to_string(), Level::Recent);
+            }
             return;
         }
         // Children (ReplicaSets, Pods) change an app's health and images.
@@ -222,8 +229,8 @@ impl Controller {
         // Automated sync — only from a comparison no operation has overtaken: after an
         // operation moves, the next refresh compares afresh and decides.
         let app = self.env.store.get(&key).unwrap_or(app);
-        if idle && let Some((comparison, sha)) = &compared {
-            self.auto_sync(&app, comparison, sha, now);
+        if idle && let Some(c) = &compared {
+            self.auto_sync(&app, &c.comparison, &c.sha, c.may_have_changes, now);
         }
         // A deleting app with no operation: its resources finalizer does its work.
         if idle {

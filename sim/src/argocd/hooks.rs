@@ -171,6 +171,19 @@ mod tests {
         );
         assert_eq!(phases(&job), [HookType::PreSync]);
         assert_eq!(delete_policies(&job), [DeletePolicy::BeforeHookCreation]);
+        // gitops-engine 3.5 (and 3.6) cut the revision to 7 only from 8 characters on.
+        assert_eq!(
+            hook_name(&job, "9ab0cf3", HookType::PostSync, 1796285198),
+            "migrate-9ab0cf3-postsync-1796285198"
+        );
+        assert_eq!(
+            hook_name(&job, "9ab0cf3d", HookType::SyncFail, 1),
+            "migrate-9ab0cf3-syncfail-1"
+        );
+        assert_eq!(
+            hook_name(&job, "v1", HookType::Sync, 1),
+            "migrate-v1-sync-1"
+        );
     }
 
     #[test]

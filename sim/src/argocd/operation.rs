@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use jiff::Timestamp;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::sync::{Outcome, Run};
 use crate::clock::{parse, rfc3339};
@@ -98,9 +98,103 @@ pub fn sync_source(state: &Value, app: &Value) -> Value {
     }
 }
 
-/// The new `operationState` of an operation just picked up (no message: it is omitempty).
+/// The new `operationState` of an operation just picked up (no message: it is omitempty). Its
+/// `operation` is the controller's Go struct written back, not the object as stored.
 pub fn started(operation: &Value, now: Timestamp) -> Value {
-    json!({"operation": operation, "phase": "Running", "startedAt": rfc3339(now)})
+    json!({"operation": as_go(operation), "phase": "Running", "startedAt": rfc3339(now)})
+}
+
+/// An `Operation` as Go's `encoding/json` writes the controller's struct: unknown fields gone,
+/// `omitempty` fields left out when empty, while the structs `initiatedBy` and `retry` are
+/// always there (`omitempty` does not omit a struct: an operation written without a retry
+/// shows `retry: {}`).
+pub fn as_go(op: &Value) -> Value {
+    let mut out = Map::new();
+    if op["sync"].is_object() {
+        out.insert("sync".into(), go_sync(&op["sync"]));
+    }
+    let by = &op["initiatedBy"];
+    let mut initiated = Map::new();
+    copy_if(&mut initiated, by, "username", non_empty_string);
+    copy_if(&mut initiated, by, "automated", is_true);
+    out.insert("initiatedBy".into(), Value::Object(initiated));
+    copy_if(&mut out, op, "info", non_empty_array);
+    let r = &op["retry"];
+    let mut retry = Map::new();
+    copy_if(&mut retry, r, "limit", non_zero);
+    if r["backoff"].is_object() {
+        let b = &r["backoff"];
+        let mut backoff = Map::new();
+        copy_if(&mut backoff, b, "duration", non_empty_string);
+        copy_if(&mut backoff, b, "factor", |v| !v.is_null());
+        copy_if(&mut backoff, b, "maxDuration", non_empty_string);
+        retry.insert("backoff".into(), Value::Object(backoff));
+    }
+    copy_if(&mut retry, r, "refresh", is_true);
+    out.insert("retry".into(), Value::Object(retry));
+    Value::Object(out)
+}
+
+/// A `SyncOperation` as Go writes it: every field is `omitempty`.
+fn go_sync(sync: &Value) -> Value {
+    let mut out = Map::new();
+    copy_if(&mut out, sync, "revision", non_empty_string);
+    copy_if(&mut out, sync, "prune", is_true);
+    copy_if(&mut out, sync, "dryRun", is_true);
+    if sync["syncStrategy"].is_object() {
+        // `{apply?: {force?}, hook?: {force?}}`: pointers to structs of one omitempty bool.
+        let mut strategy = Map::new();
+        for kind in ["apply", "hook"] {
+            if sync["syncStrategy"][kind].is_object() {
+                let mut s = Map::new();
+                copy_if(&mut s, &sync["syncStrategy"][kind], "force", is_true);
+                strategy.insert(kind.into(), Value::Object(s));
+            }
+        }
+        out.insert("syncStrategy".into(), Value::Object(strategy));
+    }
+    if let Some(list) = sync["resources"].as_array().filter(|l| !l.is_empty()) {
+        let resources = list
+            .iter()
+            .map(|r| {
+                let mut res = Map::new();
+                copy_if(&mut res, r, "group", non_empty_string);
+                res.insert("kind".into(), json!(r["kind"].as_str().unwrap_or_default()));
+                res.insert("name".into(), json!(r["name"].as_str().unwrap_or_default()));
+                copy_if(&mut res, r, "namespace", non_empty_string);
+                Value::Object(res)
+            })
+            .collect();
+        out.insert("resources".into(), Value::Array(resources));
+    }
+    copy_if(&mut out, sync, "source", Value::is_object);
+    for list in ["manifests", "syncOptions", "sources", "revisions"] {
+        copy_if(&mut out, sync, list, non_empty_array);
+    }
+    copy_if(&mut out, sync, "autoHealAttemptsCount", non_zero);
+    Value::Object(out)
+}
+
+fn copy_if(out: &mut Map<String, Value>, from: &Value, key: &str, keep: impl Fn(&Value) -> bool) {
+    if let Some(v) = from.get(key).filter(|v| keep(v)) {
+        out.insert(key.into(), v.clone());
+    }
+}
+
+fn non_empty_string(v: &Value) -> bool {
+    v.as_str().is_some_and(|s| !s.is_empty())
+}
+
+fn non_empty_array(v: &Value) -> bool {
+    v.as_array().is_some_and(|a| !a.is_empty())
+}
+
+fn is_true(v: &Value) -> bool {
+    *v == Value::Bool(true)
+}
+
+fn non_zero(v: &Value) -> bool {
+    v.as_i64().is_some_and(|n| n != 0)
 }
 
 /// A failed attempt waiting for its retry: when it may run again.
@@ -136,6 +230,16 @@ pub fn after_pass(
     state["syncResult"] = json!({"revision": run.revision, "source": run.source});
     if !resources.is_empty() {
         state["syncResult"]["resources"] = json!(resources);
+    }
+    if let Some(metadata) = &run.namespace_metadata {
+        // A struct of two omitempty maps: empty ones are not written.
+        let mut recorded = Map::new();
+        for key in ["labels", "annotations"] {
+            if let Some(m) = metadata[key].as_object().filter(|m| !m.is_empty()) {
+                recorded.insert(key.into(), Value::Object(m.clone()));
+            }
+        }
+        state["syncResult"]["managedNamespaceMetadata"] = Value::Object(recorded);
     }
     match outcome {
         Outcome::Paused { wait } => Next::Wait(wait),
@@ -221,6 +325,27 @@ pub fn retrying(mut state: Value) -> Value {
         o.remove("syncResult");
     }
     state
+}
+
+/// The state an attempt starts from (`SyncAppState`). Resumed, it syncs the commit its result
+/// already names. A retry of an operation with `retry.refresh` (no result yet) syncs the latest
+/// revision: `sync.revision` and `revisions` are cleared for the attempt, so the target
+/// revision is resolved afresh. The stored operation keeps them, as 3.5's merge patch of the
+/// state cannot remove an emptied `omitempty` field.
+pub fn attempt(state: &Value) -> Value {
+    let mut attempt = state.clone();
+    let result = &state["syncResult"];
+    if let Some(revision) = result["revision"].as_str().filter(|r| !r.is_empty()) {
+        attempt["operation"]["sync"]["revision"] = json!(revision);
+    } else if result.is_null()
+        && state["retryCount"].as_i64().unwrap_or(0) > 0
+        && state["operation"]["retry"]["refresh"] == Value::Bool(true)
+        && let Some(sync) = attempt["operation"]["sync"].as_object_mut()
+    {
+        sync.remove("revision");
+        sync.remove("revisions");
+    }
+    attempt
 }
 
 pub fn complete(mut state: Value, phase: &str, message: &str, now: Timestamp) -> Value {
@@ -366,6 +491,61 @@ mod tests {
             (state["phase"].as_str(), state["message"].as_str()),
             (Some("Error"), Some("Operation termination had errors"))
         );
+    }
+
+    #[test]
+    fn the_operation_state_holds_the_operation_as_go_writes_it() {
+        let now: Timestamp = "2026-11-30T15:04:05Z".parse().unwrap();
+        let by_hand = json!({"initiatedBy": {"username": "learner"}, "sync": {"revision": "main"}});
+        assert_eq!(
+            started(&by_hand, now)["operation"],
+            json!({"sync": {"revision": "main"}, "initiatedBy": {"username": "learner"}, "retry": {}}),
+            "retry is a struct: written even when the operation has none"
+        );
+        let odd = json!({"sync": {"prune": false, "revision": "", "syncOptions": [], "resources": [{"kind": "ConfigMap", "name": "a", "group": ""}], "autoHealAttemptsCount": 0, "bogus": 1,
+                "syncStrategy": {"apply": {"force": false}}},
+            "retry": {"limit": 0, "refresh": false, "backoff": {"duration": "5s"}}, "extra": true});
+        assert_eq!(
+            as_go(&odd),
+            json!({"sync": {"syncStrategy": {"apply": {}}, "resources": [{"kind": "ConfigMap", "name": "a"}]}, "initiatedBy": {},
+                "retry": {"backoff": {"duration": "5s"}}})
+        );
+    }
+
+    /// Audit 3 M2: a retry with `retry.refresh` resolves the target revision afresh (and picks
+    /// up a fix pushed meanwhile); without it, or once resumed, the attempt keeps its commit.
+    #[test]
+    fn a_refresh_retry_syncs_the_latest_revision() {
+        let op = json!({"sync": {"revision": "aaaaaaa"}, "retry": {"limit": 2, "refresh": true}});
+        let first = json!({"operation": op, "phase": "Running", "startedAt": "x"});
+        assert_eq!(attempt(&first)["operation"]["sync"]["revision"], "aaaaaaa");
+        let mut retry = first.clone();
+        retry["retryCount"] = json!(1);
+        let retry = retrying(retry);
+        assert_eq!(
+            retry["message"],
+            "Retrying operation with latest revisions. Attempt #1"
+        );
+        assert!(
+            attempt(&retry)["operation"]["sync"]
+                .get("revision")
+                .is_none()
+        );
+        assert_eq!(
+            retry["operation"]["sync"]["revision"], "aaaaaaa",
+            "the stored operation keeps it"
+        );
+        let mut resumed = retry.clone();
+        resumed["syncResult"] = json!({"revision": "bbbbbbb"});
+        assert_eq!(
+            attempt(&resumed)["operation"]["sync"]["revision"],
+            "bbbbbbb"
+        );
+        let mut plain = first.clone();
+        plain["operation"]["retry"]["refresh"] = json!(false);
+        plain["retryCount"] = json!(1);
+        let plain = retrying(plain);
+        assert_eq!(attempt(&plain)["operation"]["sync"]["revision"], "aaaaaaa");
     }
 
     #[test]

@@ -78,6 +78,8 @@ pub struct RepoServer {
     clock: Option<Clock>,
     /// Each repo's refs as last listed, and when (`SetGitReferences`).
     refs: Mutex<HashMap<String, (Vec<git::RemoteRef>, Timestamp)>>,
+    /// Unit tests serve their repos as local paths; the cluster's repo server never reads one.
+    local_paths: bool,
 }
 
 /// `--revision-cache-expiration`: how long a repo's listed refs are reused (3 min by default,
@@ -96,7 +98,26 @@ impl RepoServer {
             locks: Mutex::new(HashMap::new()),
             clock: None,
             refs: Mutex::new(HashMap::new()),
+            local_paths: false,
         }
+    }
+
+    /// Reads `file://` and path repoURLs from this machine's disk, for tests that build their
+    /// repos in a temp dir.
+    #[cfg(test)]
+    pub fn reading_local_paths(mut self) -> RepoServer {
+        self.local_paths = true;
+        self
+    }
+
+    /// What the repo server's transport makes of the URL before reaching out: a path (or
+    /// `file://`) is on the repo server's own disk, where there are no repositories; a scheme
+    /// without a client is refused.
+    fn reachable(&self, repo_url: &str) -> Result<(), RepoError> {
+        if self.local_paths {
+            return Ok(());
+        }
+        git::reachable(repo_url)
     }
 
     /// Keeps each repo's listed refs for [`REFS_TTL`] of this clock's time, as the real repo
@@ -147,6 +168,7 @@ impl RepoServer {
         if git::is_commit_sha(target_revision) {
             return Ok(target_revision.to_ascii_lowercase());
         }
+        self.reachable(repo_url)?;
         let lock = self.lock_for(repo_url);
         let _held = hold(&lock);
         let repo = git::open_cache(&git::bare_dir(&self.cache_dir, repo_url))?;
@@ -238,6 +260,12 @@ impl RepoServer {
 
     /// Writes the commit into `dest`, fetching first if the cache does not have it yet.
     fn checkout(&self, repo_url: &str, revision: &str, dest: &Path) -> Result<(), RepoError> {
+        if let (false, git::Transport::Local(path)) = (self.local_paths, git::transport(repo_url)) {
+            // The native git of the repo server's container finds no repository at the path.
+            return Err(RepoError::Checkout(format!(
+                "Failed to fetch default: `git fetch origin --tags --force --prune` failed exit status 128: fatal: '{path}' does not appear to be a git repository\nfatal: Could not read from remote repository.\n\nPlease make sure you have the correct access rights\nand the repository exists."
+            )));
+        }
         let lock = self.lock_for(repo_url);
         let _held = hold(&lock);
         let repo = git::open_cache(&git::bare_dir(&self.cache_dir, repo_url))?;

@@ -7,11 +7,16 @@
 
 mod apply;
 mod hookops;
+mod kubectl;
 mod message;
+mod reconcile;
+mod resume;
 mod task;
 mod tasks;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_audit3;
 
 use std::time::Duration;
 
@@ -20,7 +25,7 @@ use serde_json::Value;
 
 pub use apply::Options;
 pub use task::{SyncTask, TaskState};
-pub use tasks::{BuildInput, Built, build};
+pub use tasks::{BuildInput, Built, NamespaceInput, SyncResource, build};
 
 use super::hooks::DeletePolicy;
 use crate::controllers::Env;
@@ -38,13 +43,23 @@ pub struct Run {
     pub source: Value,
     pub tasks: Vec<SyncTask>,
     pub sync_fail: Vec<SyncTask>,
-    /// The destination namespace `CreateNamespace=true` creates before any step.
-    namespace: Option<SyncTask>,
+    /// The task creating the missing destination namespace (`CreateNamespace=true`), applied
+    /// before any step.
+    namespace: Option<usize>,
+    /// `managedNamespaceMetadata` is set: the created namespace stays a task of the sync.
+    namespace_managed: bool,
     in_sync_fail: bool,
     /// Inside a step's wave delay: until when, and the message written once it is over.
     paused: Option<(Timestamp, String)>,
     deleting: Vec<Key>,
+    /// How many results have been recorded (their `order`).
+    results: usize,
+    /// Results of an operation resumed after a restart that no task stands for now, with their
+    /// order (`resume`).
+    kept_results: Vec<(usize, Value)>,
     pub options: Options,
+    /// The app's `managedNamespaceMetadata`, which each pass records in the result.
+    pub namespace_metadata: Option<Value>,
 }
 
 #[derive(Debug)]
@@ -65,31 +80,55 @@ pub enum Outcome {
     },
 }
 
+/// How a step's run ended (`runState`).
+enum StepState {
+    Successful,
+    /// Waiting on deletions or on pruning confirmation.
+    Pending,
+    Failed,
+}
+
 impl Run {
-    pub fn new(revision: String, source: Value, built: Built, options: Options) -> Run {
+    pub fn new(
+        revision: String,
+        source: Value,
+        built: Built,
+        options: Options,
+        namespace_managed: bool,
+    ) -> Run {
         Run {
             revision,
             source,
             tasks: built.tasks,
             sync_fail: built.sync_fail,
             namespace: built.namespace,
+            namespace_managed,
             in_sync_fail: false,
             paused: None,
             deleting: Vec::new(),
+            results: 0,
+            kept_results: Vec::new(),
             options,
+            namespace_metadata: None,
         }
     }
 
-    /// `syncResult.resources`: every task that has been applied (or failed to), in the order
-    /// they were, the auto-created namespace first.
+    /// `syncResult.resources`: every task that has a result, in the order the results came
+    /// about (`ResourceSyncResult.Order`).
     pub fn result_resources(&self) -> Vec<Value> {
-        self.namespace
+        let done: Vec<&SyncTask> = self
+            .tasks
             .iter()
-            .chain(&self.tasks)
             .chain(&self.sync_fail)
             .filter(|t| t.sync_status.is_some())
-            .map(SyncTask::result_json)
-            .collect()
+            .collect();
+        let mut all: Vec<(usize, Value)> = done
+            .into_iter()
+            .map(|t| (t.order.unwrap_or(usize::MAX), t.result_json()))
+            .chain(self.kept_results.iter().cloned())
+            .collect();
+        all.sort_by_key(|(order, _)| *order);
+        all.into_iter().map(|(_, r)| r).collect()
     }
 
     /// Advances the operation by one step.
@@ -131,12 +170,15 @@ impl Run {
             };
         }
         if self.in_sync_fail {
-            return self.finish_failed(
+            return self.sync_fail_done(
                 env,
                 "one or more synchronization tasks completed unsuccessfully",
             );
         }
-        if let Some(outcome) = self.after_failure(env) {
+        if let Some(outcome) = self.after_failure(
+            env,
+            "one or more synchronization tasks completed unsuccessfully",
+        ) {
             return outcome;
         }
         let Some(step) = self.next_step() else {
@@ -148,40 +190,104 @@ impl Run {
         self.run_step(env, &step)
     }
 
-    /// Applies one (phase, wave) group: BeforeHookCreation deletions first (the step is
-    /// retried once they are gone), then the objects.
+    /// Runs one (phase, wave) group as `runTasks` does: its prunes (none until confirmed when
+    /// one needs confirmation), then BeforeHookCreation deletions (the step is run again once
+    /// they are gone), then the objects; then the wave delay unless it failed.
     fn run_step(&mut self, env: &Env, step: &[usize]) -> Outcome {
         let group = (self.tasks[step[0]].phase, self.tasks[step[0]].wave);
         let final_wave = self
             .tasks
             .iter()
-            .filter(|t| t.state == TaskState::Pending)
+            .filter(|t| self.eligible(t))
             .all(|t| (t.phase, t.wave) == group);
-        self.delete_before_creation(env, step);
+        let (prunes, applies): (Vec<usize>, Vec<usize>) =
+            step.iter().partition(|i| self.tasks[**i].desired.is_none());
+        let state = if prunes
+            .iter()
+            .any(|i| self.tasks[*i].needs_prune_confirmation(&self.options))
+        {
+            StepState::Pending
+        } else {
+            self.run_tasks(env, &prunes, &applies)
+        };
+        match state {
+            StepState::Failed => {
+                let failed: Vec<&str> = step
+                    .iter()
+                    .filter(|i| self.tasks[**i].sync_status == Some("SyncFailed"))
+                    .map(|i| self.tasks[*i].message.as_str())
+                    .collect();
+                let message = with_reasons("one or more objects failed to apply", &failed);
+                if self.sync_fail.is_empty() {
+                    self.delete_hooks(env, DeletePolicy::HookFailed);
+                    return Outcome::Failed { message };
+                }
+                self.start_sync_fail(env)
+            }
+            StepState::Pending => {
+                let message = self.pending_message(step);
+                self.after_step(env, message, final_wave)
+            }
+            StepState::Successful => {
+                let step_has_hooks = step.iter().any(|i| self.tasks[*i].hook.is_some());
+                if final_wave && !step_has_hooks {
+                    self.delete_hooks(env, DeletePolicy::HookSucceeded);
+                    return Outcome::Succeeded {
+                        message: "successfully synced (all tasks run)".into(),
+                    };
+                }
+                let applied: Vec<&SyncTask> = step.iter().map(|i| &self.tasks[*i]).collect();
+                let message = message::running_phase(&applied, false);
+                self.after_step(env, message, final_wave)
+            }
+        }
+    }
+
+    /// The step's prunes, then its hooks' BeforeHookCreation deletions, then its applies.
+    fn run_tasks(&mut self, env: &Env, prunes: &[usize], applies: &[usize]) -> StepState {
+        let mut failed = false;
+        for i in prunes {
+            let task = &mut self.tasks[*i];
+            task.apply(env, &self.options);
+            task.record(&mut self.results);
+            failed |= task.sync_status == Some("SyncFailed");
+        }
+        if failed {
+            return StepState::Failed;
+        }
+        self.delete_before_creation(env, applies);
         if !self.deleting.is_empty() {
-            let message = self.deletion_message();
-            return self.after_step(env, message, final_wave);
+            return StepState::Pending;
         }
-        let apply_errors = self.apply_step(env, step);
-        if !apply_errors.is_empty() {
-            return self.finish_failed(
-                env,
-                &format!(
-                    "one or more objects failed to apply, reason: {}",
-                    apply_errors.join(",")
-                ),
-            );
+        for i in applies {
+            let task = &mut self.tasks[*i];
+            task.apply(env, &self.options);
+            task.record(&mut self.results);
+            failed |= task.sync_status == Some("SyncFailed");
         }
-        let step_has_hooks = step.iter().any(|i| self.tasks[*i].hook.is_some());
-        if final_wave && !step_has_hooks {
-            self.delete_hooks(env, DeletePolicy::HookSucceeded);
-            return Outcome::Succeeded {
-                message: "successfully synced (all tasks run)".into(),
-            };
+        if failed {
+            StepState::Failed
+        } else {
+            StepState::Successful
         }
-        let applied: Vec<&SyncTask> = step.iter().map(|i| &self.tasks[*i]).collect();
-        let message = message::running_phase(&applied, false);
-        self.after_step(env, message, final_wave)
+    }
+
+    /// What a pending step waits for (`setRunningPhase(..., true)`): pruning confirmation of
+    /// the prunes that need it, else the deletion of the hooks BeforeHookCreation removes.
+    fn pending_message(&self, step: &[usize]) -> String {
+        let unconfirmed: Vec<&SyncTask> = step
+            .iter()
+            .map(|i| &self.tasks[*i])
+            .filter(|t| t.needs_prune_confirmation(&self.options))
+            .collect();
+        if let Some(first) = unconfirmed.first() {
+            let mut message = format!("waiting for pruning confirmation of {}", first.describe());
+            if unconfirmed.len() > 1 {
+                message.push_str(&format!(" and {} more resources", unconfirmed.len() - 1));
+            }
+            return message;
+        }
+        self.deletion_message()
     }
 
     /// After a step that did not fail, the controller sleeps the wave delay (not after the
@@ -198,49 +304,59 @@ impl Run {
     }
 
     /// `getSyncTasks`: a task whose kind the cluster does not serve makes the whole sync
-    /// invalid before anything is applied. Its result says so as `AugmentSyncMsg` rewrites it;
-    /// the operation names the API's own error.
+    /// invalid before anything is applied, unless the sync may create the kind (a CRD of its
+    /// own, `SkipDryRunOnMissingResource=true`). Its result says so as `AugmentSyncMsg`
+    /// rewrites it; the operation names the API's own error.
     fn refuse_unserved(&mut self) -> Option<Outcome> {
-        let mut any = false;
+        let mut why: Vec<String> = Vec::new();
         for task in self.tasks.iter_mut().chain(self.sync_fail.iter_mut()) {
-            if crate::kinds::is_served(task.ty) || task.sync_status.is_some() {
+            if crate::kinds::is_served(task.ty) || task.skip_dry_run || task.sync_status.is_some() {
                 continue;
             }
-            any = true;
+            why.push(discovery_error(task.ty));
             task.sync_status = Some("SyncFailed");
             task.state = TaskState::Failed;
+            task.refused = true;
             task.message = format!(
                 "The Kubernetes API could not find {}/{} for requested resource {}/{}. Make sure the {:?} CRD is installed on the destination cluster.",
                 task.ty.group, task.ty.kind, task.namespace, task.name, task.ty.kind
             );
+            task.record(&mut self.results);
         }
-        any.then(|| Outcome::Failed {
-            message: "one or more synchronization tasks are not valid: the server could not find the requested resource".into(),
+        // The operation names the discovery errors themselves, distinct and sorted.
+        why.sort();
+        why.dedup();
+        (!why.is_empty()).then(|| Outcome::Failed {
+            message: format!(
+                "one or more synchronization tasks are not valid: {}",
+                why.join("; ")
+            ),
         })
     }
 
     /// `CreateNamespace=true` with a missing namespace: created before the first step, in a
-    /// pass that waits on it when the sync spans more than its (PreSync, 0) group. Its result
-    /// is never updated again: upstream drops the task once the namespace exists.
+    /// pass that waits on it when the sync spans more than its (PreSync, 0) group. Without
+    /// `managedNamespaceMetadata` upstream drops the task once the namespace exists, so its
+    /// `Running` result is never updated again; with it, the task stays and turns Succeeded.
     fn create_namespace(&mut self, env: &Env) -> Option<Outcome> {
-        let ns = self
-            .namespace
-            .as_mut()
-            .filter(|t| t.state == TaskState::Pending)?;
+        let index = self.namespace?;
+        if self.tasks[index].state != TaskState::Pending {
+            return None;
+        }
+        let multi_step = self.multi_step();
+        let managed = self.namespace_managed;
+        let ns = &mut self.tasks[index];
         ns.apply(env, &self.options);
+        ns.record(&mut self.results);
         if ns.sync_status == Some("SyncFailed") {
             return Some(Outcome::Failed {
-                message: format!("the namespace failed to apply, reason: {}", ns.message),
+                message: with_reasons("the namespace failed to apply", &[ns.message.as_str()]),
             });
         }
-        let group = (ns.phase, ns.wave);
-        let multi_step = self
-            .tasks
-            .iter()
-            .chain(&self.sync_fail)
-            .any(|t| (t.phase, t.wave) != group);
-        multi_step.then(|| Outcome::Running {
-            message: message::running_phase(&[&*ns], false),
+        let message = message::running_phase(&[&*ns], false);
+        ns.detached = !managed;
+        multi_step.then_some(Outcome::Running {
+            message,
             wait: RECHECK,
         })
     }
@@ -266,8 +382,8 @@ impl Run {
 
     /// After a failed task: start the SyncFail hooks if there are any, else fail the
     /// operation. `None` while no task has failed.
-    fn after_failure(&mut self, env: &Env) -> Option<Outcome> {
-        let any_failed = self.tasks.iter().any(|t| {
+    fn after_failure(&mut self, env: &Env, message: &str) -> Option<Outcome> {
+        let any_failed = self.tasks.iter().filter(|t| !t.detached).any(|t| {
             matches!(t.state, TaskState::Failed | TaskState::Error)
                 || t.sync_status == Some("SyncFailed")
         });
@@ -275,22 +391,48 @@ impl Run {
             return None;
         }
         if self.sync_fail.is_empty() {
-            return Some(self.finish_failed(
-                env,
-                "one or more synchronization tasks completed unsuccessfully",
-            ));
+            return Some(self.finish_failed(env, message));
         }
+        Some(self.start_sync_fail(env))
+    }
+
+    /// Starts the SyncFail hooks; the operation fails once they have completed.
+    fn start_sync_fail(&mut self, env: &Env) -> Outcome {
         self.in_sync_fail = true;
         let mut run_tasks = std::mem::take(&mut self.sync_fail);
         for task in &mut run_tasks {
             task.apply(env, &self.options);
+            task.record(&mut self.results);
         }
         self.sync_fail = run_tasks;
         let started: Vec<&SyncTask> = self.sync_fail.iter().collect();
-        Some(Outcome::Running {
+        Outcome::Running {
             message: message::running_phase(&started, false),
             wait: RECHECK,
-        })
+        }
+    }
+
+    /// The SyncFail hooks have completed: the operation fails, also naming the hooks that
+    /// failed to apply.
+    fn sync_fail_done(&mut self, env: &Env, message: &str) -> Outcome {
+        let Outcome::Failed { message } = self.finish_failed(env, message) else {
+            unreachable!("finish_failed fails")
+        };
+        let hooks_failed: Vec<&str> = self
+            .sync_fail
+            .iter()
+            .filter(|t| t.sync_status == Some("SyncFailed"))
+            .map(|t| t.message.as_str())
+            .collect();
+        if hooks_failed.is_empty() {
+            return Outcome::Failed { message };
+        }
+        Outcome::Failed {
+            message: format!(
+                "{message}\n{}",
+                with_reasons("one or more SyncFail hooks failed", &hooks_failed)
+            ),
+        }
     }
 
     /// BeforeHookCreation: a hook's old object of the same name goes first.
@@ -308,22 +450,6 @@ impl Run {
         }
     }
 
-    /// Applies the step's tasks; returns the messages of those that failed to apply.
-    fn apply_step(&mut self, env: &Env, step: &[usize]) -> Vec<String> {
-        let mut apply_errors = Vec::new();
-        // `runTasks`: the step's prunes first, then what it creates or applies.
-        let (prunes, applies): (Vec<usize>, Vec<usize>) =
-            step.iter().partition(|i| self.tasks[**i].desired.is_none());
-        for i in prunes.iter().chain(&applies) {
-            let task = &mut self.tasks[*i];
-            task.apply(env, &self.options);
-            if task.sync_status == Some("SyncFailed") {
-                apply_errors.push(task.message.clone());
-            }
-        }
-        apply_errors
-    }
-
     /// Terminating (docs/sim-behaviour.md §5.3): every hook is terminated as
     /// `terminateHooksPreemptively` does; the caller then ends the operation
     /// `Failed` / `Operation terminated`. True when nothing went wrong.
@@ -335,28 +461,27 @@ impl Run {
         true
     }
 
-    /// Fails the operation; a task that did not sync (`SyncFailed`) is named as the reason, as
-    /// `executeSyncFailPhase` words it.
+    /// Fails the operation; the tasks that did not sync (`SyncFailed`) are named as the reason,
+    /// each message once, as `executeSyncFailPhase` words it.
     fn finish_failed(&mut self, env: &Env, message: &str) -> Outcome {
         self.delete_hooks(env, DeletePolicy::HookFailed);
         let reasons: Vec<&str> = self
             .tasks
             .iter()
-            .filter(|t| t.sync_status == Some("SyncFailed"))
+            .filter(|t| !t.detached && t.sync_status == Some("SyncFailed"))
             .map(|t| t.message.as_str())
             .collect();
-        let message = if reasons.is_empty() || message.contains(", reason: ") {
-            message.to_string()
-        } else {
-            format!("{message}, reason: {}", reasons.join(","))
-        };
-        Outcome::Failed { message }
+        Outcome::Failed {
+            message: with_reasons(message, &reasons),
+        }
     }
 
+    /// Tasks whose state the engine still follows (the SyncFail hooks once started).
     fn active_tasks(&self) -> impl Iterator<Item = &SyncTask> {
         let sync_fail = self.in_sync_fail;
         self.tasks
             .iter()
+            .filter(|t| !t.detached)
             .chain(self.sync_fail.iter().filter(move |_| sync_fail))
     }
 
@@ -364,29 +489,41 @@ impl Run {
         let sync_fail = self.in_sync_fail;
         self.tasks
             .iter_mut()
+            .filter(|t| !t.detached)
             .chain(self.sync_fail.iter_mut().filter(move |_| sync_fail))
     }
 
     /// gitops-engine's `multiStep`: the first and last task (SyncFail hooks sort last) differ
     /// in phase or wave.
     fn multi_step(&self) -> bool {
-        let first = self.tasks.first().or(self.sync_fail.first());
-        let last = self.sync_fail.last().or(self.tasks.last());
+        let mut tasks = self.tasks.iter().filter(|t| !t.detached);
+        let first = tasks.next().or(self.sync_fail.first());
+        let last = self
+            .sync_fail
+            .last()
+            .or(self.tasks.iter().rev().find(|t| !t.detached));
         match (first, last) {
             (Some(a), Some(b)) => (a.phase, a.wave) != (b.phase, b.wave),
             _ => false,
         }
     }
 
-    /// Indexes of the next (phase, wave) group with pending tasks.
+    /// A task the next step may run: pending, and not left alone by `ApplyOutOfSyncOnly`.
+    fn eligible(&self, t: &SyncTask) -> bool {
+        t.state == TaskState::Pending
+            && !t.detached
+            && !(self.options.apply_out_of_sync_only && t.in_sync())
+    }
+
+    /// Indexes of the next (phase, wave) group with tasks to run.
     fn next_step(&self) -> Option<Vec<usize>> {
-        let first = self.tasks.iter().find(|t| t.state == TaskState::Pending)?;
+        let first = self.tasks.iter().find(|t| self.eligible(t))?;
         let group = (first.phase, first.wave);
         Some(
             self.tasks
                 .iter()
                 .enumerate()
-                .filter(|(_, t)| t.state == TaskState::Pending && (t.phase, t.wave) == group)
+                .filter(|(_, t)| self.eligible(t) && (t.phase, t.wave) == group)
                 .map(|(i, _)| i)
                 .collect(),
         )
@@ -400,5 +537,41 @@ impl Run {
                 hookops::delete_hook(env, &task.key());
             }
         }
+    }
+}
+
+/// `message, reason: a,b`: each failing task's message once (upstream collects them in a map),
+/// or the message alone when there are none.
+fn with_reasons(message: &str, reasons: &[&str]) -> String {
+    let mut unique: Vec<&str> = Vec::new();
+    for r in reasons {
+        if !unique.contains(r) {
+            unique.push(r);
+        }
+    }
+    if unique.is_empty() {
+        message.to_string()
+    } else {
+        format!("{message}, reason: {}", unique.join(","))
+    }
+}
+
+/// What `ServerResourceForGroupVersionKind` says of a kind the cluster does not serve: its
+/// group-version unknown to discovery, or known without the kind (a NotFound named after the
+/// kind, with no name).
+fn discovery_error(ty: &crate::kinds::ResourceType) -> String {
+    let group_version = ty.api_version();
+    let served = crate::kinds::TYPES
+        .iter()
+        .any(|t| t.group == ty.group && t.version == ty.version);
+    if !served {
+        return format!(
+            "failed to discover server resources for group version {group_version}: the server could not find the requested resource"
+        );
+    }
+    if ty.group.is_empty() {
+        format!("{} \"\" not found", ty.kind)
+    } else {
+        format!("{}.{} \"\" not found", ty.kind, ty.group)
     }
 }

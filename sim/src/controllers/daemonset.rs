@@ -61,6 +61,7 @@ impl Controller for DaemonSets {
         };
         let pod_ty = &crate::kinds::POD;
         let hash = template_hash(&ds["spec"]["template"]);
+        super::revisions::record(env, &ds, &format!("{}-{hash}", key.name));
         let pods = owned(env, pod_ty, &key.namespace, objects::uid(&ds));
         let wanted = usize::from(fits_node(env, &ds));
         let current = |p: &Value| p["metadata"]["labels"][HASH_LABEL] == hash.as_str();

@@ -61,17 +61,19 @@ impl Controller for Deployments {
         let max_revision = old_sets.iter().map(|rs| revision(rs)).max().unwrap_or(0);
         let now = env.store.clock.now_rfc3339();
         let mut progress = None;
+        let paused = d["spec"]["paused"] == true;
+        // Pausing and resuming are recorded in Progressing before anything else is done.
+        let d = match paused_condition(env, &d, &now) {
+            Some(updated) => updated,
+            None => d,
+        };
         let new_rs = match new_rs.pop() {
             // The current template's ReplicaSet always has the highest revision (a rollback
-            // reuses an old one, which takes the next number).
-            Some(rs) => match revision::bumped_annotations(&rs, max_revision + 1) {
-                Some(annotations) => {
-                    let patch = json!({"metadata": {"annotations": annotations}});
-                    let rs_key = Key::new(rs_ty, &key.namespace, objects::name(&rs));
-                    ops::merge(&env.store, &rs_key, &patch, Part::Main, MANAGER).unwrap_or(rs)
-                }
-                None => rs,
-            },
+            // reuses an old one, which takes the next number), and the Deployment's
+            // annotations (`SetNewReplicaSetAnnotations`).
+            Some(rs) => sync_annotations(env, &d, rs, max_revision + 1),
+            // A paused Deployment makes no new ReplicaSet: its template waits for a resume.
+            None if paused => return hold_paused(env, &d, &old_sets, desired, &now),
             None => {
                 let initial = if old_sets.iter().all(|rs| replicas(rs) == 0) {
                     desired
@@ -89,7 +91,11 @@ impl Controller for Deployments {
             }
         };
         let (max_surge, max_unavailable) = limits(&d, desired);
-        let changed = if d["spec"]["strategy"]["type"] == "Recreate" {
+        let changed = if paused {
+            // `sync`: a paused Deployment is only scaled, never rolled.
+            let sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
+            active_or_latest(&sets).is_some_and(|rs| scale(env, &d, &rs, desired))
+        } else if d["spec"]["strategy"]["type"] == "Recreate" {
             recreate(env, &d, &new_rs, &old_sets, desired)
         } else {
             roll(
@@ -112,6 +118,7 @@ impl Controller for Deployments {
         let sets = owned(env, rs_ty, &key.namespace, objects::uid(&d));
         let report = Report {
             new_rs: &new_rs,
+            paused,
             desired,
             max_unavailable,
             progress,
@@ -120,6 +127,54 @@ impl Controller for Deployments {
         write_status(env, &d, &sets, report);
         Next::Done
     }
+}
+
+/// Brings the current template's ReplicaSet up to date: the next revision (a rollback reuses
+/// an old one, which takes the next number) and the Deployment's annotations
+/// (`SetNewReplicaSetAnnotations`). Returns it as stored.
+fn sync_annotations(env: &Env, d: &Value, rs: Arc<Value>, next_revision: i64) -> Arc<Value> {
+    let mut annotations = copied_annotations(d, &rs);
+    if let Some(bumped) = revision::bumped_annotations(&rs, next_revision)
+        && let (Some(a), Some(b)) = (annotations.as_object_mut(), bumped.as_object())
+    {
+        a.extend(b.clone());
+    }
+    if annotations
+        .as_object()
+        .is_none_or(serde_json::Map::is_empty)
+    {
+        return rs;
+    }
+    let patch = json!({"metadata": {"annotations": annotations}});
+    let rs_key = Key::new(
+        &crate::kinds::REPLICA_SET,
+        objects::namespace(d),
+        objects::name(&rs),
+    );
+    ops::merge(&env.store, &rs_key, &patch, Part::Main, MANAGER).unwrap_or(rs)
+}
+
+/// A paused Deployment whose template has no ReplicaSet yet makes none: its active ReplicaSet
+/// is only scaled, and the status synced (`sync`).
+fn hold_paused(env: &Env, d: &Value, old_sets: &[Arc<Value>], desired: i64, now: &str) -> Next {
+    let rs_ty = &crate::kinds::REPLICA_SET;
+    let (namespace, uid) = (objects::namespace(d), objects::uid(d));
+    if let Some(rs) = active_or_latest(&owned(env, rs_ty, namespace, uid)) {
+        scale(env, d, &rs, desired);
+    }
+    prune_history(env, d, old_sets);
+    let sets = owned(env, rs_ty, namespace, uid);
+    let (_, max_unavailable) = limits(d, desired);
+    let report = Report {
+        new_rs: &Value::Null,
+        paused: true,
+        desired,
+        max_unavailable,
+        progress: None,
+        now,
+    };
+    write_status(env, d, &sets, report);
+    Next::Done
 }
 
 /// A Progressing condition's reason and message.
@@ -216,7 +271,10 @@ fn roll(
 
 /// What the status reports besides the ReplicaSets read back.
 struct Report<'a> {
+    /// The current template's ReplicaSet (`null` while a paused Deployment has none).
     new_rs: &'a Value,
+    /// `spec.paused`: the status is synced, the rollout's progress not judged.
+    paused: bool,
     desired: i64,
     max_unavailable: i64,
     /// A Progressing condition this reconcile earned, if any.
@@ -254,7 +312,8 @@ impl Counts {
 }
 
 /// Writes the Deployment's status (counts, Available and Progressing) and the new
-/// ReplicaSet's revision, each only if it changed.
+/// ReplicaSet's revision, each only if it changed. Both go through `/status`, as the real
+/// controller's `UpdateStatus` sends them: one managedFields entry, subresource `status`.
 fn write_status(env: &Env, d: &Value, sets: &[Arc<Value>], report: Report<'_>) {
     let counts = Counts::of(sets, report.new_rs);
     let mut status = d["status"].clone();
@@ -262,20 +321,49 @@ fn write_status(env: &Env, d: &Value, sets: &[Arc<Value>], report: Report<'_>) {
         status = json!({});
     }
     set_counts(&mut status, d, &counts);
+    set_terminating(&mut status, sets);
     set_conditions(&mut status, &counts, &report);
     let key = Key::new(
         &crate::kinds::DEPLOYMENT,
         objects::namespace(d),
         objects::name(d),
     );
+    let mut patch = json!({});
     if d["status"] != status {
-        let patch = json!({"status": status_patch(&d["status"], &status)});
-        let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+        patch["status"] = status_patch(&d["status"], &status);
     }
     let rev = report.new_rs["metadata"]["annotations"][REVISION].clone();
-    if d["metadata"]["annotations"][REVISION] != rev {
-        let patch = json!({"metadata": {"annotations": {REVISION: rev}}});
-        let _ = ops::merge(&env.store, &key, &patch, Part::Main, MANAGER);
+    if rev.is_string() && d["metadata"]["annotations"][REVISION] != rev {
+        patch["metadata"] = json!({"annotations": {REVISION: rev}});
+    }
+    if patch.as_object().is_some_and(|p| !p.is_empty()) {
+        let _ = ops::merge(&env.store, &key, &patch, Part::Status, MANAGER);
+    }
+}
+
+/// `status.terminatingReplicas` (Kubernetes 1.35, `DeploymentReplicaSetTerminatingReplicas`):
+/// the ReplicaSets' terminating pods summed — ReplicaSets never synced count for nothing, and
+/// one synced without the count leaves the sum unknown (left out).
+fn set_terminating(status: &mut Value, sets: &[Arc<Value>]) {
+    let mut sum = Some(0);
+    for rs in sets {
+        let (synced, count) = (
+            rs["status"]["observedGeneration"].as_i64().unwrap_or(0) != 0,
+            rs["status"]["terminatingReplicas"].as_i64(),
+        );
+        match (synced, count) {
+            (false, None) => {}
+            (true, None) => sum = None,
+            (_, Some(n)) => sum = sum.map(|s| s + n),
+        }
+    }
+    match sum {
+        Some(n) => status["terminatingReplicas"] = json!(n),
+        None => {
+            if let Some(o) = status.as_object_mut() {
+                o.remove("terminatingReplicas");
+            }
+        }
     }
 }
 
@@ -332,6 +420,10 @@ fn set_conditions(status: &mut Value, counts: &Counts, report: &Report<'_>) {
         message,
     };
     set_condition(status, &available, now, true);
+    if report.paused {
+        // `sync` of a paused Deployment: Progressing stays as the pause left it.
+        return;
+    }
     let complete =
         counts.updated == desired && counts.available == desired && counts.existing == desired;
     let progressing = if complete {
@@ -366,6 +458,95 @@ fn set_conditions(status: &mut Value, counts: &Counts, report: &Report<'_>) {
     }
 }
 
+/// Annotations the Deployment controller never copies to a ReplicaSet (`skipCopyAnnotation`).
+const NOT_COPIED: &[&str] = &[
+    "kubectl.kubernetes.io/last-applied-configuration",
+    REVISION,
+    revision::REVISION_HISTORY,
+    "deployment.kubernetes.io/desired-replicas",
+    "deployment.kubernetes.io/max-replicas",
+    "deprecated.deployment.rollback.to",
+];
+
+/// The Deployment's annotations the ReplicaSet lacks or has with another value
+/// (`copyDeploymentAnnotationsToReplicaSet`: `kubernetes.io/change-cause`, Argo CD's tracking
+/// id, anything a user set; one removed from the Deployment stays on the ReplicaSet).
+fn copied_annotations(d: &Value, rs: &Value) -> Value {
+    let mut out = serde_json::Map::new();
+    for (k, v) in d["metadata"]["annotations"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        if !NOT_COPIED.contains(&k.as_str()) && rs["metadata"]["annotations"][k] != *v {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// `checkPausedConditions`: Progressing turns Unknown with `DeploymentPaused` when paused and
+/// `DeploymentResumed` when resumed (unless the deadline was already reported exceeded), so a
+/// resumed rollout is never timed out for the pause. The Deployment as updated, if it was.
+fn paused_condition(env: &Env, d: &Value, now: &str) -> Option<Arc<Value>> {
+    let paused = d["spec"]["paused"] == true;
+    let conditions = d["status"]["conditions"].as_array();
+    let progressing = conditions
+        .into_iter()
+        .flatten()
+        .find(|c| c["type"] == "Progressing");
+    let reason = progressing.map(|c| c["reason"].as_str().unwrap_or_default());
+    if reason == Some("ProgressDeadlineExceeded") {
+        return None;
+    }
+    let was_paused = reason == Some("DeploymentPaused");
+    let (reason, message) = match (paused, was_paused) {
+        (true, false) => ("DeploymentPaused", "Deployment is paused"),
+        (false, true) => ("DeploymentResumed", "Deployment is resumed"),
+        _ => return None,
+    };
+    let transition = match progressing {
+        Some(c) if c["status"] == "Unknown" => c["lastTransitionTime"].clone(),
+        _ => json!(now),
+    };
+    let mut list: Vec<Value> = conditions
+        .into_iter()
+        .flatten()
+        .filter(|c| c["type"] != "Progressing")
+        .cloned()
+        .collect();
+    list.push(
+        json!({"type": "Progressing", "status": "Unknown", "lastUpdateTime": now,
+        "lastTransitionTime": transition, "reason": reason, "message": message}),
+    );
+    let key = Key::new(
+        &crate::kinds::DEPLOYMENT,
+        objects::namespace(d),
+        objects::name(d),
+    );
+    let patch = json!({"status": {"conditions": list}});
+    ops::merge(&env.store, &key, &patch, Part::Status, MANAGER).ok()
+}
+
+/// `FindActiveOrLatest`: the one ReplicaSet with replicas, or the newest when none has any;
+/// `None` when several have (a paused rollout half done is left as it is).
+fn active_or_latest(sets: &[Arc<Value>]) -> Option<Arc<Value>> {
+    let active: Vec<&Arc<Value>> = sets.iter().filter(|rs| replicas(rs) > 0).collect();
+    match active.as_slice() {
+        [] => sets
+            .iter()
+            .max_by_key(|rs| {
+                rs["metadata"]["creationTimestamp"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .cloned(),
+        [one] => Some(Arc::clone(one)),
+        _ => None,
+    }
+}
+
 fn new_replica_set(d: &Value, hash: &str, revision: i64, replicas: i64) -> Value {
     let mut template = d["spec"]["template"].clone();
     template["metadata"]["labels"][HASH_LABEL] = json!(hash);
@@ -373,17 +554,17 @@ fn new_replica_set(d: &Value, hash: &str, revision: i64, replicas: i64) -> Value
     selector["matchLabels"][HASH_LABEL] = json!(hash);
     let desired = d["spec"]["replicas"].as_i64().unwrap_or(1);
     let (surge, _) = limits(d, desired);
+    let mut annotations = copied_annotations(d, &Value::Null);
+    annotations[REVISION] = json!(revision.to_string());
+    annotations["deployment.kubernetes.io/desired-replicas"] = json!(desired.to_string());
+    annotations["deployment.kubernetes.io/max-replicas"] = json!((desired + surge).to_string());
     json!({
         "apiVersion": "apps/v1",
         "kind": "ReplicaSet",
         "metadata": {
             "name": format!("{}-{hash}", objects::name(d)),
             "labels": template["metadata"]["labels"],
-            "annotations": {
-                REVISION: revision.to_string(),
-                "deployment.kubernetes.io/desired-replicas": desired.to_string(),
-                "deployment.kubernetes.io/max-replicas": (desired + surge).to_string(),
-            },
+            "annotations": annotations,
             "ownerReferences": [objects::owner_reference(d, true)],
         },
         "spec": {"replicas": replicas, "selector": selector, "template": template},

@@ -15,8 +15,9 @@ use crate::objects;
 use crate::ops::{self, DeleteOptions, Part, Propagation};
 use crate::store::{EventType, Key};
 
-/// Coalesce bursts of deletions into one sweep.
-const SWEEP_DELAY: Duration = Duration::from_millis(50);
+/// Coalesce bursts of deletions into one sweep: a few milliseconds, as the real collector
+/// removes a deleted owner's dependents before `kubectl delete all` gets to list them.
+const SWEEP_DELAY: Duration = Duration::from_millis(5);
 
 pub fn run(env: Env) -> JoinHandle<()> {
     let mut events = env.store.subscribe();

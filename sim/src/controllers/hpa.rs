@@ -36,10 +36,16 @@ pub struct Autoscalers {
 }
 
 impl Controller for Autoscalers {
-    fn keys_for(&self, _env: &Env, event: &Event) -> Vec<Key> {
-        // Only a change of the HPA itself starts an early pass; the rest is the 15 s resync.
+    fn keys_for(&self, _env: &Env, _event: &Event) -> Vec<Key> {
+        Vec::new()
+    }
+
+    /// A change of the HPA (its creation too) is queued 15 s ahead, and dropped when a pass
+    /// is already due sooner (`enqueueHPA`'s fixed-interval rate limiter): so an HPA gets
+    /// its first status 15 s after it is created, and one pass per 15 s after that.
+    fn later_for(&self, _env: &Env, event: &Event) -> Vec<(Key, Duration)> {
         if std::ptr::eq(event.key.ty(), &HPA) {
-            vec![event.key.clone()]
+            vec![(event.key.clone(), SYNC)]
         } else {
             Vec::new()
         }
@@ -145,7 +151,7 @@ impl Autoscalers {
         };
         let target_name = objects::name(&target).to_string();
         let target_name = target_name.as_str();
-        let scale = ops::scale_of(&target);
+        let scale = ops::scale_for(target_ty, &target);
         let current = scale["spec"]["replicas"].as_i64().unwrap_or(0);
         let min = spec["minReplicas"].as_i64().unwrap_or(1);
         let max = spec["maxReplicas"].as_i64().unwrap_or(1);
@@ -354,7 +360,11 @@ fn find_target(
     let api_version = spec["scaleTargetRef"]["apiVersion"]
         .as_str()
         .unwrap_or_default();
-    let target_ty = kinds::by_kind(api_version, target_kind).filter(|t| t.scale_subresource);
+    let target_ty = env
+        .store
+        .kinds
+        .by_kind(api_version, target_kind)
+        .filter(|t| t.scale_subresource);
     let target = target_ty.and_then(|t| env.store.get(&Key::new(t, ns, target_name)));
     let (Some(target_ty), Some(target)) = (target_ty, target) else {
         let why = match target_ty {

@@ -45,7 +45,8 @@ pub fn seed(store: &Store, kubelet_version: &str) {
     };
     let now = store.clock.now();
     let key = Key::new(node_ty, "", NODE_NAME);
-    if node["status"]["nodeInfo"]["kubeletVersion"] != kubelet_version {
+    let info = &node["status"]["nodeInfo"];
+    if info["kubeletVersion"] != kubelet_version || info["kubeProxyVersion"].is_null() {
         let status = json!({"status": node_status(kubelet_version, &rfc3339(now), &[])});
         let _ = ops::merge(store, &key, &status, Part::Status, MANAGER);
     }
@@ -148,6 +149,10 @@ fn node_status(kubelet_version: &str, heartbeat: &str, images: &[String]) -> Val
             "osImage": "Ubuntu 24.04.3 LTS",
             "containerRuntimeVersion": "containerd://2.1.5-k3s1",
             "kubeletVersion": kubelet_version,
+            // Deprecated and no longer set by the kubelet (1.33+), but Go writes the empty
+            // string: a field without omitempty is always there, and the Python client's
+            // model requires it (it failed to read this Node before).
+            "kubeProxyVersion": "",
             "operatingSystem": "linux",
             "architecture": "amd64",
         },

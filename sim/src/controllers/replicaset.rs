@@ -104,12 +104,29 @@ impl Controller for ReplicaSets {
             &mut status,
             &["fullyLabeledReplicas", "readyReplicas", "availableReplicas"],
         );
+        // Kubernetes 1.35 counts a ReplicaSet's pods on their way out (a pointer: 0 is shown);
+        // the ReplicationController's loop does not.
+        if self.ty.kind == "ReplicaSet" {
+            status["terminatingReplicas"] = json!(terminating(env, &key.namespace, &rs));
+        }
         if rs["status"] != status {
             let patch = json!({"status": status_patch(&rs["status"], &status)});
             let _ = ops::merge(&env.store, key, &patch, Part::Status, MANAGER);
         }
         Next::Done
     }
+}
+
+/// The ReplicaSet's pods that are being deleted (`FilterTerminatingPods`).
+fn terminating(env: &Env, namespace: &str, rs: &Value) -> usize {
+    let uid = objects::uid(rs);
+    env.store
+        .list(&crate::kinds::POD, Some(namespace))
+        .0
+        .iter()
+        .filter(|p| objects::is_deleting(p))
+        .filter(|p| objects::controller_of(p).is_some_and(|r| r["uid"] == uid))
+        .count()
 }
 
 /// A merge patch turning `old` status into `new` (counts that dropped to zero are removed).

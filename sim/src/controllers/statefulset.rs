@@ -46,6 +46,7 @@ impl Controller for StatefulSets {
         };
         let pod_ty = &crate::kinds::POD;
         let revision = format!("{}-{}", key.name, template_hash(&sts["spec"]["template"]));
+        super::revisions::record(env, &sts, &revision);
         let wanted = sts["spec"]["replicas"].as_u64().unwrap_or(1) as usize;
         let pods = owned(env, pod_ty, &key.namespace, objects::uid(&sts));
         let ordinal = |p: &Value| {

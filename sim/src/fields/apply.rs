@@ -136,12 +136,31 @@ pub fn server_side_apply(
         // Forced (or allowed) conflicts move to the applier; removed fields leave everyone.
         entry.fields = entry.fields.difference(&changed).difference(&cmp.removed);
     }
+    // The real server dates an apply only when it changed the object (managedFieldsUpdater:
+    // an apply that leaves the object as it was keeps the applier's earlier time, or none for a
+    // new entry; measured in the real lab: kubectl's `kubectl-last-applied` entry has no time).
+    let object_unchanged = live.is_some_and(|l| {
+        let mut synced = object.clone();
+        if w.manager == KUBECTL {
+            sync_annotation(&mut synced, config);
+        }
+        strip_managed(&synced) == strip_managed(l)
+    });
+    let time = if object_unchanged {
+        managers
+            .iter()
+            .find(|e| is_mine(e))
+            .map(|e| e.time.clone())
+            .unwrap_or_default()
+    } else {
+        w.time.to_string()
+    };
     managers.retain(|e| !is_mine(e));
     managers.push(ManagedFieldsEntry {
         manager: w.manager.to_string(),
         operation: Operation::Apply,
         api_version: w.api_version.to_string(),
-        time: w.time.to_string(),
+        time,
         fields: applied,
         subresource: w.subresource.map(str::to_string),
     });
@@ -232,7 +251,7 @@ fn identity_of(config: &Value) -> Value {
     Value::Object(out)
 }
 
-fn strip_managed(obj: &Value) -> Value {
+pub(super) fn strip_managed(obj: &Value) -> Value {
     let mut obj = obj.clone();
     if let Some(Value::Object(meta)) = obj.get_mut("metadata") {
         meta.remove("managedFields");

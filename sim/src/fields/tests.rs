@@ -349,6 +349,33 @@ fn re_applying_the_same_configuration_is_a_no_op_down_to_timestamps() {
     assert_eq!(entries2[0].time, T0);
 }
 
+/// kubectl's `apply --server-side` after client-side applies re-applies the annotation as
+/// `kubectl-last-applied`: the object does not change, so the new entry has ownership but no
+/// time (the real server dates an apply only when it changed the object; measured in the real
+/// lab).
+#[test]
+fn an_apply_that_changes_nothing_owns_without_a_time() {
+    let (obj, entries) = client_side_created(true);
+    let annotation = json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web", "namespace": "default",
+                     "annotations": {LAST_APPLIED: obj["metadata"]["annotations"][LAST_APPLIED]}}});
+    let (same, entries2) = server_side_apply(
+        Some(&obj),
+        &entries,
+        &annotation,
+        &writer("kubectl-last-applied", T1),
+        false,
+    )
+    .unwrap();
+    assert_eq!(
+        super::apply::strip_managed(&same),
+        super::apply::strip_managed(&obj)
+    );
+    let mine = entry(&entries2, "kubectl-last-applied", Operation::Apply);
+    assert_eq!(mine.time, "", "no change, no time");
+    assert!(mine.to_json().get("time").is_none());
+}
+
 #[test]
 fn first_apply_to_an_untracked_object_credits_before_first_apply() {
     let live = config(2, json!({"app": "web"}));

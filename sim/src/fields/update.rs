@@ -46,19 +46,30 @@ pub(super) fn track_update(
     }
     if !taken.is_empty() {
         let sub = w.subresource;
+        // The real server's scale handler maps the Scale's entries back onto the parent with
+        // the time the manager's entry already had there, and none for a new one
+        // (ScaleHandler.ToParent in k8s.io/apimachinery): a write through /scale is never
+        // dated. Measured against Kubernetes v1.35 in the real lab (docs/real-lab.md).
+        let dated = sub != Some("scale");
         match entries
             .iter_mut()
             .find(|e| e.is(w.manager, Operation::Update, w.api_version, sub))
         {
             Some(mine) => {
                 mine.fields = mine.fields.union(&taken);
-                mine.time = w.time.to_string();
+                if dated {
+                    mine.time = w.time.to_string();
+                }
             }
             None => entries.push(ManagedFieldsEntry {
                 manager: w.manager.to_string(),
                 operation: Operation::Update,
                 api_version: w.api_version.to_string(),
-                time: w.time.to_string(),
+                time: if dated {
+                    w.time.to_string()
+                } else {
+                    String::new()
+                },
                 fields: taken,
                 subresource: sub.map(str::to_string),
             }),
@@ -140,7 +151,11 @@ mod tests {
             scale.fields.to_fields_v1(),
             json!({"f:spec": {"f:replicas": {}}})
         );
-        assert_eq!(scale.time, "2024-01-01T00:01:00Z");
+        assert_eq!(
+            scale.time, "",
+            "a write through /scale is not dated (the real scale handler's ToParent)"
+        );
+        assert!(scale.to_json().get("time").is_none());
         let creator = entries
             .iter()
             .find(|e| e.manager == "kubectl-create")

@@ -94,6 +94,25 @@ pub static SERVICE_ACCOUNT: ResourceType = ResourceType {
     ..BASE
 };
 
+pub static PERSISTENT_VOLUME_CLAIM: ResourceType = ResourceType {
+    kind: "PersistentVolumeClaim",
+    plural: "persistentvolumeclaims",
+    singular: "persistentvolumeclaim",
+    short_names: &["pvc"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static PERSISTENT_VOLUME: ResourceType = ResourceType {
+    kind: "PersistentVolume",
+    plural: "persistentvolumes",
+    singular: "persistentvolume",
+    namespaced: false,
+    short_names: &["pv"],
+    status_subresource: true,
+    ..BASE
+};
+
 pub static DEPLOYMENT: ResourceType = ResourceType {
     group: "apps",
     kind: "Deployment",
@@ -146,6 +165,17 @@ pub static JOB: ResourceType = ResourceType {
     kind: "Job",
     plural: "jobs",
     singular: "job",
+    categories: &["all"],
+    status_subresource: true,
+    ..BASE
+};
+
+pub static CRON_JOB: ResourceType = ResourceType {
+    group: "batch",
+    kind: "CronJob",
+    plural: "cronjobs",
+    singular: "cronjob",
+    short_names: &["cj"],
     categories: &["all"],
     status_subresource: true,
     ..BASE
@@ -272,6 +302,16 @@ pub static NETWORK_POLICY: ResourceType = ResourceType {
     ..BASE
 };
 
+pub static INGRESS: ResourceType = ResourceType {
+    group: "networking.k8s.io",
+    kind: "Ingress",
+    plural: "ingresses",
+    singular: "ingress",
+    short_names: &["ing"],
+    status_subresource: true,
+    ..BASE
+};
+
 pub static STORAGE_CLASS: ResourceType = ResourceType {
     group: "storage.k8s.io",
     kind: "StorageClass",
@@ -307,5 +347,38 @@ pub static EVENTS_V1_EVENT: ResourceType = ResourceType {
     singular: "event",
     short_names: &["ev"],
     view_of: Some(&EVENT),
+    ..BASE
+};
+
+/// `kubectl auth can-i`: may the requesting user do this?
+pub static SELF_SUBJECT_ACCESS_REVIEW: ResourceType = ResourceType {
+    group: "authorization.k8s.io",
+    kind: "SelfSubjectAccessReview",
+    plural: "selfsubjectaccessreviews",
+    singular: "selfsubjectaccessreview",
+    namespaced: false,
+    create_only: true,
+    ..BASE
+};
+
+/// `kubectl auth can-i --list`: what may the requesting user do in a namespace?
+pub static SELF_SUBJECT_RULES_REVIEW: ResourceType = ResourceType {
+    group: "authorization.k8s.io",
+    kind: "SelfSubjectRulesReview",
+    plural: "selfsubjectrulesreviews",
+    singular: "selfsubjectrulesreview",
+    namespaced: false,
+    create_only: true,
+    ..BASE
+};
+
+/// `kubectl auth whoami`: who is the requesting user?
+pub static SELF_SUBJECT_REVIEW: ResourceType = ResourceType {
+    group: "authentication.k8s.io",
+    kind: "SelfSubjectReview",
+    plural: "selfsubjectreviews",
+    singular: "selfsubjectreview",
+    namespaced: false,
+    create_only: true,
     ..BASE
 };

@@ -2,7 +2,9 @@
 //! §15.10), after the field manager has recorded the creator's fields, so no manager owns
 //! them: `ServiceAccount` (the `default` account and its token volume, mounted in every
 //! container), `Priority` (priority 0, `PreemptLowerPriority`) and `DefaultTolerationSeconds`
-//! (5 minutes of tolerance for a not-ready or unreachable node).
+//! (5 minutes of tolerance for a not-ready or unreachable node); and to a volume claim or volume
+//! it creates: `DefaultStorageClass` (the default class for a claim naming none) and
+//! `StorageObjectInUseProtection` (the finalizer that keeps one in use from going away).
 
 use serde_json::{Value, json};
 
@@ -24,6 +26,62 @@ pub fn admit_pod(pod: &mut Value) {
         spec["preemptionPolicy"] = json!("PreemptLowerPriority");
     }
     default_tolerations(spec);
+}
+
+/// `DefaultStorageClass` and `StorageObjectInUseProtection` for a new PersistentVolumeClaim:
+/// `default_class` is the name of the StorageClass marked default, if any.
+pub fn admit_claim(claim: &mut Value, default_class: Option<&str>) {
+    if let Some(class) = default_class
+        && claim["spec"].is_object()
+        && claim["spec"]
+            .get("storageClassName")
+            .is_none_or(Value::is_null)
+        && claim["metadata"]["annotations"]["volume.beta.kubernetes.io/storage-class"].is_null()
+    {
+        claim["spec"]["storageClassName"] = json!(class);
+    }
+    protect(claim, CLAIM_PROTECTION);
+}
+
+/// `StorageObjectInUseProtection` for a new PersistentVolume.
+pub fn admit_volume(volume: &mut Value) {
+    protect(volume, VOLUME_PROTECTION);
+}
+
+/// The finalizer the pvc-protection controller removes once no Pod uses the claim.
+pub const CLAIM_PROTECTION: &str = "kubernetes.io/pvc-protection";
+/// The finalizer the pv-protection controller removes once no claim is bound to the volume.
+pub const VOLUME_PROTECTION: &str = "kubernetes.io/pv-protection";
+
+fn protect(obj: &mut Value, finalizer: &str) {
+    let mut finalizers = objects::finalizers(obj);
+    if !finalizers.iter().any(|f| f == finalizer) {
+        finalizers.push(finalizer.to_string());
+        objects::metadata_mut(obj).insert("finalizers".into(), json!(finalizers));
+    }
+}
+
+/// The default StorageClass's name: the newest of those annotated as default.
+pub fn default_class(store: &crate::store::Store) -> Option<String> {
+    let (classes, _) = store.list(&crate::kinds::STORAGE_CLASS, None);
+    classes
+        .iter()
+        .filter(|c| {
+            let a = &c["metadata"]["annotations"];
+            [
+                "storageclass.kubernetes.io/is-default-class",
+                "storageclass.beta.kubernetes.io/is-default-class",
+            ]
+            .iter()
+            .any(|k| a[*k] == "true")
+        })
+        .max_by_key(|c| {
+            c["metadata"]["creationTimestamp"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .map(|c| objects::name(c).to_string())
 }
 
 fn service_account(spec: &mut Value) {
@@ -68,7 +126,9 @@ fn service_account(spec: &mut Value) {
     }
 }
 
-fn default_tolerations(spec: &mut Value) {
+/// `DefaultTolerationSeconds`: tolerate an unready and an unreachable node for five minutes
+/// unless the Pod already tolerates them.
+pub fn default_tolerations(spec: &mut Value) {
     let mut tolerations = spec["tolerations"].as_array().cloned().unwrap_or_default();
     for key in [
         "node.kubernetes.io/not-ready",

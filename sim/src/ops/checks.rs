@@ -6,83 +6,17 @@
 use serde_json::Value;
 
 use crate::kinds::ResourceType;
-use crate::objects;
-use crate::status::{ApiError, ApiResult};
+use crate::labels;
+use crate::status::{ApiError, ApiResult, BadValue, FieldError};
 
 /// `TotalAnnotationSizeLimitB`.
 pub const ANNOTATIONS_LIMIT: usize = 256 * 1024;
 /// `corev1.MaxSecretSize`: the most data a ConfigMap or Secret may hold.
 pub const DATA_LIMIT: usize = 1024 * 1024;
 
-const NAME_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const NAME_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-
-/// `RegexError`: the message, its examples and the pattern.
+/// `content.RegexError`.
 fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
-    let shown: Vec<String> = examples.iter().map(|e| format!("'{e}', ")).collect();
-    format!(
-        "{msg} (e.g. {}regex used for validation is '{fmt}')",
-        shown.join(" or ")
-    )
-}
-
-fn is_name_part(s: &str) -> bool {
-    let b = s.as_bytes();
-    let alnum = |c: &u8| c.is_ascii_alphanumeric();
-    !b.is_empty()
-        && alnum(&b[0])
-        && alnum(&b[b.len() - 1])
-        && b.iter()
-            .all(|c| alnum(c) || matches!(c, b'-' | b'_' | b'.'))
-}
-
-/// `IsQualifiedName`: an optional DNS-subdomain prefix and `/`, then a name part.
-pub fn qualified_name_problem(value: &str) -> Option<String> {
-    let parts: Vec<&str> = value.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
-            if prefix.is_empty() {
-                return Some("prefix part must be non-empty".into());
-            }
-            if let Some(why) = objects::subdomain_problem(prefix) {
-                return Some(format!("prefix part {why}"));
-            }
-            *name
-        }
-        _ => {
-            return Some(format!(
-                "a qualified name {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(NAME_MSG, NAME_FMT, &["MyName", "my.name", "123-abc"])
-            ));
-        }
-    };
-    if name.is_empty() {
-        return Some("name part must be non-empty".into());
-    }
-    if name.len() > 63 {
-        return Some("name part must be no more than 63 characters".into());
-    }
-    (!is_name_part(name)).then(|| {
-        format!(
-            "name part {}",
-            regex_error(NAME_MSG, NAME_FMT, &["MyName", "my.name", "123-abc"])
-        )
-    })
-}
-
-/// `IsValidLabelValue`.
-pub fn label_value_problem(value: &str) -> Option<String> {
-    if value.len() > 63 {
-        return Some("must be no more than 63 characters".into());
-    }
-    (!value.is_empty() && !is_name_part(value)).then(|| {
-        regex_error(
-            "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character",
-            "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?",
-            &["MyValue", "my_value", "12345"],
-        )
-    })
+    crate::labels::regex_error(msg, fmt, examples)
 }
 
 /// `IsConfigMapKey`.
@@ -116,27 +50,39 @@ fn too_long(ty: &ResourceType, name: &str, field: &str, limit: usize) -> ApiErro
 /// The metadata and data checks of every write.
 pub fn check(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
     let meta = &obj["metadata"];
+    // `ValidateLabels` and `ValidateAnnotations`: one error per problem, each label and
+    // annotation in turn.
+    let mut errors = Vec::new();
     for (key, value) in meta["labels"].as_object().into_iter().flatten() {
-        if let Some(why) = qualified_name_problem(key) {
-            return Err(ApiError::invalid(ty, name, "metadata.labels", key, &why));
+        for why in labels::key_problems(key) {
+            errors.push(FieldError::invalid(
+                "metadata.labels",
+                BadValue::text(key),
+                &why,
+            ));
         }
         let value = value.as_str().unwrap_or_default();
-        if let Some(why) = label_value_problem(value) {
-            return Err(ApiError::invalid(ty, name, "metadata.labels", value, &why));
+        for why in labels::value_problems(value) {
+            errors.push(FieldError::invalid(
+                "metadata.labels",
+                BadValue::text(value),
+                &why,
+            ));
         }
     }
     let mut annotations_size = 0;
     for (key, value) in meta["annotations"].as_object().into_iter().flatten() {
-        if let Some(why) = qualified_name_problem(&key.to_lowercase()) {
-            return Err(ApiError::invalid(
-                ty,
-                name,
+        for why in labels::key_problems(&key.to_lowercase()) {
+            errors.push(FieldError::invalid(
                 "metadata.annotations",
-                key,
+                BadValue::text(key),
                 &why,
             ));
         }
         annotations_size += key.len() + value.as_str().map_or(0, str::len);
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::invalid_fields(ty, name, &errors));
     }
     if annotations_size > ANNOTATIONS_LIMIT {
         return Err(too_long(
@@ -153,6 +99,10 @@ pub fn check(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
         let missing = crd_required(ty, obj);
         if !missing.is_empty() {
             return Err(ApiError::required_fields(ty, name, &missing));
+        }
+        let errors = crate::validation::custom_resource_errors(ty, obj);
+        if !errors.is_empty() {
+            return Err(ApiError::invalid_fields(ty, name, &errors));
         }
     }
     Ok(())
@@ -272,30 +222,10 @@ fn check_data(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
-    fn label_keys_and_values_are_worded_as_apimachinery_words_them() {
-        assert_eq!(qualified_name_problem("app.kubernetes.io/name"), None);
-        assert_eq!(
-            qualified_name_problem("bad key!").unwrap(),
-            "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-        );
-        assert!(
-            qualified_name_problem("Bad/Key/x")
-                .unwrap()
-                .starts_with("a qualified name must consist")
-        );
-        assert!(
-            qualified_name_problem("Bad.Prefix/x")
-                .unwrap()
-                .starts_with("prefix part a lowercase RFC 1123 subdomain")
-        );
-        assert!(
-            label_value_problem("has space")
-                .unwrap()
-                .starts_with("a valid label must be an empty string")
-        );
-        assert_eq!(label_value_problem(""), None);
+    fn config_keys_are_worded_as_apimachinery_words_them() {
         assert!(
             config_key_problem("bad key")
                 .unwrap()
@@ -305,5 +235,19 @@ mod tests {
             config_key_problem("..x").as_deref(),
             Some("must not start with '..'")
         );
+    }
+
+    #[test]
+    fn every_label_problem_is_its_own_cause() {
+        let cm = &crate::kinds::CONFIG_MAP;
+        let obj = json!({"metadata": {"labels": {"x/": "ok", "fine": "bad value"}}});
+        let e = check(cm, "c", &obj).unwrap_err();
+        let causes = e.details.unwrap()["causes"].as_array().unwrap().clone();
+        assert_eq!(causes.len(), 3, "{causes:?}");
+        assert_eq!(
+            causes[0]["message"],
+            "Invalid value: \"x/\": name part must be non-empty"
+        );
+        assert!(e.message.starts_with("ConfigMap \"c\" is invalid: [metadata.labels: Invalid value: \"x/\": name part must be non-empty, "));
     }
 }

@@ -97,15 +97,24 @@ fn check_preconditions(
             ty,
             name,
             &format!(
-                "UID in precondition: {uid}, UID in object meta: {}",
+                "the UID in the precondition ({uid}) does not match the UID in record ({}). The object might have been deleted and then recreated",
                 objects::uid(old)
             ),
         ));
     }
+    let stored_rv = old["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or_default();
     if let Some(rv) = &opts.resource_version
-        && Some(rv.as_str()) != old["metadata"]["resourceVersion"].as_str()
+        && rv != stored_rv
     {
-        return Err(ApiError::stale(ty, name));
+        return Err(ApiError::precondition_failed(
+            ty,
+            name,
+            &format!(
+                "the ResourceVersion in the precondition ({rv}) does not match the ResourceVersion in record ({stored_rv}). The object might have been modified"
+            ),
+        ));
     }
     Ok(())
 }
@@ -140,6 +149,23 @@ fn mark_for_deletion(
     }
     if ty.kind == "Namespace" {
         obj["status"]["phase"] = json!("Terminating");
+    } else if (ty.group, ty.kind) == ("apiextensions.k8s.io", "CustomResourceDefinition") {
+        // The CRD registry's Delete: its custom resources go first (`controllers::crd`).
+        let cleanup = crate::controllers::crd::CLEANUP_FINALIZER;
+        if !finalizers.iter().any(|f| f == cleanup) {
+            finalizers.push(cleanup.to_string());
+        }
+        let mut conds = obj["status"]["conditions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let now = store.clock.now_rfc3339();
+        crate::controllers::crd::set_condition_at(
+            &mut conds,
+            crate::controllers::crd::marked_for_deletion(),
+            &now,
+        );
+        obj["status"]["conditions"] = json!(conds);
     } else if finalizers.is_empty() {
         return None;
     }
@@ -148,6 +174,51 @@ fn mark_for_deletion(
         meta.insert("finalizers".into(), json!(finalizers));
     }
     meta.insert("deletionTimestamp".into(), json!(store.clock.now_rfc3339()));
-    meta.insert("deletionGracePeriodSeconds".into(), json!(0));
+    // The Namespace registry's own delete sets no grace period; every other kind's is 0.
+    if ty.kind != "Namespace" {
+        meta.insert("deletionGracePeriodSeconds".into(), json!(0));
+    }
     Some(obj)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_precondition_that_does_not_hold_is_a_conflict_on_the_kind() {
+        let store = Store::in_memory(1.0);
+        let ty = &crate::kinds::CONFIG_MAP;
+        store
+            .write::<()>(&Key::new(ty, "lab", "c"), |_| {
+                Ok(Change::Put(json!({"apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": "c", "namespace": "lab", "uid": "u-1"}})))
+            })
+            .unwrap();
+        let opts = DeleteOptions {
+            uid: Some("u-2".into()),
+            ..DeleteOptions::default()
+        };
+        let Err(e) = delete(&store, ty, "lab", "c", &opts) else {
+            panic!("deleted despite the precondition");
+        };
+        assert_eq!((e.code, e.reason), (409, "Conflict"));
+        assert_eq!(
+            e.message,
+            "Operation cannot be fulfilled on ConfigMap \"c\": the UID in the precondition (u-2) does not match the UID in record (u-1). The object might have been deleted and then recreated"
+        );
+        assert_eq!(e.details, Some(json!({"name": "c", "kind": "ConfigMap"})));
+        let opts = DeleteOptions {
+            resource_version: Some("0".into()),
+            ..DeleteOptions::default()
+        };
+        let Err(e) = delete(&store, ty, "lab", "c", &opts) else {
+            panic!("deleted despite the precondition");
+        };
+        assert!(
+            e.message.ends_with("the ResourceVersion in the precondition (0) does not match the ResourceVersion in record (1). The object might have been modified"),
+            "{}",
+            e.message
+        );
+    }
 }

@@ -26,6 +26,9 @@ pub fn check_identity(
     }
     let api_version = body["apiVersion"].as_str().unwrap_or_default();
     let kind = body["kind"].as_str().unwrap_or_default();
+    if ty.builtin && !api_version.is_empty() && !kind.is_empty() && kind != ty.kind {
+        return Err(ApiError::bad_request(other_kind(ty, api_version, kind)));
+    }
     if (!api_version.is_empty() && api_version != ty.api_version())
         || (!kind.is_empty() && kind != ty.kind)
     {
@@ -52,6 +55,31 @@ pub fn check_identity(
         )));
     }
     Ok(())
+}
+
+/// Why a built-in kind's body naming another kind cannot be decoded, as the real decoder says:
+/// a kind the scheme knows has no conversion to the URL's kind; any other is not registered.
+fn other_kind(ty: &ResourceType, api_version: &str, kind: &str) -> String {
+    let version = api_version.rsplit('/').next().unwrap_or(api_version);
+    let why = if crate::proto::can_encode(api_version, kind) {
+        // The internal type's package: the group's first word (`core` for the core group).
+        let internal = match ty.group.split('.').next() {
+            Some("") | None => "core",
+            Some(group) => group,
+        };
+        format!(
+            "converting ({version}.{kind}) to ({internal}.{}): unknown conversion",
+            ty.kind
+        )
+    } else {
+        format!(
+            "no kind \"{kind}\" is registered for version \"{api_version}\" in scheme \"pkg/runtime/scheme.go:111\""
+        )
+    };
+    format!(
+        "{kind} in version \"{version}\" cannot be handled as a {}: {why}",
+        ty.kind
+    )
 }
 
 /// A write to one part of an object ignores the other: `status` on the main resource of a type
@@ -112,16 +140,31 @@ pub fn prepare_write(
     }
     match old {
         Some(old) => {
+            if target.part != Part::Status || ty.builtin {
+                super::validate::check_uid(ty, target.name, &new, old)?;
+            }
             carry_over(ty, target.part, old, &mut new);
-            if (ty.group, ty.kind) == ("", "Service") {
+            if (ty.group, ty.kind) == ("", "Service") && target.part != Part::Status {
+                super::service::normalize_cluster_ips(old, &mut new);
                 super::service::keep_allocated(old, &mut new);
+            }
+            // DefaultTolerationSeconds admits updates too: a Pod always tolerates an
+            // unready or unreachable node for a while.
+            if (ty.group, ty.kind) == ("", "Pod")
+                && target.part == Part::Main
+                && new["spec"].is_object()
+            {
+                super::admission::default_tolerations(&mut new["spec"]);
             }
         }
         None => first_write(clock, target, &mut new),
     }
     defaults::apply(ty, &mut new);
+    // What the real server stores is its Go struct encoded back: omitempty's empties dropped,
+    // fields without it written.
+    crate::proto::go_json(&mut new);
     bump_generation(ty, old, &mut new);
-    validate(ty, target.name, &new)?;
+    super::validate::validate(target, old, &new)?;
     Ok(new)
 }
 
@@ -129,8 +172,11 @@ pub fn prepare_write(
 fn carry_over(ty: &ResourceType, part: Part, old: &Value, new: &mut Value) {
     match part {
         Part::Status => {
-            // /status changes status only; the rest stays as stored.
+            // /status changes status and, on a built-in kind, metadata (the Deployment
+            // controller writes its revision annotation there); the rest stays as stored. A
+            // custom resource's status write changes its status only.
             let status = new.get("status").cloned();
+            let meta = new.get("metadata").cloned();
             *new = old.clone();
             match status {
                 Some(s) => new["status"] = s,
@@ -138,6 +184,24 @@ fn carry_over(ty: &ResourceType, part: Part, old: &Value, new: &mut Value) {
                     if let Some(o) = new.as_object_mut() {
                         o.remove("status");
                     }
+                }
+            }
+            if ty.builtin
+                && let Some(meta) = meta.filter(Value::is_object)
+            {
+                new["metadata"] = meta;
+                // What each kind's status strategy resets (`PrepareForUpdate`).
+                let kept: &[&str] = match ty.kind {
+                    "Deployment" => &["labels"],
+                    "Pod" => &["ownerReferences"],
+                    _ => &[],
+                };
+                for field in kept {
+                    let meta = objects::metadata_mut(new);
+                    match old["metadata"].get(*field) {
+                        Some(v) => meta.insert((*field).into(), v.clone()),
+                        None => meta.remove(*field),
+                    };
                 }
             }
         }
@@ -196,8 +260,13 @@ fn first_write(clock: &Clock, target: &Target, new: &mut Value) {
     } else {
         meta.remove("generation");
     }
-    if ty.status_subresource {
+    if ty.status_subresource && ty.builtin {
         new["status"] = initial_status(ty);
+    } else if ty.status_subresource
+        && let Some(o) = new.as_object_mut()
+    {
+        // A custom resource's status is written through /status only: a create drops it.
+        o.remove("status");
     }
     match (ty.group, ty.kind) {
         ("batch", "Job") => defaults::job_selector(new),
@@ -211,7 +280,8 @@ fn initial_status(ty: &ResourceType) -> Value {
     match ty.kind {
         "Namespace" => json!({"phase": "Active"}),
         "Pod" => json!({"phase": "Pending", "qosClass": "BestEffort"}),
-        "Service" => json!({"loadBalancer": {}}),
+        "Service" | "Ingress" => json!({"loadBalancer": {}}),
+        "PersistentVolumeClaim" | "PersistentVolume" => json!({"phase": "Pending"}),
         _ => json!({}),
     }
 }
@@ -227,6 +297,8 @@ fn has_generation(ty: &ResourceType) -> bool {
                 | "StatefulSet"
                 | "ReplicationController"
                 | "Job"
+                | "CronJob"
+                | "Ingress"
                 | "Pod"
                 | "CustomResourceDefinition"
         )
@@ -259,68 +331,26 @@ fn bump_generation(ty: &ResourceType, old: Option<&Value>, new: &mut Value) {
     }
 }
 
-fn validate(ty: &ResourceType, name: &str, obj: &Value) -> ApiResult<()> {
-    let problem = if matches!(ty.kind, "Namespace" | "Service") {
-        objects::label_problem(name)
-    } else {
-        objects::subdomain_problem(name)
-    };
-    if let Some(why) = problem {
-        return Err(ApiError::invalid(ty, name, "metadata.name", name, why));
-    }
-    for (key, value) in objects::labels(obj).into_iter().flatten() {
-        if !value.is_string() {
-            return Err(ApiError::bad_request(format!(
-                "unable to decode metadata.labels.{key}: label values must be strings"
-            )));
-        }
-    }
-    super::checks::check(ty, name, obj)?;
-    match (ty.group, ty.kind) {
-        ("apps", "Deployment" | "ReplicaSet" | "DaemonSet" | "StatefulSet") => {
-            if !obj["spec"]["selector"].is_object() {
-                return Err(ApiError::required(ty, name, "spec.selector"));
-            }
-            containers_required(
-                ty,
-                name,
-                &obj["spec"]["template"]["spec"],
-                "spec.template.spec.containers",
-            )
-        }
-        ("batch", "Job") => {
-            let policy = obj["spec"]["template"]["spec"]["restartPolicy"]
-                .as_str()
-                .unwrap_or_default();
-            if !matches!(policy, "Never" | "OnFailure") {
-                return Err(ApiError::invalid(
-                    ty,
-                    name,
-                    "spec.template.spec.restartPolicy",
-                    policy,
-                    "supported values: \"OnFailure\", \"Never\"",
-                ));
-            }
-            containers_required(
-                ty,
-                name,
-                &obj["spec"]["template"]["spec"],
-                "spec.template.spec.containers",
-            )
-        }
-        ("", "Pod") => containers_required(ty, name, &obj["spec"], "spec.containers"),
-        _ => Ok(()),
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-fn containers_required(
-    ty: &ResourceType,
-    name: &str,
-    pod_spec: &Value,
-    field: &str,
-) -> ApiResult<()> {
-    match pod_spec["containers"].as_array() {
-        Some(c) if !c.is_empty() => Ok(()),
-        _ => Err(ApiError::required(ty, name, field)),
+    #[test]
+    fn a_body_of_another_kind_is_refused_in_the_decoders_words() {
+        let cm = &crate::kinds::CONFIG_MAP;
+        let said = |body: Value| check_identity(cm, &body, "ns", None).unwrap_err().message;
+        assert_eq!(
+            said(json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "k"}})),
+            "Secret in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Secret) to (core.ConfigMap): unknown conversion"
+        );
+        assert_eq!(
+            said(json!({"apiVersion": "apps/v1", "kind": "Deployment"})),
+            "Deployment in version \"v1\" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion"
+        );
+        assert_eq!(
+            said(json!({"apiVersion": "v1", "kind": "Foo"})),
+            "Foo in version \"v1\" cannot be handled as a ConfigMap: no kind \"Foo\" is registered for version \"v1\" in scheme \"pkg/runtime/scheme.go:111\""
+        );
+        check_identity(cm, &json!({"kind": "ConfigMap"}), "ns", None).unwrap();
     }
 }

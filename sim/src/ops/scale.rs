@@ -46,6 +46,50 @@ pub fn scale_of(obj: &Value) -> Value {
     })
 }
 
+/// The Scale of a stored object of `ty`: a custom resource's from the paths its CRD names.
+pub fn scale_for(ty: &ResourceType, obj: &Value) -> Value {
+    let Some(paths) = ty.custom.and_then(|c| c.scale.as_ref()) else {
+        return scale_of(obj);
+    };
+    let mut scale = scale_of(obj);
+    let at = |path: &str| dotted(obj, path).and_then(Value::as_i64).unwrap_or(0);
+    scale["spec"] = json!({"replicas": at(&paths.spec_replicas)});
+    let mut status = json!({"replicas": at(&paths.status_replicas)});
+    if let Some(selector) = paths
+        .label_selector
+        .as_deref()
+        .and_then(|p| dotted(obj, p))
+        .and_then(Value::as_str)
+    {
+        status["selector"] = json!(selector);
+    }
+    scale["status"] = status;
+    scale
+}
+
+/// The value at a CRD's `.a.b` path.
+fn dotted<'a>(obj: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.')
+        .filter(|k| !k.is_empty())
+        .try_fold(obj, |v, k| v.get(k))
+}
+
+/// Sets the value at a CRD's `.a.b` path, making the objects on the way.
+fn set_dotted(obj: &mut Value, path: &str, value: Value) {
+    let keys: Vec<&str> = path.split('.').filter(|k| !k.is_empty()).collect();
+    let Some((last, parents)) = keys.split_last() else {
+        return;
+    };
+    let mut at = obj;
+    for k in parents {
+        if !at[*k].is_object() {
+            at[*k] = json!({});
+        }
+        at = &mut at[*k];
+    }
+    at[*last] = value;
+}
+
 /// How the client changes the Scale: PUT of a whole Scale, or a patch of one.
 pub enum ScaleWrite<'a> {
     Replace(&'a Value),
@@ -64,7 +108,7 @@ pub fn write_scale(
     let key = Key::new(ty, namespace, name);
     commit(store, &key, actor, |old| {
         let old = old.ok_or_else(|| ApiError::not_found(ty, name))?;
-        let current = scale_of(old);
+        let current = scale_for(ty, old);
         let wanted = match write {
             ScaleWrite::Replace(body) => {
                 if let Some(rv) = body["metadata"]["resourceVersion"].as_str()
@@ -90,7 +134,10 @@ pub fn write_scale(
                 ApiError::bad_request("Scale.spec.replicas must be a number of at least 0")
             })?;
         let mut parent = old.clone();
-        parent["spec"]["replicas"] = json!(replicas);
+        match ty.custom.and_then(|c| c.scale.as_ref()) {
+            Some(paths) => set_dotted(&mut parent, &paths.spec_replicas, json!(replicas)),
+            None => parent["spec"]["replicas"] = json!(replicas),
+        }
         let target = Target {
             ty,
             namespace,
@@ -117,7 +164,9 @@ fn scale_type() -> &'static ResourceType {
         log_subresource: false,
         builtin: true,
         computed: false,
+        create_only: false,
         view_of: None,
+        custom: None,
     };
     &SCALE
 }

@@ -9,8 +9,10 @@ use std::collections::HashSet;
 use serde_json::{Value, json};
 
 use crate::kinds::ResourceType;
-use crate::status::{ApiError, ApiResult};
+use crate::status::{ApiError, ApiResult, BadValue, FieldError};
 use crate::store::Store;
+#[cfg(test)]
+use crate::store::{Change, Key};
 
 /// The `kubernetes` Service's address, the first of the range.
 pub const KUBERNETES_CLUSTER_IP: &str = "10.43.0.1";
@@ -64,11 +66,33 @@ fn allocate(store: &Store, ty: &'static ResourceType, body: &mut Value) -> ApiRe
         spec["clusterIPs"] = json!([ip]);
     }
     if matches!(kind.as_str(), "NodePort" | "LoadBalancer") {
+        let others = used_ports.clone();
         let mut taken = used_ports;
         let ports = spec.get_mut("ports").and_then(Value::as_array_mut);
-        for port in ports.into_iter().flatten() {
-            if port["nodePort"].as_u64().is_some_and(|p| p > 0) {
-                continue;
+        for (i, port) in ports.into_iter().flatten().enumerate() {
+            if let Some(asked) = port["nodePort"].as_i64().filter(|p| *p != 0) {
+                // The node port allocator's refusals, as the registry reports them.
+                let why = if !u16::try_from(asked).is_ok_and(|p| NODE_PORTS.contains(&p)) {
+                    format!(
+                        "provided port is not in the valid range. The range of valid ports is {}-{}",
+                        NODE_PORTS.start(),
+                        NODE_PORTS.end()
+                    )
+                } else if others.contains(&(asked as u16)) {
+                    "provided port is already allocated".to_string()
+                } else {
+                    taken.insert(asked as u16);
+                    continue;
+                };
+                return Err(ApiError::invalid_fields(
+                    ty,
+                    &name,
+                    &[FieldError::invalid(
+                        &format!("spec.ports[{i}].nodePort"),
+                        BadValue::Raw(asked.to_string()),
+                        &why,
+                    )],
+                ));
             }
             let seed = port["port"].as_u64().unwrap_or(0) as usize + name.len() * 131;
             let span = NODE_PORTS.len();
@@ -82,6 +106,42 @@ fn allocate(store: &Store, ty: &'static ResourceType, body: &mut Value) -> ApiRe
         }
     }
     Ok(())
+}
+
+/// `normalizeClusterIPs` on update: what a client meant by the linked `clusterIP` and
+/// `clusterIPs`. One that left `clusterIPs` out but kept `clusterIP` keeps the stored list; one
+/// that changed only `clusterIP` has the list follow it (for validation to refuse); one that
+/// cleared only `clusterIP` has the list cleared too (to be filled back in).
+pub fn normalize_cluster_ips(old: &Value, new: &mut Value) {
+    let text = |v: &Value| v.as_str().unwrap_or_default().to_string();
+    let list = |v: &Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| s.as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let (old_ip, old_ips) = (
+        text(&old["spec"]["clusterIP"]),
+        list(&old["spec"]["clusterIPs"]),
+    );
+    let Some(spec) = new.get_mut("spec").filter(|s| s.is_object()) else {
+        return;
+    };
+    let ip = text(&spec["clusterIP"]);
+    if !old_ips.is_empty() && list(&spec["clusterIPs"]).is_empty() && old_ip == ip {
+        spec["clusterIPs"] = json!(old_ips);
+    }
+    if old_ip != ip {
+        let same_ips = list(&spec["clusterIPs"]) == old_ips;
+        if !old_ip.is_empty() && ip.is_empty() {
+            if same_ips && let Some(o) = spec.as_object_mut() {
+                o.remove("clusterIPs");
+            }
+        } else if same_ips {
+            spec["clusterIPs"] = json!([ip]);
+        }
+    }
 }
 
 /// What the client left out of the allocated fields is taken from `old` (the stored Service on
@@ -180,6 +240,34 @@ mod tests {
         let e = allocate(&store, ty, &mut taken).unwrap_err();
         assert!(
             e.message.contains("provided IP is already allocated"),
+            "{}",
+            e.message
+        );
+    }
+
+    #[test]
+    fn a_node_port_outside_the_range_or_taken_is_refused_in_the_allocators_words() {
+        let store = Store::in_memory(1.0);
+        let ty = &crate::kinds::SERVICE;
+        let mut low = json!({"metadata": {"name": "badnp"}, "spec": {"type": "NodePort", "ports": [{"port": 80, "nodePort": 80}]}});
+        let e = allocate(&store, ty, &mut low).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Service \"badnp\" is invalid: spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767"
+        );
+        let mut fine = json!({"metadata": {"name": "a"}, "spec": {"type": "NodePort", "ports": [{"port": 80, "nodePort": 30080}, {"port": 81, "protocol": "UDP", "nodePort": 30080}]}});
+        allocate(&store, ty, &mut fine).unwrap();
+        store
+            .write(&Key::new(ty, "default", "a"), |_| {
+                Ok::<_, ApiError>(Change::Put(fine.clone()))
+            })
+            .unwrap();
+        let mut again = json!({"metadata": {"name": "b"}, "spec": {"type": "LoadBalancer", "ports": [{"port": 80}, {"port": 90, "nodePort": 30080}]}});
+        let e = allocate(&store, ty, &mut again).unwrap_err();
+        assert!(
+            e.message.ends_with(
+                "spec.ports[1].nodePort: Invalid value: 30080: provided port is already allocated"
+            ),
             "{}",
             e.message
         );

@@ -26,8 +26,10 @@ pub enum PatchError {
     NotAnObject,
     #[error("unknown directive {0:?} in strategic merge patch")]
     UnknownDirective(String),
-    #[error("unknown patch type: {0}")]
-    UnknownPatchType(String),
+    /// `mergepatch.ErrBadPatchType`: the directive and the map holding it, as Go's `%s` and
+    /// `%v` print them.
+    #[error("unknown patch type: {directive} in map: {map}")]
+    UnknownPatchType { directive: String, map: String },
     #[error("invalid patch format: {0}")]
     BadDirective(String),
     #[error("map: {item} does not contain declared merge key: {key}")]
@@ -62,7 +64,10 @@ fn map_directive(patch: &Object) -> Result<MapDirective> {
         None => Ok(MapDirective::Merge),
         Some(Value::String(s)) if s == "replace" => Ok(MapDirective::Replace),
         Some(Value::String(s)) if s == "delete" => Ok(MapDirective::Delete),
-        Some(other) => Err(PatchError::UnknownPatchType(other.to_string())),
+        Some(other) => Err(PatchError::UnknownPatchType {
+            directive: crate::validation::gofmt::v(other),
+            map: crate::validation::gofmt::v(&Value::Object(patch.clone())),
+        }),
     }
 }
 

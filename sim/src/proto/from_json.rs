@@ -208,6 +208,18 @@ fn special_from_json(
             }
             _ => set_schema(&mut msg, 1, v, path)?,
         },
+        Special::StringList => {
+            let items = v.as_array().ok_or_else(|| wrong("a list of strings"))?;
+            let items = items
+                .iter()
+                .map(|i| {
+                    i.as_str()
+                        .map(|s| PValue::String(s.to_string()))
+                        .ok_or_else(|| wrong("a list of strings"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            msg.set_field_by_number(1, PValue::List(items));
+        }
         Special::SchemaOrBool => match v {
             Value::Bool(b) => msg.set_field_by_name("allows", PValue::Bool(*b)),
             _ => {

@@ -36,6 +36,11 @@ const INLINE: &[&str] = &[
     "k8s.io.api.core.v1.Probe.handler",
     "k8s.io.api.core.v1.EphemeralContainer.ephemeralContainerCommon",
     "k8s.io.api.networking.v1.IngressRule.ingressRuleValue",
+    "k8s.io.api.admissionregistration.v1.NamedRuleWithOperations.ruleWithOperations",
+    "k8s.io.api.admissionregistration.v1.RuleWithOperations.rule",
+    "k8s.io.api.resource.v1.DeviceClaimConfiguration.deviceConfiguration",
+    "k8s.io.api.resource.v1.DeviceAllocationConfiguration.deviceConfiguration",
+    "k8s.io.api.resource.v1.DeviceClassConfiguration.deviceConfiguration",
 ];
 
 const SCHEMA_PROPS: &str =
@@ -53,8 +58,33 @@ pub fn is_inline(field: &FieldDescriptor) -> bool {
     INLINE.contains(&field.full_name())
 }
 
+/// Fields whose protobuf name is capitalised while their JSON key is not (admission
+/// registration's Go tags name them so).
+const RENAMED: &[(&str, &str)] = &[
+    (
+        "k8s.io.api.admissionregistration.v1.MutatingWebhookConfiguration.Webhooks",
+        "webhooks",
+    ),
+    (
+        "k8s.io.api.admissionregistration.v1.ValidatingWebhookConfiguration.Webhooks",
+        "webhooks",
+    ),
+    (
+        "k8s.io.api.admissionregistration.v1.Validation.Expression",
+        "expression",
+    ),
+    ("k8s.io.api.admissionregistration.v1.Variable.Name", "name"),
+    (
+        "k8s.io.api.admissionregistration.v1.Variable.Expression",
+        "expression",
+    ),
+];
+
 /// The field's key in the JSON object.
 pub fn json_name(field: &FieldDescriptor) -> String {
+    if let Some((_, json)) = RENAMED.iter().find(|(f, _)| *f == field.full_name()) {
+        return (*json).to_string();
+    }
     let name = field.name();
     if field.parent_message().full_name() != SCHEMA_PROPS {
         return name.to_string();
@@ -93,7 +123,11 @@ mod tests {
 
     #[test]
     fn every_listed_field_exists_so_a_typo_cannot_hide() {
-        for name in KEEP_ZERO.iter().chain(INLINE) {
+        for name in KEEP_ZERO
+            .iter()
+            .chain(INLINE)
+            .chain(RENAMED.iter().map(|(f, _)| f))
+        {
             let (msg, f) = name.rsplit_once('.').unwrap();
             let found = message(msg).and_then(|m| m.get_field_by_name(f));
             assert!(

@@ -1,6 +1,7 @@
 //! Messages whose JSON form is not an object of their fields: times are RFC 3339 strings,
 //! IntOrString is a number or a string, Quantity a string, raw JSON fields are the JSON itself,
-//! and a CRD schema's "X or Y" unions are whichever of X or Y is set.
+//! a CRD schema's "X or Y" unions are whichever of X or Y is set, and a user's extra values
+//! are a bare list.
 
 use jiff::Timestamp;
 use prost_reflect::MessageDescriptor;
@@ -25,6 +26,9 @@ pub enum Special {
     SchemaOrBool,
     /// `JSONSchemaPropsOrStringArray`: a schema, or a list of property names.
     SchemaOrStringArray,
+    /// `ExtraValue` of authentication and authorization (a user's extra attributes): a Go
+    /// `[]string`, a list of strings in JSON and a message with one repeated field on the wire.
+    StringList,
 }
 
 pub fn special(desc: &MessageDescriptor) -> Option<Special> {
@@ -37,6 +41,9 @@ pub fn special(desc: &MessageDescriptor) -> Option<Special> {
         "k8s.io.apimachinery.pkg.apis.meta.v1.Duration" => Special::Duration,
         "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1"
         | "k8s.io.apimachinery.pkg.runtime.RawExtension" => Special::RawJson,
+        "k8s.io.api.authentication.v1.ExtraValue" | "k8s.io.api.authorization.v1.ExtraValue" => {
+            Special::StringList
+        }
         name => match name.strip_prefix(APIEXT) {
             Some("JSON") => Special::RawJson,
             Some("JSONSchemaPropsOrArray") => Special::SchemaOrArray,

@@ -191,6 +191,18 @@ fn special_to_json(s: Special, m: &DynamicMessage, path: &str) -> Result<Value, 
             }
             schema_or(m, 1, path, Value::Null)
         }
+        Special::StringList => {
+            let items = m
+                .get_field_by_number(1)
+                .and_then(|v| v.as_list().map(<[PValue]>::to_vec))
+                .unwrap_or_default();
+            Ok(Value::Array(
+                items
+                    .iter()
+                    .map(|i| Value::String(i.as_str().unwrap_or_default().to_string()))
+                    .collect(),
+            ))
+        }
         Special::SchemaOrBool => {
             let allows = get("allows").and_then(|v| v.as_bool()).unwrap_or(false);
             if set("schema") {

@@ -20,6 +20,10 @@ const ROWS: &str = r#"[
     "image": "nginx:1.27"}, {"name": "log", "image": "busybox:1.36"}]}}}, "status": {
     "replicas": 2, "readyReplicas": 1, "updatedReplicas": 2, "availableReplicas": 1}},
  "cells": ["web", "1/2", 2, 1, "5m", "web,log", "nginx:1.27,busybox:1.36", "app=web"]},
+{"kind": "autoscaling/Scale", "object": {"metadata": {"name": "api",
+    "creationTimestamp": "2026-07-01T11:55:00Z"}, "spec": {"replicas": 2}, "status": {
+    "replicas": 1, "selector": "app=api"}},
+ "cells": ["api", 2, 1, "5m"]},
 {"kind": "apps/ReplicaSet", "object": {"metadata": {"name": "web-7d9c",
     "creationTimestamp": "2026-07-01T11:59:00Z"}},
  "cells": ["web-7d9c", 1, 0, 0, "60s", "", "", "<none>"]},

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::doc::{Entry, Node, parse_yaml};
 use super::shape::{Leaf, Schema, Shape};
-use super::{Directive, Warnings, argocd, builtin, go_quote, gofmt};
+use super::{Directive, Warnings, builtin, go_quote, gofmt};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 
@@ -25,7 +25,7 @@ pub fn check_apply(
         Err(_) => return crate::body::decode_body(raw, "application/apply-patch+yaml"),
     };
     let value = as_converted_json(&node).to_value();
-    let schema = builtin::schema(ty).or_else(|| argocd::schema(ty));
+    let schema = builtin::schema(ty).or_else(|| super::custom_schema(ty));
     if let Some(schema) = schema.filter(|_| same_kind(ty, &value)) {
         let errors = typed_errors(schema, ty.builtin, &value);
         if !errors.is_empty() {

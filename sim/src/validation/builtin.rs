@@ -31,8 +31,8 @@ pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
 
 fn probe_kind(ty: &ResourceType) -> Option<Schema> {
     use k8s_openapi::api::{
-        apps, autoscaling, batch, coordination, core, discovery, events, networking, policy,
-        storage,
+        apps, authentication, authorization, autoscaling, batch, coordination, core, discovery,
+        events, networking, policy, storage,
     };
     use k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1 as crd;
     let root = (ty.api_version(), ty.kind);
@@ -66,10 +66,23 @@ fn probe_kind(ty: &ResourceType) -> Option<Schema> {
         ("apps/v1", "Deployment") => probe::<apps::v1::Deployment>(root),
         ("apps/v1", "ReplicaSet") => probe::<apps::v1::ReplicaSet>(root),
         ("batch/v1", "Job") => probe::<batch::v1::Job>(root),
+        ("batch/v1", "CronJob") => probe::<batch::v1::CronJob>(root),
+        ("v1", "PersistentVolumeClaim") => probe::<core::v1::PersistentVolumeClaim>(root),
+        ("v1", "PersistentVolume") => probe::<core::v1::PersistentVolume>(root),
+        ("networking.k8s.io/v1", "Ingress") => probe::<networking::v1::Ingress>(root),
+        ("authorization.k8s.io/v1", "SelfSubjectAccessReview") => {
+            probe::<authorization::v1::SelfSubjectAccessReview>(root)
+        }
+        ("authorization.k8s.io/v1", "SelfSubjectRulesReview") => {
+            probe::<authorization::v1::SelfSubjectRulesReview>(root)
+        }
+        ("authentication.k8s.io/v1", "SelfSubjectReview") => {
+            probe::<authentication::v1::SelfSubjectReview>(root)
+        }
         ("apiextensions.k8s.io/v1", "CustomResourceDefinition") => {
             probe::<crd::CustomResourceDefinition>(root)
         }
-        _ => None,
+        _ => more::probe_more(ty),
     }
 }
 
@@ -443,5 +456,6 @@ impl<'de> de::MapAccess<'de> for Entries<'_> {
     }
 }
 
+mod more;
 #[cfg(test)]
 mod tests;

@@ -109,6 +109,8 @@ fn check_types(
         Shape::Leaf(Leaf::String) => "string",
         Shape::Leaf(Leaf::Bool) => "boolean",
         Shape::Leaf(Leaf::Int64) => "integer",
+        Shape::Leaf(Leaf::Float64) => "number",
+        Shape::Leaf(Leaf::IntOrString) => "integer,string",
         Shape::Struct(_) | Shape::Map(_) => "object",
         Shape::List(_) => "array",
         _ => return,
@@ -122,7 +124,11 @@ fn check_types(
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     };
-    if actual != expected {
+    // A number may be an integer; an int-or-string either.
+    let fits = actual == expected
+        || (expected == "number" && actual == "integer")
+        || (expected == "integer,string" && matches!(actual, "integer" | "string"));
+    if !fits {
         out.push((path.to_string(), actual, expected));
         return;
     }

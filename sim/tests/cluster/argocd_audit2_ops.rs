@@ -8,8 +8,10 @@ use crate::common::{
 
 /// Survey item 7: a kind the cluster does not serve is never dropped in silence. It is listed
 /// (OutOfSync, it cannot exist live), and the sync is invalid before anything is applied: the
-/// operation fails with `one or more synchronization tasks are not valid: the server could not
-/// find the requested resource` and the resource's result says what Argo CD says.
+/// operation fails with `one or more synchronization tasks are not valid: failed to discover
+/// server resources for group version example.com/v1: the server could not find the requested
+/// resource` (discovery's own error, as the real lab shows) and the resource's result says what
+/// Argo CD says, with no hookPhase (it never got an operation state).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
     let (lab, repo) = lab_with_repo().await;
@@ -27,7 +29,7 @@ async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
     .await;
     let message = op_state(&app)["message"].as_str().unwrap();
     assert!(
-        message.starts_with("one or more synchronization tasks are not valid: the server could not find the requested resource. Retrying attempt #1"),
+        message.starts_with("one or more synchronization tasks are not valid: failed to discover server resources for group version example.com/v1: the server could not find the requested resource. Retrying attempt #1"),
         "{message}"
     );
     let listed = app["status"]["resources"]
@@ -45,6 +47,7 @@ async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
     if op_state(&app)["finishedAt"].is_string() {
         let widget = result(&app, "web").unwrap();
         assert_eq!(widget["status"], "SyncFailed");
+        assert!(widget["hookPhase"].is_null(), "{widget}");
         assert_eq!(
             widget["message"],
             "The Kubernetes API could not find example.com/Widget for requested resource t-widget/web. Make sure the \"Widget\" CRD is installed on the destination cluster."
@@ -61,6 +64,7 @@ async fn an_unserved_kind_fails_the_sync_with_argo_cds_message_survey_7() {
 
 /// Survey item 4 and audit item 21: an `.operation` written by hand on an automated app runs as
 /// written — not automated, no retry, only its own sync options — and the history says who.
+/// The operation state holds it as the controller's Go struct writes it: `retry: {}`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hand_written_operation_runs_as_written_survey_4_audit_2_21() {
     let (lab, repo) = lab_with_repo().await;
@@ -96,7 +100,7 @@ async fn a_hand_written_operation_runs_as_written_survey_4_audit_2_21() {
     let state = op_state(&app);
     assert_eq!(
         state["operation"],
-        serde_json::json!({"initiatedBy": {"username": "learner"}, "sync": {"revision": "main"}}),
+        serde_json::json!({"initiatedBy": {"username": "learner"}, "retry": {}, "sync": {"revision": "main"}}),
         "{state:#}"
     );
     assert!(state["retryCount"].is_null(), "no retry: {state:#}");

@@ -170,9 +170,10 @@ async fn invalid_specs_are_refused_with_upstreams_messages_audit_2_3_survey_3() 
     let app = invalid(&lab, "t-restricted").await;
     assert_eq!(
         conditions_of(&app, "InvalidSpecError"),
+        // Sorted by type and message, as `SetConditions` keeps them.
         [
-            format!("application repo {} is not permitted in project 'restricted'", crate::common::URL),
             "application destination server 'https://kubernetes.default.svc' and namespace 't-restricted' do not match any of the allowed destinations in project 'restricted'".to_string(),
+            format!("application repo {} is not permitted in project 'restricted'", crate::common::URL),
         ]
     );
     let table = lab

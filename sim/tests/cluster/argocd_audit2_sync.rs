@@ -406,42 +406,82 @@ async fn automated_sync_never_wipes_out_everything_unless_allowed_audit_2_6() {
     );
 }
 
-/// Item 16: with prune off, a change that only needs pruning is not synced — unless a live
-/// hook is listed (it has no sync status, so `requirePruneOnly` does not hold).
+/// Item 16: with prune off, a change that only needs pruning is not synced. A live hook is
+/// listed without a sync status; one whose tracking id is its own (a named hook) requires
+/// pruning like the removed object, so only pruning is needed still. A `generateName` hook's
+/// id names no object (its name is made at sync time): it does not require pruning, so
+/// `requirePruneOnly` does not hold and the change is synced, its prune skipped.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_live_hook_cancels_the_prune_only_skip_audit_2_16() {
+async fn only_a_generate_name_hook_cancels_the_prune_only_skip_audit_2_16() {
     let (lab, repo) = lab_with_repo().await;
-    write(&repo, "app/one.yaml", &cm("one", "", "1"));
-    write(&repo, "app/two.yaml", &cm("two", "", "1"));
-    write(
-        &repo,
-        "app/pre.yaml",
-        &job("pre", "argocd.argoproj.io/hook: PreSync", "echo ok"),
-    );
+    for (dir, hook_name) in [("named", "name: pre"), ("generated", "generateName: pre-")] {
+        write(&repo, &format!("{dir}/one.yaml"), &cm("one", "", "1"));
+        write(&repo, &format!("{dir}/two.yaml"), &cm("two", "", "1"));
+        write(
+            &repo,
+            &format!("{dir}/pre.yaml"),
+            &job("pre", "argocd.argoproj.io/hook: PreSync", "echo ok")
+                .replace("name: pre", hook_name),
+        );
+    }
     commit_and_push(&repo, "with a hook").await;
-    apply_app(&lab, "hooked", "app", "", "").await;
-    lab.kubectl(&[
-        "-n",
-        "argocd",
-        "patch",
-        "app",
-        "hooked",
-        "--type",
-        "merge",
-        "-p",
-        r#"{"spec":{"syncPolicy":{"automated":{"prune":false}}}}"#,
-    ])
-    .await;
-    wait_app(&lab, "hooked", "Synced and Healthy", synced_healthy).await;
-    lab.kubectl(&["-n", "hooked", "get", "job", "pre"]).await;
-    std::fs::remove_file(repo.join("app/two.yaml")).unwrap();
+    for dir in ["named", "generated"] {
+        apply_app(&lab, dir, dir, "", "").await;
+        lab.kubectl(&[
+            "-n",
+            "argocd",
+            "patch",
+            "app",
+            dir,
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"syncPolicy":{"automated":{"prune":false}}}}"#,
+        ])
+        .await;
+    }
+    for dir in ["named", "generated"] {
+        wait_app(&lab, dir, "Synced and Healthy", synced_healthy).await;
+        std::fs::remove_file(repo.join(format!("{dir}/two.yaml"))).unwrap();
+    }
     let second = commit_and_push(&repo, "two gone").await;
-    hard_refresh(&lab, "hooked").await;
-    let app = wait_app(&lab, "hooked", "synced at the new commit", |a| {
+    for dir in ["named", "generated"] {
+        hard_refresh(&lab, dir).await;
+    }
+    let app = wait_app(&lab, "generated", "synced at the new commit", |a| {
         op_state(a)["phase"] == "Succeeded" && op_state(a)["syncResult"]["revision"] == second
     })
     .await;
     assert_eq!(result(&app, "two").unwrap()["status"], "PruneSkipped");
+    let hook = app["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "Job")
+        .cloned()
+        .unwrap();
+    assert!(hook.get("requiresPruning").is_none(), "{hook}");
+    wait_app(&lab, "named", "showing the new commit", |a| {
+        a["status"]["sync"]["revision"] == second && a["status"]["sync"]["status"] == "OutOfSync"
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let named = lab
+        .kubectl_json(&["-n", "argocd", "get", "app", "named"])
+        .await;
+    assert_ne!(
+        op_state(&named)["syncResult"]["revision"],
+        second,
+        "no sync started"
+    );
+    let hook = named["status"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["kind"] == "Job")
+        .cloned()
+        .unwrap();
+    assert_eq!(hook["requiresPruning"], true, "{hook}");
 }
 
 /// Item 8: a resource the operation waits on that is deleted meanwhile fails the sync —

@@ -66,7 +66,10 @@ async fn discovery_lists_the_kinds_with_their_short_names() {
     let hpa = resource_row(&wide, "horizontalpodautoscalers", "autoscaling/v2");
     assert_eq!(
         hpa[5..],
-        ["create,delete,get,list,patch,update,watch", "all"],
+        [
+            "create,delete,deletecollection,get,list,patch,update,watch",
+            "all"
+        ],
         "{wide}"
     );
     let versions = lab.kubectl(&["api-versions"]).await;

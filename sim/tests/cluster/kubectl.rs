@@ -2,6 +2,8 @@
 
 use crate::common::{Lab, WEB};
 
+mod real_server_rules;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn get_in_json_yaml_and_the_default_table() {
     let lab = Lab::start().await;

@@ -341,7 +341,7 @@ async fn a_protobuf_watch_streams_length_prefixed_events() {
     // A metadata-only watch of a custom resource (as metadata informers run): its bookmarks
     // are PartialObjectMetadata too, so they can be written in protobuf.
     let request = Request::builder()
-        .uri("/apis/argoproj.io/v1alpha1/namespaces/argocd/applications?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&timeoutSeconds=1")
+        .uri("/apis/argoproj.io/v1alpha1/namespaces/argocd/applications?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1")
         .header(
             "Accept",
             "application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1",

@@ -77,7 +77,7 @@ async fn sizes_and_metadata_syntax_are_refused_as_a_real_server_refuses_them_sur
         .await;
     assert!(
         err.contains(
-            "metadata.annotations: Invalid value: \"Bad/Key/x\": a qualified name must consist"
+            "metadata.annotations: Invalid value: \"Bad/Key/x\": a valid label key must consist"
         ),
         "{err}"
     );

@@ -10,8 +10,10 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::{APP_MANAGER, Controller, app_type};
+use crate::argocd::app::AppView;
 use crate::argocd::bootstrap::NAMESPACE;
-use crate::argocd::compare::{TRACKING, sync_wave};
+use crate::argocd::compare::{sync_wave, tracked_by};
+use crate::argocd::options;
 use crate::controllers::record_event;
 use crate::objects;
 use crate::ops::{self, DeleteOptions, Propagation};
@@ -65,6 +67,15 @@ impl Controller {
             .iter()
             .filter(|(_, o)| should_be_deleted(app, o))
             .collect();
+        // `Delete=confirm` (or `Prune=confirm`): nothing goes until the app carries
+        // `argocd.argoproj.io/deletion-approved` from its deletion on.
+        let approved = app["metadata"]["deletionTimestamp"]
+            .as_str()
+            .and_then(crate::clock::parse)
+            .is_some_and(|t| AppView::new(app).deletion_approved_since(t));
+        if !approved && doomed.iter().any(|(k, _)| needs_confirmation(app, k)) {
+            return Finalized::Waiting;
+        }
         if let Some(top) = doomed.iter().map(|(_, o)| sync_wave(o)).max() {
             doomed.retain(|(_, o)| sync_wave(o) == top);
         }
@@ -111,11 +122,7 @@ impl Controller {
             .store
             .all()
             .into_iter()
-            .filter(|(_, o)| {
-                objects::annotation(o, TRACKING)
-                    .and_then(|t| t.split_once(':'))
-                    .is_some_and(|(owner, _)| owner == name)
-            })
+            .filter(|(_, o)| tracked_by(o) == Some(name))
             .collect()
     }
 
@@ -147,6 +154,21 @@ impl Controller {
     }
 }
 
+/// The app's last status lists the object as requiring deletion confirmation.
+fn needs_confirmation(app: &Value, key: &Key) -> bool {
+    app["status"]["resources"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .any(|r| {
+            r["requiresDeletionConfirmation"] == Value::Bool(true)
+                && r["kind"] == key.ty().kind
+                && r["group"].as_str().unwrap_or_default() == key.ty().group
+                && r["name"] == key.name.as_str()
+                && r["namespace"].as_str().unwrap_or_default() == key.namespace
+        })
+}
+
 /// `shouldBeDeleted`: not a CRD, not the Application itself, not `Delete=false` (on the object
 /// or in the app's syncOptions), not kept by `helm.sh/resource-policy: keep`.
 fn should_be_deleted(app: &Value, obj: &Value) -> bool {
@@ -160,25 +182,15 @@ fn should_be_deleted(app: &Value, obj: &Value) -> bool {
     {
         return false;
     }
-    let option = |list: &str| {
-        list.split(',')
-            .map(str::trim)
-            .find_map(|o| o.strip_prefix("Delete="))
-            .map(String::from)
-    };
-    let delete_option = objects::annotation(obj, "argocd.argoproj.io/sync-options")
-        .and_then(option)
-        .or_else(|| {
-            app["spec"]["syncPolicy"]["syncOptions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .find_map(option)
-        });
+    let app_options = AppView::new(app).sync_options();
+    let delete_option = options::resource_value(
+        Some(obj),
+        app_options.value(options::DELETE),
+        options::DELETE,
+    );
     let keep = objects::annotation(obj, "helm.sh/resource-policy")
         .is_some_and(|p| p.split(',').any(|v| v.trim() == "keep"));
-    delete_option.as_deref() != Some("false") && !keep
+    delete_option != Some(options::FALSE) && !keep
 }
 
 #[cfg(test)]
@@ -207,5 +219,22 @@ mod tests {
         let itself = json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
             "metadata": {"name": "shop", "namespace": "argocd"}});
         assert!(!should_be_deleted(&app, &itself));
+        // The app's list is matched as `GetOptionValue` matches it: untrimmed, whole entries.
+        let spaced = json!({"metadata": {"name": "shop", "namespace": "argocd"},
+            "spec": {"syncPolicy": {"syncOptions": [" Delete=false", "Prune=false,Delete=false"]}}});
+        assert!(should_be_deleted(&spaced, &plain));
+    }
+
+    /// `Delete=confirm`: the last status lists which resources wait for the approval.
+    #[test]
+    fn resources_needing_confirmation_are_read_from_the_status() {
+        let app = json!({"status": {"resources": [
+            {"version": "v1", "kind": "ConfigMap", "namespace": "shop", "name": "a", "requiresDeletionConfirmation": true},
+            {"version": "v1", "kind": "ConfigMap", "namespace": "shop", "name": "b"},
+        ]}});
+        let cm = &crate::kinds::CONFIG_MAP;
+        assert!(needs_confirmation(&app, &Key::new(cm, "shop", "a")));
+        assert!(!needs_confirmation(&app, &Key::new(cm, "shop", "b")));
+        assert!(!needs_confirmation(&app, &Key::new(cm, "other", "a")));
     }
 }

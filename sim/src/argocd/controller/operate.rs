@@ -4,13 +4,14 @@
 use serde_json::{Value, json};
 
 use super::{APP_MANAGER, Controller, Level, status::replacing};
-use crate::argocd::app::{AppView, has_option};
+use crate::argocd::app::AppView;
 use crate::argocd::bootstrap::NAMESPACE;
 use crate::argocd::compare;
 use crate::argocd::diff;
 use crate::argocd::operation::{self, Next, Retry, Step};
+use crate::argocd::options::{self as opts, SyncOptions};
 use crate::argocd::project;
-use crate::argocd::sync::{self, BuildInput, Run};
+use crate::argocd::sync::{self, BuildInput, NamespaceInput, Run, SyncResource};
 use crate::controllers::record_event;
 use crate::objects;
 use crate::ops::Propagation;
@@ -57,7 +58,7 @@ impl Controller {
             .and_then(|m| m.run.as_ref())
             .is_some_and(|(s, _)| *s == started_at);
         if !has_run {
-            match self.start_run(app, &state).await {
+            match self.start_run(app, &operation::attempt(&state)).await {
                 Ok(run) => {
                     self.apps.entry(name.clone()).or_default().run = Some((started_at.clone(), run))
                 }
@@ -67,6 +68,11 @@ impl Controller {
         let Some((_, run)) = self.apps.get_mut(&name).and_then(|m| m.run.as_mut()) else {
             return Step::Idle;
         };
+        // Each pass reads the app afresh, as `SyncAppState` does: the deletion approval, and
+        // the namespace metadata the result records.
+        let started = state["startedAt"].as_str().and_then(crate::clock::parse);
+        run.options.prune_confirmed = started.is_some_and(|t| view.deletion_approved_since(t));
+        run.namespace_metadata = view.managed_namespace_metadata().cloned();
         let outcome = run.pass(&self.env);
         let next = operation::after_pass(state, outcome, run, &retry, now);
         self.follow(app, next)
@@ -108,11 +114,12 @@ impl Controller {
                 "source": operation::sync_source(&state, app),
             });
         }
-        let message = match error {
-            StartError::Comparison(m) => format!("ComparisonError: {m}"),
-            StartError::Refused(m) => m.clone(),
+        let (phase, message) = match error {
+            StartError::Comparison(m) => ("Error", format!("ComparisonError: {m}")),
+            StartError::Refused(m) => ("Error", m.clone()),
+            StartError::Failed(m) => ("Failed", m.clone()),
         };
-        let next = operation::attempt_failed(state, "Error", &message, retry, now);
+        let next = operation::attempt_failed(state, phase, &message, retry, now);
         self.follow(app, next)
     }
 
@@ -171,65 +178,68 @@ impl Controller {
             .await
             .map_err(StartError::Comparison)?;
         let rules = diff::ignore_rules(view.ignore_differences());
-        let comparison = compare::compare(
-            &self.env.store,
-            view.name(),
-            view.dest_namespace(),
-            Some(&manifests.objects),
-            &rules,
-        );
+        let app_options = view.sync_options();
+        let scope = compare::Scope {
+            app: view.name(),
+            dest_namespace: view.dest_namespace(),
+            options: &app_options,
+            namespace_metadata_changed: view.namespace_metadata_changed(),
+        };
+        let comparison =
+            compare::compare(&self.env.store, &scope, Some(&manifests.objects), &rules);
         // Only the operation's own options count (automated sync, the CLI and the UI copy the
         // spec's in; an operation written by hand without them has none).
-        let options: Vec<String> = sync["syncOptions"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(String::from))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let ns_ty = &crate::kinds::NAMESPACE;
-        let only = sync["resources"]
+        let options = SyncOptions::from_json(&sync["syncOptions"]);
+        refuse_compared(&comparison, &options)?;
+        let only: Option<Vec<SyncResource>> = sync["resources"]
             .as_array()
             .filter(|r| !r.is_empty())
-            .map(|list| {
-                list.iter()
-                    .map(|r| {
-                        (
-                            r["group"].as_str().unwrap_or("").to_string(),
-                            r["kind"].as_str().unwrap_or("").to_string(),
-                            r["name"].as_str().unwrap_or("").to_string(),
-                        )
-                    })
-                    .collect()
-            });
-        let started_at_unix = state["startedAt"]
-            .as_str()
-            .and_then(crate::clock::parse)
-            .map_or(0, |t| t.as_second());
+            .map(|list| list.iter().map(SyncResource::from_json).collect());
+        let started_at = state["startedAt"].as_str().and_then(crate::clock::parse);
+        let started_at_unix = started_at.map_or(0, |t| t.as_second());
+        let strategy = &sync["syncStrategy"];
+        let apply_strategy = strategy["apply"].is_object();
+        let namespace = options.has(opts::CREATE_NAMESPACE).then(|| NamespaceInput {
+            live: self.env.store.get(&Key::new(
+                &crate::kinds::NAMESPACE,
+                "",
+                view.dest_namespace(),
+            )),
+            metadata: view.managed_namespace_metadata(),
+        });
         let built = sync::build(&BuildInput {
             comparison: &comparison,
             revision: &revision,
             started_at_unix,
             dest_namespace: view.dest_namespace(),
-            create_namespace: has_option(&options, "CreateNamespace"),
-            namespace_exists: self
-                .env
-                .store
-                .get(&Key::new(ns_ty, "", view.dest_namespace()))
-                .is_some(),
+            namespace,
+            skip_hooks: only.is_some() || apply_strategy,
             only,
+            prune_last: options.has(opts::PRUNE_LAST),
+            skip_dry_run_on_missing: options.has(opts::SKIP_DRY_RUN_ON_MISSING_RESOURCE),
         });
         let run_options = sync::Options {
             prune: sync["prune"] == Value::Bool(true),
-            replace: has_option(&options, "Replace"),
-            force: has_option(&options, "Force"),
+            replace: options.has(opts::REPLACE),
+            force: strategy_force(strategy),
             prune_propagation: prune_propagation(&options),
-            server_side: has_option(&options, "ServerSideApply"),
-            respect_ignore_differences: has_option(&options, "RespectIgnoreDifferences"),
+            server_side: options.has(opts::SERVER_SIDE_APPLY),
+            respect_ignore_differences: options.has(opts::RESPECT_IGNORE_DIFFERENCES),
             rules,
+            default_prune: options.value(opts::PRUNE).map(String::from),
+            apply_out_of_sync_only: options.has(opts::APPLY_OUT_OF_SYNC_ONLY),
+            prune_confirmed: started_at.is_some_and(|t| view.deletion_approved_since(t)),
         };
-        Ok(Run::new(revision, source, built, run_options))
+        let managed = view.managed_namespace_metadata().is_some();
+        let mut run = Run::new(revision, source, built, run_options, managed);
+        // An attempt the controller had begun before it restarted carries on where it was (a
+        // retry starts without a result).
+        if let Some(results) = state["syncResult"]["resources"].as_array()
+            && state["syncResult"]["revision"].as_str() == Some(run.revision.as_str())
+        {
+            run.resume_from(results);
+        }
+        Ok(run)
     }
     /// Stores a completed operation: clears `.operation`, adds history for full successful syncs.
     pub(super) fn finish(&mut self, app: &Value, state: Value) -> Step {
@@ -281,8 +291,10 @@ impl Controller {
 pub(super) enum StartError {
     /// The sources could not be resolved or rendered (shown as `ComparisonError: ...`).
     Comparison(String),
-    /// Upstream refuses before comparing; the message is its own.
+    /// Upstream refuses; the message is its own.
     Refused(String),
+    /// Upstream fails the attempt (`Failed`, not `Error`); the message is its own.
+    Failed(String),
 }
 
 /// What `processRequestedAppOperation` and `SyncAppState` refuse before they compare: a missing
@@ -302,27 +314,70 @@ fn refuse_invalid(store: &crate::store::Store, app: &Value) -> Result<(), StartE
     if errors.is_empty() {
         return Ok(());
     }
-    let formatted: Vec<String> = errors
+    // In the order the status keeps its conditions (sorted by type and message).
+    let mut formatted: Vec<String> = errors
         .iter()
         .map(|e| format!("InvalidSpecError: {e}"))
         .collect();
+    formatted.sort();
     Err(StartError::Refused(formatted.join(";")))
 }
 
-/// `PrunePropagationPolicy=foreground|background|orphan`; unset, the engine's foreground.
-fn prune_propagation(options: &[String]) -> Option<Propagation> {
-    options.iter().find_map(|o| {
-        let (name, value) = o.split_once('=')?;
-        if !name.eq_ignore_ascii_case("PrunePropagationPolicy") {
-            return None;
-        }
-        match value.to_ascii_lowercase().as_str() {
-            "foreground" => Some(Propagation::Foreground),
-            "background" => Some(Propagation::Background),
-            "orphan" => Some(Propagation::Orphan),
-            _ => None,
-        }
-    })
+/// `SyncStrategy.Force()`: the apply strategy's `force`, else the hook strategy's. An app's
+/// `Force=true` sync option is no operation setting (only a resource's annotation is read).
+fn strategy_force(strategy: &Value) -> bool {
+    let force = |s: &Value| s["force"] == Value::Bool(true);
+    if strategy["apply"].is_object() {
+        force(&strategy["apply"])
+    } else {
+        force(&strategy["hook"])
+    }
+}
+
+/// `PrunePropagationPolicy=background|foreground|orphan`, matched whole in that order;
+/// unset (or spelt otherwise), the engine's foreground.
+fn prune_propagation(options: &SyncOptions) -> Option<Propagation> {
+    [
+        ("PrunePropagationPolicy=background", Propagation::Background),
+        ("PrunePropagationPolicy=foreground", Propagation::Foreground),
+        ("PrunePropagationPolicy=orphan", Propagation::Orphan),
+    ]
+    .into_iter()
+    .find_map(|(option, policy)| options.has(option).then_some(policy))
+}
+
+/// What `SyncAppState` refuses once it has compared: a shared resource with
+/// `FailOnSharedResource=true` (Failed), then the comparison's ComparisonError and
+/// InvalidSpecError conditions (Error, `FormatAppConditions`: `Type: message` joined by `;`,
+/// in the conditions' order).
+fn refuse_compared(
+    comparison: &compare::Comparison,
+    options: &SyncOptions,
+) -> Result<(), StartError> {
+    let mut conditions: Vec<(&str, String)> = comparison.conditions.clone();
+    if !comparison.diff_errors.is_empty() {
+        conditions.push(("ComparisonError", comparison.diff_errors.join("; ")));
+    }
+    conditions.sort_by_key(|(t, m)| format!("{t}/{m}"));
+    if options.has(opts::FAIL_ON_SHARED_RESOURCE)
+        && let Some((_, shared)) = conditions
+            .iter()
+            .find(|(t, _)| *t == "SharedResourceWarning")
+    {
+        return Err(StartError::Failed(format!(
+            "Shared resource found: {shared}"
+        )));
+    }
+    let errors: Vec<String> = conditions
+        .iter()
+        .filter(|(t, _)| matches!(*t, "ComparisonError" | "InvalidSpecError"))
+        .map(|(t, m)| format!("{t}: {m}"))
+        .collect();
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(StartError::Refused(errors.join(";")))
+    }
 }
 
 /// The lines the controller and gitops-engine log as an operation moves: a new operation, a
@@ -386,5 +441,113 @@ fn log_state_change(env: &crate::controllers::Env, app: &Value, old: &Value, new
     }
     if operation::is_completed(new["phase"].as_str().unwrap_or_default()) {
         ctrllog::info(env, app, "sync/terminate complete");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::argocd::compare::Comparison;
+    use crate::argocd::health::HealthStatus;
+
+    fn options(list: Value) -> SyncOptions {
+        SyncOptions::from_json(&list)
+    }
+
+    #[test]
+    fn the_propagation_policy_is_read_whole() {
+        let policy = |list: Value| prune_propagation(&options(list));
+        assert_eq!(
+            policy(json!(["PrunePropagationPolicy=orphan"])),
+            Some(Propagation::Orphan)
+        );
+        assert_eq!(
+            policy(json!([
+                "PrunePropagationPolicy=background",
+                "PrunePropagationPolicy=orphan"
+            ])),
+            Some(Propagation::Background)
+        );
+        assert_eq!(policy(json!(["PrunePropagationPolicy=Orphan"])), None);
+        assert_eq!(policy(json!(["prunePropagationPolicy=orphan"])), None);
+    }
+
+    #[test]
+    fn force_is_the_operations_sync_strategy() {
+        assert!(strategy_force(&json!({"hook": {"force": true}})));
+        assert!(strategy_force(&json!({"apply": {"force": true}})));
+        assert!(!strategy_force(
+            &json!({"apply": {}, "hook": {"force": true}})
+        ));
+        assert!(!strategy_force(&Value::Null));
+    }
+
+    fn compared(conditions: Vec<(&'static str, String)>, diff_errors: Vec<String>) -> Comparison {
+        Comparison {
+            failed_to_load: false,
+            targets: Vec::new(),
+            hooks: Vec::new(),
+            diff_errors,
+            conditions,
+            synced: false,
+            health: HealthStatus::Healthy,
+            resources: Vec::new(),
+            images: Vec::new(),
+        }
+    }
+
+    fn refusal(result: Result<(), StartError>) -> (&'static str, String) {
+        match result {
+            Ok(()) => ("", String::new()),
+            Err(StartError::Refused(m)) => ("Error", m),
+            Err(StartError::Failed(m)) => ("Failed", m),
+            Err(StartError::Comparison(m)) => ("Comparison", m),
+        }
+    }
+
+    /// `SyncAppState` after its comparison: `FailOnSharedResource=true` fails a sync of a
+    /// shared resource; ComparisonError and InvalidSpecError conditions refuse it with `Error`,
+    /// formatted as `FormatAppConditions` formats them, in the conditions' order.
+    #[test]
+    fn a_comparison_with_errors_or_a_shared_resource_refuses_the_sync() {
+        let shared = "ConfigMap/s1 is part of applications argocd/a and b".to_string();
+        let c = compared(vec![("SharedResourceWarning", shared.clone())], Vec::new());
+        assert_eq!(
+            refusal(refuse_compared(&c, &options(json!([])))),
+            ("", String::new())
+        );
+        assert_eq!(
+            refusal(refuse_compared(
+                &c,
+                &options(json!(["FailOnSharedResource=true"]))
+            )),
+            ("Failed", format!("Shared resource found: {shared}"))
+        );
+        let c = compared(
+            vec![
+                (
+                    "InvalidSpecError",
+                    "Namespace for b /v1, Kind=ConfigMap is missing.".into(),
+                ),
+                (
+                    "InvalidSpecError",
+                    "Namespace for a /v1, Kind=ConfigMap is missing.".into(),
+                ),
+                (
+                    "RepeatedResourceWarning",
+                    "Resource /ConfigMap//a appeared 2 times among application resources.".into(),
+                ),
+            ],
+            vec!["ConfigMap/x: bad rule".into()],
+        );
+        assert_eq!(
+            refusal(refuse_compared(&c, &options(json!([])))),
+            (
+                "Error",
+                "ComparisonError: ConfigMap/x: bad rule;InvalidSpecError: Namespace for a /v1, Kind=ConfigMap is missing.;InvalidSpecError: Namespace for b /v1, Kind=ConfigMap is missing.".into()
+            )
+        );
     }
 }

@@ -18,6 +18,30 @@ use crate::argocd::diff;
 /// when refreshes do not force resolution.
 const REPO_ERROR_GRACE: Duration = Duration::from_secs(180);
 
+/// What a refresh compared, for automated sync to decide from.
+pub(super) struct Compared {
+    pub comparison: Comparison,
+    /// The commit compared.
+    pub sha: String,
+    /// `revisionsMayHaveChanges`; see [`may_have_changes`].
+    pub may_have_changes: bool,
+}
+
+/// `evaluateRevisionChanges` without `manifest-generate-paths`: a comparison at `Recent` asks
+/// for the revision already shown (`status.sync.revision`), so nothing can have changed; any
+/// other asks for `targetRevision`, which may name a new commit, unless it is that very SHA.
+fn may_have_changes(app: &Value, level: Level) -> bool {
+    let view = AppView::new(app);
+    let shown = app["status"]["sync"]["revision"]
+        .as_str()
+        .unwrap_or_default();
+    let asked = match level {
+        Level::Nothing | Level::Recent if !shown.is_empty() => shown,
+        _ => view.target_revision(),
+    };
+    asked.is_empty() || asked != shown
+}
+
 /// How thoroughly one refresh goes.
 #[derive(Debug, Clone)]
 pub(super) struct Refresh {
@@ -110,14 +134,14 @@ impl Controller {
         Some(Refresh { level, hard })
     }
 
-    /// Resolves, renders and compares, then writes the status. The comparison and the commit
-    /// come back when automated sync may decide from them (no error, nothing held back).
+    /// Resolves, renders and compares, then writes the status. What was compared comes back
+    /// when automated sync may decide from it (no error, nothing held back).
     pub(super) async fn refresh(
         &mut self,
         app: &Value,
         refresh: Refresh,
         now: Timestamp,
-    ) -> Option<(Comparison, String)> {
+    ) -> Option<Compared> {
         let view = AppView::new(app);
         let name = view.name().to_string();
         let level = refresh.level;
@@ -156,10 +180,16 @@ impl Controller {
         // A target state that could not be loaded is compared as empty, best effort, as
         // upstream does: the tracked live objects are still listed and health still computed.
         let rules = diff::ignore_rules(view.ignore_differences());
+        let app_options = view.sync_options();
+        let scope = compare::Scope {
+            app: &name,
+            dest_namespace: view.dest_namespace(),
+            options: &app_options,
+            namespace_metadata_changed: view.namespace_metadata_changed(),
+        };
         let comparison = compare::compare(
             &self.env.store,
-            &name,
-            view.dest_namespace(),
+            &scope,
             manifests.as_ref().map(|m| m.objects.as_slice()),
             &rules,
         );
@@ -201,7 +231,11 @@ impl Controller {
             ],
         );
         match (error, revision) {
-            (None, Some(sha)) => Some((comparison, sha)),
+            (None, Some(sha)) => Some(Compared {
+                may_have_changes: may_have_changes(app, level),
+                comparison,
+                sha,
+            }),
             _ => None,
         }
     }

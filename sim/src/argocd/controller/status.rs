@@ -63,6 +63,11 @@ impl Controller {
         }
         status["resourceHealthSource"] = json!("appTree");
         status["controllerNamespace"] = json!(NAMESPACE);
+        // A struct field, not a pointer: Go's omitempty never drops it, so an app without a
+        // hydrator still carries `sourceHydrator: {}` (survey 4; the real lab shows it).
+        if status["sourceHydrator"].is_null() {
+            status["sourceHydrator"] = json!({});
+        }
         status["reconciledAt"] = if level >= Level::Latest || old["reconciledAt"].is_null() {
             json!(now)
         } else {
@@ -75,6 +80,7 @@ impl Controller {
         if !c.diff_errors.is_empty() {
             wanted.push(("ComparisonError", c.diff_errors.join("; ")));
         }
+        wanted.extend(c.conditions.iter().map(|(t, m)| (*t, m.clone())));
         if let Some(e) = &mem.sync_error {
             wanted.push(("SyncError", e.clone()));
         }
@@ -150,10 +156,11 @@ impl Controller {
         app: &Value,
         comparison: &Comparison,
         revision: &str,
+        may_have_changes: bool,
         now: Timestamp,
     ) {
         let name = objects::name(app).to_string();
-        let decision = autosync::decide(app, comparison, revision, now);
+        let decision = autosync::decide(app, comparison, revision, may_have_changes, now);
         let sync_error = match &decision {
             Decision::SyncError(m) => Some(m.clone()),
             _ => None,
@@ -229,11 +236,14 @@ fn log_decision(
 }
 
 /// The conditions list: each wanted (type, message), keeping `lastTransitionTime` of one that
-/// was already there unchanged; `null` when there are none (the field is omitted).
+/// was already there unchanged, sorted by type and message as `SetConditions` sorts them;
+/// `null` when there are none (the field is omitted).
 fn conditions(old_status: &Value, wanted: &[(&str, String)], now: &str) -> Value {
     if wanted.is_empty() {
         return Value::Null;
     }
+    let mut wanted = wanted.to_vec();
+    wanted.sort_by_key(|(t, m)| format!("{t}/{m}"));
     let old: Vec<&Value> = old_status["conditions"]
         .as_array()
         .into_iter()

@@ -50,6 +50,72 @@ pub(super) fn open_cache(dir: &Path) -> Result<Repository, RepoError> {
     opened.map_err(|e| RepoError::Io(format!("git cache {}: {}", dir.display(), e.message())))
 }
 
+/// How the repo server reaches a `repoURL`, as go-git's `NewEndpoint` reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Transport {
+    /// `git://`, `http(s)://`, `ssh://` or scp-like `user@host:path`: over the network.
+    Remote,
+    /// `file://` or anything else without a scheme (`/srv/bare/src.git`, `src.git`): a path
+    /// on the repo server's own disk. The repo server is a container of the cluster, with no
+    /// repositories of its own: there is never anything there, and the host's disk is never
+    /// read.
+    Local(String),
+    /// A scheme go-git has no client for.
+    Unsupported(String),
+}
+
+/// `transport.NewEndpoint` + `client.NewClient`: scp-like first, then a path, then a URL.
+pub(super) fn transport(url: &str) -> Transport {
+    let scheme_end = url
+        .find("://")
+        .filter(|i| *i > 0 && !url[..*i].contains(':'));
+    if let Some(end) = scheme_end {
+        let scheme = url[..end].to_ascii_lowercase();
+        return match scheme.as_str() {
+            "git" | "http" | "https" | "ssh" => Transport::Remote,
+            "file" => Transport::Local(url[end + 3..].to_string()),
+            _ => Transport::Unsupported(scheme),
+        };
+    }
+    if scp_like(url) {
+        return Transport::Remote;
+    }
+    Transport::Local(url.to_string())
+}
+
+/// go-git's `MatchesScpLike`: `[user@]host:path` with no `/` before the first `:`.
+fn scp_like(url: &str) -> bool {
+    let Some(colon) = url.find(':') else {
+        return false;
+    };
+    let (before, path) = (&url[..colon], &url[colon + 1..]);
+    let host = before.rsplit_once('@').map_or(
+        before,
+        |(user, host)| {
+            if user.is_empty() { before } else { host }
+        },
+    );
+    !host.is_empty()
+        && !before.contains('/')
+        && !host.chars().any(char::is_whitespace)
+        && !path.is_empty()
+        && !path.starts_with('\\')
+        && !path.contains('\n')
+}
+
+/// Whether `repo_url` can be listed at all; go-git's error when it cannot.
+pub(super) fn reachable(repo_url: &str) -> Result<(), RepoError> {
+    match transport(repo_url) {
+        Transport::Remote => Ok(()),
+        Transport::Local(_) => Err(RepoError::Revision(
+            "failed to list refs: repository not found".into(),
+        )),
+        Transport::Unsupported(scheme) => Err(RepoError::Revision(format!(
+            "failed to list refs: unsupported scheme {scheme:?}"
+        ))),
+    }
+}
+
 /// Fetches every ref of `fetch_url` into the cache and returns the remote's advertisement
 /// (HEAD first, then refs in the server's order). `repo_url` is the URL as written, for errors.
 pub(super) fn fetch(
@@ -90,6 +156,15 @@ pub(super) fn fetch(
 fn describe(e: &git2::Error, repo_url: &str) -> String {
     let msg = e.message();
     let lower = msg.to_ascii_lowercase();
+    let http = repo_url.starts_with("http://") || repo_url.starts_with("https://");
+    // This libgit2 speaks no TLS: reach the host as go-git's HTTP client does, to say what
+    // it says when nothing answers there.
+    if http
+        && (lower.contains("connection refused") || lower.contains("no tls stream"))
+        && let Some(said) = http_unreachable(repo_url)
+    {
+        return said;
+    }
     if lower.contains("connection refused") {
         return format!(
             "dial tcp {}: connect: connection refused",
@@ -112,6 +187,45 @@ fn describe(e: &git2::Error, repo_url: &str) -> String {
         "repository not found".into()
     } else {
         msg.to_string()
+    }
+}
+
+/// go-git's HTTP transport error when an `http(s)://` repository's host cannot be reached
+/// (`Get "<url>/info/refs?service=git-upload-pack": dial tcp …`), or `None` when it answers.
+fn http_unreachable(repo_url: &str) -> Option<String> {
+    use std::net::{TcpStream, ToSocketAddrs};
+    let auth = authority(repo_url);
+    let default_port = if repo_url.starts_with("https://") {
+        443
+    } else {
+        80
+    };
+    let has_port = auth
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.parse::<u16>().is_ok());
+    let target = if has_port {
+        auth.to_string()
+    } else {
+        format!("{auth}:{default_port}")
+    };
+    let get = format!(
+        "Get \"{}/info/refs?service=git-upload-pack\"",
+        repo_url.trim_end_matches('/')
+    );
+    let host = target.rsplit_once(':').map_or(auth, |(h, _)| h);
+    let Ok(mut addrs) = target.to_socket_addrs() else {
+        return Some(format!("{get}: dial tcp: lookup {host}: no such host"));
+    };
+    let addr = addrs.next()?;
+    match TcpStream::connect_timeout(&addr, std::time::Duration::from_secs(5)) {
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Some(format!(
+            "{get}: dial tcp {addr}: connect: connection refused"
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+            Some(format!("{get}: dial tcp {addr}: i/o timeout"))
+        }
+        Err(_) => None,
     }
 }
 
@@ -304,6 +418,26 @@ mod tests {
             name: name.into(),
             oid: Oid::from_bytes(&[n; 20]).unwrap(),
         }
+    }
+
+    #[test]
+    fn an_http_repository_nobody_serves_is_go_gits_dial_error() {
+        // A port nothing listens on: bind one, then let it go.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let url = format!("https://127.0.0.1:{port}/apps.git");
+        assert_eq!(
+            http_unreachable(&url).unwrap(),
+            format!(
+                "Get \"{url}/info/refs?service=git-upload-pack\": dial tcp 127.0.0.1:{port}: connect: connection refused"
+            )
+        );
+        let open = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/apps.git", open.local_addr().unwrap());
+        assert_eq!(http_unreachable(&url), None);
     }
 
     #[test]

@@ -25,7 +25,8 @@ impl Lab {
         let repo = Repository::init_bare(&bare).unwrap();
         repo.set_head("refs/heads/main").unwrap();
         let url = format!("file://{}", bare.display());
-        let server = RepoServer::new(tmp.path().join("cache"), HostMap::default());
+        let server =
+            RepoServer::new(tmp.path().join("cache"), HostMap::default()).reading_local_paths();
         Lab {
             _tmp: tmp,
             bare,
@@ -259,6 +260,65 @@ fn unreachable_repo_is_reported() {
     );
 }
 
+/// The repo server is a container of the cluster: a repoURL that is a path (or `file://`)
+/// names its own disk, where there are no repositories, so it is never found — even when this
+/// machine has one there. A scheme go-git has no client for is refused.
+#[test]
+fn local_paths_are_never_read_and_unknown_schemes_are_refused() {
+    let lab = Lab::new();
+    let sha = lab.commit(
+        "main",
+        &[(
+            "app/cm.yaml",
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+        )],
+    );
+    let cache = tempfile::tempdir().unwrap();
+    let server = RepoServer::new(cache.path().to_path_buf(), HostMap::default());
+    let path = lab.bare.display().to_string();
+    for url in [lab.url.clone(), path.clone(), "src.git".to_string()] {
+        let err = server.resolve(&url, "main").unwrap_err();
+        assert_eq!(
+            err.detail(),
+            "failed to list refs: repository not found",
+            "{url}"
+        );
+    }
+    let source = json!({"repoURL": path, "path": "app", "targetRevision": sha});
+    let err = server.generate("local", "ns", &source, &sha).unwrap_err();
+    assert!(
+        err.detail().contains(&format!(
+            "fatal: '{path}' does not appear to be a git repository"
+        )),
+        "{}",
+        err.detail()
+    );
+    let err = server
+        .resolve("ftp://example.com/src.git", "main")
+        .unwrap_err();
+    assert_eq!(
+        err.detail(),
+        "failed to list refs: unsupported scheme \"ftp\""
+    );
+    assert_eq!(
+        git::transport("git@github.com:org/repo.git"),
+        git::Transport::Remote
+    );
+    assert_eq!(
+        git::transport("HTTPS://example.com/x.git"),
+        git::Transport::Remote
+    );
+    assert_eq!(
+        git::transport("file:///srv/bare/x.git"),
+        git::Transport::Local("/srv/bare/x.git".into())
+    );
+    assert_eq!(
+        git::transport("./a:b"),
+        git::Transport::Local("./a:b".into()),
+        "a / before the first : is a path"
+    );
+}
+
 // ---- helm ----------------------------------------------------------------------------------
 
 #[test]
@@ -486,10 +546,12 @@ fn cluster_versions_are_passed_and_hidden_in_errors() {
     ));
     lab.commit("main", &files);
     let tmp = tempfile::tempdir().unwrap();
-    let server = RepoServer::new(tmp.path().to_path_buf(), HostMap::default()).with_cluster(
-        "v1.35.2+k3s1",
-        vec!["v1".into(), "example.com/v1/Widget".into()],
-    );
+    let server = RepoServer::new(tmp.path().to_path_buf(), HostMap::default())
+        .reading_local_paths()
+        .with_cluster(
+            "v1.35.2+k3s1",
+            vec!["v1".into(), "example.com/v1/Widget".into()],
+        );
     let sha = server.resolve(&lab.url, "main").unwrap();
     let m = server
         .generate("web", "ns", &lab.source(helm(json!({}))), &sha)

@@ -48,11 +48,39 @@ pub struct SyncTask {
     pub state: TaskState,
     pub sync_status: Option<&'static str>,
     pub message: String,
+    /// When its result was first recorded (`ResourceSyncResult.Order`): results are listed in
+    /// the order they came about, a step's prunes before its applies.
+    pub order: Option<usize>,
+    /// Whether the comparison found the resource modified, when it has both a manifest and a
+    /// live object (`ApplyOutOfSyncOnly=true` applies only the modified ones).
+    pub modified: Option<bool>,
+    /// A kind the cluster does not serve, which the sync may still apply (a CRD of the sync
+    /// defines it, or `SkipDryRunOnMissingResource=true`): it does not void the sync.
+    pub skip_dry_run: bool,
+    /// The created destination namespace once upstream stops building its task (no
+    /// `managedNamespaceMetadata`): its result stays as it was, and nothing waits on it.
+    pub detached: bool,
+    /// Refused before the sync ran (`getSyncTasks`, a kind the cluster does not serve): its
+    /// result carries no `hookPhase` (the task never got an operation state; omitempty).
+    pub refused: bool,
 }
 
 impl SyncTask {
     pub fn key(&self) -> Key {
         Key::new(self.ty, &self.namespace, &self.name)
+    }
+
+    /// A resource in sync that `ApplyOutOfSyncOnly=true` leaves alone (hooks always run).
+    pub fn in_sync(&self) -> bool {
+        self.hook.is_none() && self.modified == Some(false)
+    }
+
+    /// Records that the task now has a result, numbering it if it is the first.
+    pub fn record(&mut self, next: &mut usize) {
+        if self.sync_status.is_some() && self.order.is_none() {
+            *next += 1;
+            self.order = Some(*next);
+        }
     }
 
     pub fn describe(&self) -> String {
@@ -64,6 +92,11 @@ impl SyncTask {
             "namespace": self.namespace, "name": self.name,
             "status": self.sync_status.unwrap_or("Synced"),
             "hookPhase": self.state.hook_phase(), "syncPhase": self.phase.as_str()});
+        if self.refused
+            && let Some(o) = r.as_object_mut()
+        {
+            o.remove("hookPhase");
+        }
         // `message` is omitempty in ResourceResult.
         if !self.message.is_empty() {
             r["message"] = json!(self.message);

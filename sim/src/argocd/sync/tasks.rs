@@ -9,6 +9,7 @@ use super::task::{SyncTask, TaskState};
 use crate::argocd::compare::{Comparison, sync_wave};
 use crate::argocd::health;
 use crate::argocd::hooks::{self, HookType};
+use crate::argocd::options;
 use crate::controllers::Env;
 use crate::kinds::{ResourceType, by_kind};
 use crate::objects;
@@ -60,37 +61,79 @@ pub struct BuildInput<'a> {
     pub revision: &'a str,
     pub started_at_unix: i64,
     pub dest_namespace: &'a str,
-    pub create_namespace: bool,
-    pub namespace_exists: bool,
-    /// `operation.sync.resources` of a partial sync: only these, and no hooks.
-    pub only: Option<Vec<(String, String, String)>>,
+    /// `CreateNamespace=true`: the destination namespace as it is, and the app's
+    /// `managedNamespaceMetadata`.
+    pub namespace: Option<NamespaceInput<'a>>,
+    /// `operation.sync.resources` of a partial sync: only these.
+    pub only: Option<Vec<SyncResource>>,
+    /// No hooks run: a partial sync, or the `apply` sync strategy.
+    pub skip_hooks: bool,
+    /// `PruneLast=true` on the operation.
+    pub prune_last: bool,
+    /// `SkipDryRunOnMissingResource=true` on the operation.
+    pub skip_dry_run_on_missing: bool,
 }
 
-/// An operation's tasks, in order, with the SyncFail hooks and the namespace to create apart.
+/// The destination namespace `CreateNamespace=true` manages.
+pub struct NamespaceInput<'a> {
+    /// The live namespace, when it exists.
+    pub live: Option<std::sync::Arc<Value>>,
+    /// `syncPolicy.managedNamespaceMetadata`.
+    pub metadata: Option<&'a Value>,
+}
+
+/// One entry of `operation.sync.resources` (`HasIdentity`: the namespace only when given).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SyncResource {
+    pub group: String,
+    pub kind: String,
+    pub name: String,
+    pub namespace: String,
+}
+
+impl SyncResource {
+    pub fn from_json(r: &Value) -> SyncResource {
+        let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+        SyncResource {
+            group: text("group"),
+            kind: text("kind"),
+            name: text("name"),
+            namespace: text("namespace"),
+        }
+    }
+
+    fn matches(&self, ty: &ResourceType, namespace: &str, name: &str) -> bool {
+        self.name == name
+            && self.kind == ty.kind
+            && self.group == ty.group
+            && (self.namespace.is_empty() || self.namespace == namespace)
+    }
+}
+
+/// An operation's tasks, in order, with the SyncFail hooks apart.
 pub struct Built {
     pub tasks: Vec<SyncTask>,
     pub sync_fail: Vec<SyncTask>,
-    /// `CreateNamespace=true` and the destination namespace is missing: a PreSync task applied
-    /// before any step (gitops-engine's namespace creation task).
-    pub namespace: Option<SyncTask>,
+    /// Which task creates the missing destination namespace (`CreateNamespace=true`): it is
+    /// applied before anything else.
+    pub namespace: Option<usize>,
 }
 
-/// Builds the ordered tasks and, separately, the SyncFail hooks and the namespace to create.
+/// Builds the ordered tasks (`getSyncTasks`): the resources of the comparison (a live object
+/// without a manifest is a prune), the hooks, the managed namespace; prune waves reversed,
+/// `PruneLast` prunes after the last wave, then sorted, namespaces and CRDs moved before what
+/// needs them.
 pub fn build(input: &BuildInput) -> Built {
-    let selected = |ty: &ResourceType, name: &str| {
-        input.only.as_ref().is_none_or(|only| {
-            only.iter()
-                .any(|(g, k, n)| g == ty.group && k == ty.kind && n == name)
-        })
-    };
     let mut tasks = Vec::new();
-    let mut sync_fail = Vec::new();
     for t in &input.comparison.targets {
-        // `Skip` alone: a resource of the app that no phase applies.
-        if t.skip || (!t.out_of_sync && input.only.is_some()) {
+        // `Skip` alone: a resource of the app that no phase applies. A live object whose
+        // tracking id names another object is not the app's to sync.
+        if t.skip || !t.self_referenced {
             continue;
         }
-        if !selected(t.ty, &t.name) {
+        if let Some(only) = &input.only
+            && !only.iter().any(|r| r.matches(t.ty, &t.namespace, &t.name))
+        {
             continue;
         }
         // A live object with no target is always a prune task (`getSyncTasks`); whether it is
@@ -110,10 +153,12 @@ pub fn build(input: &BuildInput) -> Built {
             }
         };
         built.live = t.live.clone();
+        if t.desired.is_some() && t.live.is_some() {
+            built.modified = Some(t.out_of_sync);
+        }
         tasks.push(built);
     }
-    reverse_prune_waves(&mut tasks);
-    if input.only.is_none() {
+    if !input.skip_hooks {
         for manifest in &input.comparison.hooks {
             for hook in hooks::phases(manifest) {
                 let mut obj = manifest.clone();
@@ -127,35 +172,200 @@ pub fn build(input: &BuildInput) -> Built {
                 ) else {
                     continue;
                 };
-                let t = task(ty, obj, hook, sync_wave(manifest), Some(hook));
-                if hook == HookType::SyncFail {
-                    sync_fail.push(t)
-                } else {
-                    tasks.push(t)
-                }
+                tasks.push(task(ty, obj, hook, sync_wave(manifest), Some(hook)));
             }
         }
     }
-    let declares_namespace = input
+    let mut namespace = None;
+    if let Some(ns) = managed_namespace(input) {
+        let creates = ns.live.is_none();
+        tasks.push(ns);
+        if creates {
+            namespace = Some(tasks.len() - 1);
+        }
+    }
+    mark_skip_dry_run(&mut tasks, input);
+    reverse_prune_waves(&mut tasks);
+    prune_last(&mut tasks, input.prune_last);
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_key(|i| order_key(&tasks[*i]));
+    adjust_dependencies(&mut order, &mut tasks, input.dest_namespace);
+    let mut slots: Vec<Option<SyncTask>> = tasks.into_iter().map(Some).collect();
+    let mut built = Built {
+        tasks: Vec::new(),
+        sync_fail: Vec::new(),
+        namespace: None,
+    };
+    for i in order {
+        let Some(t) = slots[i].take() else { continue };
+        if t.phase == HookType::SyncFail {
+            built.sync_fail.push(t);
+        } else {
+            if namespace == Some(i) {
+                built.namespace = Some(built.tasks.len());
+            }
+            built.tasks.push(t);
+        }
+    }
+    built
+}
+
+/// `autoCreateNamespace` with `syncNamespace`: unless a (non-hook) manifest is that namespace,
+/// a missing destination namespace is created, and one that exists is synced again only when
+/// `managedNamespaceMetadata` is set — its labels, and its annotations plus
+/// `ServerSideApply=true`, applied server-side. The object is Go's `corev1.Namespace` made
+/// unstructured: `spec: {}` and `status: {}` included.
+fn managed_namespace(input: &BuildInput) -> Option<SyncTask> {
+    let ns = input.namespace.as_ref()?;
+    let name = input.dest_namespace;
+    let declared = input.comparison.targets.iter().any(|t| {
+        t.desired.is_some() && t.ty.group.is_empty() && t.ty.kind == "Namespace" && t.name == name
+    });
+    if name.is_empty() || declared || (ns.live.is_some() && ns.metadata.is_none()) {
+        return None;
+    }
+    let mut obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name},
+        "spec": {}, "status": {}});
+    if let Some(m) = ns.metadata {
+        let meta = objects::metadata_mut(&mut obj);
+        if let Some(labels) = m["labels"].as_object() {
+            meta.insert("labels".into(), Value::Object(labels.clone()));
+        }
+        let mut annotations = m["annotations"].as_object().cloned().unwrap_or_default();
+        annotations.insert(
+            options::SYNC_OPTIONS.into(),
+            json!(options::SERVER_SIDE_APPLY),
+        );
+        meta.insert("annotations".into(), Value::Object(annotations));
+    }
+    let mut t = task(&crate::kinds::NAMESPACE, obj, HookType::PreSync, 0, None);
+    t.live = ns.live.clone();
+    Some(t)
+}
+
+/// A task of a kind the cluster does not serve voids the sync, unless the operation or the
+/// manifest says `SkipDryRunOnMissingResource=true` or a CRD of this sync defines the kind.
+fn mark_skip_dry_run(tasks: &mut [SyncTask], input: &BuildInput) {
+    let defined: Vec<String> = input
         .comparison
         .targets
         .iter()
-        .any(|t| t.ty.kind == "Namespace" && t.name == input.dest_namespace);
-    let namespace = (input.create_namespace
-        && !input.namespace_exists
-        && !declares_namespace
-        && !input.dest_namespace.is_empty())
-    .then_some(&crate::kinds::NAMESPACE)
-    .map(|ns_ty| {
-        let obj = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": input.dest_namespace}});
-        task(ns_ty, obj, HookType::PreSync, 0, None)
+        .filter_map(|t| t.desired.as_ref())
+        .chain(&input.comparison.hooks)
+        .filter_map(crd_defines)
+        .collect();
+    for t in tasks.iter_mut() {
+        if crate::kinds::is_served(t.ty) {
+            continue;
+        }
+        t.skip_dry_run = input.skip_dry_run_on_missing
+            || options::has_sync(
+                t.desired.as_ref(),
+                options::SKIP_DRY_RUN_ON_MISSING_RESOURCE,
+            )
+            || defined.contains(&format!("{}/{}", t.ty.group, t.ty.kind));
+    }
+}
+
+/// `group/Kind` of the resources a CRD manifest defines.
+fn crd_defines(obj: &Value) -> Option<String> {
+    let is_crd = obj["kind"] == "CustomResourceDefinition"
+        && obj["apiVersion"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("apiextensions.k8s.io/"));
+    if !is_crd {
+        return None;
+    }
+    let group = obj["spec"]["group"].as_str()?;
+    let kind = obj["spec"]["names"]["kind"].as_str()?;
+    Some(format!("{group}/{kind}"))
+}
+
+/// `PruneLast=true` (on the operation, or on the live object): the prune goes in a wave of its
+/// own after the Sync phase's last (prunes' own reversed waves included).
+fn prune_last(tasks: &mut [SyncTask], all: bool) {
+    let last = tasks
+        .iter()
+        .filter(|t| t.phase == HookType::Sync)
+        .map(|t| t.wave)
+        .fold(0, i64::max)
+        + 1;
+    for t in tasks.iter_mut() {
+        if t.desired.is_none() && (all || options::has_sync(t.live.as_deref(), options::PRUNE_LAST))
+        {
+            t.wave = last;
+        }
+    }
+}
+
+/// `syncTasks.adjustDeps`, for namespaces then CRDs: a task another one needs (a Namespace its
+/// objects are in, a CRD defining their kind) that sorts after the first that needs it moves
+/// just before it, taking its phase and wave. Every manifest without a namespace counts as in
+/// the destination namespace (gitops-engine sets it on cluster-scoped ones too); prunes take
+/// no part.
+fn adjust_dependencies(order: &mut Vec<usize>, tasks: &mut [SyncTask], dest_namespace: &str) {
+    let namespace_of = |t: &SyncTask| {
+        if t.ty.namespaced && !t.namespace.is_empty() {
+            t.namespace.clone()
+        } else {
+            dest_namespace.to_string()
+        }
+    };
+    adjust(order, tasks, |t| {
+        if t.ty.group.is_empty() && t.ty.kind == "Namespace" {
+            Dep::Is(t.name.clone())
+        } else {
+            let ns = namespace_of(t);
+            if ns.is_empty() {
+                Dep::None
+            } else {
+                Dep::Needs(ns)
+            }
+        }
     });
-    tasks.sort_by_key(order_key);
-    sync_fail.sort_by_key(order_key);
-    Built {
-        tasks,
-        sync_fail,
-        namespace,
+    adjust(order, tasks, |t| {
+        match t.desired.as_ref().and_then(crd_defines) {
+            Some(defined) => Dep::Is(defined),
+            None => Dep::Needs(format!("{}/{}", t.ty.group, t.ty.kind)),
+        }
+    });
+}
+
+enum Dep {
+    /// The task is the dependency of this key.
+    Is(String),
+    /// The task needs the dependency of this key.
+    Needs(String),
+    None,
+}
+
+fn adjust(order: &mut Vec<usize>, tasks: &mut [SyncTask], dep: impl Fn(&SyncTask) -> Dep) {
+    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for pos in 0..order.len() {
+        let i = order[pos];
+        if tasks[i].desired.is_none() {
+            continue;
+        }
+        match dep(&tasks[i]) {
+            Dep::Is(key) => {
+                if let Some(&at) = first.get(&key) {
+                    let (phase, wave) = (tasks[order[at]].phase, tasks[order[at]].wave);
+                    tasks[i].phase = phase;
+                    tasks[i].wave = wave;
+                    let moved = order.remove(pos);
+                    order.insert(at, moved);
+                    for v in first.values_mut() {
+                        if *v >= at {
+                            *v += 1;
+                        }
+                    }
+                }
+            }
+            Dep::Needs(key) => {
+                first.entry(key).or_insert(pos);
+            }
+            Dep::None => {}
+        }
     }
 }
 
@@ -187,6 +397,11 @@ fn task(
         state: TaskState::Pending,
         sync_status: None,
         message: String::new(),
+        order: None,
+        modified: None,
+        skip_dry_run: false,
+        detached: false,
+        refused: false,
     }
 }
 

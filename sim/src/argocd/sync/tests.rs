@@ -9,16 +9,16 @@ use serde_json::{Value, json};
 
 use super::{Options, Outcome, RECHECK, Run, WAVE_DELAY, build, message};
 use crate::argocd::compare;
-use crate::argocd::sync::BuildInput;
+use crate::argocd::sync::{BuildInput, NamespaceInput};
 use crate::controllers::Env;
 use crate::kinds::by_kind;
 use crate::logs::LogBook;
 use crate::ops::{self, Actor};
 use crate::store::{Key, Store};
 
-const REVISION: &str = "3f2a9c1d00aa3f2a9c1d00aa3f2a9c1d00aa3f2a";
+pub(super) const REVISION: &str = "3f2a9c1d00aa3f2a9c1d00aa3f2a9c1d00aa3f2a";
 
-fn new_env() -> Env {
+pub(super) fn new_env() -> Env {
     let store = Store::in_memory(1.0);
     crate::bootstrap::seed(&store);
     Env {
@@ -28,12 +28,12 @@ fn new_env() -> Env {
     }
 }
 
-fn cm(name: &str, annotations: Value) -> Value {
+pub(super) fn cm(name: &str, annotations: Value) -> Value {
     json!({"apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": name, "annotations": annotations}, "data": {"a": "b"}})
 }
 
-fn job(name: &str, annotations: Value) -> Value {
+pub(super) fn job(name: &str, annotations: Value) -> Value {
     json!({"apiVersion": "batch/v1", "kind": "Job",
         "metadata": {"name": name, "annotations": annotations},
         "spec": {"backoffLimit": 0, "template": {"spec": {"restartPolicy": "Never",
@@ -41,47 +41,92 @@ fn job(name: &str, annotations: Value) -> Value {
 }
 
 /// A run over `manifests` for an app whose destination is `dest`.
-fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -> Run {
-    let comparison = compare::compare(&env.store, "app", dest, Some(manifests), &[]);
+pub(super) fn run_for(env: &Env, dest: &str, manifests: &[Value], create_namespace: bool) -> Run {
+    run_with(env, dest, manifests, |input, _| {
+        if !create_namespace {
+            input.namespace = None;
+        }
+    })
+}
+
+/// A run over `manifests` (with `CreateNamespace=true`) whose input and options `setup` may
+/// change first.
+pub(super) fn run_with(
+    env: &Env,
+    dest: &str,
+    manifests: &[Value],
+    setup: impl FnOnce(&mut BuildInput, &mut Options),
+) -> Run {
+    run_managed(env, dest, manifests, None, setup)
+}
+
+/// `run_with` for an app whose `managedNamespaceMetadata` is `metadata`.
+pub(super) fn run_managed(
+    env: &Env,
+    dest: &str,
+    manifests: &[Value],
+    metadata: Option<&Value>,
+    setup: impl FnOnce(&mut BuildInput, &mut Options),
+) -> Run {
+    let app_options = crate::argocd::options::SyncOptions::default();
+    let scope = compare::Scope {
+        app: "app",
+        dest_namespace: dest,
+        options: &app_options,
+        namespace_metadata_changed: false,
+    };
+    let comparison = compare::compare(&env.store, &scope, Some(manifests), &[]);
     let ns_ty = &crate::kinds::NAMESPACE;
-    let built = build(&BuildInput {
+    let mut input = BuildInput {
         comparison: &comparison,
         revision: REVISION,
         started_at_unix: 1_760_000_000,
         dest_namespace: dest,
-        create_namespace,
-        namespace_exists: env.store.get(&Key::new(ns_ty, "", dest)).is_some(),
+        namespace: Some(NamespaceInput {
+            live: env.store.get(&Key::new(ns_ty, "", dest)),
+            metadata,
+        }),
         only: None,
-    });
-    Run::new(REVISION.into(), Value::Null, built, Options::default())
+        skip_hooks: false,
+        prune_last: false,
+        skip_dry_run_on_missing: false,
+    };
+    let mut options = Options::default();
+    setup(&mut input, &mut options);
+    let managed = input
+        .namespace
+        .as_ref()
+        .is_some_and(|n| n.metadata.is_some());
+    let built = build(&input);
+    Run::new(REVISION.into(), Value::Null, built, options, managed)
 }
 
 /// Ends the wave delay the run is in, as if its 2 s had passed.
-fn end_pause(run: &mut Run) {
+pub(super) fn end_pause(run: &mut Run) {
     let (_, message) = run.paused.take().expect("the run is pausing");
     run.paused = Some((Timestamp::UNIX_EPOCH, message));
 }
 
-fn running(outcome: Outcome) -> String {
+pub(super) fn running(outcome: Outcome) -> String {
     match outcome {
         Outcome::Running { message, .. } => message,
         other => panic!("expected Running, got {other:?}"),
     }
 }
 
-fn paused(outcome: Outcome) -> Duration {
+pub(super) fn paused(outcome: Outcome) -> Duration {
     match outcome {
         Outcome::Paused { wait } => wait,
         other => panic!("expected Paused, got {other:?}"),
     }
 }
 
-fn exists(env: &Env, api_version: &str, kind: &str, ns: &str, name: &str) -> bool {
+pub(super) fn exists(env: &Env, api_version: &str, kind: &str, ns: &str, name: &str) -> bool {
     let ty = by_kind(api_version, kind).unwrap();
     env.store.get(&Key::new(ty, ns, name)).is_some()
 }
 
-fn result_for<'a>(results: &'a [Value], kind: &str, name: &str) -> &'a Value {
+pub(super) fn result_for<'a>(results: &'a [Value], kind: &str, name: &str) -> &'a Value {
     results
         .iter()
         .find(|r| r["kind"] == kind && r["name"] == name)
@@ -267,4 +312,70 @@ fn a_before_hook_creation_delete_pass_pauses_unless_it_is_the_final_wave() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+/// A sync resumed after a restart (docs/sim-behaviour.md §4): the tasks that have a result
+/// are not run again, so a PreSync hook that already ran never runs after a later wave, and
+/// the operation carries on at the wave it had reached with its results in their order.
+#[test]
+fn a_resumed_sync_never_runs_a_recorded_task_again() {
+    let env = new_env();
+    let manifests = [
+        job("migrate", json!({"argocd.argoproj.io/hook": "PreSync"})),
+        cm("settings", json!({"argocd.argoproj.io/sync-wave": "-1"})),
+        cm("app", json!({})),
+    ];
+    // Before the restart: the hook ran and succeeded, settings (wave -1) was applied.
+    let mut first = run_for(&env, "default", &manifests, false);
+    paused(first.pass(&env));
+    let key = Key::new(&crate::kinds::JOB, "default", "migrate");
+    let done =
+        json!({"status": {"succeeded": 1, "conditions": [{"type": "Complete", "status": "True"}]}});
+    ops::merge(&env.store, &key, &done, ops::Part::Status, "test").unwrap();
+    end_pause(&mut first);
+    running(first.pass(&env));
+    paused(first.pass(&env));
+    assert!(exists(&env, "v1", "ConfigMap", "default", "settings"));
+    let recorded = first.result_resources();
+    assert_eq!(recorded.len(), 2, "{recorded:?}");
+
+    // After it: a new run over the same manifests, given what the operation recorded.
+    let mut resumed = run_for(&env, "default", &manifests, false);
+    resumed.resume_from(&recorded);
+    let step = resumed.next_step().expect("a step is left");
+    let names: Vec<&str> = step
+        .iter()
+        .map(|i| resumed.tasks[*i].name.as_str())
+        .collect();
+    assert_eq!(names, ["app"], "only the wave not reached runs");
+    let created = env
+        .store
+        .get(&Key::new(
+            by_kind("batch/v1", "Job").unwrap(),
+            "default",
+            "migrate",
+        ))
+        .unwrap()["metadata"]["uid"]
+        .clone();
+    resumed.pass(&env);
+    let again = env
+        .store
+        .get(&Key::new(
+            by_kind("batch/v1", "Job").unwrap(),
+            "default",
+            "migrate",
+        ))
+        .unwrap()["metadata"]["uid"]
+        .clone();
+    assert_eq!(created, again, "the hook Job is not made again");
+    let results = resumed.result_resources();
+    let order: Vec<&str> = results
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(order, ["migrate", "settings", "app"]);
+    assert_eq!(
+        result_for(&results, "Job", "migrate")["hookPhase"],
+        "Succeeded"
+    );
 }

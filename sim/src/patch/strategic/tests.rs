@@ -174,7 +174,7 @@ fn malformed_patches_are_refused_with_a_reason() {
         (json!({"$fancy": 1}), r#"unknown directive "$fancy""#),
         (
             json!({"spec": {"$patch": "merge"}}),
-            r#"unknown patch type: "merge""#,
+            "unknown patch type: merge in map: map[$patch:merge]",
         ),
         (
             template_patch(json!({"containers": [{"image": "x"}]})),

@@ -168,5 +168,7 @@ pub fn objects() -> Vec<Value> {
     ];
     all.extend(super::cluster_fixtures::objects());
     all.extend(super::policy_fixtures::objects());
+    all.extend(super::storage_fixtures::objects());
+    all.extend(super::more_fixtures::objects());
     all
 }
