@@ -9,6 +9,7 @@ pub mod follow;
 pub mod health;
 mod kind;
 pub mod problem;
+pub mod scaled;
 pub mod watch;
 
 pub use application::Application;

@@ -338,6 +338,12 @@ pub fn main_history(repo: &Repository) -> Vec<git2::Oid> {
     walk.flatten().collect()
 }
 
+/// The full SHA of the commit `revision` (a branch, tag, `HEAD` or SHA) names, if any.
+pub fn resolve(repo: &Repository, revision: &str) -> Option<String> {
+    let commit = repo.revparse_single(revision).ok()?.peel_to_commit().ok()?;
+    Some(commit.id().to_string())
+}
+
 /// The full SHA of HEAD, if there is a commit.
 pub fn head(repo: &Repository) -> Option<String> {
     repo.head().ok()?.target().map(|o| o.to_string())

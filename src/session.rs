@@ -374,9 +374,15 @@ impl Session {
             paths: LabPaths::resolve(o.src_dir, o.bare_dir),
             kubeconfig: o.kubeconfig.map(Path::to_path_buf),
             context: o.context.map(String::from),
+            // Named as they are, not as they were asked for: the file the kubeconfig was
+            // found in ($KUBECONFIG, ~/.kube/config, k3s's) and its current context.
             target: Target::Context {
-                context: o.context.map(String::from),
-                kubeconfig: o.kubeconfig.map(Path::to_path_buf),
+                context: o.context.map(String::from).or_else(|| {
+                    kube::config::Kubeconfig::read_from(&path)
+                        .ok()
+                        .and_then(|k| k.current_context)
+                }),
+                kubeconfig: Some(path.clone()),
             },
             started: Started::default(),
             embedded: None,

@@ -235,3 +235,61 @@ fn a_reader_who_stops_reading_ends_no_command_early() {
         );
     }
 }
+
+/// A kubeconfig for a cluster at `server`.
+fn kubeconfig_for(dir: &std::path::Path, server: &str) -> std::path::PathBuf {
+    let path = dir.join("kubeconfig");
+    std::fs::write(
+        &path,
+        format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- cluster: {{server: \"{server}\"}}\n  name: c\ncontexts:\n- context: {{cluster: c, user: u}}\n  name: c\ncurrent-context: c\nusers:\n- name: u\n  user: {{token: x}}\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// `status` and `check` against a cluster that is not there, or that takes the connection and
+/// says nothing, say so and fail within seconds (issue 31: `status` printed an empty lab and
+/// exited 0; against a silent port it hung).
+#[test]
+fn status_and_check_say_when_the_cluster_does_not_answer_and_fail_fast() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    // A port nobody listens on, and one that accepts and never answers.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let refused = format!("https://{}", closed.local_addr().unwrap());
+    drop(closed);
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let silent_url = format!("https://{}", silent.local_addr().unwrap());
+    for (server, says) in [(refused, "connection refused"), (silent_url, "timed out")] {
+        let kubeconfig = kubeconfig_for(dir.path(), &server);
+        for command in [&["status"][..], &["check", "1"][..]] {
+            let started = std::time::Instant::now();
+            let out = capa(
+                command,
+                &[
+                    ("KUBECONFIG", kubeconfig.to_str().unwrap()),
+                    ("CAPA_SRC_DIR", src.to_str().unwrap()),
+                    ("LANG", "en_US.UTF-8"),
+                ],
+            );
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{command:?} on {server}: {err}");
+            assert!(
+                err.contains(says) && err.contains("Is the cluster running"),
+                "{command:?} on {server}: {err}"
+            );
+            assert!(
+                stdout(&out).is_empty(),
+                "nothing is reported of a cluster that did not answer: {}",
+                stdout(&out)
+            );
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(15),
+                "{command:?} on {server} took {:?}",
+                started.elapsed()
+            );
+        }
+    }
+}

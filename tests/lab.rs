@@ -19,6 +19,7 @@ mod lab {
     mod by_hand;
     mod lab_waves;
     mod lesson_faults;
+    mod lesson_languages;
     mod lesson_text;
     mod lesson_three_helm;
     mod lesson_trial;

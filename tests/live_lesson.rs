@@ -128,9 +128,35 @@ fn a_step_that_needs_time_counts_down_and_ticks_only_when_the_time_has_passed() 
         },
     );
     scale("4");
-    let counting = t.wait_until("a countdown", Duration::from_secs(30), |s| {
-        lesson_text(s).contains("⧗ 40 s later: still 4 replicas")
-    });
+    // On failure, the scale Events the hold is dated by (what the tutor judged from).
+    let events = || {
+        text(&kubectl(
+            &state,
+            &[
+                "-n",
+                "src-kust",
+                "get",
+                "events",
+                "--field-selector",
+                "reason=ScalingReplicaSet",
+                "-o",
+                "custom-columns=TIME:.lastTimestamp,MESSAGE:.message",
+            ],
+        ))
+    };
+    let started = std::time::Instant::now();
+    let counting = loop {
+        let s = t.screen();
+        if lesson_text(&s).contains("⧗ 40 s later: still 4 replicas") {
+            break s;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the screen never showed a countdown within 30s:\n{s}\nscale Events:\n{}",
+            events()
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    };
     assert!(lesson_text(&counting).contains("s to go"), "{counting}");
     t.wait_until(
         "ticked once 40 s have passed",

@@ -54,6 +54,35 @@ pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     Ok(s)
 }
 
+/// How long a report waits for the cluster's first answer: a cluster that is down, or that
+/// takes the connection and says nothing, is said at once, not after the client's own
+/// minutes-long timeout (`status` against a kubeconfig pointing nowhere printed an empty lab
+/// and exited 0; against a silent port it hung).
+const FIRST_ANSWER: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The cluster answers, or the command says it does not (and where it looked) and gives the
+/// exit code 1. For the commands that report what the cluster holds (`status`, `check`); a
+/// plan rides out a cluster that goes away instead.
+pub async fn answering(s: &Session, lang: Lang) -> Result<(), i32> {
+    use crate::cluster::problem::{Problem, Why};
+    use crate::cluster::{self, ClusterError};
+    let unanswered = match tokio::time::timeout(FIRST_ANSWER, cluster::now(&s.client)).await {
+        Ok(Err(e @ ClusterError::Unreachable(_))) => e,
+        // It answered (a missing Date header is still an answer).
+        Ok(_) => return Ok(()),
+        Err(_) => ClusterError::Unreachable(Problem::Unreachable {
+            server: None,
+            why: Why::TimedOut,
+        }),
+    };
+    errln!(
+        "capa-tui: {} ({})",
+        unanswered.say(lang),
+        s.target.say(lang)
+    );
+    Err(1)
+}
+
 /// The lessons `key` names (a number, a name, or `all`); or exit code 2 after listing them.
 pub fn pick_lessons(catalog: &Catalog, key: &str, lang: Lang) -> Result<Vec<Lesson>, i32> {
     let all = catalog.lessons();

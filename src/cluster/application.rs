@@ -228,6 +228,14 @@ impl Application {
         serde_json::from_value(v.clone()).ok()
     }
 
+    /// The name of the lab repo the source points at: the URL's last part without `.git`
+    /// (`git://gitd…:9418/src.git` → `src`), which is `<name>.git` in the bare dir.
+    pub fn source_repo_name(&self) -> Option<String> {
+        let url = &self.spec.source.as_ref()?.repo_url;
+        let last = url.trim_end_matches('/').rsplit('/').next()?;
+        Some(last.trim_end_matches(".git").to_string())
+    }
+
     /// The commit Git is at now, as Argo CD last resolved it.
     pub fn git_revision(&self) -> Option<&str> {
         self.status.sync.revision.as_deref()

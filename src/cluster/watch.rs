@@ -55,9 +55,14 @@ impl StreamId {
         self.kind == Kind::Application
     }
 
-    /// What the server is asked to send: only the object of this stream's name.
+    /// What the server is asked to send: only the object of this stream's name, and of
+    /// Events only the deployment controller's record of a scale (`cluster::scaled`).
     pub fn field_selector(&self) -> Option<String> {
-        self.name.as_ref().map(|n| format!("metadata.name={n}"))
+        match (&self.name, self.kind) {
+            (Some(n), _) => Some(format!("metadata.name={n}")),
+            (None, Kind::Event) => Some(super::scaled::SCALE_EVENTS_SELECTOR.to_string()),
+            (None, _) => None,
+        }
     }
 
     /// How the header names it: `Application src-helm`, `src-helm Deployments`.
@@ -97,11 +102,11 @@ impl StreamId {
 }
 
 /// Every stream the lab watches: each of its Applications (`apps`) by name, and the workloads
-/// of each lab namespace.
+/// of each lab namespace with the Events that date their scales.
 pub fn lab_streams(apps: &[&str], namespaces: &[String]) -> Vec<StreamId> {
     let mut streams: Vec<StreamId> = apps.iter().map(|a| StreamId::app(a)).collect();
     for ns in namespaces {
-        for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job] {
+        for kind in [Kind::Deployment, Kind::ConfigMap, Kind::Job, Kind::Event] {
             streams.push(StreamId::new(ns, kind));
         }
     }

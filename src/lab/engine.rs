@@ -262,7 +262,45 @@ impl Runner {
         if whole {
             checkpoint::clear(self, lesson);
         }
+        // A plan that reached its last step never says done while the lesson's check fails.
+        if range.end == steps.len() && range.start < range.end && !passes {
+            self.lesson_passes(lesson, steps, &progress).await?;
+        }
         Ok(())
+    }
+
+    /// The lesson's check, after its last step: a failure is the last step's, with the check's
+    /// first finding and what to do.
+    async fn lesson_passes(
+        &self,
+        lesson: LessonId,
+        steps: &[Step],
+        progress: &mpsc::UnboundedSender<Progress>,
+    ) -> Result<(), RunError> {
+        let Some(l) = self.catalog.lesson(lesson) else {
+            return Ok(());
+        };
+        let grade = crate::lab::eval::check::grade_lesson(l, &self.context()).await;
+        let failed: Vec<_> = grade.findings.iter().filter(|f| !f.ok).collect();
+        let Some(first) = failed.first() else {
+            return Ok(());
+        };
+        let source = StepError::LessonFails {
+            lesson,
+            what: first.what.clone(),
+            help: first.help.clone(),
+            more: failed.len() - 1,
+        };
+        let n = steps.len();
+        let _ = progress.send(Progress::Failed {
+            step: n,
+            error: source.say(self.lang),
+        });
+        Err(RunError::Step {
+            step: n,
+            title: steps.last().map(|s| s.title(self.lang)).unwrap_or_default(),
+            source: Box::new(source),
+        })
     }
 
     /// The lesson's self-check passes now: what its steps leave in the cluster and Git, and its

@@ -82,6 +82,7 @@ impl State {
                 selected_app: None,
                 selected_object: None,
                 selected_snippet: None,
+                follow_selection: false,
             },
             live: Live {
                 apps: BTreeMap::new(),

@@ -37,6 +37,9 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
             Msg::Evidence(_) | Msg::Graded(_) | Msg::ClusterClock(_)
         );
     let ticked = matches!(msg, Msg::Tick(_));
+    // The clock just read is not a reason to read it again at once (that would spin while a
+    // step counts down): the next tick is.
+    let clock_read = matches!(msg, Msg::ClusterClock(_));
     let shown = s.ui.lesson;
     let mut effects = apply(s, msg);
     // A lesson comes on screen as it stands now: its steps were judged when their facts last
@@ -52,7 +55,10 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     if world_changed {
         regrade::schedule_regrade(s);
     }
-    if (facts_changed || ticked || arrived) && wants_cluster_clock(s) && !s.live.clock_asked {
+    if ((facts_changed && !clock_read) || ticked || arrived)
+        && wants_cluster_clock(s)
+        && !s.live.clock_asked
+    {
         s.live.clock_asked = true;
         effects.push(Effect::ReadClusterClock);
     }

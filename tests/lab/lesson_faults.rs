@@ -12,9 +12,8 @@ use super::lessons::{capa, text};
 use crate::common::Lab;
 use crate::common::git;
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_commits() {
-    let lab = Lab::start().await;
+/// A plan runner on `lab`'s embedded cluster and folders, in English, with the lab's lessons.
+async fn runner_on(lab: &Lab) -> (Runner, LabPaths, std::sync::Arc<catalog::Catalog>) {
     let paths = LabPaths {
         src_dir: lab.dir.path().join("capa-src"),
         bare_dir: lab.handle.bare_dir().to_path_buf(),
@@ -30,6 +29,13 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         catalog: catalog.clone(),
         lang: capa_tui::i18n::Lang::FALLBACK,
     };
+    (runner, paths, catalog)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_commits() {
+    let lab = Lab::start().await;
+    let (runner, paths, catalog) = runner_on(&lab).await;
     let mut cancels = 0;
     for lesson in catalog.lessons() {
         let steps = engine::plan(lesson).unwrap();
@@ -355,4 +361,49 @@ async fn lessons_work_against_a_separately_started_sim_serve_and_doctor_sees_arg
     );
     assert!(said.contains("argocd-cm not readable"), "{said}");
     serve.kill().await.unwrap();
+}
+
+/// A plan never says done while the evidence it wrote fails its own check: lesson 7's
+/// evidence written without the hold (as a plan stopped and started again could) fails its
+/// "at least 40 s apart" rule, and the step says so, with the file kept.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plan_never_says_done_while_the_evidence_it_wrote_fails_its_check() {
+    let lab = Lab::start().await;
+    let (runner, paths, catalog) = runner_on(&lab).await;
+    let run = |lesson: u8, range: std::ops::Range<usize>| {
+        let runner = &runner;
+        let catalog = &catalog;
+        async move {
+            let l = catalog
+                .lesson(capa_tui::lab::spec::LessonId(lesson))
+                .unwrap();
+            let steps = engine::plan(l).unwrap();
+            let range = range.start..range.end.min(steps.len());
+            let (tx, _rx) = mpsc::unbounded_channel();
+            let (_cancel, cancelled) = watch::channel(false);
+            runner
+                .run_through(l.spec.number, &steps, range, tx, cancelled)
+                .await
+        }
+    };
+    for lesson in 1..=4 {
+        run(lesson, 0..usize::MAX).await.unwrap();
+    }
+    // Lesson 7 up to its scale, then straight to its evidence, skipping the hold.
+    let steps = engine::plan(catalog.lesson(capa_tui::lab::spec::LessonId(7)).unwrap()).unwrap();
+    let evidence_at = steps.len() - 1;
+    run(7, 0..evidence_at - 1).await.unwrap();
+    let err = run(7, evidence_at..evidence_at + 1).await.unwrap_err();
+    let said = capa_tui::i18n::Say::say(&err, capa_tui::i18n::Lang::FALLBACK);
+    assert!(
+        matches!(&err, RunError::Step { step, .. } if *step == steps.len()),
+        "{said}"
+    );
+    assert!(said.contains("ignore.json"), "{said}");
+    assert!(said.contains("does not pass its own check"), "{said}");
+    assert!(said.contains("capa-tui check 7"), "{said}");
+    assert!(
+        paths.src_dir.join("ignore.json").exists(),
+        "the evidence file is kept"
+    );
 }

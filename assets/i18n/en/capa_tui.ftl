@@ -15,7 +15,7 @@ key-scroll-top = to the top of the focused pane
 key-scroll-bottom = to the bottom of the focused pane
 key-quit = quit
 key-help = help
-key-close = close help / raw view
+key-close = close help / raw view / zoom, else let go of the chosen command
 key-next-pane = next pane
 key-prev-pane = previous pane
 key-zoom = zoom the focused pane
@@ -390,6 +390,7 @@ rule-cannot-read-clock = cannot read the cluster's clock to check { $field }: { 
 rule-after-write-ok = { $field } is right after { $manager } wrote { $path } ({ $at })
 rule-after-write-not = { $field } is { $recorded }, but { $manager } wrote { $path } of { $object } at { $at }: record date +%s right after the scale
 rule-after-write-owner = { $path } of { $object } is owned by { $owner }, not { $manager }: scale it with kubectl scale, then record the time
+rule-after-write-undated = { $field } cannot be held against the cluster: { $manager } owns { $path } of { $object }, but the cluster no longer records when it wrote it (a scale is dated by its Event, kept an hour)
 rule-nobody = nobody
 rule-passes-ok = { $file } passes its own check
 rule-passes-not = { $file } (lesson { $lesson }) does not pass its own check: { $why }
@@ -526,6 +527,14 @@ step-error-uncommitted = the working copy { $dir } has changes of yours that are
 step-error-behind = the remote has { $count } commit(s) your working copy { $dir } does not: bring them in first (git -C { $dir } pull --rebase), then run the lesson again
 step-error-unpushed = the working copy { $dir } has { $count } commit(s) of yours that are not pushed: push them (git -C { $dir } push) or undo them, then run the lesson again
 step-error-cluster-away = the cluster did not answer for { $seconds } s ({ $why }). Start it again (or fix the kubeconfig), then run the lesson again: it carries on from this step
+step-error-evidence-fails = wrote { $file }, but it does not pass its own check: { $what }{ $more ->
+    [0] {""}
+   *[other] {" "}(and { $more } more)
+ }. The file is kept: read it and the cluster (`capa-tui check { $lesson }` lists every finding), then run the lesson again or fix it by hand
+step-error-lesson-fails = every step ran, but lesson { $lesson }'s check does not pass: { $what }{ $more ->
+    [0] {""}
+   *[other] {" "}(and { $more } more)
+ }. `capa-tui check { $lesson }` lists every finding; fix what it names, then run the lesson again
 
 ## Sessions: which cluster, and one embedded cluster per lab (session.rs).
 target-embedded = the embedded lab cluster at { $url } (state in { $state })

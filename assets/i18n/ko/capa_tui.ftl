@@ -37,7 +37,7 @@ key-scroll-top = 현재 패널의 맨 위로
 key-scroll-bottom = 현재 패널의 맨 아래로
 key-quit = 종료
 key-help = 도움말
-key-close = 도움말 / 원본 보기 닫기
+key-close = 도움말 / 원본 보기 / 확대 닫기, 그 밖에는 고른 명령 선택 해제
 key-next-pane = 다음 패널
 key-prev-pane = 이전 패널
 key-zoom = 현재 패널 확대
@@ -408,6 +408,7 @@ rule-cannot-read-clock = { $field } 값을 점검하려고 했지만 클러스�
 rule-after-write-ok = { $field } 값은 { $manager } 매니저가 { $path } 필드를 쓴 직후입니다({ $at })
 rule-after-write-not = { $field } 값은 { $recorded }인데, { $manager } 매니저가 { $object }의 { $path } 필드를 쓴 시각은 { $at }입니다. 스케일한 직후에 date +%s 값을 기록하세요
 rule-after-write-owner = { $object }의 { $path } 소유자: { $owner }({ $manager } 아님). kubectl scale로 스케일한 뒤 시각을 기록하세요
+rule-after-write-undated = { $field } 값을 클러스터와 대조할 수 없습니다. { $object }의 { $path } 소유자는 { $manager }이지만, 클러스터가 더 이상 그 쓰기 시각을 기록하고 있지 않습니다(스케일 시각은 이벤트가 기록하며, 이벤트는 한 시간 동안만 남습니다)
 rule-nobody = 없음
 rule-passes-ok = { $file } 파일이 자체 점검을 통과합니다
 rule-passes-not = { $file } 파일(레슨 { $lesson })이 자체 점검을 통과하지 못합니다: { $why }. 먼저 고치세요. 이 보고서는 그 파일을 바탕으로 합니다
@@ -544,6 +545,14 @@ step-error-uncommitted = 작업 사본 { $dir }에 커밋하지 않은 변경이
 step-error-behind = 원격에는 작업 사본 { $dir }에 없는 커밋이 { $count }개 있습니다. 먼저 그 커밋을 가져오세요(git -C { $dir } pull --rebase). 그런 다음 레슨을 다시 실행하세요
 step-error-unpushed = 작업 사본 { $dir }에 푸시하지 않은 커밋이 { $count }개 있습니다. 푸시하거나(git -C { $dir } push) 되돌리세요. 그런 다음 레슨을 다시 실행하세요
 step-error-cluster-away = 클러스터가 { $seconds }초 동안 응답하지 않았습니다({ $why }). 클러스터를 다시 시작한 뒤(또는 kubeconfig를 고친 뒤) 레슨을 다시 실행하세요. 이 단계부터 이어서 진행합니다
+step-error-evidence-fails = { $file }을(를) 썼지만 자체 검사를 통과하지 못했습니다: { $what }{ $more ->
+    [0] {""}
+   *[other] {" "}(외 { $more }개)
+ }. 파일은 그대로 둡니다. 파일과 클러스터를 살펴본 뒤(`capa-tui check { $lesson }`가 모든 항목을 보여 줍니다) 레슨을 다시 실행하거나 직접 고치세요
+step-error-lesson-fails = 모든 단계를 실행했지만 레슨 { $lesson }의 검사를 통과하지 못했습니다: { $what }{ $more ->
+    [0] {""}
+   *[other] {" "}(외 { $more }개)
+ }. `capa-tui check { $lesson }`가 모든 항목을 보여 줍니다. 지적된 부분을 고친 뒤 레슨을 다시 실행하세요
 
 ## 세션: 어느 클러스터인지, 그리고 실습마다 하나인 내장 클러스터(session.rs).
 target-embedded = { $url }의 내장 실습 클러스터(상태는 { $state }에 있음)

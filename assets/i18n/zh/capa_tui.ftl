@@ -14,7 +14,7 @@ key-scroll-top = 到当前窗格顶部
 key-scroll-bottom = 到当前窗格底部
 key-quit = 退出
 key-help = 帮助
-key-close = 关闭帮助 / 原始视图
+key-close = 关闭帮助 / 原始视图 / 放大，否则取消所选命令
 key-next-pane = 下一个窗格
 key-prev-pane = 上一个窗格
 key-zoom = 放大当前窗格
@@ -380,6 +380,7 @@ rule-cannot-read-clock = 无法读取集群的时钟来检查 { $field }：{ $wh
 rule-after-write-ok = { $field } 紧跟在 { $manager } 写 { $path } 之后（{ $at }）
 rule-after-write-not = { $field } 为 { $recorded }，但 { $manager } 在 { $at } 写了 { $object } 的 { $path }：扩缩之后立刻记录 date +%s
 rule-after-write-owner = { $object } 的 { $path } 归 { $owner } 所有，而不是 { $manager }：用 kubectl scale 扩缩它，再记录时间
+rule-after-write-undated = 无法用集群核对 { $field }：{ $object } 的 { $path } 归 { $manager } 所有，但集群已不再记录它写入的时间（扩缩的时间由其事件记录，事件只保留一小时）
 rule-nobody = 无人
 rule-passes-ok = { $file } 通过了自检
 rule-passes-not = { $file }（第 { $lesson } 课）没有通过自检：{ $why }。先修好它，这份报告以它为基础
@@ -516,6 +517,14 @@ step-error-uncommitted = 本地仓库 { $dir } 中有你尚未提交的改动（
 step-error-behind = 远程有 { $count } 个提交是你的本地仓库 { $dir } 还没有的：先把它们拉下来（git -C { $dir } pull --rebase），然后再执行本课
 step-error-unpushed = 本地仓库 { $dir } 中有 { $count } 个你尚未推送的提交：推送它们（git -C { $dir } push）或撤销，然后再执行本课
 step-error-cluster-away = 集群 { $seconds } 秒没有回应（{ $why }）。重新启动集群（或修好 kubeconfig），然后再执行本课：它会从这一步继续
+step-error-evidence-fails = 已写出 { $file }，但它没有通过自己的检查：{ $what }{ $more ->
+    [0] {""}
+   *[other] （另有 { $more } 项）
+ }。文件已保留：看看它和集群（`capa-tui check { $lesson }` 会列出每一项），然后再执行本课，或手动修正
+step-error-lesson-fails = 每一步都执行了，但第 { $lesson } 课的检查没有通过：{ $what }{ $more ->
+    [0] {""}
+   *[other] （另有 { $more } 项）
+ }。`capa-tui check { $lesson }` 会列出每一项；修好它指出的问题，然后再执行本课
 
 ## 会话：用哪个集群，以及每个实验只有一个内置集群（session.rs）。
 target-embedded = 内置实验集群 { $url }（状态保存在 { $state }）

@@ -22,6 +22,10 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Err(code) = super::answering(&s, lang).await {
+        s.close().await;
+        return code;
+    }
     let runner = s.runner(catalog.clone(), lang, std::time::Duration::from_secs(60));
     let ctx = runner.context();
     // Hints are shown with this lab's paths and commands.

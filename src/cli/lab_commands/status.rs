@@ -24,6 +24,10 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
+    if let Err(code) = super::answering(&s, lang).await {
+        s.close().await;
+        return code;
+    }
     let lessons = catalog.lessons();
     let mut apps = Vec::new();
     for name in catalog.apps() {

@@ -27,10 +27,12 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// Whether the tutor keeps `o`, of `kind`: an Application (its stream already asks for it by
-    /// name), an object a lab app deployed, or one a lesson names.
+    /// Whether the tutor keeps `o`, of `kind`: an Application or a scale Event, an object a lab
+    /// app deployed, or one a lesson names.
     pub fn keeps(&self, kind: &str, o: &DynamicObject) -> bool {
-        if kind == "Application" {
+        // Their streams already ask the server for only these: an Application by name, and of
+        // Events only the scale records (a lab namespace holds few).
+        if kind == "Application" || kind == "Event" {
             return true;
         }
         let tracked_by = o

@@ -107,6 +107,22 @@ pub enum StepError {
         seconds: u64,
         why: String,
     },
+    /// The evidence just written does not pass its own check: the first failure (and its
+    /// advice), and how many more there are.
+    EvidenceFails {
+        file: String,
+        lesson: LessonId,
+        what: String,
+        help: Option<String>,
+        more: usize,
+    },
+    /// Every step ran, but the lesson's check does not pass: its first failure.
+    LessonFails {
+        lesson: LessonId,
+        what: String,
+        help: Option<String>,
+        more: usize,
+    },
 }
 
 impl Say for StepError {
@@ -242,6 +258,38 @@ impl Say for StepError {
                 seconds = seconds.to_string(),
                 why = why.as_str()
             ),
+            StepError::EvidenceFails {
+                file,
+                lesson,
+                what,
+                help,
+                more,
+            } => with_help(
+                t!(
+                    lang,
+                    "step-error-evidence-fails",
+                    file = file.as_str(),
+                    what = what.as_str(),
+                    more = u64::try_from(*more).unwrap_or(u64::MAX),
+                    lesson = lesson.to_string()
+                ),
+                help.as_deref(),
+            ),
+            StepError::LessonFails {
+                lesson,
+                what,
+                help,
+                more,
+            } => with_help(
+                t!(
+                    lang,
+                    "step-error-lesson-fails",
+                    what = what.as_str(),
+                    more = u64::try_from(*more).unwrap_or(u64::MAX),
+                    lesson = lesson.to_string()
+                ),
+                help.as_deref(),
+            ),
         }
     }
 }
@@ -281,5 +329,13 @@ impl From<context::EvidenceError> for StepError {
 impl From<git2::Error> for StepError {
     fn from(e: git2::Error) -> StepError {
         StepError::Git2(e)
+    }
+}
+
+/// A failure's words, then the advice that fits it.
+fn with_help(said: String, help: Option<&str>) -> String {
+    match help {
+        Some(help) => format!("{said} · {help}"),
+        None => said,
     }
 }

@@ -71,6 +71,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
             let value = evidence::capture_file(file, &ctx).await?;
             let path = r.paths.evidence(file);
             let backup = evidence::write(&path, &value)?;
+            written_evidence_passes(r, file).await?;
             Ok(match backup {
                 Some(b) => t!(
                     lang,
@@ -86,6 +87,32 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
                 ),
             })
         }
+    }
+}
+
+/// A plan never says done while the evidence it wrote fails its own check: the file is kept
+/// (the learner may want to read it), and the step fails with the check's first finding.
+pub async fn written_evidence_passes(r: &Runner, file: &str) -> Result<(), StepError> {
+    let Some(lesson) = r.catalog.lesson_for_evidence(file) else {
+        return Ok(());
+    };
+    let Some(spec) = &lesson.spec.evidence else {
+        return Ok(());
+    };
+    let failed: Vec<_> = crate::lab::eval::check::evidence_findings(spec, &r.context())
+        .await
+        .into_iter()
+        .filter(|f| !f.ok)
+        .collect();
+    match failed.first() {
+        None => Ok(()),
+        Some(first) => Err(StepError::EvidenceFails {
+            file: file.to_string(),
+            lesson: lesson.spec.number,
+            what: first.what.clone(),
+            help: first.help.clone(),
+            more: failed.len() - 1,
+        }),
     }
 }
 

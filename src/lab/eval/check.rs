@@ -265,7 +265,8 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
     }
 }
 
-async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
+/// The evidence file's own findings (its fields and rules), without the lesson's state.
+pub async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
     match read_evidence(spec, ctx) {
         Err(why) => vec![why],
         Ok(v) => apply_checks(&v, spec, ctx).await,

@@ -82,6 +82,9 @@ pub fn judge(
                 at: item.done_when.since(facts).unwrap_or(now),
             },
             (None, None) => ItemState::Open { why: None },
+            // Not knowing the cluster's clock undoes nothing: a step that held and needs only
+            // the clock to say so still holds (what could undo it is a fact, judged first).
+            (Some(Unmet::NoClock), Some(at)) => ItemState::Done { at },
             (Some(why), Some(was)) if !item.moment && why.countdown().is_none() => {
                 ItemState::Undone { was, why }
             }

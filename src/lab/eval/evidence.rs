@@ -185,7 +185,7 @@ fn commit_not_applied(
     Ok(json!(!committed.is_null() && recorded_live != committed))
 }
 
-/// When `kubectl scale` last wrote the Deployment's replicas (its managedFields entry's time).
+/// When the Deployment was last scaled to the replicas it has now (`cluster::scaled`).
 pub async fn scaled_at(
     client: &kube::Client,
     namespace: &str,
@@ -196,7 +196,8 @@ pub async fn scaled_at(
         &format!("/apis/apps/v1/namespaces/{namespace}/deployments/{deployment}"),
     )
     .await?;
-    super::scaled_at(&d).ok_or_else(|| EvidenceError::NotYet {
+    let events = super::facts::scale_events(client, namespace, deployment).await?;
+    crate::cluster::scaled::scaled_at(&d, &events).ok_or_else(|| EvidenceError::NotYet {
         what: Missing::Scale {
             deployment: deployment.to_string(),
         },

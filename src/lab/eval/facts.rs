@@ -168,6 +168,11 @@ impl LiveFacts {
                 live.objects.insert(object.key(), o);
             }
         }
+        for object in conditions.iter().flat_map(|c| c.scaled_objects()) {
+            for event in scale_events(client, &object.namespace, &object.name).await? {
+                live.objects.insert(event_key(&event), event);
+            }
+        }
         for file in conditions.iter().flat_map(|c| c.evidence_files()) {
             live.evidence.insert(
                 file.to_string(),
@@ -180,6 +185,30 @@ impl LiveFacts {
         live.now = crate::cluster::now(client).await.ok();
         Ok(live)
     }
+}
+
+/// The deployment controller's Events recording scales of Deployment `name`
+/// (`cluster::scaled`).
+pub async fn scale_events(
+    client: &kube::Client,
+    namespace: &str,
+    name: &str,
+) -> Result<Vec<Value>, ClusterError> {
+    let list = argocd::raw_get(
+        client.clone(),
+        &crate::cluster::scaled::events_path(namespace, name),
+    )
+    .await?;
+    Ok(list["items"].as_array().cloned().unwrap_or_default())
+}
+
+/// An Event's key among the facts' objects (`namespace/Event/name`), as its watch keys it.
+fn event_key(e: &Value) -> String {
+    format!(
+        "{}/Event/{}",
+        e["metadata"]["namespace"].as_str().unwrap_or_default(),
+        e["metadata"]["name"].as_str().unwrap_or_default()
+    )
 }
 
 /// When a file was last written, if it is there.

@@ -6,17 +6,9 @@ use serde_json::Value;
 
 use super::derived::{field_owner, writes_of};
 use super::facts::Facts;
-use crate::cluster::Application;
 use crate::i18n::{Lang, Say};
 use crate::lab::spec::{DoneWhen, FieldPath, ObjectRef};
 use crate::t;
-
-/// The bare repo an Application's source is (the URL's last part without `.git`).
-fn repo_of(app: &Application) -> Option<String> {
-    let url = &app.spec.source.as_ref()?.repo_url;
-    let last = url.trim_end_matches('/').rsplit('/').next()?;
-    Some(last.trim_end_matches(".git").to_string())
-}
 
 fn short(rev: Option<&str>) -> String {
     rev.map_or_else(|| "-".into(), |r| r[..r.len().min(7)].to_string())
@@ -402,7 +394,6 @@ impl Say for Unmet {
 crate::display_says!(Unmet);
 
 mod judge;
-pub use judge::scaled_at;
 
 #[cfg(test)]
 mod tests;

@@ -121,6 +121,16 @@ impl DoneWhen {
     }
 
     /// The live objects this condition reads.
+    /// The Deployments whose last scale the condition dates (`held-after-scale`): their scale
+    /// Events are read with them.
+    pub fn scaled_objects(&self) -> Vec<&ObjectRef> {
+        match self {
+            DoneWhen::HeldAfterScale { object, .. } => vec![object],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::scaled_objects).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     pub fn objects(&self) -> Vec<&ObjectRef> {
         match self {
             DoneWhen::FieldOwner { object, .. }

@@ -82,6 +82,9 @@ pub struct Ui {
     pub selected_object: Option<(LessonId, String)>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
     pub selected_snippet: Option<(LessonId, Section, usize)>,
+    /// The lesson pane keeps the selected command in view (after `]`/`[`); scrolling the pane
+    /// lets go of it, so the text above and below stays in reach.
+    pub follow_selection: bool,
 }
 
 /// Something the learner must read before going on, said until the next key.

@@ -87,6 +87,10 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
             s.ui.help_scroll = 0;
         }
         Action::Close => {
+            // Esc closes what is open; with nothing open, it lets go of the chosen command.
+            if !(s.ui.help || s.ui.raw || s.ui.zoom) {
+                s.ui.selected_snippet = None;
+            }
             s.ui.help = false;
             s.ui.raw = false;
             s.ui.zoom = false;

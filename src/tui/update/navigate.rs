@@ -62,6 +62,9 @@ pub(super) fn navigate(s: &mut State, action: Action) {
 
 /// ↑/↓/Home/End on the focused pane (the shell scrolls back through its own output).
 pub(super) fn scroll_focused(s: &mut State, action: Action) {
+    if s.ui.focus == Pane::Lesson {
+        s.ui.follow_selection = false;
+    }
     match (s.ui.focus, action) {
         (Pane::Shell, Action::ScrollUp) => shell::scroll(s, true, 1),
         (Pane::Shell, Action::ScrollDown) => shell::scroll(s, false, 1),
@@ -79,7 +82,11 @@ pub(super) fn scroll_focused(s: &mut State, action: Action) {
 
 /// The mouse wheel scrolls the pane under it, three lines a notch.
 pub(super) fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
-    match layout::pane_at(s, column, row) {
+    let under = layout::pane_at(s, column, row);
+    if under == Some(Pane::Lesson) {
+        s.ui.follow_selection = false;
+    }
+    match under {
         Some(Pane::Shell) => shell::scroll(s, up, 3),
         Some(pane) => scroll_by(s, pane, if up { -3 } else { 3 }),
         None => {}

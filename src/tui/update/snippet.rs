@@ -35,6 +35,7 @@ pub fn step(s: &mut State, forward: bool) {
         (Some(i), false) => i.saturating_sub(1),
     };
     s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, next));
+    s.ui.follow_selection = true;
 }
 
 /// Types the selected command into the shell (starting it when needed); the learner presses

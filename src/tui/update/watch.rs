@@ -85,14 +85,36 @@ pub fn on_object(s: &mut State, msg: Msg) -> Vec<Effect> {
             {
                 return Vec::new();
             }
-            s.live.objects.insert(key.clone(), obj);
-            super::changed(s, Touched::Object(&key))
+            let read_as = read_as(&key, &obj);
+            s.live.objects.insert(key, obj);
+            super::changed(s, Touched::Object(&read_as))
         }
         Msg::ObjectGone(key) => match s.live.objects.remove(&key) {
-            Some(_) => super::changed(s, Touched::Object(&key)),
+            Some(gone) => super::changed(s, Touched::Object(&read_as(&key, &gone))),
             None => Vec::new(),
         },
         _ => Vec::new(),
+    }
+}
+
+/// The key whose readers an object's change concerns: an Event's is the object it is about (a
+/// scale Event dates its Deployment's scale, and usually arrives after the Deployment's own
+/// change, which was judged without it); any other object's is its own.
+fn read_as(key: &str, obj: &Value) -> String {
+    let about = &obj["involvedObject"];
+    match (
+        key.split('/').nth(1),
+        about["kind"].as_str(),
+        about["name"].as_str(),
+    ) {
+        (Some("Event"), Some(kind), Some(name)) => {
+            let ns = about["namespace"]
+                .as_str()
+                .or_else(|| key.split('/').next())
+                .unwrap_or_default();
+            format!("{ns}/{kind}/{name}")
+        }
+        _ => key.to_string(),
     }
 }
 
@@ -200,4 +222,24 @@ pub fn refused_while_unreachable(s: &mut State, action: Action) -> bool {
         since,
     });
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_scale_event_concerns_the_deployment_it_dates_and_other_objects_themselves() {
+        let event = json!({"kind": "Event", "involvedObject": {"kind": "Deployment", "name": "prod-api", "namespace": "src-kust"}});
+        assert_eq!(
+            read_as("src-kust/Event/prod-api.1", &event),
+            "src-kust/Deployment/prod-api"
+        );
+        let cm = json!({"kind": "ConfigMap", "metadata": {"name": "settings"}});
+        assert_eq!(
+            read_as("src-waves/ConfigMap/settings", &cm),
+            "src-waves/ConfigMap/settings"
+        );
+    }
 }

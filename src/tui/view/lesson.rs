@@ -95,7 +95,9 @@ impl Laid {
 /// Where the text is drawn from: the learner's scroll, moved as little as it takes to show
 /// the selected command whole (its first line, when it is taller than the pane).
 fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
-    let (mut lines, head_rows, mut marked) = text_of(s, lesson, top);
+    let (mut lines, head_rows, marked) = text_of(s, lesson, top);
+    // Scrolled since the command was chosen: the learner's scroll, unpinned.
+    let mut marked = marked.filter(|_| s.ui.follow_selection);
     let mut head = Vec::new();
     let mut height = top.height;
     if let Some((first, last)) = marked

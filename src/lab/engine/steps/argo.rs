@@ -18,15 +18,43 @@ fn short(s: &str) -> &str {
     &s[..s.len().min(7)]
 }
 
-/// Whether the app is where `until` wants it; `Err` when it never will be without help.
-fn reached(app: &Application, until: Until) -> Result<bool, StepError> {
+/// The commit Git's branch is at now for the app's source, read from the lab's bare repo: the
+/// truth a wait is judged against. Argo CD's own `status.sync.revision` lags behind a push
+/// (until its next refresh, and during an operation), so judged by it a wait right after a
+/// push ended at the old commit, and a failure of the commit before the fix read as the fix's.
+/// `None` when the source is not a lab repo in the bare dir.
+async fn git_target(r: &Runner, app: &Application) -> Option<String> {
+    let name = app.source_repo_name()?;
+    let revision = app
+        .spec
+        .source
+        .as_ref()
+        .map(|s| s.target_revision.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| "HEAD".to_string());
+    let bare = r.paths.bare_repo(&name);
+    tokio::task::spawn_blocking(move || {
+        let repo = git::open(&bare).ok()?;
+        git::resolve(&repo, &revision)
+    })
+    .await
+    .ok()
+    .flatten()
+}
+
+/// Whether the app is where `until` wants it, judged against `target` (Git's commit now, when
+/// known); `Err` when it never will be without help.
+fn reached(app: &Application, until: Until, target: Option<&str>) -> Result<bool, StepError> {
     let status = &app.status;
-    let git = app.git_revision();
+    let git = target.or(app.git_revision());
+    // Argo CD has compared the commit Git is at (not one before it).
+    let seen = target.is_none() || app.git_revision() == target;
     let on_target = |rev: Option<&str>| git.is_some() && rev == git;
     let state = status.operation_state.clone().unwrap_or_default();
     // The status must describe the spec as it is now (not the one before a re-apply).
     let current = status.sync.compared_to.source == app.spec.source;
     let settled = current
+        && seen
         && app.operation.is_none()
         && status.sync.status == "Synced"
         && status.health.status == "Healthy";
@@ -75,9 +103,14 @@ fn reached(app: &Application, until: Until) -> Result<bool, StepError> {
 }
 
 /// One line saying what the app is waiting on.
-async fn blocker_line(r: &Runner, app: &Application) -> String {
+async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> String {
     let lang = r.lang;
     let status = &app.status;
+    if let Some(commit) = target.filter(|t| app.git_revision() != Some(*t))
+        && app.operation.is_none()
+    {
+        return t!(lang, "plan-waiting-see-commit", commit = short(commit));
+    }
     let message = status
         .operation_state
         .as_ref()
@@ -185,7 +218,8 @@ pub async fn wait(
         };
         away = None;
         let app = Application::from_json(&json).unwrap_or_default();
-        if reached(&app, until)? {
+        let target = git_target(r, &app).await;
+        if reached(&app, until, target.as_deref())? {
             let status = &app.status;
             return Ok(t!(
                 lang,
@@ -196,7 +230,7 @@ pub async fn wait(
                 revision = app.git_revision().map_or("?", short)
             ));
         }
-        let line = blocker_line(r, &app).await;
+        let line = blocker_line(r, &app, target.as_deref()).await;
         if line != last_line {
             blocker(line.clone());
             last_line = line;
@@ -370,6 +404,7 @@ pub async fn end_operation_and_record(
     let value = evidence::capture_as_of(&spec, &ctx, &known).await?;
     let path = r.paths.evidence(file);
     evidence::write(&path, &value)?;
+    super::written_evidence_passes(r, file).await?;
     Ok(t!(
         lang,
         "did-end-and-record",
@@ -414,9 +449,13 @@ mod tests {
         let app = json!({"status": {"sync": {"status": "OutOfSync", "revision": "abc"}, "health": {"status": "Healthy"},
             "operationState": {"phase": "Failed", "message": "boom", "operation": {"sync": {"revision": "abc"}}, "syncResult": {"revision": "abc"}}}});
         assert_eq!(
-            reached(&Application::from_json(&app).unwrap(), Until::SyncedHealthy)
-                .unwrap_err()
-                .to_string(),
+            reached(
+                &Application::from_json(&app).unwrap(),
+                Until::SyncedHealthy,
+                None
+            )
+            .unwrap_err()
+            .to_string(),
             "the sync failed: boom"
         );
         let retrying = json!({"operation": {}, "status": {"sync": {"status": "OutOfSync", "revision": "abc"},
@@ -424,13 +463,21 @@ mod tests {
         assert!(
             reached(
                 &Application::from_json(&retrying).unwrap(),
-                Until::OperationFailed
+                Until::OperationFailed,
+                None
             )
             .unwrap()
         );
         let done = json!({"status": {"sync": {"status": "Synced", "revision": "abc", "comparedTo": {"source": null}}, "health": {"status": "Healthy"},
             "operationState": {"phase": "Succeeded", "syncResult": {"revision": "abc"}}}});
-        assert!(reached(&Application::from_json(&done).unwrap(), Until::Succeeded).unwrap());
+        assert!(
+            reached(
+                &Application::from_json(&done).unwrap(),
+                Until::Succeeded,
+                None
+            )
+            .unwrap()
+        );
     }
 
     #[test]
@@ -443,7 +490,8 @@ mod tests {
         assert!(
             reached(
                 &Application::from_json(&settled).unwrap(),
-                Until::SyncedHealthy
+                Until::SyncedHealthy,
+                None
             )
             .unwrap()
         );
@@ -460,10 +508,10 @@ mod tests {
             .unwrap()
         };
         // Not compared yet (still at the old commit), or OutOfSync at the new one: a sync may come.
-        assert!(!reached(&app("Synced", "old1234"), Until::OperationFailed).unwrap());
-        assert!(!reached(&app("OutOfSync", "new5678"), Until::OperationFailed).unwrap());
+        assert!(!reached(&app("Synced", "old1234"), Until::OperationFailed, None).unwrap());
+        assert!(!reached(&app("OutOfSync", "new5678"), Until::OperationFailed, None).unwrap());
         // Synced at the new commit with no operation on it: Argo CD will run none.
-        let said = reached(&app("Synced", "new5678"), Until::OperationFailed)
+        let said = reached(&app("Synced", "new5678"), Until::OperationFailed, None)
             .unwrap_err()
             .to_string();
         assert!(
@@ -471,5 +519,37 @@ mod tests {
             "{said}"
         );
         assert!(said.contains("capa-tui --sim --fresh"), "{said}");
+    }
+
+    /// Lesson 6 on a real Argo CD: the failing operation on the broken commit was ended, the
+    /// fix is already pushed, and Argo CD's status still names the broken commit (it reads Git
+    /// again only after the operation). Judged by Argo CD's revision, that ended operation read
+    /// as the fix's failure; judged by Git's, the wait goes on until the fix is seen.
+    #[test]
+    fn a_failure_on_a_commit_git_has_moved_past_fails_no_wait() {
+        let ended = Application::from_json(&json!({"status": {
+            "sync": {"status": "OutOfSync", "revision": "d74ddc9", "comparedTo": {"source": null}},
+            "health": {"status": "Healthy"},
+            "operationState": {"phase": "Failed", "message": "Operation terminated (retried 1 times).",
+                "operation": {"sync": {"revision": "d74ddc9"}}, "syncResult": {"revision": "d74ddc9"}}}}))
+        .unwrap();
+        assert!(!reached(&ended, Until::SyncedHealthy, Some("d3cbd37")).unwrap());
+        assert!(!reached(&ended, Until::Succeeded, Some("d3cbd37")).unwrap());
+        // The same failure on the commit Git is at is a failure.
+        assert!(reached(&ended, Until::SyncedHealthy, Some("d74ddc9")).is_err());
+    }
+
+    /// A wait right after a push: the app is Synced and Healthy at the commit before it, which
+    /// is not the one the plan waits for.
+    #[test]
+    fn a_wait_after_a_push_waits_for_the_pushed_commit() {
+        let before = Application::from_json(&json!({"status": {
+            "sync": {"status": "Synced", "revision": "old1234", "comparedTo": {"source": null}},
+            "health": {"status": "Healthy"},
+            "operationState": {"phase": "Succeeded", "operation": {"sync": {"revision": "old1234"}},
+                "syncResult": {"revision": "old1234"}}}}))
+        .unwrap();
+        assert!(!reached(&before, Until::SyncedHealthy, Some("new5678")).unwrap());
+        assert!(reached(&before, Until::SyncedHealthy, Some("old1234")).unwrap());
     }
 }

@@ -387,7 +387,16 @@ async fn right_after_write(
         };
     let (path, manager) = (w.path, w.manager);
     let owner = field_owner(&obj, path);
-    let written = last_write(&obj, path, manager);
+    let mut written = last_write(&obj, path, manager);
+    // A write through /scale is not dated in managedFields on a real cluster: its scale Event
+    // dates it (cluster::scaled).
+    if written.is_none() && w.object.kind == crate::cluster::Kind::Deployment {
+        let events =
+            crate::lab::eval::facts::scale_events(ctx.client, &w.object.namespace, &w.object.name)
+                .await
+                .unwrap_or_default();
+        written = crate::cluster::scaled::scaled_at(&obj, &events);
+    }
     Some(match (owner, written) {
         (Some(o), Some(t)) if o == manager => {
             #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64 exactly
@@ -415,6 +424,16 @@ async fn right_after_write(
                 hint,
             )
         }
+        // The right manager owns it, and the cluster no longer says when it wrote it (a
+        // scale's Event lives an hour): nothing to hold the recorded time against.
+        (Some(o), None) if o == manager => pass(t!(
+            lang,
+            "rule-after-write-undated",
+            field = field,
+            manager = manager,
+            path = path.to_string(),
+            object = w.object.name.as_str()
+        )),
         (owner, _) => fail(
             t!(
                 lang,

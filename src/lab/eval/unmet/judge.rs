@@ -110,10 +110,15 @@ impl DoneWhen {
                 if let Some(why) = condition.unmet(f) {
                     return Some(why);
                 }
-                let Some(scaled) = f.objects.get(&object.key()).and_then(scaled_at) else {
-                    return Some(Unmet::NotScaled {
-                        object: object.to_string(),
-                    });
+                let scaled = match scale_of(f, object) {
+                    Scale::None => {
+                        return Some(Unmet::NotScaled {
+                            object: object.to_string(),
+                        });
+                    }
+                    // Its Events have expired: the scale is over an hour old.
+                    Scale::Undated => return None,
+                    Scale::At(t) => t,
                 };
                 let Some(now) = f.now else {
                     return Some(Unmet::NoClock);
@@ -194,7 +199,7 @@ impl DoneWhen {
             DoneWhen::All(all) => all.iter().filter_map(|c| c.since(f)).max(),
             DoneWhen::HeldAfterScale {
                 object: o, seconds, ..
-            } => object(o).and_then(scaled_at).and_then(|t| {
+            } => scale_of(f, o).at().and_then(|t| {
                 t.checked_add(jiff::SignedDuration::from_secs(*seconds as i64))
                     .ok()
             }),
@@ -210,7 +215,7 @@ impl DoneWhen {
                 app: name.to_string(),
             });
         };
-        let repo = repo_of(app).unwrap_or_default();
+        let repo = app.source_repo_name().unwrap_or_default();
         let main = f.git.repos.get(&repo).cloned().flatten();
         let path = app.spec.source.as_ref().map_or("", |s| s.path.as_str());
         let at_main = |rev: Option<&str>| f.git.current(&repo, rev, path);
@@ -267,17 +272,45 @@ fn not_in_cluster(object: &ObjectRef) -> Unmet {
     }
 }
 
-/// When `kubectl scale` last wrote the object's replicas (its scale subresource entry).
-pub fn scaled_at(obj: &Value) -> Option<Timestamp> {
-    obj["metadata"]["managedFields"]
+/// What the facts say of a Deployment's last scale.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Scale {
+    /// No write through `/scale` owns its replicas.
+    None,
+    /// Scaled, and the cluster no longer says when (its Events live an hour).
+    Undated,
+    At(Timestamp),
+}
+
+impl Scale {
+    fn at(self) -> Option<Timestamp> {
+        match self {
+            Scale::At(t) => Some(t),
+            Scale::None | Scale::Undated => None,
+        }
+    }
+}
+
+/// The last scale of `object` to the replicas it has now, dated by the scale Events among the
+/// facts (`cluster::scaled`).
+fn scale_of(f: &Facts<'_>, object: &ObjectRef) -> Scale {
+    let Some(d) = f.objects.get(&object.key()) else {
+        return Scale::None;
+    };
+    let scaled = d["metadata"]["managedFields"]
         .as_array()
         .into_iter()
         .flatten()
-        .filter(|m| {
-            m["subresource"] == "scale" && m["fieldsV1"]["f:spec"]["f:replicas"].is_object()
-        })
-        .filter_map(|m| m["time"].as_str()?.parse().ok())
-        .max()
+        .any(|m| m["subresource"] == "scale" && m["fieldsV1"]["f:spec"]["f:replicas"].is_object());
+    if !scaled {
+        return Scale::None;
+    }
+    let events = f
+        .objects
+        .range(format!("{}/Event/", object.namespace)..)
+        .take_while(|(k, _)| k.starts_with(&format!("{}/Event/", object.namespace)))
+        .map(|(_, e)| e);
+    crate::cluster::scaled::scaled_at(d, events).map_or(Scale::Undated, Scale::At)
 }
 
 /// When the field was last written (its newest managedFields entry), else when the object was

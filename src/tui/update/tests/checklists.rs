@@ -152,3 +152,53 @@ fn the_one_line_checklist_counts_down_a_step_that_needs_time() {
     assert!(screen.contains("Checklist 2/"), "{screen}");
     assert!(screen.contains("⧗ 32 s to go"), "{screen}");
 }
+
+/// Lesson 7 reopened: the 40 s hold was ticked, the cluster still holds it, and the tutor has
+/// not read the cluster's clock yet. Not knowing the time undoes nothing (issue 31: it read
+/// "✗ 40 s later … undone since: the cluster's clock is not known yet", for minutes, above a
+/// passing ignore.json).
+#[test]
+fn a_held_step_stays_done_while_the_clock_is_not_known() {
+    let mut s = state();
+    let mut earlier = crate::lab::progress::Progress::default();
+    let ticked: jiff::Timestamp = "2026-12-03T08:27:37Z".parse().unwrap();
+    for step in 0..3 {
+        earlier.ticks.entry(L(7)).or_default().insert(step, ticked);
+    }
+    s.resume(earlier);
+    let app = serde_json::json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+        "metadata": {"name": "src-kust", "namespace": "argocd"},
+        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
+                 "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
+                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true"]}},
+        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}});
+    let mut git = crate::lab::eval::GitFacts::default();
+    git.repos.insert("src".into(), Some("abc".into()));
+    update(&mut s, Msg::Git(git));
+    // The scale is dated (its Event), so only the clock is missing to tell 40 s have passed.
+    let event = serde_json::json!({"apiVersion": "v1", "kind": "Event",
+        "metadata": {"name": "prod-api.1", "namespace": "src-kust"},
+        "reason": "ScalingReplicaSet", "message": "Scaled up replica set prod-api-6b7 from 2 to 4",
+        "lastTimestamp": "2026-12-03T08:26:57Z",
+        "involvedObject": {"kind": "Deployment", "name": "prod-api", "namespace": "src-kust"}});
+    update(
+        &mut s,
+        Msg::Object("src-kust/Event/prod-api.1".into(), event),
+    );
+    update(&mut s, Msg::App(app));
+    let deployment = serde_json::json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "prod-api", "namespace": "src-kust", "managedFields": [
+            {"manager": "kubectl", "operation": "Update", "subresource": "scale", "apiVersion": "apps/v1",
+             "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {"f:replicas": {}}}}]},
+        "spec": {"replicas": 4}});
+    update(
+        &mut s,
+        Msg::Object("src-kust/Deployment/prod-api".into(), deployment),
+    );
+    assert_eq!(s.live.cluster_now, None);
+    let states = &s.lab.checklists[&L(7)];
+    assert!(
+        matches!(states[2], crate::tui::state::ItemState::Done { at } if at == ticked),
+        "{states:?}"
+    );
+}

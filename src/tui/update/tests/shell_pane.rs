@@ -160,3 +160,41 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
         }
     }
 }
+
+/// At 80×24 a chosen command never pins the lesson pane: scrolling to the top reaches the
+/// lesson's title (and the checklist under it), and Esc lets go of the command.
+#[test]
+fn a_chosen_command_never_pins_the_lesson_pane_and_esc_lets_go_of_it() {
+    let (w, h) = (80, 24);
+    let mut s = builder().size(w, h).build();
+    let area = ratatui::layout::Rect::new(0, 0, w, h);
+    let shown_at = |s: &mut State| {
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        if let Some(at) = crate::tui::view::draw(s, area, &mut buf).lesson_at {
+            update(s, Msg::LessonShownAt(at));
+        }
+    };
+    // The last command of lesson 1: far below its title.
+    let count = {
+        key(&mut s, KeyCode::Char(']'));
+        s.snippets().len()
+    };
+    for _ in 1..count {
+        key(&mut s, KeyCode::Char(']'));
+        shown_at(&mut s);
+    }
+    let title = "Put a chart in Git";
+    let screen = crate::tui::view::text_of_screen(&s, w, h);
+    assert!(
+        !screen.contains(title),
+        "scrolled down to the command:\n{screen}"
+    );
+    s.ui.focus = Pane::Lesson;
+    key(&mut s, KeyCode::Home);
+    shown_at(&mut s);
+    let screen = crate::tui::view::text_of_screen(&s, w, h);
+    assert!(screen.contains(title), "Home reaches the top:\n{screen}");
+    assert!(s.selected_command().is_some(), "scrolling keeps the choice");
+    key(&mut s, KeyCode::Esc);
+    assert!(s.selected_command().is_none(), "Esc lets go of the command");
+}
