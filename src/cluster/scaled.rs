@@ -35,7 +35,7 @@ fn event_time(e: &Value) -> Option<Timestamp> {
 }
 
 /// One record of the deployment controller scaling a ReplicaSet of the Deployment.
-struct Scaled {
+struct ScaleEvent {
     at: Timestamp,
     replica_set: String,
     to: i64,
@@ -43,7 +43,7 @@ struct Scaled {
 
 /// `e` as a scale of one of `deployment`'s ReplicaSets ("Scaled up replica set web-7d9 from 2
 /// to 4"), if it is one.
-fn scaled(e: &Value, deployment: &Value) -> Option<Scaled> {
+fn scale_event(e: &Value, deployment: &Value) -> Option<ScaleEvent> {
     let about = &e["involvedObject"];
     let meta = &deployment["metadata"];
     let same_uid = match (about["uid"].as_str(), meta["uid"].as_str()) {
@@ -63,7 +63,7 @@ fn scaled(e: &Value, deployment: &Value) -> Option<Scaled> {
         .or_else(|| message.strip_prefix("Scaled down replica set "))?;
     let (replica_set, counts) = rest.split_once(" from ")?;
     let to = counts.rsplit_once(" to ")?.1.trim().parse().ok()?;
-    Some(Scaled {
+    Some(ScaleEvent {
         at: event_time(e)?,
         replica_set: replica_set.to_string(),
         to,
@@ -74,31 +74,40 @@ fn scaled(e: &Value, deployment: &Value) -> Option<Scaled> {
 /// the Deployment.
 const ROLLOUT_STEP: jiff::SignedDuration = jiff::SignedDuration::from_secs(10);
 
+/// What a cluster says of a Deployment's last scale to the replicas it has now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LastScale {
+    /// Scaled to them at this time.
+    At(Timestamp),
+    /// Scaled to them just now: the deployment controller has not yet recorded it (the newest
+    /// scale of the same ReplicaSet still reaches another count). A watcher sees the
+    /// Deployment's new replicas before the Event, so for a moment the last Event is the scale
+    /// *away* from the count, and the count's older Event would date the new scale.
+    Awaited,
+    /// Nothing says (no scale, or its Events have expired).
+    Unknown,
+}
+
 /// When `deployment` was last scaled to the replicas it has now: the newest of its scale
 /// Events that reached that count outside a rollout (a rollout scales two ReplicaSets within
 /// seconds of each other, and its last step also reaches the count), or the time of a `/scale`
-/// managedFields entry where a server records one. `None` when nothing says (no scale, or its
-/// Events have expired).
-pub fn scaled_at<'a>(
+/// managedFields entry where a server records one; `Awaited` while the scale's own Event has
+/// not come.
+pub fn last_scale<'a>(
     deployment: &Value,
     events: impl IntoIterator<Item = &'a Value>,
-) -> Option<Timestamp> {
+) -> LastScale {
     let to = deployment["spec"]["replicas"].as_i64().unwrap_or(1);
-    let all: Vec<Scaled> = events
+    let all: Vec<ScaleEvent> = events
         .into_iter()
-        .filter_map(|e| scaled(e, deployment))
+        .filter_map(|e| scale_event(e, deployment))
         .collect();
-    let in_rollout = |s: &Scaled| {
+    let in_rollout = |s: &ScaleEvent| {
         all.iter().any(|other| {
             other.replica_set != s.replica_set
                 && other.at.duration_since(s.at).abs() <= ROLLOUT_STEP
         })
     };
-    let by_event = all
-        .iter()
-        .filter(|s| s.to == to && !in_rollout(s))
-        .map(|s| s.at)
-        .max();
     let by_entry = deployment["metadata"]["managedFields"]
         .as_array()
         .into_iter()
@@ -108,7 +117,33 @@ pub fn scaled_at<'a>(
         })
         .filter_map(|m| m["time"].as_str()?.parse().ok())
         .max();
-    by_event.max(by_entry)
+    let by_event = all
+        .iter()
+        .filter(|s| s.to == to && !in_rollout(s))
+        .max_by_key(|s| s.at);
+    let moved_since = by_event.is_some_and(|last| {
+        all.iter().any(|s| {
+            s.replica_set == last.replica_set && s.at > last.at && s.to != to && !in_rollout(s)
+        })
+    });
+    if moved_since && by_entry.is_none() {
+        return LastScale::Awaited;
+    }
+    by_event
+        .map(|s| s.at)
+        .max(by_entry)
+        .map_or(LastScale::Unknown, LastScale::At)
+}
+
+/// The time of `last_scale`, when there is one to read now.
+pub fn scaled_at<'a>(
+    deployment: &Value,
+    events: impl IntoIterator<Item = &'a Value>,
+) -> Option<Timestamp> {
+    match last_scale(deployment, events) {
+        LastScale::At(t) => Some(t),
+        LastScale::Awaited | LastScale::Unknown => None,
+    }
 }
 
 #[cfg(test)]
@@ -151,12 +186,11 @@ mod tests {
             scaled_at(&d, &events).unwrap().to_string(),
             "2026-12-03T08:00:56Z"
         );
-        // The scale to the count it has now is the one that counts.
+        // Back at 2 after the scale to 4, the scale back is awaited: the older scale to 2 does
+        // not date it.
         assert_eq!(
-            scaled_at(&deployment(2, None), &events)
-                .unwrap()
-                .to_string(),
-            "2026-12-03T07:59:19Z"
+            last_scale(&deployment(2, None), &events),
+            LastScale::Awaited
         );
     }
 
@@ -194,6 +228,40 @@ mod tests {
         assert_eq!(
             scaled_at(&d, &events).unwrap().to_string(),
             "2026-12-03T08:00:56Z"
+        );
+    }
+
+    /// Scaled away and back (lesson 7: to 5, then to 4 again): until the scale back has its
+    /// Event, the count's older Event must not date it (the hold would tick at once).
+    #[test]
+    fn a_scale_back_whose_event_has_not_come_is_awaited_then_dated_by_it() {
+        let d = deployment(4, None);
+        let mut events = vec![
+            event(
+                "Scaled up replica set prod-api-abc from 2 to 4",
+                "2026-12-03T08:00:56Z",
+            ),
+            event(
+                "Scaled up replica set prod-api-abc from 4 to 5",
+                "2026-12-03T08:02:00Z",
+            ),
+        ];
+        assert_eq!(last_scale(&d, &events), LastScale::Awaited);
+        assert_eq!(scaled_at(&d, &events), None);
+        // At 5, the scale to 5 is the one that counts.
+        assert_eq!(
+            scaled_at(&deployment(5, None), &events)
+                .unwrap()
+                .to_string(),
+            "2026-12-03T08:02:00Z"
+        );
+        events.push(event(
+            "Scaled down replica set prod-api-abc from 5 to 4",
+            "2026-12-03T08:02:04Z",
+        ));
+        assert_eq!(
+            scaled_at(&d, &events).unwrap().to_string(),
+            "2026-12-03T08:02:04Z"
         );
     }
 

@@ -84,7 +84,14 @@ pub fn judge(
             (None, None) => ItemState::Open { why: None },
             // Not knowing the cluster's clock undoes nothing: a step that held and needs only
             // the clock to say so still holds (what could undo it is a fact, judged first).
-            (Some(Unmet::NoClock), Some(at)) => ItemState::Done { at },
+            (Some(Unmet::NoClock), Some(at)) if ticks.and_then(|t| t.get(&i)).is_some() => {
+                ItemState::Done { at }
+            }
+            // Undone, and now only the clock can say whether it holds again (lesson 7 scaled
+            // away and back): not done until the clock is read, and never with the old time.
+            (Some(Unmet::NoClock), Some(_)) => ItemState::Open {
+                why: Some(Unmet::NoClock),
+            },
             (Some(why), Some(was)) if !item.moment && why.countdown().is_none() => {
                 ItemState::Undone { was, why }
             }

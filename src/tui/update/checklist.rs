@@ -60,15 +60,28 @@ pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
         let states = judge(lesson, &facts, (ticks, before), now, &evidence);
         judged.push((lesson.id(), states));
     }
-    for (lesson, states) in judged {
+    // Until every watch has listed, the facts are still arriving (a reopened tutor reads the
+    // Applications before the Deployments): what is missing undoes nothing yet, so a ticked
+    // step stays ticked with its time (issue 31: no step reads "undone" before the tutor has
+    // read the cluster).
+    let arriving = !s.live.health.all_live();
+    for (lesson, mut states) in judged {
         let ticks = s.lab.ticks.entry(lesson).or_default();
+        if arriving {
+            for (i, state) in states.iter_mut().enumerate() {
+                if let Some(at) = ticks.get(&i) {
+                    *state = ItemState::Done { at: *at };
+                }
+            }
+        }
         for (i, state) in states.iter().enumerate() {
             match state {
                 ItemState::Done { at } => {
                     ticks.entry(i).or_insert(*at);
                 }
-                // Done again later, it ticks with the time it was done again.
-                ItemState::Undone { .. } => {
+                // Done again later, it ticks with the time it was done again (a hold that
+                // counts down again was undone by a new scale).
+                ItemState::Undone { .. } | ItemState::Counting { .. } => {
                     ticks.remove(&i);
                 }
                 _ => {}

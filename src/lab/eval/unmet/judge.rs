@@ -118,6 +118,8 @@ impl DoneWhen {
                     }
                     // Its Events have expired: the scale is over an hour old.
                     Scale::Undated => return None,
+                    // Scaled just now: the whole time is still to hold.
+                    Scale::Awaited => return Some(Unmet::Holding { left: *seconds }),
                     Scale::At(t) => t,
                 };
                 let Some(now) = f.now else {
@@ -279,6 +281,8 @@ enum Scale {
     None,
     /// Scaled, and the cluster no longer says when (its Events live an hour).
     Undated,
+    /// Scaled just now, its Event not yet seen.
+    Awaited,
     At(Timestamp),
 }
 
@@ -286,7 +290,7 @@ impl Scale {
     fn at(self) -> Option<Timestamp> {
         match self {
             Scale::At(t) => Some(t),
-            Scale::None | Scale::Undated => None,
+            Scale::None | Scale::Undated | Scale::Awaited => None,
         }
     }
 }
@@ -310,7 +314,11 @@ fn scale_of(f: &Facts<'_>, object: &ObjectRef) -> Scale {
         .range(format!("{}/Event/", object.namespace)..)
         .take_while(|(k, _)| k.starts_with(&format!("{}/Event/", object.namespace)))
         .map(|(_, e)| e);
-    crate::cluster::scaled::scaled_at(d, events).map_or(Scale::Undated, Scale::At)
+    match crate::cluster::scaled::last_scale(d, events) {
+        crate::cluster::scaled::LastScale::At(t) => Scale::At(t),
+        crate::cluster::scaled::LastScale::Awaited => Scale::Awaited,
+        crate::cluster::scaled::LastScale::Unknown => Scale::Undated,
+    }
 }
 
 /// When the field was last written (its newest managedFields entry), else when the object was
