@@ -4,8 +4,10 @@
 //! serves a state dir's cluster (`serving`): the first `--sim` command (a tutor, `sim serve`)
 //! starts it, and every other command on that state dir attaches to it over HTTP.
 
+pub mod clock;
 pub mod serving;
 pub mod shell_env;
+mod target;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -21,6 +23,7 @@ use crate::lab::paths::LabPaths;
 use crate::t;
 use serving::{Claim, Owner, Serving};
 use shell_env::ShellEnv;
+pub use target::Target;
 
 pub struct Options<'a> {
     pub sim: bool,
@@ -256,86 +259,8 @@ pub struct Session {
     embedded: Option<Embedded>,
     /// Keeps the kubeconfig followed while the session lasts.
     followed: cluster::follow::Followed,
-}
-
-/// The cluster a session works on, as the learner reads it.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Target {
-    Embedded {
-        url: String,
-        state: PathBuf,
-        /// The process serving it, when it is not this one.
-        served_by: Option<u32>,
-    },
-    Context {
-        context: Option<String>,
-        kubeconfig: Option<PathBuf>,
-    },
-}
-
-impl Say for Target {
-    fn say(&self, lang: Lang) -> String {
-        match self {
-            Target::Embedded {
-                url,
-                state,
-                served_by: None,
-            } => t!(
-                lang,
-                "target-embedded",
-                url = url.as_str(),
-                state = state.display().to_string()
-            ),
-            Target::Embedded {
-                url,
-                state,
-                served_by: Some(pid),
-            } => t!(
-                lang,
-                "target-embedded-attached",
-                url = url.as_str(),
-                state = state.display().to_string(),
-                pid = pid.to_string()
-            ),
-            Target::Context {
-                context,
-                kubeconfig,
-            } => t!(
-                lang,
-                "target-context",
-                context = context
-                    .clone()
-                    .unwrap_or_else(|| t!(lang, "target-current")),
-                kubeconfig = kubeconfig.as_ref().map_or_else(
-                    || "$KUBECONFIG ~/.kube/config".to_string(),
-                    |p| p.display().to_string()
-                )
-            ),
-        }
-    }
-}
-
-crate::display_says!(Target);
-
-impl Target {
-    /// What the cluster is, longest first: the whole of `say`, then shorter forms for a line
-    /// with no room for it (a cut in the middle of a path reads as noise).
-    pub fn forms(&self, lang: Lang) -> Vec<String> {
-        let shorter = match self {
-            Target::Embedded { url, .. } => vec![
-                t!(lang, "target-embedded-short", url = url.as_str()),
-                t!(lang, "target-embedded-shortest"),
-            ],
-            Target::Context { context, .. } => vec![t!(
-                lang,
-                "target-context-short",
-                context = context
-                    .clone()
-                    .unwrap_or_else(|| t!(lang, "target-current"))
-            )],
-        };
-        std::iter::once(self.say(lang)).chain(shorter).collect()
-    }
+    /// The cluster's clock, when it runs faster than the wall's.
+    clock: Option<clock::FastClock>,
 }
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
@@ -364,7 +289,16 @@ impl Session {
     /// started here when no other process serves it, else attached to.
     pub async fn open(o: Options<'_>) -> Result<Session, SessionError> {
         if o.sim {
-            return Session::embedded(&o, None).await;
+            let mut s = Session::embedded(&o, None).await?;
+            // Attached, the speed is the serving process's.
+            let speed = match (&s.embedded, &s.target) {
+                (Some(Embedded::Attached), Target::Embedded { state, .. }) => {
+                    serving::read(state).and_then(|v| v.speed).unwrap_or(1.0)
+                }
+                _ => o.speed,
+            };
+            s.clock = clock::FastClock::read(&s.client, speed).await;
+            return Ok(s);
         }
         let path = cluster::kubeconfig_path(o.kubeconfig)?;
         let followed = cluster::follow::connect(&path, o.context).await?;
@@ -386,6 +320,8 @@ impl Session {
             },
             started: Started::default(),
             embedded: None,
+            // A real cluster keeps the wall's time.
+            clock: None,
         })
     }
 
@@ -438,6 +374,7 @@ impl Session {
                         pid: std::process::id(),
                         url: handle.url(),
                         kubeconfig: out.clone(),
+                        speed: Some(o.speed),
                     })
                     .map_err(state_error)?;
                 let followed = cluster::follow::connect(&out, None).await?;
@@ -458,6 +395,7 @@ impl Session {
                         handle: Box::new(handle),
                         owner,
                     }),
+                    clock: None,
                 })
             }
             Claim::Taken if serve.is_some() => Err(served(&state)),
@@ -483,6 +421,7 @@ impl Session {
                     context: None,
                     started,
                     embedded: Some(Embedded::Attached),
+                    clock: None,
                 })
             }
         }
@@ -510,7 +449,7 @@ impl Session {
         } else {
             self.context.clone().unwrap_or_else(|| "cluster".into())
         };
-        ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label)
+        ShellEnv::new(&self.paths, self.kubeconfig.as_deref(), &label).on_clock(self.clock.clone())
     }
 
     /// Ticks each time the kubeconfig changed and the client moved to what it now says.

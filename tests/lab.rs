@@ -25,6 +25,7 @@ mod lab {
     mod lesson_trial;
     mod lessons;
     mod ninth_lesson;
+    mod one_clock;
     mod self_check;
     mod serve;
     mod watch_scope;

@@ -20,6 +20,9 @@ pub struct Serving {
     pub pid: u32,
     pub url: String,
     pub kubeconfig: PathBuf,
+    /// The cluster's clock speed (`--speed`), so an attached shell runs on the same clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed: Option<f64>,
 }
 
 /// The lock of a state dir, held by the process that serves it for as long as it serves.
@@ -131,6 +134,7 @@ mod tests {
             pid: std::process::id(),
             url: "https://127.0.0.1:1".into(),
             kubeconfig: dir.path().join("kubeconfig"),
+            speed: Some(5.0),
         };
         owner.publish(&serving).unwrap();
         assert_eq!(read(dir.path()), Some(serving.clone()));

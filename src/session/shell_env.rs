@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::clock::{ClockFile, FastClock, libfaketime};
 use crate::i18n::{Lang, Say};
 use crate::lab::paths::LabPaths;
 use crate::t;
@@ -18,6 +19,9 @@ pub struct ShellEnv {
     pub cwd: PathBuf,
     /// Names the cluster in the prompt: `sim` or the kubeconfig context.
     pub label: String,
+    /// The cluster's clock, when it runs faster than the wall's (`--speed`): the shell runs on
+    /// it (`session::clock`).
+    pub clock: Option<FastClock>,
 }
 
 /// Why a lab shell cannot start (in the shell pane or as `capa-tui shell`); said with what to
@@ -97,7 +101,43 @@ impl ShellEnv {
                 paths.src_dir.clone()
             },
             label: label.to_string(),
+            clock: None,
         }
+    }
+
+    /// The same shell, run on `clock` (the cluster's, when it runs fast).
+    pub fn on_clock(mut self, clock: Option<FastClock>) -> ShellEnv {
+        self.clock = clock;
+        self
+    }
+
+    /// The variables of a shell whose helpers live in `rc_dir`: the lab's, and those that put
+    /// it on the cluster's clock when that runs fast and libfaketime is installed (the offset
+    /// file kept by [`ShellEnv::keep_clock`]).
+    pub fn vars_for(&self, rc_dir: &Path) -> Vec<(String, String)> {
+        let mut vars = self.vars.clone();
+        if let (Some(clock), Some(lib)) = (&self.clock, libfaketime()) {
+            let inherited = std::env::var("LD_PRELOAD").ok();
+            vars.extend(clock.shell_vars(&lib, inherited.as_deref(), &clock_file(rc_dir)));
+        }
+        vars
+    }
+
+    /// Keeps the clock file of a shell in `rc_dir` current while the keeper lives; `None` when
+    /// the cluster keeps the wall's time or its shells cannot follow it.
+    pub fn keep_clock(&self, rc_dir: &Path) -> Option<ClockFile> {
+        let clock = self.clock.as_ref().filter(|_| libfaketime().is_some())?;
+        std::fs::create_dir_all(rc_dir).ok()?;
+        clock.keep(clock_file(rc_dir)).ok()
+    }
+
+    /// The cluster's clock runs fast and this shell cannot follow it (no libfaketime): `date`
+    /// there is the wall's. The speed, when so.
+    pub fn off_the_clusters_clock(&self) -> Option<f64> {
+        self.clock
+            .as_ref()
+            .filter(|_| libfaketime().is_none())
+            .map(|c| c.speed)
     }
 
     /// The prompt's marker: `(capa:sim) `.
@@ -105,7 +145,8 @@ impl ShellEnv {
         format!("(capa:{}) ", self.label)
     }
 
-    /// `export NAME='value'` lines for `eval "$(capa-tui env ...)"`.
+    /// `export NAME='value'` lines for `eval "$(capa-tui env ...)"`. (Not the clock: a shell
+    /// already running cannot be put on it.)
     pub fn exports(&self) -> String {
         self.vars
             .iter()
@@ -156,6 +197,11 @@ impl ShellEnv {
     pub fn prompt_var(&self) -> (String, String) {
         ("PS1".to_string(), format!("{}$ ", self.prompt_marker()))
     }
+}
+
+/// Where a shell with helpers in `rc_dir` reads the cluster's offset from the wall's clock.
+fn clock_file(rc_dir: &Path) -> PathBuf {
+    rc_dir.join("cluster-clock")
 }
 
 /// The folder of the installed kubectl and helm (`.tools/bin`) and of this capa-tui, before the
@@ -237,6 +283,7 @@ mod tests {
             vars: vec![("A".into(), "it's here".into())],
             cwd: PathBuf::new(),
             label: "x".into(),
+            clock: None,
         };
         assert_eq!(env.exports(), "export A='it'\\''s here'\n");
     }

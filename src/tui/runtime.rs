@@ -71,16 +71,7 @@ pub async fn run(
     }
     (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
-    state.shell.about = ShellAbout {
-        marker: env.prompt_marker(),
-        cwd: env.cwd.display().to_string(),
-        kubeconfig: env
-            .vars
-            .iter()
-            .find(|(k, _)| k == "KUBECONFIG")
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default(),
-    };
+    state.shell.about = ShellAbout::of(&env);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
     state.resume(progress::load(&session.paths.src_dir));

@@ -42,10 +42,12 @@ pub fn spawn(
             pixel_height: 0,
         })
         .map_err(ShellError::terminal)?;
+    // The cluster's clock, kept current for the shell until it ends (`session::clock`).
+    let clock = env.keep_clock(rc_dir);
     let mut cmd = CommandBuilder::new(&program);
     cmd.args(&args);
     cmd.cwd(&env.cwd);
-    for (k, v) in &env.vars {
+    for (k, v) in &env.vars_for(rc_dir) {
         cmd.env(k, v);
     }
     let (ps1, value) = env.prompt_var();
@@ -79,6 +81,7 @@ pub fn spawn(
             }
         }
         let code = child.wait().ok().map(|s| s.exit_code());
+        drop(clock);
         let _ = tx.send(Msg::ShellExited(code));
     });
     Ok(ShellProcess {

@@ -172,6 +172,10 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             regrade::on_lab(s, lab);
             Vec::new()
         }
+        Msg::Retargeted(target) => {
+            s.session.target = target;
+            Vec::new()
+        }
         Msg::ClusterClock(now) => {
             s.live.cluster_now = Some(now);
             s.live.clock_asked = false;

@@ -439,6 +439,7 @@ checklist-undone = done at { $was }, undone since: { $why }
 checklist-counting = { $seconds } s to go
 verdict-checked-at = {" "}(checked { $clock })
 verdict-help = what to do: { $help }
+verdict-changed-since = it passed as of then; the cluster has moved on since, as the lab expects: { $what }
 
 ## Git (git.rs).
 git-failed = git could not { $what }: { $why }
@@ -628,6 +629,10 @@ doctor-no-kubectl = kubectl is not on PATH: lesson { $lesson } stops at its kube
 env-eval = # eval "$({ $command })" puts these in your shell
 env-nothing-serves = capa-tui: no embedded cluster serves { $state } yet: start one with capa-tui --sim or capa-tui sim serve (same --state-dir), then kubectl works with these settings.
 shell-opening = a shell for the lab on { $label } in { $cwd } (exit it to come back)
+header-clock = ×{ $speed } clock{" "}
+shell-clock-follows = The cluster's clock runs { $speed }× as fast as yours, and date in this shell keeps the cluster's time (sleep still waits your seconds: longer than needed, never too short).
+shell-clock-wall = The cluster's clock runs { $speed }× as fast as yours, but date and sleep in this shell keep yours, so the lesson's own timings will not match the cluster: install Debian's faketime package (apt-get install faketime) and open the shell again.
+env-clock-fast = capa-tui: the cluster's clock runs { $speed }× as fast as yours; date and sleep in a shell with these settings keep yours. capa-tui shell --sim opens a shell on the cluster's clock.
 shell-cannot-start = cannot start { $program }: { $why }
 shell-error-no-shell = no shell to start: $SHELL is not set and bash is not installed. Set SHELL (export SHELL=/bin/sh) or install bash, then start the shell again
 shell-error-rc-file = cannot write the shell's start-up file { $path }: { $why }

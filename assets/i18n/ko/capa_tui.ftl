@@ -457,6 +457,7 @@ checklist-undone = { $was }에 완료했지만 그 뒤 되돌려짐: { $why }
 checklist-counting = { $seconds }초 남음
 verdict-checked-at = {" "}({ $clock } 점검)
 verdict-help = 할 일: { $help }
+verdict-changed-since = 그때 기준으로 통과했습니다. 그 뒤 클러스터가 바뀌었고, 실습에서 예상한 일입니다: { $what }
 
 ## Git(git.rs).
 git-failed = git 작업 실패({ $what }): { $why }
@@ -646,6 +647,10 @@ doctor-no-kubectl = PATH에 kubectl이 없습니다. 레슨 { $lesson }의 kubec
 env-eval = # eval "$({ $command })" 명령으로 이 설정을 셸에 넣을 수 있습니다
 env-nothing-serves = capa-tui: 아직 { $state }에서 제공 중인 내장 클러스터가 없습니다. capa-tui --sim 또는 capa-tui sim serve로 하나를 시작하세요(같은 --state-dir). 그러면 이 설정으로 kubectl을 쓸 수 있습니다.
 shell-opening = 실습용 셸 · 클러스터 { $label } · 디렉터리 { $cwd }(셸을 종료하면 돌아옵니다)
+header-clock = 시계 ×{ $speed }{" "}
+shell-clock-follows = 클러스터의 시계는 내 시계보다 { $speed }배 빠르고, 이 셸의 date는 클러스터의 시간을 따릅니다(sleep은 여전히 내 시간으로 기다립니다. 필요보다 길 뿐 짧지는 않습니다).
+shell-clock-wall = 클러스터의 시계는 내 시계보다 { $speed }배 빠르지만, 이 셸의 date와 sleep은 내 시간을 따르므로 레슨의 시간 계산이 클러스터와 맞지 않습니다. Debian의 faketime 패키지를 설치하고(apt-get install faketime) 셸을 다시 여세요.
+env-clock-fast = capa-tui: 클러스터의 시계는 내 시계보다 { $speed }배 빠릅니다. 이 설정을 쓴 셸의 date와 sleep은 내 시간을 따릅니다. capa-tui shell --sim은 클러스터의 시계를 따르는 셸을 엽니다.
 shell-cannot-start = { $program } 프로그램을 시작할 수 없습니다: { $why }
 shell-error-no-shell = 시작할 셸이 없습니다. $SHELL이 설정되지 않았고 bash도 설치되어 있지 않습니다. SHELL을 설정하거나(export SHELL=/bin/sh) bash를 설치한 뒤 셸을 다시 시작하세요
 shell-error-rc-file = 셸 시작 파일 { $path }에 쓸 수 없습니다: { $why }

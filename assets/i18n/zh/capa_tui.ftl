@@ -429,6 +429,7 @@ checklist-undone = { $was } 时已完成，之后被撤销：{ $why }
 checklist-counting = 还要 { $seconds } 秒
 verdict-checked-at = （检查于 { $clock }）
 verdict-help = 怎么做：{ $help }
+verdict-changed-since = 它在当时是通过的；此后集群已经变了，这在实验的预料之中：{ $what }
 
 ## Git（git.rs）。
 git-failed = git 无法{ $what }：{ $why }
@@ -618,6 +619,10 @@ doctor-no-kubectl = PATH 中没有 kubectl：第 { $lesson } 课会停在 kubect
 env-eval = # eval "$({ $command })" 会把这些设置到你的 shell 中
 env-nothing-serves = capa-tui：还没有内置集群为 { $state } 提供服务：先用 capa-tui --sim 或 capa-tui sim serve 启动一个（用同一个 --state-dir），之后 kubectl 就能用这些设置。
 shell-opening = 打开实验用的 shell：集群 { $label }，目录 { $cwd }（退出 shell 即可返回）
+header-clock = 时钟 ×{ $speed }{" "}
+shell-clock-follows = 集群的时钟比你的快 { $speed } 倍，这个 shell 里的 date 按集群的时间走（sleep 仍按你的秒数等待：只会比需要的久，不会太短）。
+shell-clock-wall = 集群的时钟比你的快 { $speed } 倍，但这个 shell 里的 date 和 sleep 仍按你的时间走，课程里的计时会和集群对不上：安装 Debian 的 faketime 软件包（apt-get install faketime），再重新打开 shell。
+env-clock-fast = capa-tui：集群的时钟比你的快 { $speed } 倍；用这些设置的 shell 里，date 和 sleep 仍按你的时间走。capa-tui shell --sim 会打开一个按集群时钟走的 shell。
 shell-cannot-start = 无法启动 { $program }：{ $why }
 shell-error-no-shell = 没有可启动的 shell：没有设置 $SHELL，也没有安装 bash。设置 SHELL（export SHELL=/bin/sh）或安装 bash，然后再启动终端
 shell-error-rc-file = 无法写入 shell 的启动文件 { $path }：{ $why }

@@ -26,6 +26,13 @@ pub fn env(g: &Global) -> i32 {
                 )
             );
         }
+        if let Some(speed) = served
+            .as_ref()
+            .and_then(|s| s.speed)
+            .filter(|v| (v - 1.0).abs() > f64::EPSILON)
+        {
+            errln!("{}", t!(lang, "env-clock-fast", speed = speed.to_string()));
+        }
         let kubeconfig = served.map_or(place.kubeconfig, |s| s.kubeconfig);
         ShellEnv::new(&place.paths, Some(&kubeconfig), "sim")
     } else {
@@ -84,10 +91,22 @@ async fn run_subshell(
             cwd = env.cwd.display().to_string()
         )
     );
+    if let Some(clock) = &env.clock {
+        let speed = clock.speed.to_string();
+        match env.off_the_clusters_clock() {
+            None => errln!(
+                "capa-tui: {}",
+                t!(lang, "shell-clock-follows", speed = speed)
+            ),
+            Some(_) => errln!("capa-tui: {}", t!(lang, "shell-clock-wall", speed = speed)),
+        }
+    }
     let (ps1, ps1_value) = env.prompt_var();
+    // Kept current while the subshell runs.
+    let _clock = env.keep_clock(rc_dir);
     let status = tokio::process::Command::new(&program)
         .args(&args)
-        .envs(env.vars.iter().map(|(k, v)| (k, v)))
+        .envs(env.vars_for(rc_dir))
         .env(ps1, ps1_value)
         .current_dir(&env.cwd)
         .status()

@@ -30,6 +30,28 @@ pub(super) fn start_watches(
         Some(session.kubeconfig_changes()),
         wtx,
     );
+    // Attached to an embedded cluster another process serves: when that process is replaced
+    // (its kubeconfig rewritten), the header names the one serving now.
+    if matches!(
+        session.target,
+        crate::session::Target::Embedded {
+            served_by: Some(_),
+            ..
+        }
+    ) {
+        let mut changes = session.kubeconfig_changes();
+        let (tx, mut target) = (tx.clone(), session.target.clone());
+        tokio::spawn(async move {
+            while changes.changed().await.is_ok() {
+                if let Some(now) = target.as_served_now() {
+                    target = now.clone();
+                    if tx.send(Msg::Retargeted(now)).is_err() {
+                        return;
+                    }
+                }
+            }
+        });
+    }
     tokio::spawn(async move {
         while let Some(e) = wrx.recv().await {
             if tx.send(Msg::from(e)).is_err() {

@@ -40,6 +40,36 @@ pub struct ShellAbout {
     pub cwd: String,
     /// The kubeconfig it gets; empty when it inherits the tutor's.
     pub kubeconfig: String,
+    /// The cluster's clock runs fast (`--speed`): how fast, and whether the shell keeps it.
+    pub clock: Option<ShellClock>,
+}
+
+impl ShellAbout {
+    /// What the pane says of a shell started with `env`.
+    pub fn of(env: &crate::session::shell_env::ShellEnv) -> ShellAbout {
+        ShellAbout {
+            marker: env.prompt_marker(),
+            cwd: env.cwd.display().to_string(),
+            kubeconfig: env
+                .vars
+                .iter()
+                .find(|(k, _)| k == "KUBECONFIG")
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default(),
+            clock: env.clock.as_ref().map(|c| ShellClock {
+                speed: c.speed,
+                follows: env.off_the_clusters_clock().is_none(),
+            }),
+        }
+    }
+}
+
+/// A shell on a cluster whose clock runs fast.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShellClock {
+    pub speed: f64,
+    /// `date` and `sleep` in the shell keep the cluster's time (libfaketime is installed).
+    pub follows: bool,
 }
 
 impl ShellView {

@@ -197,3 +197,32 @@ fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
         "never 'no Applications': {whole}"
     );
 }
+
+/// Attached to an embedded cluster whose serving process was replaced: the header names the
+/// new address and process, not the old ones (issue 31).
+#[test]
+fn the_header_follows_the_process_now_serving_the_lab() {
+    use crate::session::Target;
+    let at = |url: &str, pid: u32| Target::Embedded {
+        url: url.into(),
+        state: "/tmp/lab".into(),
+        served_by: Some(pid),
+    };
+    let mut s = State::builder(catalog())
+        .target(at("https://127.0.0.1:1111", 41))
+        .size(200, 40)
+        .live()
+        .build();
+    let (header, _) = screen(&s);
+    assert!(
+        header.contains("127.0.0.1:1111") && header.contains("41"),
+        "{header}"
+    );
+    update(&mut s, Msg::Retargeted(at("https://127.0.0.1:2222", 42)));
+    let (header, _) = screen(&s);
+    assert!(
+        header.contains("127.0.0.1:2222") && header.contains("process 42"),
+        "{header}"
+    );
+    assert!(!header.contains("1111"), "{header}");
+}

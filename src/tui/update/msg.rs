@@ -41,6 +41,8 @@ pub enum Msg {
         stream: StreamId,
         at: jiff::Timestamp,
     },
+    /// The embedded cluster this tutor is attached to is served by another process now.
+    Retargeted(crate::session::Target),
     /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
     Tick(jiff::Timestamp),
     /// A plan is about to run: its steps as (title, command).

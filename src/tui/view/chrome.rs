@@ -63,6 +63,12 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
             look.theme.accent().add_modifier(Modifier::BOLD),
         ));
     }
+    if let Some(clock) = &s.shell.about.clock {
+        spans.push(Span::styled(
+            t!(look.lang, "header-clock", speed = clock.speed.to_string()),
+            look.theme.accent(),
+        ));
+    }
     spans.extend(watch);
     let theme = Span::styled(
         t!(look.lang, "header-theme", theme = look.theme.name()),

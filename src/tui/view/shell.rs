@@ -35,7 +35,7 @@ impl Widget for &ShellPane<'_> {
                 } else {
                     about.kubeconfig.clone()
                 };
-                let lines = vec![
+                let mut lines = vec![
                     Line::from(Span::styled(t!(lang, "shell-press-s"), look.theme.title())),
                     Line::raw(t!(
                         lang,
@@ -46,6 +46,17 @@ impl Widget for &ShellPane<'_> {
                     )),
                     Line::raw(t!(lang, "shell-keys")),
                 ];
+                if let Some(clock) = &about.clock {
+                    let speed = clock.speed.to_string();
+                    lines.push(if clock.follows {
+                        Line::raw(t!(lang, "shell-clock-follows", speed = speed))
+                    } else {
+                        Line::styled(
+                            t!(lang, "shell-clock-wall", speed = speed),
+                            look.theme.warn(),
+                        )
+                    });
+                }
                 Paragraph::new(crate::tui::wrap::wrap(lines, area.width)).render(area, buf);
             }
             ShellStatus::Failed(why) => {

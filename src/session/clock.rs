@@ -1,0 +1,211 @@
+//! One clock for the lab: an embedded cluster run at `--speed N` keeps time N× faster than the
+//! wall, and every time it writes (Events, managedFields, operations) is on that clock. So the
+//! lab's shells read it too, through libfaketime (Debian's `faketime` package): preloaded into
+//! the shell, it gives `date` (and every program the shell starts, and the shell itself) the
+//! wall's time plus an offset it reads from a file on every call, and the shell's owner keeps
+//! that file at the cluster's offset, ten times a second, for as long as the shell runs. A
+//! lesson's own `scaled_at=$(date +%s)` then agrees with the cluster (issue 31: under `--speed
+//! 5` it failed the self-check by minutes).
+//!
+//! Why an offset kept current rather than libfaketime's own speed (`x5`): libfaketime runs a
+//! sped-up clock from an anchor that children share through shared memory, and an ordinary
+//! `~/.bashrc` (pyenv's, here) loses that anchor, after which every program runs fast only
+//! from its own start, so `date` drifts back to the wall's pace. An offset needs no anchor. The
+//! cost: `sleep 45` waits 45 of the wall's seconds, longer than the cluster needs, never too
+//! short. Programs that read the kernel's clock directly (kubectl and helm are static Go
+//! binaries) are not affected: none of the lab's commands takes a time from them.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use jiff::{SignedDuration, Timestamp};
+
+/// A cluster clock that runs `speed` times as fast as the wall clock: at wall time `wall_at`
+/// it read `cluster_at`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FastClock {
+    pub speed: f64,
+    pub cluster_at: Timestamp,
+    pub wall_at: Timestamp,
+}
+
+/// Where Debian (and others) install the preloaded library, by architecture.
+const LIBFAKETIME: &[&str] = &[
+    "/usr/lib/{arch}-linux-gnu/faketime/libfaketime.so.1",
+    "/usr/lib/faketime/libfaketime.so.1",
+    "/usr/lib64/faketime/libfaketime.so.1",
+    "/usr/local/lib/faketime/libfaketime.so.1",
+];
+
+/// The installed libfaketime, if any.
+pub fn libfaketime() -> Option<std::path::PathBuf> {
+    LIBFAKETIME
+        .iter()
+        .map(|p| std::path::PathBuf::from(p.replace("{arch}", std::env::consts::ARCH)))
+        .find(|p| p.is_file())
+}
+
+impl FastClock {
+    /// The clock of a cluster that runs at `speed`, read from it once; `None` at real time (the
+    /// wall clock is the cluster's) or when the cluster does not say its time.
+    pub async fn read(client: &kube::Client, speed: f64) -> Option<FastClock> {
+        if (speed - 1.0).abs() < f64::EPSILON {
+            return None;
+        }
+        let cluster_at = crate::cluster::now(client).await.ok()?;
+        Some(FastClock {
+            speed,
+            cluster_at,
+            wall_at: Timestamp::now(),
+        })
+    }
+
+    /// The cluster's time when the wall clock says `wall`.
+    pub fn at(&self, wall: Timestamp) -> Timestamp {
+        let passed = wall.duration_since(self.wall_at).as_secs_f64() * self.speed;
+        self.cluster_at
+            .checked_add(SignedDuration::from_secs_f64(passed))
+            .unwrap_or(self.cluster_at)
+    }
+
+    /// libfaketime's spec for the cluster's clock at wall time `wall`: its offset from the
+    /// wall's (`+3600.000s`).
+    pub fn offset_spec(&self, wall: Timestamp) -> String {
+        let offset = self.at(wall).duration_since(wall).as_secs_f64();
+        format!("{offset:+.3}s")
+    }
+
+    /// The variables that put a shell on this clock, with the library at `lib` reading the
+    /// offset from `file` (kept by [`FastClock::keep`]); `preload` is the inherited
+    /// `LD_PRELOAD`, kept after it.
+    pub fn shell_vars(
+        &self,
+        lib: &Path,
+        preload: Option<&str>,
+        file: &Path,
+    ) -> Vec<(String, String)> {
+        let preload = match preload.filter(|p| !p.is_empty()) {
+            Some(p) => format!("{}:{p}", lib.display()),
+            None => lib.display().to_string(),
+        };
+        vec![
+            ("LD_PRELOAD".to_string(), preload),
+            (
+                "FAKETIME_TIMESTAMP_FILE".to_string(),
+                file.display().to_string(),
+            ),
+            // Read on every call: the offset grows as the cluster runs ahead.
+            ("FAKETIME_NO_CACHE".to_string(), "1".to_string()),
+            // What `capa-tui` in that shell (and the learner) can read of it.
+            ("CAPA_CLOCK_SPEED".to_string(), self.speed.to_string()),
+        ]
+    }
+
+    /// Writes the cluster's offset to `file` now and then ten times a second until the
+    /// returned keeper is dropped (the shell that reads it has ended).
+    pub fn keep(&self, file: PathBuf) -> std::io::Result<ClockFile> {
+        let write = {
+            let clock = self.clone();
+            let file = file.clone();
+            move || -> std::io::Result<()> {
+                // Renamed into place, so a reader never sees half an offset.
+                let staged = file.with_extension("new");
+                std::fs::write(&staged, clock.offset_spec(Timestamp::now()))?;
+                std::fs::rename(&staged, &file)
+            }
+        };
+        write()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        std::thread::spawn(move || {
+            while !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                if write().is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(ClockFile { stop })
+    }
+}
+
+/// Keeps a clock file current while it lives ([`FastClock::keep`]).
+#[derive(Debug)]
+pub struct ClockFile {
+    stop: Arc<AtomicBool>,
+}
+
+impl Drop for ClockFile {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(speed: f64) -> FastClock {
+        FastClock {
+            speed,
+            cluster_at: "2026-12-03T10:00:00Z".parse().unwrap(),
+            wall_at: "2026-12-03T09:00:00Z".parse().unwrap(),
+        }
+    }
+
+    #[test]
+    fn the_cluster_time_runs_at_its_speed_from_where_it_was_read() {
+        let c = clock(5.0);
+        let later: Timestamp = "2026-12-03T09:00:10Z".parse().unwrap();
+        assert_eq!(c.at(later).to_string(), "2026-12-03T10:00:50Z");
+        assert_eq!(c.offset_spec(later), "+3640.000s");
+        let behind = FastClock {
+            cluster_at: "2026-12-03T08:00:00Z".parse().unwrap(),
+            ..clock(2.5)
+        };
+        assert_eq!(behind.offset_spec(later), "-3585.000s");
+        let vars = c.shell_vars(Path::new("/l.so"), Some("/x.so"), Path::new("/f"));
+        assert_eq!(vars[0], ("LD_PRELOAD".into(), "/l.so:/x.so".into()));
+    }
+
+    /// The real library, where Debian's package is installed (scripts/test installs it): a
+    /// shell on the clock, a program it starts, and one it starts two (real) seconds later,
+    /// all read the cluster's time, two hours ahead of the wall's and running five times as
+    /// fast.
+    #[test]
+    fn a_shell_and_what_it_starts_read_the_clusters_clock() {
+        let lib = libfaketime().expect(
+            "libfaketime is not installed: scripts/debian-packages faketime (scripts/test does it)",
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let wall = Timestamp::now();
+        let c = FastClock {
+            speed: 5.0,
+            cluster_at: wall.checked_add(SignedDuration::from_hours(2)).unwrap(),
+            wall_at: wall,
+        };
+        let file = dir.path().join("clock");
+        let keeper = c.keep(file.clone()).unwrap();
+        let out = std::process::Command::new("bash")
+            .args([
+                "-c",
+                "date +%s.%N; LD_PRELOAD= /bin/sleep 2; date +%s.%N; LD_PRELOAD= date +%s.%N",
+            ])
+            .envs(c.shell_vars(&lib, None, &file))
+            .output()
+            .unwrap();
+        drop(keeper);
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let n: Vec<f64> = text.lines().map(|l| l.trim().parse().unwrap()).collect();
+        #[allow(clippy::cast_precision_loss)]
+        let cluster = |wall: f64| {
+            let w = Timestamp::from_microsecond((wall * 1e6) as i64).unwrap();
+            c.at(w).as_microsecond() as f64 / 1e6
+        };
+        // The second date ran about when the wall read n[2]: the cluster's time then.
+        assert!((n[1] - cluster(n[2])).abs() < 1.5, "{text}");
+        // Two real seconds between the dates are ten of the cluster's.
+        assert!((n[1] - n[0] - 10.0).abs() < 1.5, "{text}");
+    }
+}
