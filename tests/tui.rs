@@ -305,6 +305,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
         what: "replicas must be a number, found \"3\"".into(),
         hint: Some(1),
         help: None,
+        live: false,
     };
     update(
         &mut s,
@@ -313,6 +314,7 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
             lesson: capa_tui::lab::spec::LessonId(2),
             findings: vec![bad],
             checked_at: None,
+            changed_since: Vec::new(),
         }]),
     );
     let screen = format!("{}", draw(&s, 200, 60));

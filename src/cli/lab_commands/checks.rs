@@ -30,9 +30,16 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
     let ctx = runner.context();
     // Hints are shown with this lab's paths and commands.
     let fit = Fit::for_paths(&s.paths);
+    // The tutor's last grades: a file that passed stands as of then where only the cluster has
+    // moved on since (`check::as_of_then`).
+    let before = crate::lab::progress::load(&s.paths.src_dir).grades;
     let mut grades = Vec::new();
     for lesson in &lessons {
-        grades.push((lesson, grading::grade_lesson(lesson, &ctx).await));
+        let now = grading::grade_lesson(lesson, &ctx).await;
+        let written = crate::lab::eval::facts::modified(&s.paths.evidence(&now.file));
+        let key = now.key();
+        let judged = grading::as_of_then(now, before.get(&key), written);
+        grades.push((lesson, judged));
     }
     let passed = grades.iter().all(|(_, g)| g.passed());
     if as_json {
@@ -40,7 +47,8 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
             .iter()
             .map(|(l, g)| {
                 json!({"lesson": l.spec.number, "file": (!g.file.is_empty()).then_some(&g.file),
-                    "passed": g.passed(), "checked_at": g.checked_at, "findings": g.findings})
+                    "passed": g.passed(), "checked_at": g.checked_at, "findings": g.findings,
+                    "changed_since": g.changed_since})
             })
             .collect();
         outln!(
@@ -71,6 +79,12 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
                     title = lesson.title(lang)
                 )
             );
+            for f in &grade.changed_since {
+                outln!(
+                    "    · {}",
+                    t!(lang, "verdict-changed-since", what = f.what.as_str())
+                );
+            }
             for f in &grade.findings {
                 if f.ok {
                     outln!("    ✓ {}", f.what);

@@ -18,7 +18,10 @@ use crate::t;
 mod history;
 mod rules;
 mod state;
+mod then;
 mod time;
+
+pub use then::as_of_then;
 
 pub use time::time_of;
 
@@ -33,6 +36,19 @@ pub struct Finding {
     /// value of the wrong type, a cluster that does not answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
+    /// It reads the cluster as it is now, which may have moved on since the file was written
+    /// (an object replaced, a condition gone): a file that passed is judged as of then
+    /// (`then::as_of_then`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub live: bool,
+}
+
+impl Finding {
+    /// The same finding, about the cluster as it is now.
+    fn live(mut self) -> Finding {
+        self.live = true;
+        self
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -45,6 +61,10 @@ pub struct Grade {
     /// When the check ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checked_at: Option<jiff::Timestamp>,
+    /// A file that passed, checked again once the cluster had moved on: what no longer holds
+    /// now (the grade stands as of `checked_at`; `then::as_of_then`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed_since: Vec<Finding>,
 }
 
 impl Grade {
@@ -68,6 +88,7 @@ fn pass(what: impl Into<String>) -> Finding {
         what: what.into(),
         hint: None,
         help: None,
+        live: false,
     }
 }
 
@@ -77,6 +98,7 @@ fn fail(what: impl Into<String>, hint: usize) -> Finding {
         what: what.into(),
         hint: Some(hint),
         help: None,
+        live: false,
     }
 }
 
@@ -87,6 +109,7 @@ fn fail_with(what: impl Into<String>, help: impl Into<String>) -> Finding {
         what: what.into(),
         hint: None,
         help: Some(help.into()),
+        live: false,
     }
 }
 
@@ -181,6 +204,7 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
                 t!(ctx.lang, "check-not-evidence-help"),
             )],
             checked_at: Some(checked_now(ctx).await),
+            changed_since: Vec::new(),
         },
     }
 }
@@ -205,6 +229,7 @@ pub async fn grade_lesson(lesson: &Lesson, ctx: &Context<'_>) -> Grade {
         lesson: lesson.spec.number,
         findings,
         checked_at: Some(checked_now(ctx).await),
+        changed_since: Vec::new(),
     }
 }
 
@@ -320,32 +345,38 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
         .map(|f| f.name.as_str())
         .collect();
     if !live_fields.is_empty() {
-        match evidence::capture(spec, ctx).await {
+        match evidence::capture_live(spec, ctx, v).await {
             Ok(live) => {
                 for f in live_fields {
-                    out.push(expect(
-                        same_value(&v[f], &live[f]),
-                        t!(lang, "check-live-ok", field = f, value = v[f].to_string()),
-                        t!(
-                            lang,
-                            "check-live-differs",
-                            field = f,
-                            value = v[f].to_string(),
-                            live = live[f].to_string()
-                        ),
-                        spec.live_hint,
-                    ));
+                    out.push(
+                        expect(
+                            same_value(&v[f], &live[f]),
+                            t!(lang, "check-live-ok", field = f, value = v[f].to_string()),
+                            t!(
+                                lang,
+                                "check-live-differs",
+                                field = f,
+                                value = v[f].to_string(),
+                                live = live[f].to_string()
+                            ),
+                            spec.live_hint,
+                        )
+                        .live(),
+                    );
                 }
             }
-            Err(e) => out.push(fail_with(
-                t!(
-                    lang,
-                    "check-cannot-read-live",
-                    file = spec.file.as_str(),
-                    why = crate::i18n::Say::say(&e, lang)
-                ),
-                t!(lang, "check-cannot-read-live-help"),
-            )),
+            Err(e) => out.push(
+                fail_with(
+                    t!(
+                        lang,
+                        "check-cannot-read-live",
+                        file = spec.file.as_str(),
+                        why = crate::i18n::Say::say(&e, lang)
+                    ),
+                    t!(lang, "check-cannot-read-live-help"),
+                )
+                .live(),
+            ),
         }
     }
     // A rule over a field already found faulty would only repeat that, in other words.

@@ -17,6 +17,28 @@ pub async fn capture(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value> {
     capture_as_of(spec, ctx, &Known::new()).await
 }
 
+/// The live fields of `spec` (`live: true`) as the cluster shows them now, for comparing with
+/// the file `recorded`: every other field is taken as the file recorded it, so a live field
+/// that names its object after another (`src-waves/Job/{hook_job}`) reads the object the file
+/// names, and nothing the cluster has since moved on from (lesson 6 re-syncs src-waves, so its
+/// operation no longer names lesson 5's hook) stops the live fields being read.
+pub async fn capture_live(
+    spec: &EvidenceSpec,
+    ctx: &Context<'_>,
+    recorded: &Value,
+) -> Result<Value> {
+    let mut values = Map::new();
+    for field in &spec.fields {
+        let v = if field.live {
+            read(&field.from, &values, ctx, &Known::new()).await?
+        } else {
+            recorded.get(&field.name).cloned().unwrap_or(Value::Null)
+        };
+        values.insert(field.name.clone(), v);
+    }
+    Ok(Value::Object(values))
+}
+
 /// Objects already read, by API path: a capture uses them as they were then instead of
 /// reading them again (an operation recorded at the moment it ended, not a moment later).
 pub type Known = std::collections::BTreeMap<String, Value>;

@@ -50,6 +50,11 @@ pub(super) fn on_lab(s: &mut State, msg: Msg) {
     match msg {
         Msg::Graded(grades) => {
             for g in grades {
+                // A file that passed, failing now only where the cluster moved on, stands as of
+                // then (lesson 5's hook Job, replaced by lesson 6's sync).
+                let written = s.lab.evidence.get(&g.file).copied().flatten();
+                let key = g.key();
+                let g = crate::lab::eval::check::as_of_then(g, s.lab.grades.get(&key), written);
                 s.lab.grades.insert(g.key(), g);
             }
         }

@@ -373,6 +373,16 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             )
         };
         lines.push(Line::from(Span::styled(format!("✓ {words}"), theme.good())));
+        // Passed as of then; what the cluster no longer holds is said, not held against it.
+        if let Some(first) = g.changed_since.first() {
+            lines.push(Line::from(Span::styled(
+                format!(
+                    "  {}",
+                    t!(lang, "verdict-changed-since", what = first.what.as_str())
+                ),
+                theme.dim(),
+            )));
+        }
     } else {
         let words = if g.file.is_empty() {
             t!(lang, "verdict-steps-fail", lesson = n, when = when.as_str())

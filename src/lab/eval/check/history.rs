@@ -250,7 +250,9 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
             recorded,
             hint,
         )
-        .await,
+        .await
+        .into_iter()
+        .map(Finding::live),
     );
     // Argo CD names the hook when the operation starts and creates it right after. A field
     // that is not a time is said by the type check.

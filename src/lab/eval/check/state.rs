@@ -62,6 +62,7 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
                 what: format!("{} — {}", item.step.get(lang), why.say(lang)),
                 hint: item.hint,
                 help: None,
+                live: true,
             },
         })
         .collect()

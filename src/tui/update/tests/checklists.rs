@@ -77,8 +77,10 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
                 what: "commit is the broken one".into(),
                 hint: None,
                 help: None,
+                live: false,
             }],
             checked_at: None,
+            changed_since: Vec::new(),
         }]),
     );
     let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
@@ -98,8 +100,10 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
             what: "hook_job".into(),
             hint: Some(3),
             help: None,
+            live: false,
         }],
         checked_at: None,
+        changed_since: Vec::new(),
     };
     update(&mut s, Msg::Graded(vec![failing]));
     assert!(
