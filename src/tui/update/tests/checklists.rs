@@ -302,3 +302,66 @@ fn an_undone_hold_redone_without_a_clock_waits_for_it() {
         "the tutor asks the cluster for its clock"
     );
 }
+
+/// Lesson 5's waves.json passed; lesson 6's sync then replaced the hook Job it names, so the
+/// next check fails only where it reads the cluster now: the file stands as passed then, and
+/// the pane says what has changed since instead of turning red (issue 31).
+#[test]
+fn a_passed_file_stays_passed_as_of_then_when_only_the_cluster_moved_on() {
+    use crate::lab::eval::check::{Finding, Grade};
+    let mut s = builder().lesson(5).live().build();
+    let written: jiff::Timestamp = "2026-12-03T10:00:00Z".parse().unwrap();
+    update(
+        &mut s,
+        Msg::Evidence(vec![("waves.json".into(), Some(written))]),
+    );
+    let grade = |ok: bool, at: &str| Grade {
+        file: "waves.json".into(),
+        lesson: L(5),
+        findings: vec![Finding {
+            ok,
+            what: if ok {
+                "hook_created matches the Job"
+            } else {
+                "Job migrate-abc is not in src-waves any more"
+            }
+            .into(),
+            hint: Some(3),
+            help: None,
+            live: true,
+        }],
+        checked_at: Some(at.parse().unwrap()),
+        changed_since: Vec::new(),
+    };
+    update(
+        &mut s,
+        Msg::Graded(vec![grade(true, "2026-12-03T10:01:00Z")]),
+    );
+    update(
+        &mut s,
+        Msg::Graded(vec![grade(false, "2026-12-03T10:20:00Z")]),
+    );
+    let g = &s.lab.grades["waves.json"];
+    assert!(g.passed(), "{g:?}");
+    assert_eq!(g.checked_at, Some("2026-12-03T10:01:00Z".parse().unwrap()));
+    let screen = crate::tui::view::text_of_screen(&s, 160, 50);
+    assert!(
+        screen.contains("✓ waves.json passes the self-check"),
+        "{screen}"
+    );
+    assert!(screen.contains("it passed as of then"), "{screen}");
+    assert!(!screen.contains("check again"), "{screen}");
+    // Written again since: judged anew.
+    update(
+        &mut s,
+        Msg::Evidence(vec![(
+            "waves.json".into(),
+            Some("2026-12-03T10:30:00Z".parse().unwrap()),
+        )]),
+    );
+    update(
+        &mut s,
+        Msg::Graded(vec![grade(false, "2026-12-03T10:31:00Z")]),
+    );
+    assert!(!s.lab.grades["waves.json"].passed());
+}
