@@ -407,3 +407,91 @@ async fn a_plan_never_says_done_while_the_evidence_it_wrote_fails_its_check() {
         "the evidence file is kept"
     );
 }
+
+/// `capa-tui do 6` stopped with Ctrl-C (SIGINT, the embedded cluster it serves going with it) at
+/// each step, one run after another, then run again: it completes, and every evidence file so
+/// far passes (issue 31: interrupted at step 8, every re-run waited its whole deadline and
+/// failed). Stopped as each step starts, and again on a new lab a moment into each step (in the
+/// middle of its wait, its push or its evidence).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lesson_six_stopped_by_ctrl_c_at_each_step_then_run_again_passes() {
+    for into_the_step in [Duration::ZERO, Duration::from_millis(400)] {
+        stopped_at_each_step_then_run_again(into_the_step).await;
+    }
+}
+
+async fn stopped_at_each_step_then_run_again(into_the_step: Duration) {
+    use tokio::io::AsyncBufReadExt;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    for lesson in ["1", "5"] {
+        let out = capa(&state, &["do", lesson, "--yes"]).await;
+        assert!(out.status.success(), "do {lesson}: {}", text(&out));
+    }
+    let steps = 9;
+    let mut stopped = Vec::new();
+    for k in 1..=steps {
+        let mut run = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(["do", "6", "--yes", "--sim", "--speed", "10", "--state-dir"])
+            .arg(&state)
+            .env("PATH", crate::common::lab_cli::tools_path())
+            .env("LANG", "en_US.UTF-8")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = tokio::io::BufReader::new(run.stdout.take().unwrap()).lines();
+        let mark = format!("[{k}] ");
+        let mut said = Vec::new();
+        let reached = tokio::time::timeout(Duration::from_secs(120), async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.starts_with(&mark) {
+                    return true;
+                }
+                said.push(line);
+            }
+            false
+        })
+        .await
+        .unwrap_or(false);
+        // On failure, src-waves as the cluster (still served by that run) shows it.
+        let app = if reached {
+            String::new()
+        } else {
+            let out = crate::common::lab_cli::kubectl(
+                &state,
+                &["-n", "argocd", "get", "app", "src-waves", "-o", "json"],
+            );
+            String::from_utf8_lossy(&out.stdout).to_string()
+        };
+        // The rest of its output is read, so it never blocks on a full pipe.
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        tokio::time::sleep(into_the_step).await;
+        let pid = i32::try_from(run.id().unwrap_or_default()).unwrap();
+        // Ctrl-C, as the README says to stop it.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+        let _ = tokio::time::timeout(Duration::from_secs(30), run.wait()).await;
+        assert!(
+            reached,
+            "the run to stop at step {k} ({into_the_step:?} into it) never reached it:\n{}\nsrc-waves:\n{app}",
+            said.join("\n")
+        );
+        stopped.push(k);
+    }
+    assert_eq!(stopped, (1..=steps).collect::<Vec<_>>(), "stopped at");
+    let out = capa(&state, &["do", "6", "--yes"]).await;
+    assert!(
+        out.status.success(),
+        "do 6 after the interruptions ({into_the_step:?} into each step): {}",
+        text(&out)
+    );
+    let check = capa(&state, &["check", "all"]).await;
+    let said = text(&check);
+    for file in ["waves.json", "failed-hook.json"] {
+        assert!(
+            said.contains(&format!("PASS {file}")),
+            "{file} does not pass ({into_the_step:?} into each step):\n{said}"
+        );
+    }
+}

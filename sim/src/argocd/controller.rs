@@ -229,7 +229,7 @@ impl Controller {
         // Automated sync — only from a comparison no operation has overtaken: after an
         // operation moves, the next refresh compares afresh and decides.
         let app = self.env.store.get(&key).unwrap_or(app);
-        if idle && let Some(c) = &compared {
+        if idle && let Some(c) = compared.as_ref().filter(|c| !c.auto_synced) {
             self.auto_sync(&app, &c.comparison, &c.sha, c.may_have_changes, now);
         }
         // A deleting app with no operation: its resources finalizer does its work.

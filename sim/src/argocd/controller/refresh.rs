@@ -25,6 +25,9 @@ pub(super) struct Compared {
     pub sha: String,
     /// `revisionsMayHaveChanges`; see [`may_have_changes`].
     pub may_have_changes: bool,
+    /// The automated sync was decided on this comparison already, before its status was
+    /// written (the app had no operation).
+    pub auto_synced: bool,
 }
 
 /// `evaluateRevisionChanges` without `manifest-generate-paths`: a comparison at `Recent` asks
@@ -204,6 +207,19 @@ impl Controller {
             }
             (Some(_), _) => Some(view.target_revision().to_string()),
         };
+        // As upstream's refresh does: the automated sync is decided, and its operation written,
+        // before the status that shows this comparison. A crash between the two then never
+        // leaves a new revision shown with no sync started; restarted, the next comparison
+        // would find that revision "without changes" and only heal the drift (lesson 6's broken
+        // commit synced without its PreSync hook, when a plan and its cluster were stopped just
+        // after the hard refresh).
+        let auto_synced = match (&error, &revision) {
+            (None, Some(sha)) if app["operation"].is_null() => {
+                self.auto_sync(app, &comparison, sha, may_have_changes(app, level), now);
+                true
+            }
+            _ => false,
+        };
         self.write_comparison(
             app,
             shown_revision.as_deref(),
@@ -235,6 +251,7 @@ impl Controller {
                 may_have_changes: may_have_changes(app, level),
                 comparison,
                 sha,
+                auto_synced,
             }),
             _ => None,
         }

@@ -4,6 +4,8 @@
 
 use std::time::Duration;
 
+mod ending;
+
 use super::{StepResult, blocking};
 use crate::cluster::{self, Application, argocd};
 use crate::git;
@@ -360,13 +362,29 @@ pub async fn end_operation_and_record(
         }
     }
     // Only a failing operation is ended: a sync of the fix that already started is left alone.
-    let running = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
+    let running_raw = argocd::raw_get(r.client.clone(), &app_path).await?;
+    let running = Application::from_json(&running_raw).unwrap_or_default();
     let failing = running.operation_failing();
     let ended_revision = running.operation_revision().map(String::from);
+    let saved = ending::Saved::path(&r.paths, file);
+    if !failing
+        && !running
+            .status
+            .operation_state
+            .as_ref()
+            .is_some_and(|s| s.failed())
+        && let Some(value) = ending::record_from_saved(r, &saved, &spec).await?
+    {
+        // A run stopped between ending the operation and recording it; the fix has synced
+        // since, so the moment is read from what that run saved and the Event of its end.
+        return written(r, file, &value, &saved).await;
+    }
     // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
     // starts syncing right after (a poll would miss it).
     let mut changes = watch_app(r, name);
     if failing {
+        // Saved before the end: once the fix syncs, the failed operation is gone from the app.
+        ending::save(&saved, &running_raw, &known)?;
         argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
     }
     let deadline = tokio::time::Instant::now() + r.deadline;
@@ -402,11 +420,22 @@ pub async fn end_operation_and_record(
     known.insert(app_path, ended);
     let ctx = r.context();
     let value = evidence::capture_as_of(&spec, &ctx, &known).await?;
+    written(r, file, &value, &saved).await
+}
+
+/// `value` written as the evidence `file`, checked, and the saved moment let go.
+async fn written(
+    r: &Runner,
+    file: &str,
+    value: &serde_json::Value,
+    saved: &std::path::Path,
+) -> StepResult {
     let path = r.paths.evidence(file);
-    evidence::write(&path, &value)?;
+    evidence::write(&path, value)?;
     super::written_evidence_passes(r, file).await?;
+    let _ = std::fs::remove_file(saved);
     Ok(t!(
-        lang,
+        r.lang,
         "did-end-and-record",
         path = path.display().to_string(),
         value = value.to_string()
