@@ -5,6 +5,9 @@ use serde_json::Value;
 
 use crate::status::ApiError;
 
+/// The largest request body accepted, as on a real API server (3 MiB).
+pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+
 /// The media type without its parameters (`application/json; charset=utf-8` → `application/json`).
 fn essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or_default().trim()

@@ -7,8 +7,7 @@ use axum::http::{HeaderMap, header};
 use super::selector::{FieldSelector, LabelSelector};
 use crate::status::{ApiError, BadValue, FieldError};
 
-/// The largest request body accepted, as on a real API server (3 MiB).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+pub use crate::body::MAX_BODY_BYTES;
 
 #[derive(Debug, Default)]
 pub struct Query {
