@@ -135,10 +135,10 @@ mod tests {
         let started = std::time::Instant::now();
         let e = decode_body(bomb.as_bytes(), "application/yaml").unwrap_err();
         assert_eq!(e.code, 400);
-        assert!(
-            started.elapsed() < std::time::Duration::from_millis(500),
-            "{e:?}"
-        );
+        // Stopped by the alias budget after 4,096 replayed events, not after the parser's
+        // default 250,000 nodes.
+        assert!(e.message.contains("alias replay limit exceeded"), "{e:?}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{e:?}");
         // Aliases within the body's own size still work.
         let fine = b"base: &base {app: web, tier: front}\none: *base\ntwo: *base\n";
         assert_eq!(
