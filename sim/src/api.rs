@@ -339,9 +339,13 @@ fn authorized(token: &str, headers: &axum::http::HeaderMap) -> bool {
         return false;
     };
     // Constant-time compare: the token is the only thing guarding the cluster.
-    let given = value.strip_prefix("Bearer ").unwrap_or_default().as_bytes();
-    let want = token.as_bytes();
-    given.len() == want.len()
+    let Some(given) = value.strip_prefix("Bearer ") else {
+        return false;
+    };
+    let (given, want) = (given.as_bytes(), token.as_bytes());
+    // An empty token would match an empty header; it never lets anyone in.
+    !want.is_empty()
+        && given.len() == want.len()
         && given
             .iter()
             .zip(want)

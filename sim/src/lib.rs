@@ -38,6 +38,7 @@ mod logs;
 mod objects;
 mod ops;
 mod patch;
+mod private_files;
 pub mod proto;
 mod schema;
 mod shell;
@@ -58,6 +59,8 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use api::{MAX_BODY_BYTES, RequestCounts};
+pub use journal::Repaired;
+pub use private_files::UnsafeFolder;
 use store::Store;
 
 /// The git server's in-cluster address on the lab VM, mapped to the local git daemon.
@@ -126,6 +129,10 @@ pub enum SimError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A folder for the cluster's files is not private enough (another user owns it or may
+    /// write into it).
+    #[error(transparent)]
+    UnsafeFolder(#[from] UnsafeFolder),
     /// The kubeconfig could not be written.
     #[error("cannot write the kubeconfig to {path}: {source}")]
     Kubeconfig {
@@ -216,10 +223,12 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         .bare_dir
         .clone()
         .unwrap_or_else(|| work_dir.join("bare"));
-    std::fs::create_dir_all(&bare_dir).map_err(|source| SimError::BareDir {
-        path: bare_dir.clone(),
-        source,
-    })?;
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(&bare_dir)
+        .map_err(|source| SimError::BareDir {
+            path: bare_dir.clone(),
+            source,
+        })?;
     let gitd = gitd::GitDaemon::start(&bare_dir)?;
     let hosts = argocd::repo::HostMap::new(vec![(
         GITD_HOST.to_string(),
@@ -327,12 +336,23 @@ impl Handle {
         kubeconfig_yaml(&self.url(), &self.token, &self.ca_pem)
     }
 
-    /// Writes the kubeconfig atomically (0600), so a reader never sees half of it.
+    /// Writes the kubeconfig atomically (0600), so a reader never sees half of it. A folder
+    /// that another user owns or may write into (without the sticky bit) is refused: whoever
+    /// can replace the kubeconfig can make kubectl run their program.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), SimError> {
-        write_private(path, self.kubeconfig().as_bytes()).map_err(|source| SimError::Kubeconfig {
+        let failed = |source| SimError::Kubeconfig {
             path: path.to_path_buf(),
             source,
-        })
+        };
+        let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => dir,
+            None => Path::new("."),
+        };
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(dir)
+            .map_err(failed)?;
+        private_files::check_folder_for_file(dir)?;
+        write_private(path, self.kubeconfig().as_bytes()).map_err(failed)
     }
 
     /// The requests answered so far, by kind.
@@ -416,21 +436,17 @@ async fn serve_tls(
     connections.abort_all();
 }
 
-/// Writes `bytes` to `path` via a temp file and rename, readable by the owner only.
+/// Writes `bytes` to `path` at 0600 through a new file of a random name (`O_EXCL`) in the same
+/// folder, synced, then renamed into place: a reader sees the old file or the new one, and no
+/// other user can have made the temporary file first.
 pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)
+    private_files::write_private(path, bytes)
+}
+
+/// Repairs a state dir whose journal stops the cluster from starting (`Damaged at line N`):
+/// keeps every change before the first damaged line, and the whole journal as it was in
+/// `journal.jsonl.damaged-<time>` beside it. `None` when there was nothing to repair. Call it
+/// only while no process serves the state dir (hold its lock).
+pub fn repair_journal(state_dir: &Path) -> Result<Option<Repaired>, SimError> {
+    journal::repair_journal(state_dir).map_err(|e| SimError::Store(store::StoreError::Journal(e)))
 }

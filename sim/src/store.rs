@@ -14,7 +14,7 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::clock::Clock;
-use super::journal::{Journal, JournalError, Record};
+use super::journal::{self, Journal, JournalError, Record};
 pub use super::key::Key;
 use super::kinds::{Catalog, ResourceType};
 
@@ -78,6 +78,38 @@ pub struct Expired {
 pub enum StoreError {
     #[error(transparent)]
     Journal(#[from] JournalError),
+}
+
+/// A change the state dir could not record, so the store did not make it either: the client
+/// is told (500, or 507 when the disk is full) instead of being told "created" for a change a
+/// restart would lose (reliability review 4, D1).
+#[derive(Debug)]
+pub struct Unrecorded {
+    why: String,
+    out_of_space: bool,
+}
+
+impl From<Unrecorded> for crate::status::ApiError {
+    fn from(e: Unrecorded) -> crate::status::ApiError {
+        let mut error = crate::status::ApiError::internal(format!(
+            "the embedded cluster could not record this change in its state dir, so it did not make it ({}){}",
+            e.why,
+            if e.out_of_space {
+                "; free some disk space and try again"
+            } else {
+                ""
+            }
+        ));
+        if e.out_of_space {
+            error.code = 507;
+        }
+        error
+    }
+}
+
+/// For callers that only need to know a write failed (tests, controllers' own writes).
+impl From<Unrecorded> for () {
+    fn from(_: Unrecorded) {}
 }
 
 pub struct Store {
@@ -214,6 +246,14 @@ impl Store {
         self.lock().objects.len()
     }
 
+    /// Lets a test reach the journal (to make its disk fail, say).
+    #[cfg(test)]
+    pub fn with_journal(&self, f: impl FnOnce(&mut Journal)) {
+        if let Some(journal) = &mut self.lock().journal {
+            f(journal);
+        }
+    }
+
     #[cfg(test)]
     pub fn resource_version(&self) -> u64 {
         self.lock().rv
@@ -223,7 +263,9 @@ impl Store {
     /// to store; a `Put` equal to what is stored is not a change (no new resourceVersion, no
     /// event), as on a real API server. Returns what is stored afterwards (for a delete, the
     /// deleted object with its final resourceVersion).
-    pub fn write<E>(
+    /// With a state dir, the change is in the journal (synced) before it is made in memory or
+    /// seen by any watch; a change the journal refuses is not made at all.
+    pub fn write<E: From<Unrecorded>>(
         &self,
         key: &Key,
         decide: impl FnOnce(Option<&Value>) -> Result<Change, E>,
@@ -238,9 +280,11 @@ impl Store {
                 {
                     return Ok(Some(old.clone()));
                 }
-                inner.rv += 1;
-                let rv = inner.rv;
+                let rv = inner.rv + 1;
                 set_resource_version(&mut new, rv);
+                let now = self.clock.now();
+                inner.journal(&Record::put(rv, key, &new, now))?;
+                inner.rv = rv;
                 let new = Arc::new(new);
                 inner.objects.insert(key.clone(), new.clone());
                 let kind = if old.is_some() {
@@ -248,7 +292,7 @@ impl Store {
                 } else {
                     EventType::Added
                 };
-                inner.record(
+                inner.publish(
                     &self.events,
                     Event {
                         rv,
@@ -257,20 +301,23 @@ impl Store {
                         object: new.clone(),
                         previous: old,
                     },
-                    self.clock.now(),
+                    now,
                 );
                 Ok(Some(new))
             }
             Change::Delete => {
-                let Some(old) = inner.objects.remove(key) else {
+                let Some(old) = old else {
                     return Ok(None);
                 };
-                inner.rv += 1;
-                let rv = inner.rv;
+                let rv = inner.rv + 1;
+                let now = self.clock.now();
+                inner.journal(&Record::delete(rv, key, now))?;
+                inner.objects.remove(key);
+                inner.rv = rv;
                 let mut last = (*old).clone();
                 set_resource_version(&mut last, rv);
                 let last = Arc::new(last);
-                inner.record(
+                inner.publish(
                     &self.events,
                     Event {
                         rv,
@@ -279,7 +326,7 @@ impl Store {
                         object: last.clone(),
                         previous: Some(old),
                     },
-                    self.clock.now(),
+                    now,
                 );
                 Ok(Some(last))
             }
@@ -355,24 +402,33 @@ impl Store {
 }
 
 impl Inner {
-    fn record(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event, now: Timestamp) {
+    /// Records a change in the journal (when there is one) before it is made.
+    fn journal(&mut self, record: &Record) -> Result<(), Unrecorded> {
+        let Some(journal) = &mut self.journal else {
+            return Ok(());
+        };
+        journal.append(record).map_err(|e| {
+            tracing::error!(
+                "state dir: a change was refused because it could not be recorded: {e}"
+            );
+            Unrecorded {
+                out_of_space: journal::is_out_of_space(&e),
+                why: e.to_string(),
+            }
+        })
+    }
+
+    /// Makes a recorded change visible: the watch history, live watches, and a compaction
+    /// when the journal has grown long.
+    fn publish(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event, now: Timestamp) {
         let event = Arc::new(event);
-        if let Some(journal) = &mut self.journal {
-            let record = match event.kind {
-                EventType::Deleted => Record::delete(event.rv, &event.key, now),
-                _ => Record::put(event.rv, &event.key, &event.object, now),
-            };
-            if let Err(e) = journal.append(&record) {
-                // The write is already in memory; losing the journal means losing durability,
-                // not consistency, so say so loudly and keep serving.
-                tracing::error!("state dir: could not record a change: {e}");
-            }
-            if journal.wants_compaction()
-                && let Err(e) =
-                    journal.compact(self.objects.iter().map(|(k, v)| (k, &**v)), self.rv, now)
-            {
-                tracing::error!("state dir: could not compact the journal: {e}");
-            }
+        if let Some(journal) = &mut self.journal
+            && journal.wants_compaction()
+            && let Err(e) =
+                journal.compact(self.objects.iter().map(|(k, v)| (k, &**v)), self.rv, now)
+        {
+            // The journal still holds every change; only its folding into the snapshot waits.
+            tracing::error!("state dir: could not compact the journal: {e}");
         }
         if self.history.len() >= HISTORY_EVENTS {
             self.history.pop_front();
