@@ -90,6 +90,9 @@ pub struct Journal {
     needs_cut: bool,
     records: usize,
     compact_at: usize,
+    /// Whether each append is synced before it returns. Off while a starting cluster writes
+    /// what every start writes again (its bootstrap objects), which are then synced at once.
+    sync_each: bool,
 }
 
 impl Journal {
@@ -112,6 +115,7 @@ impl Journal {
             needs_cut: false,
             records: 0,
             compact_at: COMPACT_AFTER,
+            sync_each: false,
         };
         let clock = loaded.clock.unwrap_or_else(Timestamp::now);
         journal.compact(loaded.objects.iter().map(|(k, v)| (k, v)), loaded.rv, clock)?;
@@ -131,10 +135,14 @@ impl Journal {
         let mut line = serde_json::to_vec(&record.0).map_err(|e| io(&path, e.into()))?;
         line.push(b'\n');
         // One write call per record: a kill can only tear the last line, never interleave.
-        let written = self
-            .file
-            .write_all(&line)
-            .and_then(|()| self.file.sync_data());
+        let sync_each = self.sync_each;
+        let written = self.file.write_all(&line).and_then(|()| {
+            if sync_each {
+                self.file.sync_data()
+            } else {
+                Ok(())
+            }
+        });
         if let Err(e) = written {
             if self.file.set_len(self.whole_len).is_err() {
                 self.needs_cut = true;
@@ -143,6 +151,16 @@ impl Journal {
         }
         self.whole_len += line.len() as u64;
         self.records += 1;
+        Ok(())
+    }
+
+    /// Syncs what was appended so far, and from now on every append before it returns: the
+    /// cluster is about to acknowledge writes to clients.
+    pub fn sync_from_now_on(&mut self) -> Result<(), JournalError> {
+        self.file
+            .sync_data()
+            .map_err(|e| io(&self.dir.join(JOURNAL), e))?;
+        self.sync_each = true;
         Ok(())
     }
 

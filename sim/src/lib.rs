@@ -201,6 +201,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     controllers::node::seed(&store, &api::k3s_version(&git_version));
     controllers::endpoints::seed(&store);
     argocd::seed(&store);
+    store.acknowledge_durably()?;
     store.open_watch_window();
     let scratch = match &config.state_dir {
         Some(_) => None,

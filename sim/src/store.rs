@@ -384,6 +384,15 @@ impl Store {
         self.lock().history.clear();
     }
 
+    /// From now on a change returns only once the journal has synced it (see `journal`);
+    /// what was written before (the bootstrap, written again at every start) is synced now.
+    pub fn acknowledge_durably(&self) -> Result<(), StoreError> {
+        if let Some(journal) = &mut self.lock().journal {
+            journal.sync_from_now_on()?;
+        }
+        Ok(())
+    }
+
     /// The clock time a stored state was last written, for restarts of a sped-up cluster.
     pub fn flush(&self) -> Result<(), StoreError> {
         let mut inner = self.lock();

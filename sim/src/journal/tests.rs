@@ -198,6 +198,8 @@ fn a_damaged_snapshot_is_called_damaged() {
 fn a_change_the_journal_cannot_take_is_refused_and_later_ones_survive() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path(), 1.0).unwrap();
+    store.acknowledge_durably().unwrap();
+    store.with_journal(|j| assert!(j.sync_each, "changes are acknowledged before a sync"));
     put(&store, "before");
     store.with_journal(|j| {
         j.file = OpenOptions::new().write(true).open("/dev/full").unwrap();
