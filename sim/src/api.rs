@@ -80,6 +80,8 @@ pub struct ApiState {
     pub git_version: String,
     /// `127.0.0.1:port`, for `/api`'s serverAddressByClientCIDRs.
     pub address: String,
+    /// How long a request body may take to arrive (see `connections`).
+    pub body_timeout: std::time::Duration,
 }
 
 pub fn router(state: Arc<ApiState>) -> Router {
@@ -236,7 +238,7 @@ async fn dispatch(
                 }
                 return watch::serve(st, &rp, &query, output).await;
             }
-            let body = request::read_body(body, &parts.headers).await?;
+            let body = request::read_body(body, &parts.headers, st.body_timeout).await?;
             let ctx = ctx::Ctx {
                 st,
                 rp: &rp,

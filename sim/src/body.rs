@@ -138,7 +138,10 @@ mod tests {
         // Stopped by the alias budget after 4,096 replayed events, not after the parser's
         // default 250,000 nodes.
         assert!(e.message.contains("alias replay limit exceeded"), "{e:?}");
-        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{e:?}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{e:?}"
+        );
         // Aliases within the body's own size still work.
         let fine = b"base: &base {app: web, tier: front}\none: *base\ntwo: *base\n";
         assert_eq!(

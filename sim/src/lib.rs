@@ -25,6 +25,7 @@ mod argocd;
 mod body;
 mod bootstrap;
 mod clock;
+mod connections;
 mod controllers;
 mod defaults;
 mod fields;
@@ -38,6 +39,7 @@ mod logs;
 mod objects;
 mod ops;
 mod patch;
+mod peer;
 mod private_files;
 pub mod proto;
 mod schema;
@@ -59,6 +61,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use api::{MAX_BODY_BYTES, RequestCounts};
+pub use connections::Limits;
 pub use journal::Repaired;
 pub use private_files::UnsafeFolder;
 use store::Store;
@@ -186,6 +189,11 @@ pub struct Handle {
 
 /// Starts the API server and the controllers; returns once the server accepts connections.
 pub async fn start(config: Config) -> Result<Handle, SimError> {
+    start_with_limits(config, Limits::default()).await
+}
+
+/// [`start`], with the API's connection and request limits given (tests shorten them).
+pub async fn start_with_limits(config: Config, limits: Limits) -> Result<Handle, SimError> {
     if !config.listen.ip().is_loopback() {
         return Err(SimError::NotLoopback(config.listen));
     }
@@ -267,6 +275,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         token: token.clone(),
         git_version,
         address: addr.to_string(),
+        body_timeout: limits.body_timeout,
     });
     let env = controllers::Env {
         store: store.clone(),
@@ -276,7 +285,13 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     let mut tasks = controllers::spawn_all(env.clone(), &api::k3s_version(&state.git_version));
     tasks.push(argocd::spawn(env, repo_server));
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve_tls(listener, acceptor, api::router(state), stop_rx));
+    let server = tokio::spawn(connections::serve_tls(
+        listener,
+        acceptor,
+        api::router(state),
+        limits,
+        stop_rx,
+    ));
     Ok(Handle {
         addr,
         token,
@@ -399,42 +414,6 @@ fn kubeconfig_yaml(server: &str, token: &str, ca_pem: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Config\nclusters:\n- name: capa-sim\n  cluster:\n    server: {server}\n    certificate-authority-data: {ca}\ncontexts:\n- name: capa-sim\n  context:\n    cluster: capa-sim\n    user: capa-sim\n    namespace: default\ncurrent-context: capa-sim\nusers:\n- name: capa-sim\n  user:\n    token: {token}\n"
     )
-}
-
-/// Accepts TLS connections and serves each with HTTP/1.1 or HTTP/2 until told to stop. A
-/// client that fails the handshake or misbehaves only loses its own connection.
-async fn serve_tls(
-    listener: TcpListener,
-    acceptor: tokio_rustls::TlsAcceptor,
-    app: axum::Router,
-    mut stop: tokio::sync::oneshot::Receiver<()>,
-) {
-    use hyper_util::rt::{TokioExecutor, TokioIo};
-    use hyper_util::service::TowerToHyperService;
-    let mut connections = tokio::task::JoinSet::new();
-    loop {
-        let accepted = tokio::select! {
-            _ = &mut stop => break,
-            a = listener.accept() => a,
-        };
-        let Ok((tcp, _)) = accepted else { continue };
-        let (acceptor, app) = (acceptor.clone(), app.clone());
-        connections.spawn(async move {
-            let Ok(Ok(tls)) =
-                tokio::time::timeout(std::time::Duration::from_secs(10), acceptor.accept(tcp))
-                    .await
-            else {
-                return;
-            };
-            let service = TowerToHyperService::new(app);
-            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                .serve_connection_with_upgrades(TokioIo::new(tls), service)
-                .await;
-        });
-        // Reap finished connections so the set does not grow without bound.
-        while connections.try_join_next().is_some() {}
-    }
-    connections.abort_all();
 }
 
 /// Writes `bytes` to `path` at 0600 through a new file of a random name (`O_EXCL`) in the same

@@ -38,6 +38,7 @@ mod cluster {
     mod k3s_policy_kinds;
     mod kube_rs;
     mod kubectl;
+    mod limits;
     mod list_watch;
     mod managed_fields;
     mod protobuf;
