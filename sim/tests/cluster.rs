@@ -44,6 +44,7 @@ mod cluster {
     mod protobuf;
     mod raw_http;
     mod request_errors;
+    mod state_dir;
     mod survey;
     mod survey_named;
     mod validation_limits;
