@@ -302,7 +302,7 @@ mod tests {
     }
 
     fn git(dir: &Path, args: &[&str]) -> std::process::Output {
-        let out = Command::new("git")
+        Command::new("git")
             .args(args)
             .current_dir(dir)
             .env("GIT_AUTHOR_NAME", "t")
@@ -310,8 +310,7 @@ mod tests {
             .env("GIT_COMMITTER_NAME", "t")
             .env("GIT_COMMITTER_EMAIL", "t@example.com")
             .output()
-            .unwrap();
-        out
+            .unwrap()
     }
 
     /// Review 4, D7: any local user could force-push `main` through the daemon, and the bare

@@ -211,33 +211,11 @@ pub async fn start_with_limits(config: Config, limits: Limits) -> Result<Handle,
     argocd::seed(&store);
     store.acknowledge_durably()?;
     store.open_watch_window();
-    let scratch = match &config.state_dir {
-        Some(_) => None,
-        None => Some(
-            tempfile::Builder::new()
-                .prefix("capa-sim-")
-                .tempdir()
-                .map_err(|source| SimError::BareDir {
-                    path: std::env::temp_dir(),
-                    source,
-                })?,
-        ),
-    };
-    let work_dir = config
-        .state_dir
-        .clone()
-        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
-        .unwrap_or_default();
-    let bare_dir = config
-        .bare_dir
-        .clone()
-        .unwrap_or_else(|| work_dir.join("bare"));
-    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
-        .create(&bare_dir)
-        .map_err(|source| SimError::BareDir {
-            path: bare_dir.clone(),
-            source,
-        })?;
+    let WorkDirs {
+        scratch,
+        work_dir,
+        bare_dir,
+    } = work_dirs(&config)?;
     let gitd = gitd::GitDaemon::start(&bare_dir)?;
     let hosts = argocd::repo::HostMap::new(vec![(
         GITD_HOST.to_string(),
@@ -302,6 +280,50 @@ pub async fn start_with_limits(config: Config, limits: Limits) -> Result<Handle,
         _scratch: scratch,
         tasks,
         server: Some((stop_tx, server)),
+    })
+}
+
+/// Where a cluster keeps its working files (the repo server's cache) and its bare repos.
+struct WorkDirs {
+    /// Temporary folders of a cluster without a state dir, removed when it stops.
+    scratch: Option<tempfile::TempDir>,
+    work_dir: PathBuf,
+    bare_dir: PathBuf,
+}
+
+/// The state dir (or a temporary folder without one), and the bare-repo folder made at 0700.
+fn work_dirs(config: &Config) -> Result<WorkDirs, SimError> {
+    let scratch = match &config.state_dir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("capa-sim-")
+                .tempdir()
+                .map_err(|source| SimError::BareDir {
+                    path: std::env::temp_dir(),
+                    source,
+                })?,
+        ),
+    };
+    let work_dir = config
+        .state_dir
+        .clone()
+        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
+        .unwrap_or_default();
+    let bare_dir = config
+        .bare_dir
+        .clone()
+        .unwrap_or_else(|| work_dir.join("bare"));
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(&bare_dir)
+        .map_err(|source| SimError::BareDir {
+            path: bare_dir.clone(),
+            source,
+        })?;
+    Ok(WorkDirs {
+        scratch,
+        work_dir,
+        bare_dir,
     })
 }
 

@@ -68,12 +68,19 @@ impl Credentials {
                     token.chars().count()
                 )));
             }
-            return Ok(Credentials {
+            let kept = Credentials {
                 token,
                 ca_pem: field("ca")?,
                 cert_pem: field("cert")?,
                 key_pem: field("key")?,
-            });
+            };
+            // A certificate or key that does not load is named with its file (review 4, U7).
+            if let Err(e) = kept.acceptor() {
+                return Err(stored(format!(
+                    "its certificate or key does not load ({e}); delete the file to make new credentials (then use the new kubeconfig)"
+                )));
+            }
+            return Ok(kept);
         }
         let made = generate()?;
         if let Some(path) = &path {
@@ -167,6 +174,22 @@ mod tests {
                 "{said}"
             );
         }
+    }
+
+    #[test]
+    fn a_bad_certificate_is_named_with_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = Credentials::load_or_create(Some(dir.path())).unwrap();
+        let body = json!({"token": made.token, "ca": made.ca_pem, "cert": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "key": made.key_pem});
+        std::fs::write(dir.path().join(CREDENTIALS), body.to_string()).unwrap();
+        let Err(e) = Credentials::load_or_create(Some(dir.path())) else {
+            panic!("a bad certificate was accepted");
+        };
+        let said = e.to_string();
+        assert!(
+            said.contains("credentials.json") && said.contains("does not load"),
+            "{said}"
+        );
     }
 
     #[test]
