@@ -445,6 +445,14 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     private_files::write_private(path, bytes)
 }
 
+/// Makes the state dir (0700) or checks the one there, as [`start`] does: refused when another
+/// user owns it or may write into it, or a folder above it is not the user's or root's (or
+/// others may write there without the sticky bit). Call it before writing anything into the
+/// state dir (a lock file, say), so nothing is written into a folder someone else controls.
+pub fn check_state_dir(state_dir: &Path) -> Result<(), SimError> {
+    Ok(private_files::make_private_dir(state_dir)?)
+}
+
 /// Repairs a state dir whose journal stops the cluster from starting (`Damaged at line N`):
 /// keeps every change before the first damaged line, and the whole journal as it was in
 /// `journal.jsonl.damaged-<time>` beside it. `None` when there was nothing to repair. Call it

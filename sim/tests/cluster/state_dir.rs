@@ -285,6 +285,11 @@ async fn the_state_dir_and_kubeconfig_are_the_owners_alone() {
     std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
     let said = lab_in(&open).await.err().unwrap().to_string();
     assert!(said.contains("chmod go-w"), "{said}");
+    // The tutor checks the same before it writes its lock file there.
+    assert!(sim::check_state_dir(&open).is_err());
+    let fresh = root.path().join("fresh");
+    sim::check_state_dir(&fresh).unwrap();
+    assert_eq!(mode(&fresh), 0o700);
     if is_root() {
         let theirs = root.path().join("theirs");
         std::fs::create_dir(&theirs).unwrap();
