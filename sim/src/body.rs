@@ -34,6 +34,12 @@ pub fn client_yaml_options(len: usize) -> serde_saphyr::Options {
     }
 }
 
+/// A YAML text from a repository (a manifest, a kustomization, `.argocd-source.yaml`), read
+/// with the same budgets as a client's body: any local user can push to the git daemon.
+pub fn repo_yaml(text: &str) -> Result<Value, serde_saphyr::Error> {
+    serde_saphyr::from_str_with_options(text, client_yaml_options(text.len()))
+}
+
 /// A YAML body (`application/yaml`, `application/apply-patch+yaml`).
 pub fn is_yaml(content_type: &str) -> bool {
     essence(content_type).ends_with("yaml")
