@@ -103,7 +103,7 @@ impl Journal {
         private_files::make_private_dir(dir)?;
         for name in [SNAPSHOT, JOURNAL, CREDENTIALS] {
             let path = dir.join(name);
-            private_files::keep_private(&path).map_err(|e| io(&path, e))?;
+            private_files::keep_private(&path)?;
         }
         let mut loaded = load_snapshot(&dir.join(SNAPSHOT))?;
         replay_journal(&dir.join(JOURNAL), &mut loaded)?;

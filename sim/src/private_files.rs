@@ -6,13 +6,17 @@
 //! write there can swap the kubeconfig for one that runs their program (reliability review 4,
 //! S1 and S2).
 
+mod private_group;
+
 use std::fs;
 use std::io::Write;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-/// Group- or world-writable.
-const OTHERS_WRITE: u32 = 0o022;
+/// World-writable.
+const WORLD_WRITE: u32 = 0o002;
+/// Group-writable: safe only when the group is the user's private group.
+const GROUP_WRITE: u32 = 0o020;
 /// The sticky bit: in such a folder (like /tmp) only a file's owner may rename or remove it.
 const STICKY: u32 = 0o1000;
 
@@ -73,7 +77,7 @@ pub fn make_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
         });
     }
     let mode = meta.mode() & 0o7777;
-    if mode & OTHERS_WRITE != 0 {
+    if others_may_write(&meta) {
         return Err(UnsafeFolder::OthersMayWrite { path: dir, mode });
     }
     if mode & 0o077 != 0 {
@@ -115,13 +119,22 @@ fn check_one(folder: &Path, root_may_own: bool) -> Result<(), UnsafeFolder> {
         });
     }
     let mode = meta.mode() & 0o7777;
-    if mode & OTHERS_WRITE != 0 && mode & STICKY == 0 {
+    if others_may_write(&meta) && mode & STICKY == 0 {
         return Err(UnsafeFolder::OthersMayWrite {
             path: folder.to_path_buf(),
             mode,
         });
     }
     Ok(())
+}
+
+/// Whether another user may write into the folder: it is world-writable, or group-writable
+/// by a group that is not the user's private group (see `private_group`).
+fn others_may_write(meta: &fs::Metadata) -> bool {
+    let mode = meta.mode();
+    mode & WORLD_WRITE != 0
+        || (mode & GROUP_WRITE != 0
+            && !private_group::is_private_group(effective_uid(), meta.gid()))
 }
 
 /// Writes `bytes` to `path` at 0600: into a new file of a random name in the same folder
@@ -153,16 +166,29 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     fs::File::open(dir)?.sync_all()
 }
 
-/// Narrows an existing file to 0600 (an older capa-tui left its state at 0644).
-pub fn keep_private(path: &Path) -> std::io::Result<()> {
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_file() && meta.mode() & 0o077 != 0 => {
-            fs::set_permissions(path, fs::Permissions::from_mode(0o600))
-        }
-        Ok(_) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e),
+/// Checks a file the state dir already holds: it must be the user's (a file another user
+/// planted while the folder was open to them is refused, never appended to), and it is
+/// narrowed to 0600 (an older capa-tui left its state at 0644).
+pub fn keep_private(path: &Path) -> Result<(), UnsafeFolder> {
+    let unreadable = |source| UnsafeFolder::Unreadable {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = match fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(unreadable(e)),
+    };
+    if meta.uid() != effective_uid() {
+        return Err(UnsafeFolder::NotYours {
+            path: path.to_path_buf(),
+            owner: meta.uid(),
+        });
     }
+    if meta.is_file() && meta.mode() & 0o077 != 0 {
+        fs::set_permissions(path, fs::Permissions::from_mode(0o600)).map_err(unreadable)?;
+    }
+    Ok(())
 }
 
 fn effective_uid() -> u32 {
@@ -235,6 +261,42 @@ mod tests {
         fs::set_permissions(&lab, fs::Permissions::from_mode(0o755)).unwrap();
         make_private_dir(&lab).unwrap();
         assert_eq!(mode(&lab), 0o700);
+    }
+
+    /// With user private groups (umask 002) the tutor's own folders are group-writable; that
+    /// group is the user's alone, so they are fine. Another group's write bit is not.
+    #[test]
+    fn group_write_is_fine_for_the_users_private_group_only() {
+        let root = tempfile::tempdir().unwrap();
+        let lab = root.path().join("lab");
+        fs::create_dir(&lab).unwrap();
+        fs::set_permissions(&lab, fs::Permissions::from_mode(0o775)).unwrap();
+        let gid = fs::metadata(&lab).unwrap().gid();
+        if private_group::is_private_group(effective_uid(), gid) {
+            make_private_dir(&lab).unwrap();
+            assert_eq!(mode(&lab), 0o700);
+        }
+        if effective_uid() == 0 {
+            let shared = root.path().join("shared");
+            fs::create_dir(&shared).unwrap();
+            std::os::unix::fs::chown(&shared, None, Some(65534)).unwrap();
+            fs::set_permissions(&shared, fs::Permissions::from_mode(0o770)).unwrap();
+            let e = make_private_dir(&shared).unwrap_err().to_string();
+            assert!(e.contains("can be written by other users"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_file_another_user_planted_is_refused() {
+        if effective_uid() != 0 {
+            return; // only root can give a file away
+        }
+        let root = tempfile::tempdir().unwrap();
+        let planted = root.path().join("journal.jsonl");
+        fs::write(&planted, b"").unwrap();
+        std::os::unix::fs::chown(&planted, Some(65534), None).unwrap();
+        let e = keep_private(&planted).unwrap_err().to_string();
+        assert!(e.contains("belongs to another user"), "{e}");
     }
 
     /// Review 4, S2: a state dir another user owns was used without a word.
