@@ -14,9 +14,12 @@ use serde_json::Value;
 use tokio::sync::broadcast;
 
 use super::clock::Clock;
-use super::journal::{self, Journal, JournalError, Record};
+use super::journal::{Journal, JournalError, Record};
 pub use super::key::Key;
 use super::kinds::{Catalog, ResourceType};
+
+mod unrecorded;
+pub use unrecorded::Unrecorded;
 
 /// How many past events a watch can resume from; older resourceVersions get 410 Gone.
 const HISTORY_EVENTS: usize = 20_000;
@@ -78,38 +81,6 @@ pub struct Expired {
 pub enum StoreError {
     #[error(transparent)]
     Journal(#[from] JournalError),
-}
-
-/// A change the state dir could not record, so the store did not make it either: the client
-/// is told (500, or 507 when the disk is full) instead of being told "created" for a change a
-/// restart would lose (reliability review 4, D1).
-#[derive(Debug)]
-pub struct Unrecorded {
-    why: String,
-    out_of_space: bool,
-}
-
-impl From<Unrecorded> for crate::status::ApiError {
-    fn from(e: Unrecorded) -> crate::status::ApiError {
-        let mut error = crate::status::ApiError::internal(format!(
-            "the embedded cluster could not record this change in its state dir, so it did not make it ({}){}",
-            e.why,
-            if e.out_of_space {
-                "; free some disk space and try again"
-            } else {
-                ""
-            }
-        ));
-        if e.out_of_space {
-            error.code = 507;
-        }
-        error
-    }
-}
-
-/// For callers that only need to know a write failed (tests, controllers' own writes).
-impl From<Unrecorded> for () {
-    fn from(_: Unrecorded) {}
 }
 
 pub struct Store {
@@ -420,10 +391,7 @@ impl Inner {
             tracing::error!(
                 "state dir: a change was refused because it could not be recorded: {e}"
             );
-            Unrecorded {
-                out_of_space: journal::is_out_of_space(&e),
-                why: e.to_string(),
-            }
+            Unrecorded::from(&e)
         })
     }
 
