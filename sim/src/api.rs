@@ -80,6 +80,8 @@ pub struct ApiState {
     pub git_version: String,
     /// `127.0.0.1:port`, for `/api`'s serverAddressByClientCIDRs.
     pub address: String,
+    /// How long a request body may take to arrive (see `connections`).
+    pub body_timeout: std::time::Duration,
 }
 
 pub fn router(state: Arc<ApiState>) -> Router {
@@ -236,7 +238,7 @@ async fn dispatch(
                 }
                 return watch::serve(st, &rp, &query, output).await;
             }
-            let body = request::read_body(body, &parts.headers).await?;
+            let body = request::read_body(body, &parts.headers, st.body_timeout).await?;
             let ctx = ctx::Ctx {
                 st,
                 rp: &rp,
@@ -339,9 +341,13 @@ fn authorized(token: &str, headers: &axum::http::HeaderMap) -> bool {
         return false;
     };
     // Constant-time compare: the token is the only thing guarding the cluster.
-    let given = value.strip_prefix("Bearer ").unwrap_or_default().as_bytes();
-    let want = token.as_bytes();
-    given.len() == want.len()
+    let Some(given) = value.strip_prefix("Bearer ") else {
+        return false;
+    };
+    let (given, want) = (given.as_bytes(), token.as_bytes());
+    // An empty token would match an empty header; it never lets anyone in.
+    !want.is_empty()
+        && given.len() == want.len()
         && given
             .iter()
             .zip(want)

@@ -5,9 +5,39 @@ use serde_json::Value;
 
 use crate::status::ApiError;
 
+/// The largest request body accepted, as on a real API server (3 MiB).
+pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+
 /// The media type without its parameters (`application/json; charset=utf-8` → `application/json`).
 fn essence(content_type: &str) -> &str {
     content_type.split(';').next().unwrap_or_default().trim()
+}
+
+/// The parser options for a YAML body of `len` bytes from a client: aliases may replay no
+/// more events than the body itself holds (at least 4,096), and the node count is scaled to
+/// the body. A "billion laughs" body then fails after a few thousand nodes instead of
+/// building hundreds of thousands (about 50 MiB kept after its 400 with the parser's
+/// defaults; reliability review 4, L4), while no document without aliases comes near it:
+/// each of its nodes takes at least one byte of the body.
+pub fn client_yaml_options(len: usize) -> serde_saphyr::Options {
+    const FLOOR: usize = 4_096;
+    let defaults = serde_saphyr::Budget::default();
+    let scaled = |cap: usize| len.saturating_mul(2).saturating_add(FLOOR).min(cap);
+    serde_saphyr::options! {
+        budget: serde_saphyr::budget! {
+            max_nodes: scaled(defaults.max_nodes),
+            max_events: scaled(defaults.max_events),
+        },
+        alias_limits: serde_saphyr::alias_limits! {
+            max_total_replayed_events: len.max(FLOOR).min(defaults.max_events),
+        },
+    }
+}
+
+/// A YAML text from a repository (a manifest, a kustomization, `.argocd-source.yaml`), read
+/// with the same budgets as a client's body: any local user can push to the git daemon.
+pub fn repo_yaml(text: &str) -> Result<Value, serde_saphyr::Error> {
+    serde_saphyr::from_str_with_options(text, client_yaml_options(text.len()))
 }
 
 /// A YAML body (`application/yaml`, `application/apply-patch+yaml`).
@@ -32,7 +62,8 @@ pub fn decode_body(bytes: &[u8], content_type: &str) -> Result<Value, ApiError> 
         return crate::proto::decode(bytes).map_err(|e| ApiError::bad_request(e.to_string()));
     }
     if essence.ends_with("yaml") {
-        return serde_saphyr::from_slice::<Value>(bytes).map_err(|e| {
+        let options = client_yaml_options(bytes.len());
+        return serde_saphyr::from_slice_with_options::<Value>(bytes, options).map_err(|e| {
             let said = go_yaml_error(&e);
             // The apply patcher unmarshals with sigs.k8s.io/yaml and says so; other bodies
             // reach the decoder, whose words the caller wraps.
@@ -94,6 +125,36 @@ pub fn go_yaml_error(e: &serde_saphyr::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Review 4, L4: a billion-laughs body got its 400 only after building ~50 MiB of nodes.
+    #[test]
+    fn an_alias_bomb_is_refused_after_a_few_thousand_nodes() {
+        let mut bomb = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
+        for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+            let prev = ["a", "b", "c", "d", "e", "f", "g", "h"][i];
+            bomb.push_str(&format!(
+                "{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+            ));
+        }
+        let started = std::time::Instant::now();
+        let e = decode_body(bomb.as_bytes(), "application/yaml").unwrap_err();
+        assert_eq!(e.code, 400);
+        // Stopped by the alias budget after 4,096 replayed events, not after the parser's
+        // default 250,000 nodes.
+        assert!(e.message.contains("alias replay limit exceeded"), "{e:?}");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{e:?}"
+        );
+        // Aliases within the body's own size still work.
+        let fine = b"base: &base {app: web, tier: front}\none: *base\ntwo: *base\n";
+        assert_eq!(
+            decode_body(fine, "application/yaml").unwrap()["two"]["app"],
+            "web"
+        );
+    }
 
     #[test]
     fn yaml_syntax_errors_are_go_yamls_words() {

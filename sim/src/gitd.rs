@@ -20,6 +20,16 @@ const READY_TIMEOUT: Duration = Duration::from_secs(10);
 const STOP_GRACE: Duration = Duration::from_secs(2);
 /// Stderr kept for error messages; the daemon is quiet unless something is wrong.
 const STDERR_CAP: usize = 16 * 1024;
+/// What every push through the daemon runs under, whoever made the bare repos: no rewriting
+/// or deleting the learner's branches, and a reflog of every ref change. The daemon has no
+/// authentication, so any local user can push to it; these keep the learner's history
+/// (reliability review 4, D7). Passed as `GIT_CONFIG_COUNT` settings, which the daemon's
+/// `receive-pack` children inherit and which outrank each repository's own config.
+const PUSH_RULES: [(&str, &str); 3] = [
+    ("receive.denyNonFastForwards", "true"),
+    ("receive.denyDeletes", "true"),
+    ("core.logAllRefUpdates", "true"),
+];
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitdError {
@@ -110,11 +120,17 @@ fn spawn(git: &Path, base: &Path, port: u16) -> Result<Started, GitdError> {
         .arg("--listen=127.0.0.1")
         .arg(format!("--port={port}"))
         .current_dir(base)
+        .env("GIT_CONFIG_COUNT", PUSH_RULES.len().to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         // Its own process group, so Drop can stop the per-connection children too.
         .process_group(0);
+    for (i, (key, value)) in PUSH_RULES.iter().enumerate() {
+        command
+            .env(format!("GIT_CONFIG_KEY_{i}"), key)
+            .env(format!("GIT_CONFIG_VALUE_{i}"), value);
+    }
     let mut child = spawn_tied(command).map_err(GitdError::Spawn)?;
     let stderr = drain_stderr(&mut child);
 
@@ -283,6 +299,64 @@ mod tests {
         drop(daemon);
         // The port is free again once the daemon is gone.
         assert!(TcpStream::connect(("127.0.0.1", port)).is_err());
+    }
+
+    fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+        Command::new("git")
+            .args(args)
+            .current_dir(dir)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+            .unwrap()
+    }
+
+    /// Review 4, D7: any local user could force-push `main` through the daemon, and the bare
+    /// repos kept no reflog.
+    #[test]
+    fn pushes_cannot_rewrite_or_delete_branches_and_every_change_is_logged() {
+        if tools::find("git").is_none() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let base = dir.path().join("bare");
+        std::fs::create_dir(&base).unwrap();
+        assert!(
+            git(&base, &["init", "--bare", "-q", "-b", "main", "src.git"])
+                .status
+                .success()
+        );
+        let daemon = GitDaemon::start(&base).unwrap();
+        let url = format!("git://127.0.0.1:{}/src.git", daemon.port());
+        let work = dir.path().join("work");
+        assert!(
+            git(dir.path(), &["clone", "-q", &url, "work"])
+                .status
+                .success()
+        );
+        for n in ["1", "2"] {
+            assert!(
+                git(&work, &["commit", "-q", "--allow-empty", "-m", n])
+                    .status
+                    .success()
+            );
+            let pushed = git(&work, &["push", "-q", "origin", "HEAD:main"]);
+            assert!(pushed.status.success(), "{pushed:?}");
+        }
+        let forced = git(&work, &["push", "-q", "--force", "origin", "HEAD~1:main"]);
+        assert!(!forced.status.success(), "a force push went through");
+        assert!(
+            git(&work, &["push", "-q", "origin", "HEAD:side"])
+                .status
+                .success()
+        );
+        let deleted = git(&work, &["push", "-q", "origin", ":side"]);
+        assert!(!deleted.status.success(), "a branch was deleted");
+        let reflog = base.join("src.git/logs/refs/heads/main");
+        let entries = std::fs::read_to_string(&reflog).unwrap_or_default();
+        assert_eq!(entries.lines().count(), 2, "{reflog:?}: {entries}");
     }
 
     #[test]

@@ -1,21 +1,35 @@
-//! The state dir's durable form: a snapshot written atomically (temp file, fsync, rename) plus
-//! an append-only journal of changes since it. A kill -9 can at worst leave a torn last
-//! journal line, which loading ignores; so the store is never half-written.
+//! The state dir's durable form: a snapshot written atomically (private temp file, fsync,
+//! rename) plus an append-only journal of changes since it. A change is acknowledged only once
+//! its journal line is written whole and synced (`fdatasync`), so a kill -9 or a power cut can
+//! at worst leave a torn last line that was never acknowledged, which loading leaves out. A
+//! failed append is cut back off the file and refused, so the journal never holds a torn line
+//! in its middle; a damaged line anywhere else stops the load (see `replay`, and `repair`).
+//! Every file here is the owner's alone (see `private_files`).
 
-use std::fs::{self, File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+mod repair;
+mod replay;
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
+pub use repair::{Repaired, repair_journal};
+use replay::{key_json, load_snapshot, replay_journal};
+
 use super::key::Key;
-use super::kinds::by_plural;
+use crate::private_files;
 
 const SNAPSHOT: &str = "snapshot.json";
 const JOURNAL: &str = "journal.jsonl";
+const CREDENTIALS: &str = "credentials.json";
 /// Fold the journal into a new snapshot after this many records.
 const COMPACT_AFTER: usize = 20_000;
+/// After a compaction fails (a full disk), try again only after this many more records.
+const COMPACT_RETRY_AFTER: usize = 1_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
@@ -27,7 +41,21 @@ pub enum JournalError {
     #[error(
         "state dir {path} holds a snapshot that is not capa-tui's ({why}); move it away or pick another --state-dir"
     )]
-    Corrupt { path: PathBuf, why: String },
+    Foreign { path: PathBuf, why: String },
+    #[error(
+        "the lab's snapshot {path} is damaged ({why}); nothing was changed. Restore it from a backup, or move the state dir away to start a fresh lab"
+    )]
+    DamagedSnapshot { path: PathBuf, why: String },
+    #[error(
+        "the lab's journal {path} is damaged at line {line}: {why}. Nothing was changed and the cluster did not start. `capa-tui sim serve --repair-journal` keeps every change before line {line} and a copy of the whole journal beside it; or move the state dir away to start a fresh lab"
+    )]
+    Damaged {
+        path: PathBuf,
+        line: usize,
+        why: String,
+    },
+    #[error(transparent)]
+    Unsafe(#[from] private_files::UnsafeFolder),
 }
 
 /// One journal line. It carries the cluster time it was written at, so a cluster killed before
@@ -56,40 +84,88 @@ pub struct Loaded {
 pub struct Journal {
     dir: PathBuf,
     file: File,
+    /// The journal's length after its last whole record: a failed append is cut back to it.
+    whole_len: u64,
+    /// A failed append left bytes after `whole_len` that could not be cut off yet.
+    needs_cut: bool,
     records: usize,
+    compact_at: usize,
+    /// Whether each append is synced before it returns. Off while a starting cluster writes
+    /// what every start writes again (its bootstrap objects), which are then synced at once.
+    sync_each: bool,
 }
 
 impl Journal {
-    /// Opens (creating if needed) the state dir, loads it, and starts a fresh journal on a new
-    /// snapshot of what was loaded.
+    /// Opens (creating if needed, at 0700) the state dir, loads it, and starts a fresh journal
+    /// on a new snapshot of what was loaded. A state dir another user owns or may write is
+    /// refused; a damaged journal or snapshot stops here, untouched.
     pub fn open(dir: &Path) -> Result<(Journal, Loaded), JournalError> {
-        fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        private_files::make_private_dir(dir)?;
+        for name in [SNAPSHOT, JOURNAL, CREDENTIALS] {
+            let path = dir.join(name);
+            private_files::keep_private(&path)?;
+        }
         let mut loaded = load_snapshot(&dir.join(SNAPSHOT))?;
         replay_journal(&dir.join(JOURNAL), &mut loaded)?;
         let file = open_append(&dir.join(JOURNAL))?;
         let mut journal = Journal {
             dir: dir.to_path_buf(),
             file,
+            whole_len: 0,
+            needs_cut: false,
             records: 0,
+            compact_at: COMPACT_AFTER,
+            sync_each: false,
         };
         let clock = loaded.clock.unwrap_or_else(Timestamp::now);
         journal.compact(loaded.objects.iter().map(|(k, v)| (k, v)), loaded.rv, clock)?;
         Ok((journal, loaded))
     }
 
+    /// Appends one record and syncs it; only then is the change it records acknowledged. On
+    /// failure the record's bytes are cut back off, so the next append starts on a whole line.
     pub fn append(&mut self, record: &Record) -> Result<(), JournalError> {
-        let mut line = serde_json::to_vec(&record.0).unwrap_or_default();
+        let path = self.dir.join(JOURNAL);
+        if self.needs_cut {
+            self.file
+                .set_len(self.whole_len)
+                .map_err(|e| io(&path, e))?;
+            self.needs_cut = false;
+        }
+        let mut line = serde_json::to_vec(&record.0).map_err(|e| io(&path, e.into()))?;
         line.push(b'\n');
         // One write call per record: a kill can only tear the last line, never interleave.
-        self.file
-            .write_all(&line)
-            .map_err(|e| io(&self.dir.join(JOURNAL), e))?;
+        let sync_each = self.sync_each;
+        let written = self.file.write_all(&line).and_then(|()| {
+            if sync_each {
+                self.file.sync_data()
+            } else {
+                Ok(())
+            }
+        });
+        if let Err(e) = written {
+            if self.file.set_len(self.whole_len).is_err() {
+                self.needs_cut = true;
+            }
+            return Err(io(&path, e));
+        }
+        self.whole_len += line.len() as u64;
         self.records += 1;
         Ok(())
     }
 
+    /// Syncs what was appended so far, and from now on every append before it returns: the
+    /// cluster is about to acknowledge writes to clients.
+    pub fn sync_from_now_on(&mut self) -> Result<(), JournalError> {
+        self.file
+            .sync_data()
+            .map_err(|e| io(&self.dir.join(JOURNAL), e))?;
+        self.sync_each = true;
+        Ok(())
+    }
+
     pub fn wants_compaction(&self) -> bool {
-        self.records >= COMPACT_AFTER
+        self.records >= self.compact_at
     }
 
     /// Writes a new snapshot atomically, then empties the journal. A crash between the two
@@ -106,120 +182,38 @@ impl Journal {
         let body =
             json!({"capaTuiStore": 1, "rv": rv, "clock": clock.to_string(), "objects": items});
         let path = self.dir.join(SNAPSHOT);
-        let tmp = self.dir.join(format!("{SNAPSHOT}.tmp"));
-        let write = || -> std::io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&serde_json::to_vec(&body).unwrap_or_default())?;
-            f.sync_all()?;
-            fs::rename(&tmp, &path)?;
-            File::open(&self.dir)?.sync_all()
-        };
-        write().map_err(|e| io(&path, e))?;
-        self.file
-            .set_len(0)
-            .map_err(|e| io(&self.dir.join(JOURNAL), e))?;
+        let written = serde_json::to_vec(&body)
+            .map_err(std::io::Error::from)
+            .and_then(|bytes| private_files::write_private(&path, &bytes));
+        if let Err(e) = written {
+            // Try again a little later, not on every change while the disk is full.
+            self.compact_at = self.records + COMPACT_RETRY_AFTER;
+            return Err(io(&path, e));
+        }
+        let journal = self.dir.join(JOURNAL);
+        self.file.set_len(0).map_err(|e| io(&journal, e))?;
+        self.whole_len = 0;
+        self.needs_cut = false;
         self.records = 0;
+        self.compact_at = COMPACT_AFTER;
         Ok(())
     }
 }
 
-fn load_snapshot(path: &Path) -> Result<Loaded, JournalError> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
-        Err(e) => return Err(io(path, e)),
-    };
-    let corrupt = |why: &str| JournalError::Corrupt {
-        path: path.to_path_buf(),
-        why: why.into(),
-    };
-    let body: Value = serde_json::from_slice(&bytes).map_err(|e| corrupt(&e.to_string()))?;
-    if body.get("capaTuiStore").is_none() {
-        return Err(corrupt("no capaTuiStore marker"));
-    }
-    let mut loaded = Loaded {
-        rv: body["rv"].as_u64().unwrap_or(0),
-        clock: body["clock"].as_str().and_then(|s| s.parse().ok()),
-        objects: Vec::new(),
-    };
-    for item in body["objects"].as_array().into_iter().flatten() {
-        // A CRD's types are made as it is read, so the custom resources after it have a key.
-        remember_crd(&item["object"]);
-        if let Some(key) = parse_key(&item["key"]) {
-            loaded.objects.push((key, item["object"].clone()));
-        }
-    }
-    Ok(loaded)
-}
-
-fn replay_journal(path: &Path, loaded: &mut Loaded) -> Result<(), JournalError> {
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(path, e)),
-    };
-    let mut objects: std::collections::BTreeMap<Key, Value> = loaded.objects.drain(..).collect();
-    for line in BufReader::new(file).split(b'\n') {
-        let line = line.map_err(|e| io(path, e))?;
-        // A torn last line (killed mid-write) does not parse; everything before it is whole.
-        let Ok(record) = serde_json::from_slice::<Value>(&line) else {
-            break;
-        };
-        let (Some(rv), Some(key)) = (record["rv"].as_u64(), parse_key(&record["key"])) else {
-            break;
-        };
-        if rv <= loaded.rv {
-            continue;
-        }
-        loaded.rv = rv;
-        // A journal written before records carried their time has no `at`: the snapshot's stands.
-        if let Some(at) = record["at"]
-            .as_str()
-            .and_then(|s| s.parse::<Timestamp>().ok())
-        {
-            loaded.clock = Some(loaded.clock.map_or(at, |clock| clock.max(at)));
-        }
-        if record.get("deleted").is_some() {
-            objects.remove(&key);
-        } else {
-            remember_crd(&record["object"]);
-            objects.insert(key, record["object"].clone());
-        }
-    }
-    loaded.objects = objects.into_iter().collect();
-    Ok(())
+/// Whether an error means the disk (or the user's quota) is full.
+pub fn is_out_of_space(e: &JournalError) -> bool {
+    matches!(e, JournalError::Io { source, .. }
+        if matches!(source.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)))
 }
 
 fn open_append(path: &Path) -> Result<File, JournalError> {
     OpenOptions::new()
         .create(true)
         .append(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
         .open(path)
         .map_err(|e| io(path, e))
-}
-
-/// Makes the types a stored CRD defines, so the keys of its custom resources can be read.
-fn remember_crd(object: &Value) {
-    if object["kind"] == "CustomResourceDefinition"
-        && object["apiVersion"] == "apiextensions.k8s.io/v1"
-    {
-        crate::kinds::custom::from_crd(object);
-    }
-}
-
-fn key_json(key: &Key) -> Value {
-    let ty = key.ty();
-    json!([ty.group, ty.version, ty.plural, key.namespace, key.name])
-}
-
-fn parse_key(v: &Value) -> Option<Key> {
-    let parts: Vec<&str> = v.as_array()?.iter().filter_map(Value::as_str).collect();
-    let [group, version, plural, namespace, name] = parts[..] else {
-        return None;
-    };
-    let ty = by_plural(group, version, plural)
-        .or_else(|| crate::kinds::custom::stored(group, plural))?;
-    Some(Key::new(ty, namespace, name))
 }
 
 fn io(path: &Path, source: std::io::Error) -> JournalError {
@@ -230,85 +224,4 @@ fn io(path: &Path, source: std::io::Error) -> JournalError {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::{Change, Store};
-
-    fn cm_key() -> Key {
-        Key::new(&crate::kinds::CONFIG_MAP, "lab", "a")
-    }
-
-    #[test]
-    fn changes_survive_a_restart() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let store = Store::open(dir.path(), 1.0).unwrap();
-            let obj = json!({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"lab"}});
-            store
-                .write::<()>(&cm_key(), |_| Ok(Change::Put(obj)))
-                .unwrap();
-        }
-        let store = Store::open(dir.path(), 1.0).unwrap();
-        assert_eq!(
-            store.get(&cm_key()).unwrap()["metadata"]["resourceVersion"],
-            "1"
-        );
-        assert_eq!(store.resource_version(), 1);
-    }
-
-    #[test]
-    fn a_torn_last_line_is_ignored_and_earlier_changes_kept() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let store = Store::open(dir.path(), 1.0).unwrap();
-            for data in ["1", "2"] {
-                let obj = json!({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"lab"},"data":{"k":data}});
-                store
-                    .write::<()>(&cm_key(), |_| Ok(Change::Put(obj)))
-                    .unwrap();
-            }
-        }
-        let mut f = OpenOptions::new()
-            .append(true)
-            .open(dir.path().join(JOURNAL))
-            .unwrap();
-        f.write_all(br#"{"rv":3,"key":["","v1","configmaps","lab","a"],"obj"#)
-            .unwrap();
-        let store = Store::open(dir.path(), 1.0).unwrap();
-        assert_eq!(store.get(&cm_key()).unwrap()["data"]["k"], "2");
-        assert_eq!(store.resource_version(), 2);
-    }
-
-    #[test]
-    fn a_foreign_snapshot_is_refused_with_a_clear_message() {
-        let dir = tempfile::tempdir().unwrap();
-        fs::write(dir.path().join(SNAPSHOT), "{\"hello\":1}").unwrap();
-        let err = Store::open(dir.path(), 1.0).err().unwrap().to_string();
-        assert!(err.contains("pick another --state-dir"), "{err}");
-    }
-
-    #[test]
-    fn a_sped_up_cluster_killed_before_its_next_snapshot_restarts_no_earlier_than_its_last_change()
-    {
-        let dir = tempfile::tempdir().unwrap();
-        let written_at = {
-            // At speed 1000 a few wall milliseconds are many cluster seconds ahead of the wall.
-            let store = Store::open(dir.path(), 1000.0).unwrap();
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            let before_the_change = store.clock.now();
-            let obj = json!({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"lab"}});
-            store
-                .write::<()>(&cm_key(), |_| Ok(Change::Put(obj)))
-                .unwrap();
-            // Dropped without a flush, as a kill -9 leaves it: only the journal has the change.
-            before_the_change
-        };
-        assert!(written_at > Timestamp::now() + jiff::SignedDuration::from_secs(30));
-        let store = Store::open(dir.path(), 1.0).unwrap();
-        assert!(
-            store.clock.now() >= written_at,
-            "restarted at {} though its last change was after {written_at}",
-            store.clock.now()
-        );
-    }
-}
+mod tests;

@@ -25,6 +25,7 @@ mod argocd;
 mod body;
 mod bootstrap;
 mod clock;
+mod connections;
 mod controllers;
 mod defaults;
 mod fields;
@@ -38,6 +39,8 @@ mod logs;
 mod objects;
 mod ops;
 mod patch;
+mod peer;
+mod private_files;
 pub mod proto;
 mod schema;
 mod shell;
@@ -58,6 +61,9 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use api::{MAX_BODY_BYTES, RequestCounts};
+pub use connections::Limits;
+pub use journal::Repaired;
+pub use private_files::UnsafeFolder;
 use store::Store;
 
 /// The git server's in-cluster address on the lab VM, mapped to the local git daemon.
@@ -126,6 +132,10 @@ pub enum SimError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// A folder for the cluster's files is not private enough (another user owns it or may
+    /// write into it).
+    #[error(transparent)]
+    UnsafeFolder(#[from] UnsafeFolder),
     /// The kubeconfig could not be written.
     #[error("cannot write the kubeconfig to {path}: {source}")]
     Kubeconfig {
@@ -179,6 +189,11 @@ pub struct Handle {
 
 /// Starts the API server and the controllers; returns once the server accepts connections.
 pub async fn start(config: Config) -> Result<Handle, SimError> {
+    start_with_limits(config, Limits::default()).await
+}
+
+/// [`start`], with the API's connection and request limits given (tests shorten them).
+pub async fn start_with_limits(config: Config, limits: Limits) -> Result<Handle, SimError> {
     if !config.listen.ip().is_loopback() {
         return Err(SimError::NotLoopback(config.listen));
     }
@@ -194,32 +209,13 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     controllers::node::seed(&store, &api::k3s_version(&git_version));
     controllers::endpoints::seed(&store);
     argocd::seed(&store);
+    store.acknowledge_durably()?;
     store.open_watch_window();
-    let scratch = match &config.state_dir {
-        Some(_) => None,
-        None => Some(
-            tempfile::Builder::new()
-                .prefix("capa-sim-")
-                .tempdir()
-                .map_err(|source| SimError::BareDir {
-                    path: std::env::temp_dir(),
-                    source,
-                })?,
-        ),
-    };
-    let work_dir = config
-        .state_dir
-        .clone()
-        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
-        .unwrap_or_default();
-    let bare_dir = config
-        .bare_dir
-        .clone()
-        .unwrap_or_else(|| work_dir.join("bare"));
-    std::fs::create_dir_all(&bare_dir).map_err(|source| SimError::BareDir {
-        path: bare_dir.clone(),
-        source,
-    })?;
+    let WorkDirs {
+        scratch,
+        work_dir,
+        bare_dir,
+    } = work_dirs(&config)?;
     let gitd = gitd::GitDaemon::start(&bare_dir)?;
     let hosts = argocd::repo::HostMap::new(vec![(
         GITD_HOST.to_string(),
@@ -257,6 +253,7 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         token: token.clone(),
         git_version,
         address: addr.to_string(),
+        body_timeout: limits.body_timeout,
     });
     let env = controllers::Env {
         store: store.clone(),
@@ -266,7 +263,13 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
     let mut tasks = controllers::spawn_all(env.clone(), &api::k3s_version(&state.git_version));
     tasks.push(argocd::spawn(env, repo_server));
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(serve_tls(listener, acceptor, api::router(state), stop_rx));
+    let server = tokio::spawn(connections::serve_tls(
+        listener,
+        acceptor,
+        api::router(state),
+        limits,
+        stop_rx,
+    ));
     Ok(Handle {
         addr,
         token,
@@ -277,6 +280,50 @@ pub async fn start(config: Config) -> Result<Handle, SimError> {
         _scratch: scratch,
         tasks,
         server: Some((stop_tx, server)),
+    })
+}
+
+/// Where a cluster keeps its working files (the repo server's cache) and its bare repos.
+struct WorkDirs {
+    /// Temporary folders of a cluster without a state dir, removed when it stops.
+    scratch: Option<tempfile::TempDir>,
+    work_dir: PathBuf,
+    bare_dir: PathBuf,
+}
+
+/// The state dir (or a temporary folder without one), and the bare-repo folder made at 0700.
+fn work_dirs(config: &Config) -> Result<WorkDirs, SimError> {
+    let scratch = match &config.state_dir {
+        Some(_) => None,
+        None => Some(
+            tempfile::Builder::new()
+                .prefix("capa-sim-")
+                .tempdir()
+                .map_err(|source| SimError::BareDir {
+                    path: std::env::temp_dir(),
+                    source,
+                })?,
+        ),
+    };
+    let work_dir = config
+        .state_dir
+        .clone()
+        .or_else(|| scratch.as_ref().map(|d| d.path().to_path_buf()))
+        .unwrap_or_default();
+    let bare_dir = config
+        .bare_dir
+        .clone()
+        .unwrap_or_else(|| work_dir.join("bare"));
+    std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+        .create(&bare_dir)
+        .map_err(|source| SimError::BareDir {
+            path: bare_dir.clone(),
+            source,
+        })?;
+    Ok(WorkDirs {
+        scratch,
+        work_dir,
+        bare_dir,
     })
 }
 
@@ -327,12 +374,23 @@ impl Handle {
         kubeconfig_yaml(&self.url(), &self.token, &self.ca_pem)
     }
 
-    /// Writes the kubeconfig atomically (0600), so a reader never sees half of it.
+    /// Writes the kubeconfig atomically (0600), so a reader never sees half of it. A folder
+    /// that another user owns or may write into (without the sticky bit) is refused: whoever
+    /// can replace the kubeconfig can make kubectl run their program.
     pub fn write_kubeconfig(&self, path: &Path) -> Result<(), SimError> {
-        write_private(path, self.kubeconfig().as_bytes()).map_err(|source| SimError::Kubeconfig {
+        let failed = |source| SimError::Kubeconfig {
             path: path.to_path_buf(),
             source,
-        })
+        };
+        let dir = match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            Some(dir) => dir,
+            None => Path::new("."),
+        };
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(dir)
+            .map_err(failed)?;
+        private_files::check_folder_for_file(dir)?;
+        write_private(path, self.kubeconfig().as_bytes()).map_err(failed)
     }
 
     /// The requests answered so far, by kind.
@@ -380,57 +438,25 @@ fn kubeconfig_yaml(server: &str, token: &str, ca_pem: &str) -> String {
     )
 }
 
-/// Accepts TLS connections and serves each with HTTP/1.1 or HTTP/2 until told to stop. A
-/// client that fails the handshake or misbehaves only loses its own connection.
-async fn serve_tls(
-    listener: TcpListener,
-    acceptor: tokio_rustls::TlsAcceptor,
-    app: axum::Router,
-    mut stop: tokio::sync::oneshot::Receiver<()>,
-) {
-    use hyper_util::rt::{TokioExecutor, TokioIo};
-    use hyper_util::service::TowerToHyperService;
-    let mut connections = tokio::task::JoinSet::new();
-    loop {
-        let accepted = tokio::select! {
-            _ = &mut stop => break,
-            a = listener.accept() => a,
-        };
-        let Ok((tcp, _)) = accepted else { continue };
-        let (acceptor, app) = (acceptor.clone(), app.clone());
-        connections.spawn(async move {
-            let Ok(Ok(tls)) =
-                tokio::time::timeout(std::time::Duration::from_secs(10), acceptor.accept(tcp))
-                    .await
-            else {
-                return;
-            };
-            let service = TowerToHyperService::new(app);
-            let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                .serve_connection_with_upgrades(TokioIo::new(tls), service)
-                .await;
-        });
-        // Reap finished connections so the set does not grow without bound.
-        while connections.try_join_next().is_some() {}
-    }
-    connections.abort_all();
+/// Writes `bytes` to `path` at 0600 through a new file of a random name (`O_EXCL`) in the same
+/// folder, synced, then renamed into place: a reader sees the old file or the new one, and no
+/// other user can have made the temporary file first.
+pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    private_files::write_private(path, bytes)
 }
 
-/// Writes `bytes` to `path` via a temp file and rename, readable by the owner only.
-pub fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::OpenOptionsExt;
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)?;
-    f.write_all(bytes)?;
-    f.sync_all()?;
-    std::fs::rename(&tmp, path)
+/// Makes the state dir (0700) or checks the one there, as [`start`] does: refused when another
+/// user owns it or may write into it, or a folder above it is not the user's or root's (or
+/// others may write there without the sticky bit). Call it before writing anything into the
+/// state dir (a lock file, say), so nothing is written into a folder someone else controls.
+pub fn check_state_dir(state_dir: &Path) -> Result<(), SimError> {
+    Ok(private_files::make_private_dir(state_dir)?)
+}
+
+/// Repairs a state dir whose journal stops the cluster from starting (`Damaged at line N`):
+/// keeps every change before the first damaged line, and the whole journal as it was in
+/// `journal.jsonl.damaged-<time>` beside it. `None` when there was nothing to repair. Call it
+/// only while no process serves the state dir (hold its lock).
+pub fn repair_journal(state_dir: &Path) -> Result<Option<Repaired>, SimError> {
+    journal::repair_journal(state_dir).map_err(|e| SimError::Store(store::StoreError::Journal(e)))
 }

@@ -381,7 +381,7 @@ fn commit(
     decide: impl FnOnce(Option<&Value>) -> ApiResult<Value>,
 ) -> ApiResult<Arc<Value>> {
     let mut dry = None;
-    let stored = store.write(key, |old| {
+    let stored = store.write::<ApiError>(key, |old| {
         let new = decide(old)?;
         if actor.dry_run {
             dry = Some(new);

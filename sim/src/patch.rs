@@ -2,6 +2,7 @@
 //! the `json-patch` crate (the one kube-rs uses); strategic merge is ours (`strategic`);
 //! server-side apply is handled by `fields` and only named here.
 
+mod limits;
 pub mod strategic;
 
 use serde_json::Value;
@@ -123,14 +124,38 @@ pub fn apply_patch(
     old: &Value,
     body: &Value,
 ) -> ApiResult<Value> {
+    let patched = apply_unbounded(kind, ty, old, body)?;
+    // Whatever the patch kind, the result may be no bigger than a body the server would read.
+    limits::check_patched_size(&patched)?;
+    Ok(patched)
+}
+
+fn apply_unbounded(
+    kind: PatchKind,
+    ty: &ResourceType,
+    old: &Value,
+    body: &Value,
+) -> ApiResult<Value> {
     let mut doc = old.clone();
     match kind {
         PatchKind::Json => {
+            let ops = body.as_array().map_or(&[][..], Vec::as_slice);
+            if ops.len() > limits::MAX_JSON_PATCH_OPERATIONS {
+                return Err(limits::too_many_operations(ops.len()));
+            }
+            // Each `copy` is charged the size of what it copies, before it copies it: copying
+            // a map into itself doubles it, so the charge, not the result, must stop it.
+            let mut copied = 0usize;
             // An operation the library cannot apply (an unknown `op`, no `path`, an `add`
             // without a value) fails when applied, with the same generic 422 as any failure.
-            for op in body.as_array().into_iter().flatten() {
+            for op in ops {
                 let op: json_patch::PatchOperation =
                     serde_json::from_value(op.clone()).map_err(|_| rejected())?;
+                if let json_patch::PatchOperation::Copy(c) = &op {
+                    let budget = limits::MAX_PATCHED_BYTES - copied;
+                    let from = doc.pointer(c.from.as_str()).ok_or_else(rejected)?;
+                    copied += limits::json_size_within(from, budget).ok_or_else(rejected)?;
+                }
                 apply_json_op(&mut doc, &op)?;
             }
             Ok(doc)
@@ -267,6 +292,59 @@ mod tests {
         )
         .unwrap();
         assert_eq!(added["data"]["zz"], "x");
+    }
+
+    /// Review 4, S3: `copy` of a map into itself doubles it each time; 18 of them reached
+    /// 931 MiB. The copies are charged before they are made, so this fails small and fast.
+    #[test]
+    fn copying_a_map_into_itself_stops_at_the_body_limit() {
+        let cm = &crate::kinds::CONFIG_MAP;
+        let annotations: serde_json::Map<String, Value> = (0..8)
+            .map(|i| (format!("k{i}"), Value::String("v".repeat(64))))
+            .collect();
+        let old = json!({"metadata": {"name": "a", "annotations": annotations}});
+        let ops: Vec<Value> = (0..40)
+            .map(|i| json!({"op": "copy", "from": "/metadata/annotations", "path": format!("/metadata/annotations/c{i}")}))
+            .collect();
+        let started = std::time::Instant::now();
+        let e = apply_patch(PatchKind::Json, cm, &old, &Value::Array(ops)).unwrap_err();
+        assert_eq!((e.code, e.reason), (422, "Invalid"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+        // A few copies well under the limit still work.
+        let few: Vec<Value> = (0..3)
+            .map(|i| json!({"op": "copy", "from": "/metadata/annotations", "path": format!("/metadata/annotations/c{i}")}))
+            .collect();
+        assert!(apply_patch(PatchKind::Json, cm, &old, &Value::Array(few)).is_ok());
+    }
+
+    #[test]
+    fn more_than_ten_thousand_operations_is_413() {
+        let cm = &crate::kinds::CONFIG_MAP;
+        let op = json!({"op": "add", "path": "/data/a", "value": "1"});
+        let e = apply_patch(
+            PatchKind::Json,
+            cm,
+            &json!({"data": {}}),
+            &Value::Array(vec![op.clone(); 10_001]),
+        )
+        .unwrap_err();
+        assert_eq!((e.code, e.reason), (413, "RequestEntityTooLarge"));
+        let ok = apply_patch(
+            PatchKind::Json,
+            cm,
+            &json!({"data": {}}),
+            &Value::Array(vec![op; 10_000]),
+        );
+        assert!(ok.is_ok());
+    }
+
+    #[test]
+    fn a_merge_patch_cannot_make_an_object_bigger_than_a_body() {
+        let cm = &crate::kinds::CONFIG_MAP;
+        let half = "x".repeat(crate::body::MAX_BODY_BYTES / 2 + 10);
+        let old = json!({"data": {"a": half.clone()}});
+        let e = apply_patch(PatchKind::Merge, cm, &old, &json!({"data": {"b": half}})).unwrap_err();
+        assert_eq!(e.code, 413);
     }
 
     #[test]

@@ -18,6 +18,9 @@ use super::journal::{Journal, JournalError, Record};
 pub use super::key::Key;
 use super::kinds::{Catalog, ResourceType};
 
+mod unrecorded;
+pub use unrecorded::Unrecorded;
+
 /// How many past events a watch can resume from; older resourceVersions get 410 Gone.
 const HISTORY_EVENTS: usize = 20_000;
 /// How many events may queue for a slow watcher before it is cut off (it then resumes).
@@ -214,6 +217,14 @@ impl Store {
         self.lock().objects.len()
     }
 
+    /// Lets a test reach the journal (to make its disk fail, say).
+    #[cfg(test)]
+    pub fn with_journal(&self, f: impl FnOnce(&mut Journal)) {
+        if let Some(journal) = &mut self.lock().journal {
+            f(journal);
+        }
+    }
+
     #[cfg(test)]
     pub fn resource_version(&self) -> u64 {
         self.lock().rv
@@ -223,7 +234,9 @@ impl Store {
     /// to store; a `Put` equal to what is stored is not a change (no new resourceVersion, no
     /// event), as on a real API server. Returns what is stored afterwards (for a delete, the
     /// deleted object with its final resourceVersion).
-    pub fn write<E>(
+    /// With a state dir, the change is in the journal (synced) before it is made in memory or
+    /// seen by any watch; a change the journal refuses is not made at all.
+    pub fn write<E: From<Unrecorded>>(
         &self,
         key: &Key,
         decide: impl FnOnce(Option<&Value>) -> Result<Change, E>,
@@ -238,9 +251,11 @@ impl Store {
                 {
                     return Ok(Some(old.clone()));
                 }
-                inner.rv += 1;
-                let rv = inner.rv;
+                let rv = inner.rv + 1;
                 set_resource_version(&mut new, rv);
+                let now = self.clock.now();
+                inner.journal(&Record::put(rv, key, &new, now))?;
+                inner.rv = rv;
                 let new = Arc::new(new);
                 inner.objects.insert(key.clone(), new.clone());
                 let kind = if old.is_some() {
@@ -248,7 +263,7 @@ impl Store {
                 } else {
                     EventType::Added
                 };
-                inner.record(
+                inner.publish(
                     &self.events,
                     Event {
                         rv,
@@ -257,20 +272,23 @@ impl Store {
                         object: new.clone(),
                         previous: old,
                     },
-                    self.clock.now(),
+                    now,
                 );
                 Ok(Some(new))
             }
             Change::Delete => {
-                let Some(old) = inner.objects.remove(key) else {
+                let Some(old) = old else {
                     return Ok(None);
                 };
-                inner.rv += 1;
-                let rv = inner.rv;
+                let rv = inner.rv + 1;
+                let now = self.clock.now();
+                inner.journal(&Record::delete(rv, key, now))?;
+                inner.objects.remove(key);
+                inner.rv = rv;
                 let mut last = (*old).clone();
                 set_resource_version(&mut last, rv);
                 let last = Arc::new(last);
-                inner.record(
+                inner.publish(
                     &self.events,
                     Event {
                         rv,
@@ -279,7 +297,7 @@ impl Store {
                         object: last.clone(),
                         previous: Some(old),
                     },
-                    self.clock.now(),
+                    now,
                 );
                 Ok(Some(last))
             }
@@ -337,6 +355,15 @@ impl Store {
         self.lock().history.clear();
     }
 
+    /// From now on a change returns only once the journal has synced it (see `journal`);
+    /// what was written before (the bootstrap, written again at every start) is synced now.
+    pub fn acknowledge_durably(&self) -> Result<(), StoreError> {
+        if let Some(journal) = &mut self.lock().journal {
+            journal.sync_from_now_on()?;
+        }
+        Ok(())
+    }
+
     /// The clock time a stored state was last written, for restarts of a sped-up cluster.
     pub fn flush(&self) -> Result<(), StoreError> {
         let mut inner = self.lock();
@@ -355,24 +382,30 @@ impl Store {
 }
 
 impl Inner {
-    fn record(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event, now: Timestamp) {
+    /// Records a change in the journal (when there is one) before it is made.
+    fn journal(&mut self, record: &Record) -> Result<(), Unrecorded> {
+        let Some(journal) = &mut self.journal else {
+            return Ok(());
+        };
+        journal.append(record).map_err(|e| {
+            tracing::error!(
+                "state dir: a change was refused because it could not be recorded: {e}"
+            );
+            Unrecorded::from(&e)
+        })
+    }
+
+    /// Makes a recorded change visible: the watch history, live watches, and a compaction
+    /// when the journal has grown long.
+    fn publish(&mut self, events: &broadcast::Sender<Arc<Event>>, event: Event, now: Timestamp) {
         let event = Arc::new(event);
-        if let Some(journal) = &mut self.journal {
-            let record = match event.kind {
-                EventType::Deleted => Record::delete(event.rv, &event.key, now),
-                _ => Record::put(event.rv, &event.key, &event.object, now),
-            };
-            if let Err(e) = journal.append(&record) {
-                // The write is already in memory; losing the journal means losing durability,
-                // not consistency, so say so loudly and keep serving.
-                tracing::error!("state dir: could not record a change: {e}");
-            }
-            if journal.wants_compaction()
-                && let Err(e) =
-                    journal.compact(self.objects.iter().map(|(k, v)| (k, &**v)), self.rv, now)
-            {
-                tracing::error!("state dir: could not compact the journal: {e}");
-            }
+        if let Some(journal) = &mut self.journal
+            && journal.wants_compaction()
+            && let Err(e) =
+                journal.compact(self.objects.iter().map(|(k, v)| (k, &**v)), self.rv, now)
+        {
+            // The journal still holds every change; only its folding into the snapshot waits.
+            tracing::error!("state dir: could not compact the journal: {e}");
         }
         if self.history.len() >= HISTORY_EVENTS {
             self.history.pop_front();

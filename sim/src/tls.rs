@@ -12,6 +12,9 @@ use serde_json::{Value, json};
 use tokio_rustls::TlsAcceptor;
 
 const CREDENTIALS: &str = "credentials.json";
+/// The shortest token a kept `credentials.json` may hold. A new one has 40 hex digits (160
+/// bits); an empty token once let any `Authorization:` header in (reliability review 4, S5).
+const MIN_TOKEN_CHARS: usize = 32;
 
 #[derive(Debug, thiserror::Error)]
 pub enum TlsError {
@@ -33,9 +36,21 @@ impl Credentials {
     /// Loads them from `state_dir`, or makes new ones (and keeps them there, if given).
     pub fn load_or_create(state_dir: Option<&Path>) -> Result<Credentials, TlsError> {
         let path = state_dir.map(|d| d.join(CREDENTIALS));
-        if let Some(path) = &path
-            && let Ok(bytes) = std::fs::read(path)
-        {
+        let kept = match &path {
+            Some(path) => match std::fs::read(path) {
+                Ok(bytes) => Some(bytes),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+                // Unreadable is not absent: new credentials would lock out every client.
+                Err(e) => {
+                    return Err(TlsError::Stored {
+                        path: path.display().to_string(),
+                        why: e.to_string(),
+                    });
+                }
+            },
+            None => None,
+        };
+        if let (Some(path), Some(bytes)) = (&path, kept) {
             let stored = |why: String| TlsError::Stored {
                 path: path.display().to_string(),
                 why,
@@ -46,22 +61,36 @@ impl Credentials {
                     .map(String::from)
                     .ok_or_else(|| stored(format!("no {k}")))
             };
-            return Ok(Credentials {
-                token: field("token")?,
+            let token = field("token")?;
+            if token.chars().count() < MIN_TOKEN_CHARS || token.chars().any(char::is_whitespace) {
+                return Err(stored(format!(
+                    "its token has {} characters and the cluster needs at least {MIN_TOKEN_CHARS} without spaces, or anyone could guess it; delete the file to make new credentials (then use the new kubeconfig)",
+                    token.chars().count()
+                )));
+            }
+            let kept = Credentials {
+                token,
                 ca_pem: field("ca")?,
                 cert_pem: field("cert")?,
                 key_pem: field("key")?,
-            });
+            };
+            // A certificate or key that does not load is named with its file (review 4, U7).
+            if let Err(e) = kept.acceptor() {
+                return Err(stored(format!(
+                    "its certificate or key does not load ({e}); delete the file to make new credentials (then use the new kubeconfig)"
+                )));
+            }
+            return Ok(kept);
         }
         let made = generate()?;
         if let Some(path) = &path {
             let body = json!({"token": made.token, "ca": made.ca_pem, "cert": made.cert_pem, "key": made.key_pem});
-            super::write_private(path, body.to_string().as_bytes()).map_err(|e| {
-                TlsError::Stored {
+            crate::private_files::write_private(path, body.to_string().as_bytes()).map_err(
+                |e| TlsError::Stored {
                     path: path.display().to_string(),
                     why: e.to_string(),
-                }
-            })?;
+                },
+            )?;
         }
         Ok(made)
     }
@@ -126,6 +155,42 @@ fn random_token() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Review 4, S5: `"token": ""` started a cluster that let in any `Authorization:` header.
+    #[test]
+    fn an_empty_or_short_token_refuses_to_start() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = Credentials::load_or_create(Some(dir.path())).unwrap();
+        let path = dir.path().join(CREDENTIALS);
+        for token in ["", "short", "0123456789abcdef0123456789abcde"] {
+            let body = json!({"token": token, "ca": made.ca_pem, "cert": made.cert_pem, "key": made.key_pem});
+            std::fs::write(&path, body.to_string()).unwrap();
+            let Err(e) = Credentials::load_or_create(Some(dir.path())) else {
+                panic!("a token of {} characters was accepted", token.len());
+            };
+            let said = e.to_string();
+            assert!(
+                said.contains("credentials.json") && said.contains("at least 32"),
+                "{said}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_certificate_is_named_with_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = Credentials::load_or_create(Some(dir.path())).unwrap();
+        let body = json!({"token": made.token, "ca": made.ca_pem, "cert": "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n", "key": made.key_pem});
+        std::fs::write(dir.path().join(CREDENTIALS), body.to_string()).unwrap();
+        let Err(e) = Credentials::load_or_create(Some(dir.path())) else {
+            panic!("a bad certificate was accepted");
+        };
+        let said = e.to_string();
+        assert!(
+            said.contains("credentials.json") && said.contains("does not load"),
+            "{said}"
+        );
+    }
 
     #[test]
     fn credentials_are_kept_in_the_state_dir() {

@@ -38,11 +38,13 @@ mod cluster {
     mod k3s_policy_kinds;
     mod kube_rs;
     mod kubectl;
+    mod limits;
     mod list_watch;
     mod managed_fields;
     mod protobuf;
     mod raw_http;
     mod request_errors;
+    mod state_dir;
     mod survey;
     mod survey_named;
     mod validation_limits;

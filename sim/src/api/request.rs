@@ -7,8 +7,7 @@ use axum::http::{HeaderMap, header};
 use super::selector::{FieldSelector, LabelSelector};
 use crate::status::{ApiError, BadValue, FieldError};
 
-/// The largest request body accepted, as on a real API server (3 MiB).
-pub const MAX_BODY_BYTES: usize = 3 * 1024 * 1024;
+pub use crate::body::MAX_BODY_BYTES;
 
 #[derive(Debug, Default)]
 pub struct Query {
@@ -194,8 +193,13 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Reads the body, refusing more than [`MAX_BODY_BYTES`] with 413.
-pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::Bytes, ApiError> {
+/// Reads the body, refusing more than [`MAX_BODY_BYTES`] with 413, and a body that has not
+/// arrived within `timeout` with 408 (a client trickling its body must not hold the server).
+pub async fn read_body(
+    body: Body,
+    headers: &HeaderMap,
+    timeout: std::time::Duration,
+) -> Result<axum::body::Bytes, ApiError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
@@ -203,9 +207,18 @@ pub async fn read_body(body: Body, headers: &HeaderMap) -> Result<axum::body::By
     if declared.is_some_and(|n| n > MAX_BODY_BYTES) {
         return Err(ApiError::too_large(MAX_BODY_BYTES));
     }
-    axum::body::to_bytes(body, MAX_BODY_BYTES)
-        .await
-        .map_err(|_| ApiError::too_large(MAX_BODY_BYTES))
+    match tokio::time::timeout(timeout, axum::body::to_bytes(body, MAX_BODY_BYTES)).await {
+        Ok(read) => read.map_err(|_| ApiError::too_large(MAX_BODY_BYTES)),
+        Err(_) => Err(ApiError {
+            code: 408,
+            reason: "Timeout",
+            message: format!(
+                "the request body did not arrive within {}s",
+                timeout.as_secs()
+            ),
+            details: None,
+        }),
+    }
 }
 
 #[cfg(test)]

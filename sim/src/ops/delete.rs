@@ -56,7 +56,7 @@ pub fn delete(
     let key = Key::new(ty, namespace, name);
     let mut outcome_pending = false;
     let mut dry_copy = None;
-    let stored = store.write(&key, |old| {
+    let stored = store.write::<ApiError>(&key, |old| {
         let old = old.ok_or_else(|| ApiError::not_found(ty, name))?;
         check_preconditions(ty, name, old, opts)?;
         let Some(marked) = mark_for_deletion(store, ty, old, opts) else {

@@ -202,9 +202,8 @@ impl JsonReader<'_> {
 
 /// Reads a YAML body (JSON is YAML too), keeping duplicate keys and the line of each key.
 pub fn parse_yaml(bytes: &[u8]) -> Result<Node, String> {
-    let options = serde_saphyr::options! {
-        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
-    };
+    let mut options = crate::body::client_yaml_options(bytes.len());
+    options.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
     serde_saphyr::from_slice_with_options::<Node>(bytes, options).map_err(|e| e.to_string())
 }
 

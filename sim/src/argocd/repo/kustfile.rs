@@ -46,7 +46,7 @@ impl Kustomization {
         };
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
-        let doc = match serde_saphyr::from_str::<Value>(&text) {
+        let doc = match crate::body::repo_yaml(&text) {
             Ok(Value::Object(m)) => m,
             Ok(Value::Null) => Map::new(),
             Ok(_) => return Err(format!("{name}: kustomization is not a YAML mapping")),

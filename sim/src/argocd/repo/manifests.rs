@@ -11,7 +11,7 @@ pub(super) fn parse_stream(text: &str) -> (Vec<Value>, Option<String>) {
         if is_blank(doc) {
             continue;
         }
-        let value = match serde_saphyr::from_str::<Value>(doc) {
+        let value = match crate::body::repo_yaml(doc) {
             Ok(v) => v,
             Err(e) => {
                 let msg = super::source::first_line(&e.to_string()).to_string();
@@ -120,6 +120,24 @@ mod tests {
         assert_eq!(objs.len(), 2);
         assert_eq!(objs[0]["metadata"]["name"], "a");
         assert_eq!(objs[1]["kind"], "Service");
+    }
+
+    /// Any local user can push to the git daemon; an alias bomb in a manifest fails after a
+    /// few thousand replayed events instead of building the parser's default million.
+    #[test]
+    fn an_alias_bomb_in_a_repository_is_refused_early() {
+        let mut bomb = String::from("kind: ConfigMap\ndata:\n  a: &a [x,x,x,x,x,x,x,x,x]\n");
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+        for pair in names.windows(2) {
+            let (prev, name) = (pair[0], pair[1]);
+            bomb.push_str(&format!(
+                "  {name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"
+            ));
+        }
+        let (objs, err) = parse_stream(&bomb);
+        assert!(objs.is_empty());
+        let err = err.unwrap_or_default();
+        assert!(err.contains("alias replay limit exceeded"), "{err}");
     }
 
     #[test]

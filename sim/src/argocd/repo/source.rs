@@ -112,7 +112,7 @@ pub(super) fn merge_overrides(
         }
         let text =
             std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let patch: Value = serde_saphyr::from_str(&text)
+        let patch: Value = crate::body::repo_yaml(&text)
             .map_err(|e| format!("{}: {}", file.display(), first_line(&e.to_string())))?;
         merge_patch(&mut merged, &patch);
     }
