@@ -186,6 +186,10 @@ pub struct ServeArgs {
     /// Write a kubeconfig for the cluster here once it is serving [default: <state-dir>/kubeconfig].
     #[arg(long)]
     pub kubeconfig_out: Option<PathBuf>,
+    /// A journal damaged at line N stops the cluster: keep every change before line N (and a
+    /// copy of the whole journal beside it), then serve.
+    #[arg(long)]
+    pub repair_journal: bool,
 }
 
 #[derive(Debug, Args)]
@@ -430,12 +434,58 @@ async fn app(g: &Global, args: AppArgs) -> i32 {
     code
 }
 
+/// `--repair-journal`: the journal of `state` cut back to before its damage, under the state
+/// dir's lock (never while another process serves it).
+fn repair_journal(state: &std::path::Path, lang: crate::i18n::Lang) -> Result<(), i32> {
+    use crate::session::serving::{Claim, claim};
+    let owner = match claim(state) {
+        Ok(Claim::Owner { owner, .. }) => owner,
+        Ok(Claim::Taken) => {
+            errln!(
+                "capa-tui sim serve: {}",
+                t!(lang, "repair-served", state = state.display().to_string())
+            );
+            return Err(1);
+        }
+        Err(e) => {
+            errln!("capa-tui sim serve: {e}");
+            return Err(1);
+        }
+    };
+    let repaired = capa_sim::repair_journal(state);
+    drop(owner);
+    match repaired {
+        Ok(None) => errln!("capa-tui sim serve: {}", t!(lang, "repair-nothing")),
+        Ok(Some(r)) => errln!(
+            "capa-tui sim serve: {}",
+            t!(
+                lang,
+                "repair-done",
+                line = r.damaged_line,
+                kept = r.kept,
+                aside = r.set_aside,
+                copy = r.copy.display().to_string()
+            )
+        ),
+        Err(e) => {
+            errln!("capa-tui sim serve: {e}");
+            return Err(1);
+        }
+    }
+    Ok(())
+}
+
 /// `capa-tui sim serve`: serves the lab's embedded cluster (the same state dir as `--sim`)
 /// until interrupted; the other `--sim` commands attach to it.
 async fn serve(g: &Global, args: ServeArgs) -> i32 {
     let lang = lab_commands::lang(g);
     let mut options = g.session_options();
     options.sim = true;
+    if args.repair_journal
+        && let Err(code) = repair_journal(&options.place().state, lang)
+    {
+        return code;
+    }
     let serve = crate::session::Serve {
         listen: args.listen,
         kubeconfig_out: args.kubeconfig_out.as_deref(),

@@ -342,6 +342,8 @@ impl Session {
             path: state.clone(),
             source,
         };
+        // Never a lock or a lab in a folder another user owns or can write to.
+        capa_sim::check_state_dir(&state)?;
         if o.fresh {
             // A lab some process serves is not moved from under it.
             if state.exists() {

@@ -153,3 +153,99 @@ async fn kill_dash_nine_loses_nothing_acknowledged() {
     }
     child.kill().await.unwrap();
 }
+
+/// A journal damaged in the middle stops `sim serve` with the line and what to do, and changes
+/// nothing; `sim serve --repair-journal` keeps what came before the damage (and a copy of the
+/// whole journal) and serves again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_journal_stops_the_server_until_it_is_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    // Changes journaled and never compacted: the server is killed, not stopped.
+    let mut server = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["sim", "serve", "--state-dir"])
+        .arg(&state)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !state.join("serving.json").exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "never served");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for n in 0..8 {
+        let out = crate::common::lab_cli::kubectl(
+            &state,
+            &[
+                "create",
+                "configmap",
+                &format!("c{n}"),
+                "--from-literal=n=1",
+            ],
+        );
+        assert!(out.status.success(), "{}", super::lessons::text(&out));
+    }
+    server.kill().await.unwrap();
+    let journal = state.join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.len() > 4,
+        "a journal with a few records: {}",
+        lines.len()
+    );
+    let damaged = lines.len() / 2;
+    lines[damaged] = "{\"torn\": ";
+    let broken = lines.join("\n") + "\n";
+    std::fs::write(&journal, &broken).unwrap();
+    let run = |extra: &'static [&'static str]| {
+        let state = state.clone();
+        async move {
+            tokio::time::timeout(
+                Duration::from_secs(20),
+                Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+                    .args(["sim", "serve", "--state-dir"])
+                    .arg(&state)
+                    .args(extra)
+                    .env("LANG", "en_US.UTF-8")
+                    .kill_on_drop(true)
+                    .output(),
+            )
+            .await
+        }
+    };
+    let refused = run(&[])
+        .await
+        .expect("a damaged journal stops the start at once")
+        .unwrap();
+    let said = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(!refused.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("damaged at line {}", damaged + 1))
+            && said.contains("--repair-journal"),
+        "{said}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap(),
+        broken,
+        "nothing changed"
+    );
+    // Repaired, it serves (until the timeout stops it).
+    let served = run(&["--repair-journal"]).await;
+    assert!(served.is_err(), "it serves after the repair");
+    assert!(state.join("serving.json").exists() || state.join("kubeconfig").exists());
+    let kept = std::fs::read_to_string(&journal).unwrap();
+    assert!(!kept.contains("\"torn\""), "the damage is left out");
+    let copies: Vec<_> = std::fs::read_dir(&state)
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("journal.jsonl.damaged-")
+        })
+        .collect();
+    assert_eq!(copies.len(), 1, "the whole journal kept beside it");
+}

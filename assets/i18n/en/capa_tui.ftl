@@ -556,6 +556,9 @@ session-not-saying = another capa-tui holds the lab in { $state } but has not sa
 sim-not-loopback = the embedded lab cluster only listens on loopback; { $addr } is not a loopback address (use 127.0.0.1:PORT)
 sim-cannot-listen = cannot listen on { $addr }: { $why } (is another capa-tui sim already running there? pick another --listen port, or 0 for any free one)
 sim-bad-speed = --speed must be a positive number (1 is real time, 10 is ten times faster); got { $speed }
+repair-served = another process serves this lab ({ $state }): stop it first, then repair
+repair-nothing = the journal reads whole: nothing to repair
+repair-done = the journal was damaged at line { $line }: kept the { $kept } changes before it and left out { $aside } lines; the whole journal as it was is in { $copy }
 sim-bare-dir = cannot use { $path } for bare repos: { $why }
 sim-kubeconfig = cannot write the kubeconfig to { $path }: { $why }
 

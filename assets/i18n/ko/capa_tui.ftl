@@ -574,6 +574,9 @@ session-not-saying = 다른 capa-tui가 { $state }의 실습을 잡고 있지만
 sim-not-loopback = 내장 실습 클러스터는 루프백 주소에서만 대기합니다. { $addr } 주소는 루프백 주소가 아닙니다(127.0.0.1:PORT를 쓰세요)
 sim-cannot-listen = { $addr }에서 대기할 수 없습니다: { $why }(거기서 이미 다른 capa-tui sim이 실행 중인가요? --listen으로 다른 포트를 고르거나, 0을 주면 비어 있는 포트를 아무거나 씁니다)
 sim-bad-speed = --speed는 양수여야 합니다(1은 실제 시간, 10은 열 배 빠르게). 받은 값: { $speed }
+repair-served = 다른 프로세스가 이 실습({ $state })을 제공하고 있습니다. 먼저 그것을 멈춘 뒤 복구하세요
+repair-nothing = 저널을 모두 읽을 수 있습니다. 복구할 것이 없습니다
+repair-done = 저널이 { $line }번째 줄에서 손상되었습니다. 그 앞의 변경 { $kept }개를 남기고 { $aside }줄을 뺐습니다. 원래 저널 전체는 { $copy }에 있습니다
 sim-bare-dir = { $path } 디렉터리를 베어 저장소용으로 쓸 수 없습니다: { $why }
 sim-kubeconfig = kubeconfig를 { $path }에 쓸 수 없습니다: { $why }
 

@@ -546,6 +546,9 @@ session-not-saying = 另一个 capa-tui 占用着 { $state } 中的实验，但�
 sim-not-loopback = 内置实验集群只监听回环地址；{ $addr } 不是回环地址（用 127.0.0.1:PORT）
 sim-cannot-listen = 无法监听 { $addr }：{ $why }（那里是不是已经有一个 capa-tui sim 在运行？换一个 --listen 端口，或用 0 让系统挑一个空闲端口）
 sim-bad-speed = --speed 必须是正数（1 为实时，10 为快十倍）；收到的是 { $speed }
+repair-served = 另一个进程正在为这个实验（{ $state }）提供服务：先停止它，再修复
+repair-nothing = 日志完整可读：无需修复
+repair-done = 日志在第 { $line } 行损坏：保留了它之前的 { $kept } 条变更，略去了 { $aside } 行；原来的整份日志在 { $copy }
 sim-bare-dir = 无法把 { $path } 用作裸仓库目录：{ $why }
 sim-kubeconfig = 无法把 kubeconfig 写到 { $path }：{ $why }
 

@@ -207,19 +207,13 @@ impl Controller {
             }
             (Some(_), _) => Some(view.target_revision().to_string()),
         };
-        // As upstream's refresh does: the automated sync is decided, and its operation written,
-        // before the status that shows this comparison. A crash between the two then never
-        // leaves a new revision shown with no sync started; restarted, the next comparison
-        // would find that revision "without changes" and only heal the drift (lesson 6's broken
-        // commit synced without its PreSync hook, when a plan and its cluster were stopped just
-        // after the hard refresh).
-        let auto_synced = match (&error, &revision) {
-            (None, Some(sha)) if app["operation"].is_null() => {
-                self.auto_sync(app, &comparison, sha, may_have_changes(app, level), now);
-                true
-            }
-            _ => false,
-        };
+        let auto_synced = self.auto_sync_first(
+            app,
+            &comparison,
+            (error.is_none(), revision.as_deref()),
+            level,
+            now,
+        );
         self.write_comparison(
             app,
             shown_revision.as_deref(),
@@ -254,6 +248,30 @@ impl Controller {
                 auto_synced,
             }),
             _ => None,
+        }
+    }
+
+    /// As upstream's refresh does: the automated sync is decided, and its operation written,
+    /// before the status that shows this comparison. A crash between the two then never leaves
+    /// a new revision shown with no sync started; restarted, the next comparison would find
+    /// that revision "without changes" and only heal the drift (lesson 6's broken commit
+    /// synced without its PreSync hook when a plan and its cluster were stopped just after the
+    /// hard refresh). Whether it was decided here (the app had no operation, the comparison
+    /// loaded).
+    fn auto_sync_first(
+        &mut self,
+        app: &Value,
+        comparison: &Comparison,
+        (loaded, revision): (bool, Option<&str>),
+        level: Level,
+        now: Timestamp,
+    ) -> bool {
+        match revision {
+            Some(sha) if loaded && app["operation"].is_null() => {
+                self.auto_sync(app, comparison, sha, may_have_changes(app, level), now);
+                true
+            }
+            _ => false,
         }
     }
 
