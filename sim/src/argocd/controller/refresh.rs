@@ -221,25 +221,7 @@ impl Controller {
             error.as_deref(),
             level,
         );
-        ctrllog::write(
-            &self.env,
-            Some(app),
-            ctrllog::Level::Info,
-            "Reconciliation completed",
-            &[
-                ("comparison-level", json!(level.number())),
-                (
-                    "dest-name",
-                    json!(view.destination()["name"].as_str().unwrap_or("")),
-                ),
-                ("dest-namespace", json!(view.dest_namespace())),
-                (
-                    "dest-server",
-                    json!(view.destination()["server"].as_str().unwrap_or("")),
-                ),
-                ("time_ms", json!(started.elapsed().as_millis() as u64)),
-            ],
-        );
+        log_completed(&self.env, app, level, started);
         match (error, revision) {
             (None, Some(sha)) => Some(Compared {
                 may_have_changes: may_have_changes(app, level),
@@ -318,6 +300,35 @@ impl Controller {
             });
         }
     }
+}
+
+/// The controller's "Reconciliation completed" line for `app`, with how long it took.
+fn log_completed(
+    env: &crate::controllers::Env,
+    app: &Value,
+    level: Level,
+    started: std::time::Instant,
+) {
+    let view = AppView::new(app);
+    ctrllog::write(
+        env,
+        Some(app),
+        ctrllog::Level::Info,
+        "Reconciliation completed",
+        &[
+            ("comparison-level", json!(level.number())),
+            (
+                "dest-name",
+                json!(view.destination()["name"].as_str().unwrap_or("")),
+            ),
+            ("dest-namespace", json!(view.dest_namespace())),
+            (
+                "dest-server",
+                json!(view.destination()["server"].as_str().unwrap_or("")),
+            ),
+            ("time_ms", json!(started.elapsed().as_millis() as u64)),
+        ],
+    );
 }
 
 /// `IgnoreDifferences.Equals`: none and an empty list are the same.
