@@ -62,7 +62,9 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
                 what: format!("{} — {}", item.step.get(lang), why.say(lang)),
                 hint: item.hint,
                 help: None,
-                live: true,
+                // What the lesson's steps left must hold now: a learner who deletes their app
+                // has undone the lesson (unlike a moment its evidence recorded).
+                live: false,
             },
         })
         .collect()
