@@ -68,7 +68,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         } => argo::hold(r, namespace, deployment, *seconds, blocker).await,
         Step::Evidence { file } => {
             let ctx = r.context();
-            let value = evidence::capture_file(file, &ctx).await?;
+            let value = evidence_as_synced(r, file, &ctx).await?;
             let path = r.paths.evidence(file);
             let backup = evidence::write(&path, &value)?;
             written_evidence_passes(r, file).await?;
@@ -356,4 +356,33 @@ async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> 
     }
     // kubectl's own words: `deployment.apps/prod-api scaled`.
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// Evidence `file` read from the cluster, with each Application it reads as its last full sync
+/// ended when a self-heal has replaced that operation since (`argo::last_sync`).
+async fn evidence_as_synced(
+    r: &Runner,
+    file: &str,
+    ctx: &crate::lab::eval::context::Context<'_>,
+) -> Result<serde_json::Value, StepError> {
+    let Some(spec) = r
+        .catalog
+        .lesson_for_evidence(file)
+        .and_then(|l| l.spec.evidence.as_ref())
+    else {
+        return Ok(evidence::capture_file(file, ctx).await?);
+    };
+    let mut known = evidence::Known::new();
+    for path in evidence::object_paths(spec) {
+        let Some(name) = path.strip_prefix(&format!(
+            "{}/",
+            crate::cluster::Kind::Application.collection_path(crate::cluster::argocd::NAMESPACE)
+        )) else {
+            continue;
+        };
+        if let Ok(live) = crate::cluster::argocd::raw_get(r.client.clone(), &path).await {
+            known.extend(argo::last_sync::known_for(&r.paths, name, &live, &path));
+        }
+    }
+    Ok(evidence::capture_as_of(spec, ctx, &known).await?)
 }

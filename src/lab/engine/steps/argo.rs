@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 mod ending;
+pub mod last_sync;
 
 use super::{StepResult, blocking};
 use crate::cluster::{self, Application, argocd};
@@ -219,6 +220,7 @@ pub async fn wait(
             Ok(Ok(Some(Some(json)))) => json,
         };
         away = None;
+        last_sync::remember(&r.paths, &json);
         let app = Application::from_json(&json).unwrap_or_default();
         let target = git_target(r, &app).await;
         if reached(&app, until, target.as_deref())? {
