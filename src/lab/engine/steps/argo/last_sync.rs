@@ -43,8 +43,9 @@ pub fn remember(paths: &LabPaths, app: &Value) {
     let _ = crate::lab::files::write_atomic(&file, &app.to_string());
 }
 
-/// The objects to read as they were for evidence: app `name` as its last full sync ended, when
-/// the app's operation now is a partial sync (a self-heal) of the same revision after it.
+/// The objects to read as they were for evidence: app `name` now, with its operation as its
+/// last full sync ended, when its operation now is a partial sync (a self-heal) of the same
+/// revision after it.
 pub fn known_for(paths: &LabPaths, name: &str, live: &Value, app_path: &str) -> Known {
     let mut known = Known::new();
     let Some(saved) = read(&path(paths, name)) else {
@@ -58,7 +59,11 @@ pub fn known_for(paths: &LabPaths, name: &str, live: &Value, app_path: &str) -> 
         && now["syncResult"]["revision"] == then["syncResult"]["revision"]
         && now["startedAt"].as_str() >= then["finishedAt"].as_str();
     if partial_since {
-        known.insert(app_path.to_string(), saved);
+        // Only the operation is read as it ended: everything else (sync, health) is the app
+        // now, as the lesson reads it.
+        let mut app = live.clone();
+        app["status"]["operationState"] = then.clone();
+        known.insert(app_path.to_string(), app);
     }
     known
 }
@@ -102,15 +107,24 @@ mod tests {
             "2026-12-03T10:00:06Z",
             "2026-12-03T10:00:06Z",
         );
+        let mut heal = heal;
+        heal["status"]["sync"] = json!({"status": "Synced"});
         let known = known_for(&paths, "src-waves", &heal, "/apps/x");
-        assert_eq!(known.get("/apps/x"), Some(&full));
+        let read = &known["/apps/x"];
+        assert_eq!(
+            read["status"]["operationState"],
+            full["status"]["operationState"]
+        );
+        // The rest is the app now: a full sync remembered while the app still read OutOfSync
+        // does not make it OutOfSync (lesson 7 on the real lab).
+        assert_eq!(read["status"]["sync"]["status"], "Synced");
         // The live app's own full sync is read live.
         assert!(known_for(&paths, "src-waves", &full, "/apps/x").is_empty());
         // A partial sync is never remembered as the full one.
         remember(&paths, &heal);
         assert_eq!(
-            known_for(&paths, "src-waves", &heal, "/apps/x").get("/apps/x"),
-            Some(&full)
+            known_for(&paths, "src-waves", &heal, "/apps/x")["/apps/x"]["status"]["operationState"],
+            full["status"]["operationState"]
         );
     }
 }
