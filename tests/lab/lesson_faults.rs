@@ -428,8 +428,10 @@ async fn stopped_at_each_step_then_run_again(into_the_step: Duration) {
         let out = capa(&state, &["do", lesson, "--yes"]).await;
         assert!(out.status.success(), "do {lesson}: {}", text(&out));
     }
-    let steps = 9;
-    let mut stopped = Vec::new();
+    let catalog = catalog::Catalog::embedded().unwrap();
+    let steps = engine::plan(catalog.lesson(capa_tui::lab::spec::LessonId(6)).unwrap())
+        .unwrap()
+        .len();
     for k in 1..=steps {
         let mut run = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
             .args(["do", "6", "--yes", "--sim", "--speed", "10", "--state-dir"])
@@ -477,9 +479,7 @@ async fn stopped_at_each_step_then_run_again(into_the_step: Duration) {
             "the run to stop at step {k} ({into_the_step:?} into it) never reached it:\n{}\nsrc-waves:\n{app}",
             said.join("\n")
         );
-        stopped.push(k);
     }
-    assert_eq!(stopped, (1..=steps).collect::<Vec<_>>(), "stopped at");
     let out = capa(&state, &["do", "6", "--yes"]).await;
     assert!(
         out.status.success(),

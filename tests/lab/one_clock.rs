@@ -67,6 +67,19 @@ fn in_lab_shell(state: &Path, script: &str) -> (bool, String) {
     (out.status.success(), text(&out))
 }
 
+/// The whole number printed after `"name":` in `said` (ignore.json as `cat` shows it).
+fn number_field(said: &str, name: &str) -> i64 {
+    said.split(&format!("\"{name}\":"))
+        .nth(1)
+        .and_then(|rest| {
+            rest.trim_start()
+                .split(|c: char| !c.is_ascii_digit())
+                .next()
+        })
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in: {said}"))
+}
+
 #[test]
 fn lesson_seven_by_hand_under_speed_five_passes_its_check() {
     let dir = tempfile::tempdir().unwrap();
@@ -126,16 +139,7 @@ fn lesson_seven_by_hand_under_speed_five_passes_its_check() {
     // wall's (by the seconds the lab has run at five times the pace). The check wants scaled_at
     // no more than a second before kubectl's write, so a `date` on the wall's clock, this far
     // behind, would fail it: the test tells the two clocks apart.
-    let scaled_at: i64 = said
-        .split("\"scaled_at\":")
-        .nth(1)
-        .and_then(|rest| {
-            rest.trim_start()
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-        })
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no scaled_at in: {said}"));
+    let scaled_at = number_field(&said, "scaled_at");
     assert!(
         scaled_at - wall_before.as_second() > 5,
         "scaled_at {scaled_at} is not ahead of the wall's {}: {said}",
@@ -143,16 +147,7 @@ fn lesson_seven_by_hand_under_speed_five_passes_its_check() {
     );
     // And it ran at the cluster's pace: `sleep 45` waits the wall's seconds, which are 225 of
     // the cluster's.
-    let checked_at: i64 = said
-        .split("\"checked_at\":")
-        .nth(1)
-        .and_then(|rest| {
-            rest.trim_start()
-                .split(|c: char| !c.is_ascii_digit())
-                .next()
-        })
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no checked_at in: {said}"));
+    let checked_at = number_field(&said, "checked_at");
     assert!(checked_at - scaled_at > 150, "{said}");
     let check = capa(&state, &["check", "7"]);
     assert!(check.status.success(), "check 7: {}", text(&check));
