@@ -43,4 +43,10 @@ impl LabPaths {
     pub fn evidence(&self, file: &str) -> PathBuf {
         self.src_dir.join(file)
     }
+
+    /// The tutor's own folder in the source dir (`.capa-tui`): progress, the lab shell's
+    /// start-up file and clock, what a plan keeps between runs.
+    pub fn tutor_dir(&self) -> PathBuf {
+        self.src_dir.join(".capa-tui")
+    }
 }

@@ -61,7 +61,7 @@ pub async fn shell(g: &Global) -> i32 {
         Err(code) => return code,
     };
     let env = s.shell_env();
-    let code = match run_subshell(&env, &s.paths.src_dir.join(".capa-tui"), lang).await {
+    let code = match run_subshell(&env, &s.paths.tutor_dir(), lang).await {
         Ok(code) => code,
         Err(e) => {
             errln!("capa-tui shell: {}", crate::i18n::Say::say(&e, lang));

@@ -32,7 +32,7 @@ struct Mark {
 }
 
 fn file(r: &Runner) -> PathBuf {
-    r.paths.src_dir.join(".capa-tui").join("progress.json")
+    r.paths.tutor_dir().join("progress.json")
 }
 
 fn read_all(r: &Runner) -> BTreeMap<String, Mark> {

@@ -96,7 +96,7 @@ impl Executor {
 
     fn start_shell(&mut self, rows: u16, cols: u16) {
         self.end_shell();
-        let rc_dir = self.runner.paths.src_dir.join(".capa-tui");
+        let rc_dir = self.runner.paths.tutor_dir();
         match shell::spawn(&self.shell_env, &rc_dir, (rows, cols), self.tx.clone()) {
             Ok(p) => self.shell = Some(p),
             Err(why) => {

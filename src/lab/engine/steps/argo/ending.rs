@@ -20,10 +20,7 @@ pub struct Saved;
 
 impl Saved {
     pub fn path(paths: &LabPaths, file: &str) -> PathBuf {
-        paths
-            .src_dir
-            .join(".capa-tui")
-            .join(format!("ending-{file}"))
+        paths.tutor_dir().join(format!("ending-{file}"))
     }
 }
 

@@ -12,10 +12,7 @@ use crate::lab::eval::evidence::Known;
 use crate::lab::paths::LabPaths;
 
 fn path(paths: &LabPaths, app: &str) -> PathBuf {
-    paths
-        .src_dir
-        .join(".capa-tui")
-        .join(format!("last-full-sync-{app}.json"))
+    paths.tutor_dir().join(format!("last-full-sync-{app}.json"))
 }
 
 /// A full (not partial) operation that ended Succeeded.
