@@ -191,6 +191,15 @@ done_ok() {
   until_app "$1" '.status.operationState.phase == "Succeeded" and .operation == null and .status.sync.status == "Synced" and .status.health.status == "Healthy"' "${2:-120}"
 }
 
+# until_done NAME [SECONDS]: waits for the operation to end, then for the comparison that
+# follows it. Argo CD writes an operation's end before the refresh it requests next, so for a
+# moment the sync status still describes the cluster as it was before the sync.
+until_done() {
+  until_app "$1" '.status.operationState.phase != null and .status.operationState.phase != "Running" and .status.operationState.phase != "Terminating" and .operation == null' "${2:-120}" || return 1
+  until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
+  return 0
+}
+
 # settle SECONDS: sleeps (for probes that must show that nothing happens).
 settle() { sleep "$1"; }
 
