@@ -28,7 +28,9 @@ pub use derived::{EvidenceStanding, answer_key};
 pub use pane::Pane;
 pub use parts::{LabView, Live, Notice, SessionView, Ui};
 pub use run::{JobFailure, JobView, PlanStep, Run, StepMode, StepState};
-pub use shell::{SHELL_SCROLLBACK_LINES, ShellAbout, ShellClock, ShellStatus, ShellView};
+pub use shell::{
+    SHELL_SCROLLBACK_LINES, ShellAbout, ShellClock, ShellStatus, ShellView, TallCommand,
+};
 
 pub struct State {
     /// Counts the messages that changed something: the runtime draws a frame only when it

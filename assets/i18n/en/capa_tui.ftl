@@ -228,6 +228,8 @@ shell-failed = ✗ The shell could not start: { $why }. capa-tui keeps working; 
 shell-exited = {" "}the shell exited · Enter starts another{" "}
 shell-exited-code = {" "}the shell exited (code { $code }) · Enter starts another{" "}
 shell-scrolled-back = {" "}↑ { $lines } lines back · ↓/j forward, typing returns{" "}
+shell-zoomed-for-command = {" "}zoomed for this { $lines }-line command · Enter runs it · Ctrl-] then z unzooms{" "}
+shell-command-taller-than-screen = {" "}this { $lines }-line command is taller than the screen: its start has scrolled off, read it whole in the lesson pane (Ctrl-] then z) before Enter{" "}
 
 ## Lesson pane (tui/view/lesson.rs).
 lesson-none = No lessons found.

@@ -247,6 +247,8 @@ shell-failed = ✗ 셸을 시작할 수 없습니다: { $why }. capa-tui는 계�
 shell-exited = {" "}셸이 종료됨 · Enter로 새로 시작{" "}
 shell-exited-code = {" "}셸이 종료됨(코드 { $code }) · Enter로 새로 시작{" "}
 shell-scrolled-back = {" "}↑ { $lines }줄 위 · ↓/j 아래로, 입력하면 맨 아래로{" "}
+shell-zoomed-for-command = {" "}{ $lines }줄짜리 명령을 위해 셸을 확대했습니다 · Enter로 실행 · Ctrl-] 다음 z로 원래대로{" "}
+shell-command-taller-than-screen = {" "}이 { $lines }줄짜리 명령은 화면보다 길어 앞부분이 위로 밀려났습니다. Enter를 누르기 전에 레슨 패널에서 전체를 읽어 보세요(Ctrl-] 다음 z){" "}
 
 ## 레슨 패널(tui/view/lesson.rs).
 lesson-none = 레슨이 없습니다.

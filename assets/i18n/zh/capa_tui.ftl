@@ -220,6 +220,8 @@ shell-failed = ✗ 终端无法启动：{ $why }。capa-tui 仍可使用；按 s
 shell-exited = {" "}终端已退出 · 按回车再开一个{" "}
 shell-exited-code = {" "}终端已退出（退出码 { $code }）· 按回车再开一个{" "}
 shell-scrolled-back = {" "}↑ 回看 { $lines } 行 · ↓/j 向前，输入即回到底部{" "}
+shell-zoomed-for-command = {" "}已为这条 { $lines } 行的命令放大终端 · 按 Enter 执行 · Ctrl-] 后按 z 还原{" "}
+shell-command-taller-than-screen = {" "}这条 { $lines } 行的命令比屏幕还高，开头已滚出可见范围：按 Enter 之前，请在课程窗格里完整读一遍（Ctrl-] 后按 z）{" "}
 
 ## 课程窗格（tui/view/lesson.rs）。
 lesson-none = 没有找到课程。

@@ -30,6 +30,17 @@ pub struct ShellView {
     pub pending_keys: Vec<u8>,
     /// The shell has drawn its prompt at least once.
     pub seen_prompt: bool,
+    /// A command typed for the learner was taller than the shell pane, so the pane was zoomed
+    /// for it; said until the learner presses Enter or unzooms.
+    pub tall_command: Option<TallCommand>,
+}
+
+/// A command taller than the shell pane: its lines, and whether it fits the zoomed pane (a
+/// longer one scrolls its start off; the lesson pane still shows it whole).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TallCommand {
+    pub lines: usize,
+    pub fits: bool,
 }
 
 /// What the shell pane says of the shell it starts.
@@ -82,6 +93,7 @@ impl ShellView {
             pending_input: None,
             pending_keys: Vec::new(),
             seen_prompt: false,
+            tall_command: None,
         }
     }
 

@@ -94,11 +94,15 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
             s.ui.help = false;
             s.ui.raw = false;
             s.ui.zoom = false;
+            s.shell.tall_command = None;
         }
         Action::NextPane | Action::PrevPane => {
             s.ui.focus = s.ui.focus.cycle(action == Action::NextPane);
         }
-        Action::Zoom => s.ui.zoom = !s.ui.zoom,
+        Action::Zoom => {
+            s.ui.zoom = !s.ui.zoom;
+            s.shell.tall_command = None;
+        }
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
             navigate::navigate(s, action);
         }

@@ -49,8 +49,12 @@ pub fn on_key(s: &mut State, key: &KeyEvent) -> Vec<Effect> {
             Vec::new()
         };
     }
-    // Typing shows the live screen again after scrolling back.
+    // Typing shows the live screen again after scrolling back; Enter runs the tall command the
+    // pane was zoomed for, so there is nothing more to say of it.
     s.shell.screen.screen_mut().set_scrollback(0);
+    if key.code == KeyCode::Enter {
+        s.shell.tall_command = None;
+    }
     let bytes = key_bytes(key, s.shell.screen.screen().application_cursor());
     // A command typed for the learner is still waiting for the prompt: keys follow it.
     if s.shell.pending_input.is_some() {
@@ -73,6 +77,12 @@ pub fn scroll(s: &mut State, up: bool, lines: usize) {
     } else {
         now.saturating_sub(lines)
     });
+}
+
+/// Whether a command of `lines` lines, with the prompt's line, fits the shell pane as it is laid
+/// out now (a pane not on screen fits nothing).
+pub fn fits(s: &State, lines: usize) -> bool {
+    pane_size(s).is_some_and(|(rows, _)| lines < usize::from(rows))
 }
 
 /// The shell pane's inner size (rows, cols), if it is on screen.

@@ -5,7 +5,7 @@ use super::Effect;
 use super::shell;
 use crate::lab::catalog::Section;
 use crate::lab::snippets::Snippet;
-use crate::tui::state::State;
+use crate::tui::state::{Pane, State, TallCommand};
 
 fn current(s: &State) -> Vec<Snippet> {
     s.snippets()
@@ -48,7 +48,20 @@ pub fn type_it(s: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let text = s.session.fit.render(&snippet.text);
+    // A command taller than the shell pane would be typed out of sight: zoom the shell for it
+    // first, so the learner reads what they are about to run before pressing Enter.
+    s.ui.focus = Pane::Shell;
+    let lines = text.lines().count();
+    s.shell.tall_command = None;
+    if !shell::fits(s, lines) {
+        s.ui.zoom = true;
+        s.shell.tall_command = Some(TallCommand {
+            lines,
+            fits: shell::fits(s, lines),
+        });
+    }
     let mut effects = shell::enter(s);
+    effects.extend(shell::follow_size(s));
     s.shell.pending_input = Some(text);
     effects.extend(deliver(s));
     effects

@@ -198,3 +198,74 @@ fn a_chosen_command_never_pins_the_lesson_pane_and_esc_lets_go_of_it() {
     key(&mut s, KeyCode::Esc);
     assert!(s.selected_command().is_none(), "Esc lets go of the command");
 }
+
+/// A command taller than the shell pane is typed into the zoomed shell, and the pane says why;
+/// one taller than even the zoomed pane says where to read it whole. Enter puts the note away.
+#[test]
+fn a_command_taller_than_the_shell_pane_is_typed_into_the_zoomed_shell() {
+    let (w, h) = (80, 24);
+    let mut s = builder().size(w, h).build();
+    let count = {
+        key(&mut s, KeyCode::Char(']'));
+        s.snippets().len()
+    };
+    let lines_of = |s: &State| {
+        s.session
+            .fit
+            .render(&s.selected_command().unwrap().text)
+            .lines()
+            .count()
+    };
+    let mut seen = (false, false, false);
+    for i in 0..count {
+        if i > 0 {
+            let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+            update(&mut s, Msg::Key(leave));
+            key(&mut s, KeyCode::Esc);
+            assert!(!s.ui.zoom, "Esc unzooms");
+            for _ in 0..=i {
+                key(&mut s, KeyCode::Char(']'));
+            }
+        }
+        let lines = lines_of(&s);
+        key(&mut s, KeyCode::Char('y'));
+        update(
+            &mut s,
+            Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+        );
+        let rows = usize::from(s.shell.screen.screen().size().0);
+        let screen = crate::tui::view::text_of_screen(&s, w, h);
+        match s.shell.tall_command {
+            None => {
+                assert!(
+                    lines < rows,
+                    "{lines} lines typed into {rows} rows:\n{screen}"
+                );
+                assert!(!s.ui.zoom);
+                seen.0 = true;
+            }
+            Some(tall) => {
+                assert!(s.ui.zoom, "zoomed for {lines} lines");
+                assert_eq!(tall.lines, lines);
+                assert_eq!(tall.fits, lines < rows, "{lines} lines, {rows} rows");
+                let said = if tall.fits {
+                    "zoomed for this"
+                } else {
+                    "taller than the screen"
+                };
+                assert!(screen.contains(said), "{screen}");
+                if tall.fits {
+                    seen.1 = true;
+                } else {
+                    seen.2 = true;
+                }
+                key(&mut s, KeyCode::Enter);
+                assert_eq!(s.shell.tall_command, None, "Enter ran it");
+            }
+        }
+    }
+    assert!(
+        seen.0 && (seen.1 || seen.2),
+        "lesson 1 has short and tall commands: {seen:?}"
+    );
+}
