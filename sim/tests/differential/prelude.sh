@@ -200,6 +200,17 @@ until_done() {
   return 0
 }
 
+# proxy_up: starts `kubectl proxy` on a free port in the background, waits until it serves, and
+# sets PROXY_PORT and PROXY_PID (`kill "$PROXY_PID"` ends it). The output file exists before the
+# proxy starts, so the wait never reads a file the background job has not opened yet.
+proxy_up() {
+  : >proxy.out
+  kubectl proxy --port=0 >proxy.out 2>&1 &
+  PROXY_PID=$!
+  for _ in $(seq 100); do grep -q 'Starting to serve' proxy.out && break; sleep 0.1; done
+  PROXY_PORT=$(sed -nE 's/.*:([0-9]+)$/\1/p' proxy.out)
+}
+
 # settle SECONDS: sleeps (for probes that must show that nothing happens).
 settle() { sleep "$1"; }
 
