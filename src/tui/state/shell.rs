@@ -30,17 +30,17 @@ pub struct ShellView {
     pub pending_keys: Vec<u8>,
     /// The shell has drawn its prompt at least once.
     pub seen_prompt: bool,
-    /// A command typed for the learner was taller than the shell pane, so the pane was zoomed
-    /// for it; said until the learner presses Enter or unzooms.
+    /// A command typed for the learner is taller than the shell pane: said until the learner
+    /// presses Enter, zooms or lets go of it.
     pub tall_command: Option<TallCommand>,
 }
 
-/// A command taller than the shell pane: its lines, and whether it fits the zoomed pane (a
-/// longer one scrolls its start off; the lesson pane still shows it whole).
+/// A command taller than the shell pane: its lines, and whether the pane zoomed would show it
+/// whole (a longer one is read whole only in the lesson pane).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TallCommand {
     pub lines: usize,
-    pub fits: bool,
+    pub fits_zoomed: bool,
 }
 
 /// What the shell pane says of the shell it starts.

@@ -49,10 +49,11 @@ pub fn on_key(s: &mut State, key: &KeyEvent) -> Vec<Effect> {
             Vec::new()
         };
     }
-    // Typing shows the live screen again after scrolling back; Enter runs the tall command the
-    // pane was zoomed for, so there is nothing more to say of it.
+    // Typing shows the live screen again after scrolling back; Enter (or Ctrl-C) ends the tall
+    // command the title speaks of.
     s.shell.screen.screen_mut().set_scrollback(0);
-    if key.code == KeyCode::Enter {
+    let cancel = key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char('c');
+    if key.code == KeyCode::Enter || cancel {
         s.shell.tall_command = None;
     }
     let bytes = key_bytes(key, s.shell.screen.screen().application_cursor());
@@ -83,6 +84,15 @@ pub fn scroll(s: &mut State, up: bool, lines: usize) {
 /// out now (a pane not on screen fits nothing).
 pub fn fits(s: &State, lines: usize) -> bool {
     pane_size(s).is_some_and(|(rows, _)| lines < usize::from(rows))
+}
+
+/// Whether that command would fit the shell pane zoomed to the whole screen.
+pub fn fits_zoomed(s: &mut State, lines: usize) -> bool {
+    // The layout is a function of the state: ask it with the zoom on, then put the zoom back.
+    let was = std::mem::replace(&mut s.ui.zoom, true);
+    let fits = fits(s, lines);
+    s.ui.zoom = was;
+    fits
 }
 
 /// The shell pane's inner size (rows, cols), if it is on screen.

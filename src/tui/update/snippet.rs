@@ -48,20 +48,16 @@ pub fn type_it(s: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let text = s.session.fit.render(&snippet.text);
-    // A command taller than the shell pane would be typed out of sight: zoom the shell for it
-    // first, so the learner reads what they are about to run before pressing Enter.
+    // A command taller than the shell pane scrolls its start out of sight as it is typed: the
+    // pane says so, and whether zooming it would show the whole command (the lesson pane beside
+    // it shows it whole, marked, so nothing is zoomed for the learner).
     s.ui.focus = Pane::Shell;
     let lines = text.lines().count();
-    s.shell.tall_command = None;
-    if !shell::fits(s, lines) {
-        s.ui.zoom = true;
-        s.shell.tall_command = Some(TallCommand {
-            lines,
-            fits: shell::fits(s, lines),
-        });
-    }
+    s.shell.tall_command = (!shell::fits(s, lines)).then(|| TallCommand {
+        lines,
+        fits_zoomed: shell::fits_zoomed(s, lines),
+    });
     let mut effects = shell::enter(s);
-    effects.extend(shell::follow_size(s));
     s.shell.pending_input = Some(text);
     effects.extend(deliver(s));
     effects

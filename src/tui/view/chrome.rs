@@ -33,7 +33,16 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
         return format!("{}{as_of}", pane.title(lang));
     }
     let marker = s.shell.about.marker.trim();
-    if s.shell.typing && s.ui.focus == Pane::Shell {
+    // A command taller than the pane: where to read it whole matters more than how to leave,
+    // which the footer says too.
+    if let Some(tall) = s.shell.tall_command {
+        let note = if tall.fits_zoomed {
+            t!(lang, "shell-tall-command-zoom", lines = tall.lines)
+        } else {
+            t!(lang, "shell-tall-command-lesson", lines = tall.lines)
+        };
+        format!("{} {marker} · {note}", pane.title(lang))
+    } else if s.shell.typing && s.ui.focus == Pane::Shell {
         format!(
             "{} {marker} · {}",
             pane.title(lang),

@@ -92,14 +92,7 @@ impl Widget for &ShellPane<'_> {
                         ),
                         look.theme.accent().add_modifier(Modifier::REVERSED),
                     )),
-                    _ => shell.tall_command.map(|tall| {
-                        let text = if tall.fits {
-                            t!(lang, "shell-zoomed-for-command", lines = tall.lines)
-                        } else {
-                            t!(lang, "shell-command-taller-than-screen", lines = tall.lines)
-                        };
-                        Span::styled(text, look.theme.accent().add_modifier(Modifier::REVERSED))
-                    }),
+                    _ => None,
                 };
                 if let Some(span) = status {
                     Paragraph::new(Line::from(span)).render(bottom, buf);

@@ -199,73 +199,78 @@ fn a_chosen_command_never_pins_the_lesson_pane_and_esc_lets_go_of_it() {
     assert!(s.selected_command().is_none(), "Esc lets go of the command");
 }
 
-/// A command taller than the shell pane is typed into the zoomed shell, and the pane says why;
-/// one taller than even the zoomed pane says where to read it whole. Enter puts the note away.
+/// A command taller than the shell pane says so in the pane's title: zooming shows it whole when
+/// the screen is tall enough, else the lesson pane beside it does. Enter puts the note away,
+/// and zooming does too.
 #[test]
-fn a_command_taller_than_the_shell_pane_is_typed_into_the_zoomed_shell() {
-    let (w, h) = (80, 24);
-    let mut s = builder().size(w, h).build();
-    let count = {
+fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
+    let mut seen = (0, 0, 0);
+    for (w, h) in [(80, 24), (120, 32), (160, 60)] {
+        let mut s = builder().size(w, h).build();
         key(&mut s, KeyCode::Char(']'));
-        s.snippets().len()
-    };
-    let lines_of = |s: &State| {
-        s.session
-            .fit
-            .render(&s.selected_command().unwrap().text)
-            .lines()
-            .count()
-    };
-    let mut seen = (false, false, false);
-    for i in 0..count {
-        if i > 0 {
+        let count = s.snippets().len();
+        for i in 0..count {
+            s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, i));
+            let lines = s
+                .session
+                .fit
+                .render(&s.selected_command().unwrap().text)
+                .lines()
+                .count();
+            key(&mut s, KeyCode::Char('y'));
+            update(
+                &mut s,
+                Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+            );
+            assert!(!s.ui.zoom, "the lesson pane stays beside the shell");
+            let rows = usize::from(s.shell.screen.screen().size().0);
+            let screen = crate::tui::view::text_of_screen(&s, w, h);
+            let title = screen
+                .lines()
+                .find(|l| l.contains(&format!("{} ", Pane::Shell.title(s.session.lang))) && l.contains(" · "))
+                .unwrap_or_default()
+                .to_string();
+            match s.shell.tall_command {
+                None => {
+                    assert!(
+                        lines < rows,
+                        "{w}x{h}: {lines} lines in {rows} rows:\n{screen}"
+                    );
+                    assert!(title.contains("typing"), "{title}");
+                    seen.0 += 1;
+                }
+                Some(tall) => {
+                    assert!(lines >= rows, "{w}x{h}: {lines} lines in {rows} rows");
+                    assert_eq!(tall.lines, lines);
+                    let said = format!("{lines} lines, taller than");
+                    assert!(title.contains(&said), "{w}x{h}: {title}");
+                    if tall.fits_zoomed {
+                        seen.1 += 1;
+                        assert!(title.contains("zooms"), "{title}");
+                        let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+                        update(&mut s, Msg::Key(leave));
+                        key(&mut s, KeyCode::Char('z'));
+                        let zoomed = usize::from(s.shell.screen.screen().size().0);
+                        assert!(lines < zoomed, "zoomed, {lines} lines fit {zoomed} rows");
+                        assert_eq!(s.shell.tall_command, None);
+                        key(&mut s, KeyCode::Char('z'));
+                    } else {
+                        seen.2 += 1;
+                        assert!(title.contains("lesson pane"), "{title}");
+                        key(&mut s, KeyCode::Enter);
+                        assert_eq!(s.shell.tall_command, None, "Enter ran it");
+                        let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
+                        update(&mut s, Msg::Key(leave));
+                    }
+                    continue;
+                }
+            }
             let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
             update(&mut s, Msg::Key(leave));
-            key(&mut s, KeyCode::Esc);
-            assert!(!s.ui.zoom, "Esc unzooms");
-            for _ in 0..=i {
-                key(&mut s, KeyCode::Char(']'));
-            }
-        }
-        let lines = lines_of(&s);
-        key(&mut s, KeyCode::Char('y'));
-        update(
-            &mut s,
-            Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
-        );
-        let rows = usize::from(s.shell.screen.screen().size().0);
-        let screen = crate::tui::view::text_of_screen(&s, w, h);
-        match s.shell.tall_command {
-            None => {
-                assert!(
-                    lines < rows,
-                    "{lines} lines typed into {rows} rows:\n{screen}"
-                );
-                assert!(!s.ui.zoom);
-                seen.0 = true;
-            }
-            Some(tall) => {
-                assert!(s.ui.zoom, "zoomed for {lines} lines");
-                assert_eq!(tall.lines, lines);
-                assert_eq!(tall.fits, lines < rows, "{lines} lines, {rows} rows");
-                let said = if tall.fits {
-                    "zoomed for this"
-                } else {
-                    "taller than the screen"
-                };
-                assert!(screen.contains(said), "{screen}");
-                if tall.fits {
-                    seen.1 = true;
-                } else {
-                    seen.2 = true;
-                }
-                key(&mut s, KeyCode::Enter);
-                assert_eq!(s.shell.tall_command, None, "Enter ran it");
-            }
         }
     }
     assert!(
-        seen.0 && (seen.1 || seen.2),
-        "lesson 1 has short and tall commands: {seen:?}"
+        seen.0 > 0 && seen.1 > 0 && seen.2 > 0,
+        "short, zoomable and taller-than-the-screen commands: {seen:?}"
     );
 }
