@@ -230,3 +230,70 @@ fn every_narrated_pane_is_the_one_the_action_watches() {
     }
     assert!(named >= 6, "the lessons narrate panes ({named} found)");
 }
+
+/// While the room is asked, nothing on screen but the question gives the answer away: the
+/// lesson's title, text and checklist wait, and the values pane keeps its winner; once the room
+/// has answered, they are back.
+#[test]
+fn a_question_is_asked_before_anything_on_screen_gives_its_answer_away() {
+    let mut asked = 0;
+    for lesson in 0..8 {
+        for (w, h) in [(160, 45), (80, 24)] {
+            let mut s = scene(lesson, |_| {}).present(true).size(w, h).build();
+            let lang = s.session.lang;
+            let spec = s.current().unwrap().spec.clone();
+            let title = s.current().unwrap().title(lang).to_string();
+            let steps: Vec<String> = spec
+                .checklist
+                .iter()
+                .map(|c| c.step.get(lang).to_string())
+                .collect();
+            let winner = |screen: &str| {
+                screen.lines().any(|l| {
+                    l.contains("▶ valuesObject")
+                        || l.contains("▶ parameters")
+                        || l.contains("▶ valueFiles")
+                        || l.contains("live: ")
+                })
+            };
+            key(&mut s, KeyCode::Char('g'));
+            for (i, action) in spec.actions.iter().enumerate() {
+                if action.ask.is_some() {
+                    asked += 1;
+                    let screen = text_of(&draw(&s, w, h));
+                    let words: String = screen.split_whitespace().collect();
+                    let gone =
+                        |text: &str| !words.contains(&text.split_whitespace().collect::<String>());
+                    assert!(
+                        gone(&title),
+                        "{w}x{h}, action {}: the title waits:\n{screen}",
+                        i + 1
+                    );
+                    for step in &steps {
+                        assert!(
+                            gone(step),
+                            "{w}x{h}, action {}: {step} waits:\n{screen}",
+                            i + 1
+                        );
+                    }
+                    assert!(
+                        !winner(&screen),
+                        "{w}x{h}, action {}: the winner waits:\n{screen}",
+                        i + 1
+                    );
+                    key(&mut s, KeyCode::Char('1'));
+                    let screen = text_of(&draw(&s, w, h));
+                    assert!(
+                        screen.contains(&format!("{} · ", spec.number))
+                            && !screen.contains("once the question is answered"),
+                        "{w}x{h}, action {}: answered, the lesson is back:\n{screen}",
+                        i + 1
+                    );
+                }
+                key(&mut s, KeyCode::Char(' '));
+                run_shown_action(&mut s, i);
+            }
+        }
+    }
+    assert!(asked >= 8, "the lessons ask questions: {asked}");
+}

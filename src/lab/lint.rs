@@ -9,6 +9,7 @@ mod objects;
 mod reach;
 mod refs;
 mod shape;
+mod spoilers;
 pub mod tree;
 
 use std::collections::BTreeMap;
@@ -110,6 +111,11 @@ pub enum Finding {
     Hint {
         hint: usize,
         count: usize,
+    },
+    /// Narration on screen while step mode asks a question names one of its answers.
+    NarrationGivesAway {
+        choice: String,
+        code: String,
     },
     NoLanguage {
         code: String,
@@ -227,6 +233,12 @@ impl Say for Finding {
                 "lint-hint",
                 hint = (*hint as u64),
                 count = (*count as u64)
+            ),
+            Finding::NarrationGivesAway { choice, code } => t!(
+                lang,
+                "lint-narration-gives-away",
+                choice = s(choice),
+                code = s(code)
             ),
             Finding::NoLanguage { code } => t!(lang, "lint-no-language", code = s(code)),
             Finding::Sections { code, found } => {
@@ -391,6 +403,7 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
     for f in &folders {
         refs::check(f, &all, &templates, &mut problems);
         reach::check(f, &all, &templates, &mut problems);
+        spoilers::check(f, &mut problems);
     }
     numbers(&folders, &mut problems);
     folders.clear();

@@ -79,6 +79,11 @@ impl Localized {
         self.0.get(lang.code()).is_some_and(|t| !t.is_empty())
     }
 
+    /// The text written in the language with this code, without falling back.
+    pub fn get_exactly(&self, code: &str) -> Option<&str> {
+        self.0.get(code).map(String::as_str)
+    }
+
     /// The language codes it is written in.
     pub fn languages(&self) -> impl Iterator<Item = &str> {
         self.0.keys().map(String::as_str)

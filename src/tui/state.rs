@@ -24,7 +24,7 @@ mod run;
 mod shell;
 
 pub use builder::StateBuilder;
-pub use derived::{EvidenceStanding, answer_key};
+pub use derived::{EvidenceStanding, WinnerHidden, answer_key};
 pub use pane::Pane;
 pub use parts::{LabView, Live, Notice, SessionView, Ui};
 pub use run::{JobFailure, JobView, PlanStep, Run, StepMode, StepState};

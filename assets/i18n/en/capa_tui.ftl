@@ -119,6 +119,8 @@ values-live-matches = live: { $value } ✓
 values-live-differs = live: { $value } ✗ differs from the winning layer
 values-winner-hidden = Which layer wins stays hidden until you have written the evidence: predict it first (v shows it now).
 summary-values-hidden = which layer wins: hidden until the evidence is written (v shows it)
+values-winner-hidden-until-answered = Which layer wins stays hidden until the question is answered.
+summary-values-hidden-until-answered = which layer wins: hidden until the question is answered
 
 ## Evidence pane.
 evidence-missing = missing
@@ -228,13 +230,15 @@ shell-failed = ✗ The shell could not start: { $why }. capa-tui keeps working; 
 shell-exited = {" "}the shell exited · Enter starts another{" "}
 shell-exited-code = {" "}the shell exited (code { $code }) · Enter starts another{" "}
 shell-scrolled-back = {" "}↑ { $lines } lines back · ↓/j forward, typing returns{" "}
-shell-zoomed-for-command = {" "}zoomed for this { $lines }-line command · Enter runs it · Ctrl-] then z unzooms{" "}
-shell-command-taller-than-screen = {" "}this { $lines }-line command is taller than the screen: its start has scrolled off, read it whole in the lesson pane (Ctrl-] then z) before Enter{" "}
+shell-tall-command-zoom = { $lines } lines, taller than this pane: Ctrl-] z zooms to show them whole
+shell-tall-command-lesson = { $lines } lines, taller than the screen: the lesson pane shows them whole
 
 ## Lesson pane (tui/view/lesson.rs).
 lesson-none = No lessons found.
 lesson-no-evidence = none
 lesson-part = { $part } ({ $at }/{ $of })  ·  evidence: { $evidence }
+lesson-title-after-prediction = the title, once the question is answered
+lesson-waits-for-prediction = The checklist and the lesson's text come back once the question is answered: they could give the answer away.
 lesson-end-next = {" "}End of this lesson · PgDn → lesson { $lesson }: { $title }{" "}
 lesson-end-last = {" "}End of the last lesson · c checks the evidence, q quits{" "}
 lesson-press-h = Press h for a first hint.
@@ -665,6 +669,7 @@ lint-unreachable = no action of the plan can make { $condition } true: add { $ne
 lint-value-differs = the lesson's templates set { $path } of { $file } to { $found }: say that value, or better read it with let: and say ${"{"}name{"}"}
 lint-app-spec-differs = no Application { $app } of the lesson's templates ({ $at }) holds this has:; read its values with let:, or fix the template
 lint-hint = hint { $hint }: the English text has { $count } hints (1 to { $count })
+lint-narration-gives-away = the narration on screen while step mode asks this question names one of its answers ({ $choice }, in { $code }): ask it as a question here, and say the result in the `then:` of the action that answers it
 lint-no-language = no { $code }.md: write the lesson's text in this language too (the six sections of en.md)
 lint-sections = { $code }.md: expected 6 sections (## Goal, Why, Steps, Mistakes, Hints, By hand), found { $found }
 lint-missing-text = no { $code }: text here: add it

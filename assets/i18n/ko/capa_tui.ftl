@@ -138,6 +138,8 @@ values-live-matches = 실제 값: { $value } ✓
 values-live-differs = 실제 값: { $value } ✗ 이긴 계층과 다름
 values-winner-hidden = 어느 계층이 이기는지는 증거를 쓸 때까지 숨겨 둡니다. 먼저 예측해 보세요(v를 누르면 바로 보입니다).
 summary-values-hidden = 이기는 계층: 증거를 쓸 때까지 숨김(v로 보기)
+values-winner-hidden-until-answered = 질문에 답하기 전까지는 어느 계층이 이기는지 숨겨 둡니다.
+summary-values-hidden-until-answered = 이기는 계층: 질문에 답할 때까지 숨김
 
 ## 증거 패널.
 evidence-missing = 없음
@@ -247,13 +249,15 @@ shell-failed = ✗ 셸을 시작할 수 없습니다: { $why }. capa-tui는 계�
 shell-exited = {" "}셸이 종료됨 · Enter로 새로 시작{" "}
 shell-exited-code = {" "}셸이 종료됨(코드 { $code }) · Enter로 새로 시작{" "}
 shell-scrolled-back = {" "}↑ { $lines }줄 위 · ↓/j 아래로, 입력하면 맨 아래로{" "}
-shell-zoomed-for-command = {" "}{ $lines }줄짜리 명령을 위해 셸을 확대했습니다 · Enter로 실행 · Ctrl-] 다음 z로 원래대로{" "}
-shell-command-taller-than-screen = {" "}이 { $lines }줄짜리 명령은 화면보다 길어 앞부분이 위로 밀려났습니다. Enter를 누르기 전에 레슨 패널에서 전체를 읽어 보세요(Ctrl-] 다음 z){" "}
+shell-tall-command-zoom = { $lines }줄, 이 패널보다 깁니다. Ctrl-] 다음 z로 확대하면 전부 보입니다
+shell-tall-command-lesson = { $lines }줄, 화면보다 깁니다. 레슨 패널에서 전체를 보세요
 
 ## 레슨 패널(tui/view/lesson.rs).
 lesson-none = 레슨이 없습니다.
 lesson-no-evidence = 없음
 lesson-part = { $part } ({ $at }/{ $of })  ·  증거 파일: { $evidence }
+lesson-title-after-prediction = 제목은 질문에 답한 뒤에 보입니다
+lesson-waits-for-prediction = 질문에 답한 뒤에 체크리스트와 레슨 본문이 다시 보입니다. 답을 미리 알려 줄 수 있기 때문입니다.
 lesson-end-next = {" "}이 레슨의 끝 · PgDn → { $lesson }번 레슨: { $title }{" "}
 lesson-end-last = {" "}마지막 레슨의 끝 · c로 증거 점검, q로 종료{" "}
 lesson-press-h = h를 누르면 첫 번째 힌트가 나옵니다.
@@ -683,6 +687,7 @@ lint-unreachable = 계획의 어떤 동작도 { $condition } 조건을 충족시
 lint-value-differs = 레슨의 템플릿에서 { $file }의 { $path } 값은 { $found }입니다. 이 값을 그대로 쓰거나, 더 좋게는 let:으로 읽어서 ${"{"}name{"}"} 형태로 쓰세요
 lint-app-spec-differs = 레슨 템플릿의 Application { $app }({ $at }) 중 이 has:를 만족하는 것이 없습니다. let:으로 값을 읽거나 템플릿을 고치세요
 lint-hint = 힌트 { $hint }: 영어 텍스트의 힌트는 { $count }개입니다(1부터 { $count }까지)
+lint-narration-gives-away = 단계 모드가 이 질문을 하는 동안 화면의 내레이션이 답 하나({ $choice }, 언어 { $code })를 말합니다. 여기서는 질문으로 쓰고, 결과는 답을 보여 주는 동작의 `then:`에 쓰세요
 lint-no-language = { $code }.md가 없습니다. 이 언어로도 레슨 텍스트를 쓰세요(en.md와 같은 여섯 부분)
 lint-sections = { $code }.md: 부분이 6개여야 하는데(## Goal, Why, Steps, Mistakes, Hints, By hand) { $found }개입니다
 lint-missing-text = 여기에 { $code }: 텍스트가 없습니다. 추가하세요

@@ -111,6 +111,8 @@ values-live-matches = 实际：{ $value } ✓
 values-live-differs = 实际：{ $value } ✗ 与生效的那一层不同
 values-winner-hidden = 写好证据文件之前，先不显示哪一层生效：请先自己预测（按 v 可立即显示）。
 summary-values-hidden = 哪一层生效：写好证据前不显示（按 v 显示）
+values-winner-hidden-until-answered = 作答之前，先不显示哪一层生效。
+summary-values-hidden-until-answered = 哪一层生效：作答之前不显示
 
 ## 证据窗格。
 evidence-missing = 缺失
@@ -220,13 +222,15 @@ shell-failed = ✗ 终端无法启动：{ $why }。capa-tui 仍可使用；按 s
 shell-exited = {" "}终端已退出 · 按回车再开一个{" "}
 shell-exited-code = {" "}终端已退出（退出码 { $code }）· 按回车再开一个{" "}
 shell-scrolled-back = {" "}↑ 回看 { $lines } 行 · ↓/j 向前，输入即回到底部{" "}
-shell-zoomed-for-command = {" "}已为这条 { $lines } 行的命令放大终端 · 按 Enter 执行 · Ctrl-] 后按 z 还原{" "}
-shell-command-taller-than-screen = {" "}这条 { $lines } 行的命令比屏幕还高，开头已滚出可见范围：按 Enter 之前，请在课程窗格里完整读一遍（Ctrl-] 后按 z）{" "}
+shell-tall-command-zoom = 共 { $lines } 行，比本窗格高：按 Ctrl-] 再按 z 放大即可完整显示
+shell-tall-command-lesson = 共 { $lines } 行，比屏幕还高：请在课程窗格里看完整命令
 
 ## 课程窗格（tui/view/lesson.rs）。
 lesson-none = 没有找到课程。
 lesson-no-evidence = 无
 lesson-part = { $part }（{ $at }/{ $of }）  ·  证据文件：{ $evidence }
+lesson-title-after-prediction = 标题在作答之后显示
+lesson-waits-for-prediction = 作答之后，检查清单和课程正文才会重新显示：它们可能会泄露答案。
 lesson-end-next = {" "}本课结束 · PgDn → 第 { $lesson } 课：{ $title }{" "}
 lesson-end-last = {" "}最后一课结束 · c 自检证据，q 退出{" "}
 lesson-press-h = 按 h 查看第一个提示。
@@ -655,6 +659,7 @@ lint-unreachable = 计划中没有动作能让 { $condition } 成立：添加 { 
 lint-value-differs = 本课的模板把 { $file } 的 { $path } 设为 { $found }：请写这个值；更好的做法是用 let: 读出它，再写 ${"{"}name{"}"}
 lint-app-spec-differs = 本课模板中的 Application { $app }（{ $at }）都不满足这个 has:；用 let: 读取它的值，或修改模板
 lint-hint = 提示 { $hint }：英文文本只有 { $count } 条提示（1 到 { $count }）
+lint-narration-gives-away = 步进模式提出这个问题时，屏幕上的旁白说出了其中一个答案（{ $choice }，语言 { $code }）：这里请改成提问，把结果写进给出答案的那个动作的 `then:`
 lint-no-language = 没有 { $code }.md：也用这种语言写出本课文本（与 en.md 相同的六个部分）
 lint-sections = { $code }.md：应有 6 个部分（## Goal、Why、Steps、Mistakes、Hints、By hand），实际有 { $found } 个
 lint-missing-text = 这里没有 { $code }: 文本：请补上

@@ -228,3 +228,39 @@ fn a_yaml_syntax_error_says_where() {
     assert!(all.contains("not YAML"), "{all}");
     assert_eq!(report.lessons, 1);
 }
+
+/// Narration on screen while step mode asks a question, naming one of its answers, is found in
+/// every language it is written in; a count stated as an input ("replicaCount 3") is not.
+#[test]
+fn narration_that_names_an_answer_while_the_question_is_asked_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[
+            (
+                "06-failed-hook/lesson.yaml",
+                "Wait for the hook. Predict: will settings turn ${new_mode}?\"",
+                "Wait for the hook: settings stays mode: ${old_mode}.\"",
+            ),
+            (
+                "02-precedence/lesson.yaml",
+                "Apply it. Watch Values provenance: the winning layer moves up.",
+                "Apply it: ${parameter_greeting} wins.",
+            ),
+        ],
+    );
+    let all = said(&lint(&root, None).unwrap());
+    let about = |lesson: &str| {
+        all.iter()
+            .filter(|l| l.starts_with(lesson) && l.contains("names one of its answers"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let six = about("06-failed-hook");
+    assert_eq!(six.len(), 1, "{all:#?}");
+    assert!(six[0].contains("(mode: blue, in en)"), "{six:?}");
+    let two = about("02-precedence");
+    assert_eq!(two.len(), 1, "{all:#?}");
+    assert!(two[0].contains("from-parameter"), "{two:?}");
+    assert_eq!(all.len(), 2, "nothing else, and no number: {all:#?}");
+}

@@ -77,16 +77,27 @@ impl State {
         }
     }
 
-    /// Whether the values pane keeps the winning layer to itself: by hand, the lesson says
-    /// "don't guess which wins", so it stays hidden until the lesson's evidence is written or
-    /// the learner asks (`v`). Step mode has asked the room already, so it shows it.
-    pub fn values_winner_hidden(&self) -> bool {
-        if self.ui.values_revealed || self.stepping_here().is_some() {
-            return false;
+    /// Whether, and until when, the values pane keeps the winning layer to itself: by hand, the
+    /// lesson says "don't guess which wins", so it stays hidden until the lesson's evidence is
+    /// written or the learner asks (`v`); step mode hides it while its question is unanswered.
+    pub fn values_winner_hidden(&self) -> Option<WinnerHidden> {
+        if self.ui.values_revealed {
+            return None;
+        }
+        if self.stepping_here().is_some() {
+            return self.room_predicts().then_some(WinnerHidden::UntilAnswered);
         }
         self.values_lesson()
             .and_then(|l| l.evidence_file())
             .is_some_and(|file| self.evidence_standing(file) == EvidenceStanding::Missing)
+            .then_some(WinnerHidden::UntilEvidence)
+    }
+
+    /// Step mode asks a question the room has not answered yet: until it has, nothing on screen
+    /// but the question may give the answer away (the lesson's title, text, checklist and
+    /// verdict, the values pane's winner), so they wait.
+    pub fn room_predicts(&self) -> bool {
+        self.stepping_here().is_some() && self.pending_question().is_some()
     }
 
     /// Step mode, when it steps through the lesson on screen (another lesson's is not shown).
@@ -212,4 +223,13 @@ pub enum EvidenceStanding {
 /// How a prediction is kept: `lesson:action`, the action counted from 1.
 pub fn answer_key(lesson: LessonId, action: usize) -> String {
     format!("{lesson}:{}", action + 1)
+}
+
+/// Until when the values pane keeps the winning layer to itself.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum WinnerHidden {
+    /// By hand: until the lesson's evidence is written (or `v`).
+    UntilEvidence,
+    /// Step mode: until the question it asks is answered.
+    UntilAnswered,
 }

@@ -153,6 +153,14 @@ fn text_of(
     top: Rect,
 ) -> (Vec<Line<'static>>, usize, Option<(usize, usize)>) {
     let mut lines = header(s, lesson);
+    // The room predicts: the title, checklist, verdict and text could say the answer.
+    if s.room_predicts() {
+        lines.push(Line::from(Span::styled(
+            t!(s.lang(), "lesson-waits-for-prediction"),
+            s.ui.theme.dim(),
+        )));
+        return (crate::tui::wrap::wrap(lines, top.width), 0, None);
+    }
     if s.ui.at_lesson_end {
         lines.extend(next_lesson(s));
     }
@@ -196,9 +204,15 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
     let evidence = lesson
         .evidence_file()
         .map_or_else(|| t!(lang, "lesson-no-evidence"), String::from);
+    // A title can state what the room is asked to predict ("…was not applied").
+    let title = if s.room_predicts() {
+        t!(lang, "lesson-title-after-prediction")
+    } else {
+        lesson.title(lang).to_string()
+    };
     vec![
         Line::from(Span::styled(
-            format!("{} · {}", lesson.spec.number, lesson.title(lang)),
+            format!("{} · {title}", lesson.spec.number),
             theme.title(),
         )),
         Line::from(Span::styled(

@@ -15,7 +15,7 @@ use crate::cluster::{Application, derive};
 use crate::lab::catalog::Catalog;
 use crate::lab::spec::ValuesSpec;
 use crate::t;
-use crate::tui::state::{EvidenceStanding, LabView, Live};
+use crate::tui::state::{EvidenceStanding, LabView, Live, WinnerHidden};
 
 pub use super::timeline::TimelineView;
 
@@ -258,8 +258,8 @@ impl FieldsView<'_> {
 
 pub struct ValuesView<'a> {
     pub spec: Option<&'a ValuesSpec>,
-    /// Keep the winning layer (and the live value that gives it away) to itself.
-    pub hide_winner: bool,
+    /// Keep the winning layer (and the live value that gives it away) to itself, and until when.
+    pub hide_winner: Option<WinnerHidden>,
     pub live: &'a Live,
     pub chart_values: &'a BTreeMap<String, Value>,
     pub look: Look<'a>,
@@ -291,11 +291,12 @@ impl ValuesView<'_> {
             .map(|f| self.chart_values.get(f).cloned().unwrap_or(Value::Null))
             .collect();
         let mut lines = vec![Line::from(Span::styled(spec.app.clone(), theme.dim()))];
-        if self.hide_winner {
-            lines.push(Line::from(Span::styled(
-                t!(lang, "values-winner-hidden"),
-                theme.warn(),
-            )));
+        if let Some(until) = self.hide_winner {
+            let words = match until {
+                WinnerHidden::UntilEvidence => t!(lang, "values-winner-hidden"),
+                WinnerHidden::UntilAnswered => t!(lang, "values-winner-hidden-until-answered"),
+            };
+            lines.push(Line::from(Span::styled(words, theme.warn())));
         }
         for value_key in &spec.keys {
             let key = value_key.key.as_str();
@@ -307,7 +308,7 @@ impl ValuesView<'_> {
             let p = derive::provenance(key, &chart, &files, &helm);
             lines.push(Line::from(Span::styled(key.to_string(), theme.title())));
             for (layer, value) in &p.layers {
-                let won = p.winner == Some(layer) && !self.hide_winner;
+                let won = p.winner == Some(layer) && self.hide_winner.is_none();
                 let text = if value.is_null() {
                     "-".to_string()
                 } else {
@@ -323,7 +324,7 @@ impl ValuesView<'_> {
                     style,
                 )));
             }
-            if let Some(live) = live.filter(|_| !self.hide_winner) {
+            if let Some(live) = live.filter(|_| self.hide_winner.is_none()) {
                 let winner_value = p
                     .layers
                     .iter()

@@ -8,7 +8,7 @@ use strum::IntoEnumIterator;
 use super::Look;
 use crate::cluster::{Application, derive};
 use crate::t;
-use crate::tui::state::{EvidenceStanding, Live, Pane, ShellStatus, State};
+use crate::tui::state::{EvidenceStanding, Live, Pane, ShellStatus, State, WinnerHidden};
 use crate::tui::theme::{status_glyph, status_style};
 
 /// What a pane would show, in one line of `width`, cut with `…` when longer.
@@ -166,8 +166,17 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
         .iter()
         .map(|f| s.lab.chart_values.get(f).cloned().unwrap_or_default())
         .collect();
-    if s.values_winner_hidden() {
-        return vec![Span::raw(t!(look.lang, "summary-values-hidden"))];
+    match s.values_winner_hidden() {
+        Some(WinnerHidden::UntilEvidence) => {
+            return vec![Span::raw(t!(look.lang, "summary-values-hidden"))];
+        }
+        Some(WinnerHidden::UntilAnswered) => {
+            return vec![Span::raw(t!(
+                look.lang,
+                "summary-values-hidden-until-answered"
+            ))];
+        }
+        None => {}
     }
     let winners: Vec<String> = spec
         .keys
