@@ -736,3 +736,8 @@ spec-path-empty = empty
 spec-no-english = a text needs its English ({ $code }:), which stands in for a language it lacks
 lint-unknown-variant = { $part } does not read: unknown variant `{ $variant }`, expected one of: { $choices }
 lint-missing-field = { $part } does not read: missing field `{ $field }`
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } is not a regular file (a pipe, a device or a folder), so it is not read
+check-not-regular-help = remove it and write the evidence as a plain file
+check-too-big = { $path } holds { $size } bytes, more than the { $limit } an evidence file may hold

@@ -739,3 +739,8 @@ spec-path-empty = 경로가 비어 있습니다
 spec-no-english = 텍스트에는 영어({ $code }:)가 있어야 합니다. 빠진 언어는 영어가 대신합니다
 lint-unknown-variant = { $part } 부분을 읽을 수 없습니다: { $variant } 값은 쓸 수 없습니다. 다음 중 하나를 쓰세요: { $choices }
 lint-missing-field = { $part } 부분을 읽을 수 없습니다: { $field } 필드가 없습니다
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } 은(는) 일반 파일이 아니므로(파이프, 장치 또는 폴더) 읽지 않습니다
+check-not-regular-help = 그것을 지우고 증거를 일반 파일로 작성하세요
+check-too-big = { $path } 은(는) { $size } 바이트로, 증거 파일에 허용되는 { $limit } 바이트를 넘습니다

@@ -711,3 +711,8 @@ spec-path-empty = 路径为空
 spec-no-english = 文本必须有英文（{ $code }:），缺少某种语言时由英文代替
 lint-unknown-variant = 无法读取 { $part }：没有 { $variant } 这个取值，请写其中之一：{ $choices }
 lint-missing-field = 无法读取 { $part }：缺少字段 { $field }
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } 不是普通文件（而是管道、设备或文件夹），因此不会读取它
+check-not-regular-help = 删除它，再把证据写成一个普通文件
+check-too-big = { $path } 有 { $size } 字节，超过了证据文件允许的上限 { $limit } 字节
