@@ -18,7 +18,11 @@ pub enum ReadError {
     #[error("{} is not a regular file", path.display())]
     NotRegular { path: PathBuf },
     #[error("{} holds {size} bytes, more than the {limit} a lab file may hold", path.display())]
-    TooBig { path: PathBuf, size: u64, limit: u64 },
+    TooBig {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
     #[error("cannot read {}: {source}", path.display())]
     Io {
         path: PathBuf,

@@ -29,7 +29,8 @@ use crate::session::Session;
 /// How often a moving time (a stale watch's age, a plan's elapsed time) is redrawn.
 const CLOCK_INTERVAL: Duration = Duration::from_secs(1);
 
-/// The progress last written to the lab, so it is written only when it changes.
+/// The progress this tutor last loaded or wrote, so it is written only when it changes, and
+/// only its own changes since then are laid over another tutor's (`progress::save`).
 struct SavedProgress(progress::Progress);
 
 impl SavedProgress {
@@ -38,8 +39,8 @@ impl SavedProgress {
         if now == self.0 {
             return;
         }
-        match progress::save(src_dir, &now) {
-            Ok(()) => self.0 = now,
+        match progress::save(src_dir, &self.0, &now) {
+            Ok(_) => self.0 = now,
             Err(e) => tracing::warn!("cannot keep progress in {}: {e}", src_dir.display()),
         }
     }
@@ -74,7 +75,14 @@ pub async fn run(
     state.shell.about = ShellAbout::of(&env);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
-    state.resume(progress::load(&session.paths.src_dir));
+    let loaded = progress::load(&session.paths.src_dir);
+    state.resume(loaded.progress);
+    // The base is the progress as resumed: what this tutor changes after it is its own.
+    let base = state.progress();
+    // Progress that did not read is said over everything else: it is the learner's work.
+    if let Some(kept) = loaded.kept_aside {
+        state.ui.notice = Some(super::state::Notice::ProgressKeptAside(kept));
+    }
     for msg in files::lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }
@@ -100,7 +108,7 @@ pub async fn run(
     for e in update(&mut state, Msg::EvidenceChanged(present)) {
         executor.run(e);
     }
-    let mut saved = SavedProgress(state.progress());
+    let mut saved = SavedProgress(base);
     let mut clock = tokio::time::interval(CLOCK_INTERVAL);
     clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut code = 0;

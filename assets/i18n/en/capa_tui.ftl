@@ -741,3 +741,5 @@ lint-missing-field = { $part } does not read: missing field `{ $field }`
 check-not-regular = { $path } is not a regular file (a pipe, a device or a folder), so it is not read
 check-not-regular-help = remove it and write the evidence as a plain file
 check-too-big = { $path } holds { $size } bytes, more than the { $limit } an evidence file may hold
+progress-damaged = { $file } did not read, so your progress starts over; the damaged file is kept as { $kept }
+progress-damaged-screen = Your saved progress did not read, so it starts over here. The damaged file is kept as { $kept }: nothing in it is lost.

@@ -744,3 +744,5 @@ lint-missing-field = { $part } 부분을 읽을 수 없습니다: { $field } 필
 check-not-regular = { $path } 은(는) 일반 파일이 아니므로(파이프, 장치 또는 폴더) 읽지 않습니다
 check-not-regular-help = 그것을 지우고 증거를 일반 파일로 작성하세요
 check-too-big = { $path } 은(는) { $size } 바이트로, 증거 파일에 허용되는 { $limit } 바이트를 넘습니다
+progress-damaged = { $file } 파일을 읽을 수 없어 진행 상황을 처음부터 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했습니다
+progress-damaged-screen = 저장된 진행 상황을 읽을 수 없어 여기서 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했으며, 그 안의 내용은 사라지지 않았습니다.

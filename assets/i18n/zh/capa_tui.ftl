@@ -716,3 +716,5 @@ lint-missing-field = 无法读取 { $part }：缺少字段 { $field }
 check-not-regular = { $path } 不是普通文件（而是管道、设备或文件夹），因此不会读取它
 check-not-regular-help = 删除它，再把证据写成一个普通文件
 check-too-big = { $path } 有 { $size } 字节，超过了证据文件允许的上限 { $limit } 字节
+progress-damaged = 无法读取 { $file }，因此你的进度从头开始；损坏的文件已保存为 { $kept }
+progress-damaged-screen = 保存的进度无法读取，因此从这里重新开始。损坏的文件已保存为 { $kept }，其中的内容没有丢失。
