@@ -743,3 +743,6 @@ check-not-regular-help = remove it and write the evidence as a plain file
 check-too-big = { $path } holds { $size } bytes, more than the { $limit } an evidence file may hold
 progress-damaged = { $file } did not read, so your progress starts over; the damaged file is kept as { $kept }
 progress-damaged-screen = Your saved progress did not read, so it starts over here. The damaged file is kept as { $kept }: nothing in it is lost.
+spec-evidence-outside = { $text } leads out of the source dir: an evidence file is a relative path inside it, without ..
+evidence-outside = { $file } leads out of the source dir { $dir } (through .., an absolute path or a symbolic link), so capa-tui neither reads nor writes it
+evidence-outside-help = replace the link with a plain file inside the source dir, or ask the lesson's author to name a path inside it

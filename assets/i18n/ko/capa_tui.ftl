@@ -746,3 +746,6 @@ check-not-regular-help = 그것을 지우고 증거를 일반 파일로 작성�
 check-too-big = { $path } 은(는) { $size } 바이트로, 증거 파일에 허용되는 { $limit } 바이트를 넘습니다
 progress-damaged = { $file } 파일을 읽을 수 없어 진행 상황을 처음부터 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했습니다
 progress-damaged-screen = 저장된 진행 상황을 읽을 수 없어 여기서 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했으며, 그 안의 내용은 사라지지 않았습니다.
+spec-evidence-outside = { $text } 은(는) 소스 디렉터리 밖을 가리킵니다: 증거 파일은 소스 디렉터리 안의 상대 경로여야 하며 .. 을 쓸 수 없습니다
+evidence-outside = { $file } 은(는) 소스 디렉터리 { $dir } 밖을 가리키므로(.., 절대 경로 또는 심볼릭 링크) capa-tui 가 읽지도 쓰지도 않습니다
+evidence-outside-help = 그 링크를 소스 디렉터리 안의 일반 파일로 바꾸거나, 레슨 작성자에게 소스 디렉터리 안의 경로를 쓰도록 요청하세요

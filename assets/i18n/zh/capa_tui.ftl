@@ -718,3 +718,6 @@ check-not-regular-help = 删除它，再把证据写成一个普通文件
 check-too-big = { $path } 有 { $size } 字节，超过了证据文件允许的上限 { $limit } 字节
 progress-damaged = 无法读取 { $file }，因此你的进度从头开始；损坏的文件已保存为 { $kept }
 progress-damaged-screen = 保存的进度无法读取，因此从这里重新开始。损坏的文件已保存为 { $kept }，其中的内容没有丢失。
+spec-evidence-outside = { $text } 指向源目录之外：证据文件必须是源目录内的相对路径，不能含有 ..
+evidence-outside = { $file } 指向源目录 { $dir } 之外（通过 ..、绝对路径或符号链接），因此 capa-tui 既不读取也不写入它
+evidence-outside-help = 把该链接换成源目录内的普通文件，或请课程作者改用源目录内的路径

@@ -69,7 +69,11 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::Evidence { file } => {
             let ctx = r.context();
             let value = evidence_as_synced(r, file, &ctx).await?;
-            let path = r.paths.evidence(file);
+            // Never written through a link that leads out of the lab (reliability-4 D5).
+            let path = r
+                .paths
+                .evidence_inside(file)
+                .map_err(crate::lab::eval::context::EvidenceError::Outside)?;
             let backup = evidence::write(&path, &value)?;
             written_evidence_passes(r, file).await?;
             Ok(match backup {

@@ -239,6 +239,18 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
     let lang = ctx.lang;
     let path = ctx.src_dir.join(&spec.file);
     let shown = path.display().to_string();
+    // A link that leads out of the lab is not followed (reliability-4 D5).
+    if let Err(out) = crate::lab::paths::inside(ctx.src_dir, &spec.file) {
+        return Err(fail_with(
+            t!(
+                lang,
+                "evidence-outside",
+                file = out.file.as_str(),
+                dir = out.dir.display().to_string()
+            ),
+            t!(lang, "evidence-outside-help"),
+        ));
+    }
     // Only a regular file of bounded size: a FIFO hung `check` for good (reliability-4 H2).
     let bytes = match crate::lab::files::read_bounded(&path, MAX_LEARNER_FILE) {
         Ok(b) => b,

@@ -11,7 +11,7 @@ use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};
 
 /// A field of an earlier evidence file, or what to do when it is not there.
 pub fn evidence_field(ctx: &Context<'_>, r: &EvidenceRef) -> Result<Value, EvidenceError> {
-    let path = ctx.src_dir.join(&r.file);
+    let path = crate::lab::paths::inside(ctx.src_dir, &r.file).map_err(EvidenceError::Outside)?;
     // Bounded, and never a FIFO: an earlier file is read as carefully as the one checked.
     let bytes = crate::lab::files::read_bounded(&path, crate::lab::files::MAX_LEARNER_FILE)
         .map_err(|e| match e {
