@@ -90,6 +90,7 @@ pub async fn run(
     let _files_watch = files::watch_lab_files(&session.paths, &catalog, tx.clone());
     let mut executor = Executor::new(&session, catalog.clone(), lang, tx.clone());
 
+    let mut ending = crate::session::ending::Ending::listen();
     let mut terminal = ratatui::init();
     let _ = execute!(stdout(), EnableMouseCapture);
     if let Ok(size) = terminal.size() {
@@ -139,9 +140,18 @@ pub async fn run(
             }
         }
         let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
-        let Some(first) =
-            sources::next_message(&mut rx, &mut clock, state.clock_running(), regrade).await
-        else {
+        let next = sources::next_message(&mut rx, &mut clock, state.clock_running(), regrade);
+        // SIGTERM, SIGINT or SIGHUP end the tutor as `q` does: the shell's jobs ended and the
+        // terminal restored below (reliability-4 L1).
+        let first = tokio::select! {
+            m = next => m,
+            signalled = ending.next() => {
+                tracing::info!("ending on a signal (exit code {signalled})");
+                code = signalled;
+                None
+            }
+        };
+        let Some(first) = first else {
             break;
         };
         let mut effects = update(&mut state, first);
