@@ -5,8 +5,13 @@
 //! starts it, and every other command on that state dir attaches to it over HTTP.
 
 pub mod clock;
+pub mod ending;
+mod fresh;
+pub mod jobs;
 pub mod serving;
 pub mod shell_env;
+
+pub use fresh::{InUse, move_aside};
 mod target;
 
 use std::net::SocketAddr;
@@ -63,6 +68,10 @@ pub enum SessionError {
     NotSaying {
         state: PathBuf,
     },
+    /// A tutor, shell or plan has this lab open (attached), so `--fresh` does not move it.
+    InUse {
+        state: PathBuf,
+    },
 }
 
 impl Say for SessionError {
@@ -92,6 +101,11 @@ impl Say for SessionError {
             SessionError::NotSaying { state } => t!(
                 lang,
                 "session-not-saying",
+                state = state.display().to_string()
+            ),
+            SessionError::InUse { state } => t!(
+                lang,
+                "session-fresh-in-use",
                 state = state.display().to_string()
             ),
         }
@@ -141,32 +155,6 @@ impl From<capa_sim::SimError> for SessionError {
     fn from(e: capa_sim::SimError) -> SessionError {
         SessionError::Sim(e)
     }
-}
-
-/// Moves a lab's state dir to `<dir>-<UTC time>` so a new lab can start there; returns where it
-/// went (`None` when there was nothing to move).
-pub fn move_aside(state: &Path) -> Result<Option<PathBuf>, SessionError> {
-    if !state.exists() {
-        return Ok(None);
-    }
-    let stamp = jiff::Timestamp::now()
-        .strftime("%Y%m%dT%H%M%SZ")
-        .to_string();
-    let name = state
-        .file_name()
-        .map_or_else(|| "lab".into(), |n| n.to_string_lossy().into_owned());
-    let mut to = state.with_file_name(format!("{name}-{stamp}"));
-    let mut n = 1;
-    while to.exists() {
-        n += 1;
-        to = state.with_file_name(format!("{name}-{stamp}-{n}"));
-    }
-    std::fs::rename(state, &to).map_err(|source| SessionError::MoveAside {
-        from: state.to_path_buf(),
-        to: to.clone(),
-        source,
-    })?;
-    Ok(Some(to))
 }
 
 /// Where a lab lives, before any cluster is started: with `--sim`, everything under the state
@@ -261,6 +249,8 @@ pub struct Session {
     followed: cluster::follow::Followed,
     /// The cluster's clock, when it runs faster than the wall's.
     clock: Option<clock::FastClock>,
+    /// This session's hold on the lab (embedded labs only), released when it ends.
+    _in_use: Option<InUse>,
 }
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
@@ -322,6 +312,7 @@ impl Session {
             embedded: None,
             // A real cluster keeps the wall's time.
             clock: None,
+            _in_use: None,
         })
     }
 
@@ -352,8 +343,25 @@ impl Session {
                     Claim::Owner { owner, .. } => drop(owner),
                 }
             }
+            // Nor one a tutor or shell is still attached to, though nobody serves it now:
+            // that tutor once wrote the old lab's progress into the new one (reliability-4 D6).
+            // Held while it moves, so nothing attaches halfway.
+            let _alone = if state.exists() {
+                match InUse::alone(&state).map_err(state_error)? {
+                    Some(alone) => Some(alone),
+                    None => {
+                        return Err(SessionError::InUse {
+                            state: state.clone(),
+                        });
+                    }
+                }
+            } else {
+                None
+            };
             started.kept_aside = move_aside(&state)?;
         }
+        // Held while the session lasts, so a `--fresh` elsewhere knows the lab is open.
+        let in_use = InUse::hold(&state).map_err(state_error)?;
         match serving::claim(&state).map_err(state_error)? {
             Claim::Owner { owner, previous } => {
                 started.took_over_from = previous;
@@ -398,6 +406,7 @@ impl Session {
                         owner,
                     }),
                     clock: None,
+                    _in_use: Some(in_use),
                 })
             }
             Claim::Taken if serve.is_some() => Err(served(&state)),
@@ -424,6 +433,7 @@ impl Session {
                     started,
                     embedded: Some(Embedded::Attached),
                     clock: None,
+                    _in_use: Some(in_use),
                 })
             }
         }
@@ -506,37 +516,5 @@ fn repair_tracking(paths: &LabPaths) {
         && let Err(e) = crate::git::track_origin(&repo)
     {
         tracing::warn!("cannot set the working copy's upstream: {e}");
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fresh_lab_moves_the_old_one_aside_and_deletes_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("sim");
-        assert_eq!(move_aside(&state).unwrap(), None, "nothing to move");
-        std::fs::create_dir_all(state.join("capa-src")).unwrap();
-        std::fs::write(state.join("capa-src/precedence.json"), "{}").unwrap();
-        let kept = move_aside(&state).unwrap().unwrap();
-        assert!(!state.exists());
-        assert!(
-            kept.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("sim-")
-        );
-        assert_eq!(
-            std::fs::read_to_string(kept.join("capa-src/precedence.json")).unwrap(),
-            "{}"
-        );
-        std::fs::create_dir_all(&state).unwrap();
-        let again = move_aside(&state).unwrap().unwrap();
-        assert_ne!(
-            again, kept,
-            "a second move in the same second gets its own name"
-        );
     }
 }

@@ -99,9 +99,11 @@ fn the_tutor_ended_by_a_signal_restores_the_terminal_and_ends_its_shells_jobs() 
         wait_until("the tutor ends", Duration::from_secs(20), || {
             !std::path::Path::new(&format!("/proc/{pid}")).exists()
         });
-        wait_until("no job of its shell is left", Duration::from_secs(5), || {
-            processes(&needle).is_empty()
-        });
+        wait_until(
+            "no job of its shell is left",
+            Duration::from_secs(5),
+            || processes(&needle).is_empty(),
+        );
         assert_eq!(
             pane(&t, "#{alternate_on} #{mouse_any_flag} #{cursor_flag}"),
             "0 0 1",
@@ -130,11 +132,15 @@ fn shell_sim_ends_its_subshells_jobs_on_exit_and_on_hangup() {
         wait_until("capa-tui shell ends", Duration::from_secs(20), || {
             !std::path::Path::new(&format!("/proc/{pid}")).exists()
         });
-        wait_until("no job of the subshell is left", Duration::from_secs(5), || {
-            processes(&needle).is_empty()
-        });
+        wait_until(
+            "no job of the subshell is left",
+            Duration::from_secs(5),
+            || processes(&needle).is_empty(),
+        );
         assert!(
-            processes("--rcfile").iter().all(|(_, c)| !c.contains(&state)),
+            processes("--rcfile")
+                .iter()
+                .all(|(_, c)| !c.contains(&state)),
             "{how}: no subshell of this lab is left"
         );
     }

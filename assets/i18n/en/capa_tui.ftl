@@ -746,3 +746,4 @@ progress-damaged-screen = Your saved progress did not read, so it starts over he
 spec-evidence-outside = { $text } leads out of the source dir: an evidence file is a relative path inside it, without ..
 evidence-outside = { $file } leads out of the source dir { $dir } (through .., an absolute path or a symbolic link), so capa-tui neither reads nor writes it
 evidence-outside-help = replace the link with a plain file inside the source dir, or ask the lesson's author to name a path inside it
+session-fresh-in-use = A tutor, shell or plan still has the lab in { $state } open, so --fresh does not move it from under them: close them (q in the tutor, exit in the shell), then run --fresh again.

@@ -749,3 +749,4 @@ progress-damaged-screen = 저장된 진행 상황을 읽을 수 없어 여기서
 spec-evidence-outside = { $text } 은(는) 소스 디렉터리 밖을 가리킵니다: 증거 파일은 소스 디렉터리 안의 상대 경로여야 하며 .. 을 쓸 수 없습니다
 evidence-outside = { $file } 은(는) 소스 디렉터리 { $dir } 밖을 가리키므로(.., 절대 경로 또는 심볼릭 링크) capa-tui 가 읽지도 쓰지도 않습니다
 evidence-outside-help = 그 링크를 소스 디렉터리 안의 일반 파일로 바꾸거나, 레슨 작성자에게 소스 디렉터리 안의 경로를 쓰도록 요청하세요
+session-fresh-in-use = 튜터, 셸 또는 계획이 아직 { $state } 의 실습을 열고 있으므로 --fresh 가 그 실습을 옮기지 않습니다: 먼저 그것들을 닫고(튜터에서는 q, 셸에서는 exit) --fresh 를 다시 실행하세요.

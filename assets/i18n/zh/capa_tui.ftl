@@ -721,3 +721,4 @@ progress-damaged-screen = 保存的进度无法读取，因此从这里重新开
 spec-evidence-outside = { $text } 指向源目录之外：证据文件必须是源目录内的相对路径，不能含有 ..
 evidence-outside = { $file } 指向源目录 { $dir } 之外（通过 ..、绝对路径或符号链接），因此 capa-tui 既不读取也不写入它
 evidence-outside-help = 把该链接换成源目录内的普通文件，或请课程作者改用源目录内的路径
+session-fresh-in-use = 还有导师界面、shell 或计划正打开着 { $state } 中的实验，因此 --fresh 不会把它从它们脚下移走：先关闭它们（在导师界面按 q，在 shell 中输入 exit），再重新运行 --fresh。

@@ -3,8 +3,8 @@
 
 use super::{Global, lang, session};
 use crate::session::ending::Ending;
-use crate::session::{jobs, serving};
 use crate::session::shell_env::{ShellEnv, ShellError, quote};
+use crate::session::{jobs, serving};
 use crate::t;
 use crate::{errln, out, outln};
 
