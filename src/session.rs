@@ -8,6 +8,7 @@ pub mod clock;
 pub mod ending;
 mod fresh;
 pub mod jobs;
+pub mod logfile;
 pub mod serving;
 pub mod shell_env;
 
@@ -136,8 +137,35 @@ fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
             path = path.display().to_string(),
             why = source.to_string()
         ),
+        SimError::UnsafeFolder(u) => unsafe_folder_words(u, lang),
         // The store, TLS and git daemon fail in their own words (a damaged store says how).
         other => other.to_string(),
+    }
+}
+
+/// A folder the cluster refuses to keep its files in, and what to do, in the learner's words
+/// (the cluster's own message is English).
+fn unsafe_folder_words(u: &capa_sim::UnsafeFolder, lang: Lang) -> String {
+    use capa_sim::UnsafeFolder;
+    match u {
+        UnsafeFolder::NotYours { path, owner } => t!(
+            lang,
+            "sim-folder-not-yours",
+            path = path.display().to_string(),
+            owner = owner.to_string()
+        ),
+        UnsafeFolder::OthersMayWrite { path, mode } => t!(
+            lang,
+            "sim-folder-others-write",
+            path = path.display().to_string(),
+            mode = format!("{mode:o}")
+        ),
+        UnsafeFolder::Unreadable { path, source } => t!(
+            lang,
+            "sim-folder-unreadable",
+            path = path.display().to_string(),
+            why = source.to_string()
+        ),
     }
 }
 
@@ -518,3 +546,6 @@ fn repair_tracking(paths: &LabPaths) {
         tracing::warn!("cannot set the working copy's upstream: {e}");
     }
 }
+
+#[cfg(test)]
+mod tests;

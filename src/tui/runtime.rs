@@ -62,7 +62,8 @@ pub async fn run(
     log_file: &Path,
 ) -> i32 {
     let (lang, present, theme) = (options.lang, options.present, options.theme);
-    init_logging(log_file);
+    // Bounded and rotated: a cluster away for hours once grew it by 8 lines a second.
+    crate::session::logfile::init(log_file);
     let mut state = State::new(catalog.clone(), lang, session.target.clone());
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
     // Attaching is in the header; a lab moved aside or taken over is said before anything else.
@@ -174,25 +175,4 @@ pub async fn run(
     }
     session.close().await;
     code
-}
-
-fn init_logging(path: &Path) {
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    else {
-        return;
-    };
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(file))
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CAPA_LOG")
-                .unwrap_or_else(|_| "info".into()),
-        )
-        .try_init();
 }

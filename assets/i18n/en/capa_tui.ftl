@@ -747,3 +747,7 @@ spec-evidence-outside = { $text } leads out of the source dir: an evidence file 
 evidence-outside = { $file } leads out of the source dir { $dir } (through .., an absolute path or a symbolic link), so capa-tui neither reads nor writes it
 evidence-outside-help = replace the link with a plain file inside the source dir, or ask the lesson's author to name a path inside it
 session-fresh-in-use = A tutor, shell or plan still has the lab in { $state } open, so --fresh does not move it from under them: close them (q in the tutor, exit in the shell), then run --fresh again.
+serve-log = log: { $path }
+sim-folder-not-yours = { $path } belongs to another user (uid { $owner }), who could replace the cluster's files; use a folder of your own (for example the default state dir)
+sim-folder-others-write = { $path } can be written by other users (mode { $mode }), who could replace the cluster's files; run `chmod go-w { $path }` or use a folder of your own
+sim-folder-unreadable = cannot look at { $path }: { $why }

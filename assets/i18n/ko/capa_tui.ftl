@@ -750,3 +750,7 @@ spec-evidence-outside = { $text } 은(는) 소스 디렉터리 밖을 가리킵�
 evidence-outside = { $file } 은(는) 소스 디렉터리 { $dir } 밖을 가리키므로(.., 절대 경로 또는 심볼릭 링크) capa-tui 가 읽지도 쓰지도 않습니다
 evidence-outside-help = 그 링크를 소스 디렉터리 안의 일반 파일로 바꾸거나, 레슨 작성자에게 소스 디렉터리 안의 경로를 쓰도록 요청하세요
 session-fresh-in-use = 튜터, 셸 또는 계획이 아직 { $state } 의 실습을 열고 있으므로 --fresh 가 그 실습을 옮기지 않습니다: 먼저 그것들을 닫고(튜터에서는 q, 셸에서는 exit) --fresh 를 다시 실행하세요.
+serve-log = 로그: { $path }
+sim-folder-not-yours = { $path } 은(는) 다른 사용자(uid { $owner })의 것이어서 그 사용자가 클러스터의 파일을 바꿔치기할 수 있습니다. 자신의 폴더(예: 기본 상태 디렉터리)를 사용하세요
+sim-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권한 { $mode }) 클러스터의 파일을 바꿔치기할 수 있습니다. `chmod go-w { $path }` 를 실행하거나 자신의 폴더를 사용하세요
+sim-folder-unreadable = { $path } 을(를) 살펴볼 수 없습니다: { $why }
