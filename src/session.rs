@@ -364,29 +364,7 @@ impl Session {
         // Never a lock or a lab in a folder another user owns or can write to.
         capa_sim::check_state_dir(&state)?;
         if o.fresh {
-            // A lab some process serves is not moved from under it.
-            if state.exists() {
-                match serving::claim(&state).map_err(state_error)? {
-                    Claim::Taken => return Err(served(&state)),
-                    Claim::Owner { owner, .. } => drop(owner),
-                }
-            }
-            // Nor one a tutor or shell is still attached to, though nobody serves it now:
-            // that tutor once wrote the old lab's progress into the new one (reliability-4 D6).
-            // Held while it moves, so nothing attaches halfway.
-            let _alone = if state.exists() {
-                match InUse::alone(&state).map_err(state_error)? {
-                    Some(alone) => Some(alone),
-                    None => {
-                        return Err(SessionError::InUse {
-                            state: state.clone(),
-                        });
-                    }
-                }
-            } else {
-                None
-            };
-            started.kept_aside = move_aside(&state)?;
+            started.kept_aside = fresh_start(&state)?;
         }
         // Held while the session lasts, so a `--fresh` elsewhere knows the lab is open.
         let in_use = InUse::hold(&state).map_err(state_error)?;
@@ -535,6 +513,38 @@ fn served(state: &Path) -> SessionError {
         pid: serving.as_ref().map(|s| s.pid),
         url: serving.map(|s| s.url),
     }
+}
+
+/// `--fresh`: moves the lab in `state` aside (returning where), unless a process serves it or
+/// a session has it open.
+fn fresh_start(state: &Path) -> Result<Option<PathBuf>, SessionError> {
+    let state_error = |source| SessionError::StateDir {
+        path: state.to_path_buf(),
+        source,
+    };
+    // A lab some process serves is not moved from under it.
+    if state.exists() {
+        match serving::claim(state).map_err(state_error)? {
+            Claim::Taken => return Err(served(state)),
+            Claim::Owner { owner, .. } => drop(owner),
+        }
+    }
+    // Nor one a tutor or shell is still attached to, though nobody serves it now:
+    // that tutor once wrote the old lab's progress into the new one (reliability-4 D6).
+    // Held while it moves, so nothing attaches halfway.
+    let _alone = if state.exists() {
+        match InUse::alone(state).map_err(state_error)? {
+            Some(alone) => Some(alone),
+            None => {
+                return Err(SessionError::InUse {
+                    state: state.to_path_buf(),
+                });
+            }
+        }
+    } else {
+        None
+    };
+    move_aside(state)
 }
 
 /// The working copy tracks `origin/main`, so a plain `git push` works there (a clone of an

@@ -46,6 +46,18 @@ impl SavedProgress {
     }
 }
 
+/// Resumes the progress kept with the lab; returns it as resumed, the base of this tutor's
+/// own changes (what it merges into another tutor's, `progress::save`).
+fn resume(state: &mut State, src_dir: &Path) -> progress::Progress {
+    let loaded = progress::load(src_dir);
+    state.resume(loaded.progress);
+    // Progress that did not read is said over everything else: it is the learner's work.
+    if let Some(kept) = loaded.kept_aside {
+        state.ui.notice = Some(super::state::Notice::ProgressKeptAside(kept));
+    }
+    state.progress()
+}
+
 /// How the tutor opens.
 pub struct Options {
     pub lang: Lang,
@@ -76,14 +88,7 @@ pub async fn run(
     state.shell.about = ShellAbout::of(&env);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
-    let loaded = progress::load(&session.paths.src_dir);
-    state.resume(loaded.progress);
-    // The base is the progress as resumed: what this tutor changes after it is its own.
-    let base = state.progress();
-    // Progress that did not read is said over everything else: it is the learner's work.
-    if let Some(kept) = loaded.kept_aside {
-        state.ui.notice = Some(super::state::Notice::ProgressKeptAside(kept));
-    }
+    let base = resume(&mut state, &session.paths.src_dir);
     for msg in files::lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }
