@@ -475,6 +475,9 @@ fn repair_journal(state: &std::path::Path, lang: crate::i18n::Lang) -> Result<()
     Ok(())
 }
 
+/// Where `sim serve` logs, in its state dir.
+pub const SERVE_LOG: &str = "serve.log";
+
 /// `capa-tui sim serve`: serves the lab's embedded cluster (the same state dir as `--sim`)
 /// until interrupted; the other `--sim` commands attach to it.
 async fn serve(g: &Global, args: ServeArgs) -> i32 {
@@ -497,6 +500,11 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
             return 1;
         }
     };
+    // Logged in the state dir once it is known to be ours: a failed journal append or a
+    // refused request is written down somewhere (it once went nowhere: reliability-4 D1).
+    let log = g.session_options().place().state.join(SERVE_LOG);
+    crate::session::logfile::init(&log);
+    tracing::info!("serving at {}", session.sim_url().unwrap_or_default());
     let kubeconfig = session
         .kubeconfig
         .as_deref()
@@ -536,6 +544,10 @@ async fn serve(g: &Global, args: ServeArgs) -> i32 {
             "serve-state",
             state = g.session_options().place().state.display().to_string()
         )
+    );
+    outln!(
+        "{}",
+        t!(lang, "serve-log", path = log.display().to_string())
     );
     wait_for_stop_signal().await;
     outln!("{}", t!(lang, "serve-stopping"));

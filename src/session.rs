@@ -5,8 +5,14 @@
 //! starts it, and every other command on that state dir attaches to it over HTTP.
 
 pub mod clock;
+pub mod ending;
+mod fresh;
+pub mod jobs;
+pub mod logfile;
 pub mod serving;
 pub mod shell_env;
+
+pub use fresh::{InUse, move_aside};
 mod target;
 
 use std::net::SocketAddr;
@@ -63,6 +69,10 @@ pub enum SessionError {
     NotSaying {
         state: PathBuf,
     },
+    /// A tutor, shell or plan has this lab open (attached), so `--fresh` does not move it.
+    InUse {
+        state: PathBuf,
+    },
 }
 
 impl Say for SessionError {
@@ -94,6 +104,11 @@ impl Say for SessionError {
                 "session-not-saying",
                 state = state.display().to_string()
             ),
+            SessionError::InUse { state } => t!(
+                lang,
+                "session-fresh-in-use",
+                state = state.display().to_string()
+            ),
         }
     }
 }
@@ -122,8 +137,35 @@ fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
             path = path.display().to_string(),
             why = source.to_string()
         ),
+        SimError::UnsafeFolder(u) => unsafe_folder_words(u, lang),
         // The store, TLS and git daemon fail in their own words (a damaged store says how).
         other => other.to_string(),
+    }
+}
+
+/// A folder the cluster refuses to keep its files in, and what to do, in the learner's words
+/// (the cluster's own message is English).
+fn unsafe_folder_words(u: &capa_sim::UnsafeFolder, lang: Lang) -> String {
+    use capa_sim::UnsafeFolder;
+    match u {
+        UnsafeFolder::NotYours { path, owner } => t!(
+            lang,
+            "sim-folder-not-yours",
+            path = path.display().to_string(),
+            owner = owner.to_string()
+        ),
+        UnsafeFolder::OthersMayWrite { path, mode } => t!(
+            lang,
+            "sim-folder-others-write",
+            path = path.display().to_string(),
+            mode = format!("{mode:o}")
+        ),
+        UnsafeFolder::Unreadable { path, source } => t!(
+            lang,
+            "sim-folder-unreadable",
+            path = path.display().to_string(),
+            why = source.to_string()
+        ),
     }
 }
 
@@ -141,32 +183,6 @@ impl From<capa_sim::SimError> for SessionError {
     fn from(e: capa_sim::SimError) -> SessionError {
         SessionError::Sim(e)
     }
-}
-
-/// Moves a lab's state dir to `<dir>-<UTC time>` so a new lab can start there; returns where it
-/// went (`None` when there was nothing to move).
-pub fn move_aside(state: &Path) -> Result<Option<PathBuf>, SessionError> {
-    if !state.exists() {
-        return Ok(None);
-    }
-    let stamp = jiff::Timestamp::now()
-        .strftime("%Y%m%dT%H%M%SZ")
-        .to_string();
-    let name = state
-        .file_name()
-        .map_or_else(|| "lab".into(), |n| n.to_string_lossy().into_owned());
-    let mut to = state.with_file_name(format!("{name}-{stamp}"));
-    let mut n = 1;
-    while to.exists() {
-        n += 1;
-        to = state.with_file_name(format!("{name}-{stamp}-{n}"));
-    }
-    std::fs::rename(state, &to).map_err(|source| SessionError::MoveAside {
-        from: state.to_path_buf(),
-        to: to.clone(),
-        source,
-    })?;
-    Ok(Some(to))
 }
 
 /// Where a lab lives, before any cluster is started: with `--sim`, everything under the state
@@ -261,6 +277,8 @@ pub struct Session {
     followed: cluster::follow::Followed,
     /// The cluster's clock, when it runs faster than the wall's.
     clock: Option<clock::FastClock>,
+    /// This session's hold on the lab (embedded labs only), released when it ends.
+    _in_use: Option<InUse>,
 }
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
@@ -322,6 +340,7 @@ impl Session {
             embedded: None,
             // A real cluster keeps the wall's time.
             clock: None,
+            _in_use: None,
         })
     }
 
@@ -345,15 +364,10 @@ impl Session {
         // Never a lock or a lab in a folder another user owns or can write to.
         capa_sim::check_state_dir(&state)?;
         if o.fresh {
-            // A lab some process serves is not moved from under it.
-            if state.exists() {
-                match serving::claim(&state).map_err(state_error)? {
-                    Claim::Taken => return Err(served(&state)),
-                    Claim::Owner { owner, .. } => drop(owner),
-                }
-            }
-            started.kept_aside = move_aside(&state)?;
+            started.kept_aside = fresh_start(&state)?;
         }
+        // Held while the session lasts, so a `--fresh` elsewhere knows the lab is open.
+        let in_use = InUse::hold(&state).map_err(state_error)?;
         match serving::claim(&state).map_err(state_error)? {
             Claim::Owner { owner, previous } => {
                 started.took_over_from = previous;
@@ -398,6 +412,7 @@ impl Session {
                         owner,
                     }),
                     clock: None,
+                    _in_use: Some(in_use),
                 })
             }
             Claim::Taken if serve.is_some() => Err(served(&state)),
@@ -424,6 +439,7 @@ impl Session {
                     started,
                     embedded: Some(Embedded::Attached),
                     clock: None,
+                    _in_use: Some(in_use),
                 })
             }
         }
@@ -499,6 +515,38 @@ fn served(state: &Path) -> SessionError {
     }
 }
 
+/// `--fresh`: moves the lab in `state` aside (returning where), unless a process serves it or
+/// a session has it open.
+fn fresh_start(state: &Path) -> Result<Option<PathBuf>, SessionError> {
+    let state_error = |source| SessionError::StateDir {
+        path: state.to_path_buf(),
+        source,
+    };
+    // A lab some process serves is not moved from under it.
+    if state.exists() {
+        match serving::claim(state).map_err(state_error)? {
+            Claim::Taken => return Err(served(state)),
+            Claim::Owner { owner, .. } => drop(owner),
+        }
+    }
+    // Nor one a tutor or shell is still attached to, though nobody serves it now:
+    // that tutor once wrote the old lab's progress into the new one (reliability-4 D6).
+    // Held while it moves, so nothing attaches halfway.
+    let _alone = if state.exists() {
+        match InUse::alone(state).map_err(state_error)? {
+            Some(alone) => Some(alone),
+            None => {
+                return Err(SessionError::InUse {
+                    state: state.to_path_buf(),
+                });
+            }
+        }
+    } else {
+        None
+    };
+    move_aside(state)
+}
+
 /// The working copy tracks `origin/main`, so a plain `git push` works there (a clone of an
 /// empty repo, by capa-tui or by the learner, tracks nothing). Never touches a file of theirs.
 fn repair_tracking(paths: &LabPaths) {
@@ -510,33 +558,4 @@ fn repair_tracking(paths: &LabPaths) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_fresh_lab_moves_the_old_one_aside_and_deletes_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let state = dir.path().join("sim");
-        assert_eq!(move_aside(&state).unwrap(), None, "nothing to move");
-        std::fs::create_dir_all(state.join("capa-src")).unwrap();
-        std::fs::write(state.join("capa-src/precedence.json"), "{}").unwrap();
-        let kept = move_aside(&state).unwrap().unwrap();
-        assert!(!state.exists());
-        assert!(
-            kept.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("sim-")
-        );
-        assert_eq!(
-            std::fs::read_to_string(kept.join("capa-src/precedence.json")).unwrap(),
-            "{}"
-        );
-        std::fs::create_dir_all(&state).unwrap();
-        let again = move_aside(&state).unwrap().unwrap();
-        assert_ne!(
-            again, kept,
-            "a second move in the same second gets its own name"
-        );
-    }
-}
+mod tests;

@@ -54,6 +54,26 @@ pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     Ok(s)
 }
 
+/// The progress kept with the lab; a damaged `tutor.json` kept aside is said on stderr, in
+/// the learner's language, with where it went.
+pub fn progress(s: &Session, lang: Lang) -> crate::lab::progress::Progress {
+    let loaded = crate::lab::progress::load(&s.paths.src_dir);
+    if let Some(kept) = &loaded.kept_aside {
+        errln!(
+            "capa-tui: {}",
+            t!(
+                lang,
+                "progress-damaged",
+                file = crate::lab::progress::file(&s.paths.src_dir)
+                    .display()
+                    .to_string(),
+                kept = kept.display().to_string()
+            )
+        );
+    }
+    loaded.progress
+}
+
 /// How long a report waits for the cluster's first answer: a cluster that is down, or that
 /// takes the connection and says nothing, is said at once, not after the client's own
 /// minutes-long timeout (`status` against a kubeconfig pointing nowhere printed an empty lab

@@ -1,14 +1,89 @@
-//! Writing files the learner may also have written: atomically, and keeping a different file
-//! that is already there as `<name>.bak` (then `.bak.1`, ...), never overwriting it silently.
+//! The learner's files, read and written with care: a write is atomic and keeps a different
+//! file that is already there as `<name>.bak` (then `.bak.1`, ...), whatever its bytes; a read
+//! takes only a regular file of bounded size, so a FIFO or a huge file can never hang or
+//! exhaust the tutor.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Writes `text` to `path`; returns the backup made of a different existing file, if any.
+/// The most a learner's file (an evidence file, `tutor.json`) may hold. Evidence is a few
+/// hundred bytes; a limit far above that still stops a 24 GB read (reliability-4 H2).
+pub const MAX_LEARNER_FILE: u64 = 4 * 1024 * 1024;
+
+/// Why a learner's file was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{} is not there", path.display())]
+    Missing { path: PathBuf },
+    #[error("{} is not a regular file", path.display())]
+    NotRegular { path: PathBuf },
+    #[error("{} holds {size} bytes, more than the {limit} a lab file may hold", path.display())]
+    TooBig {
+        path: PathBuf,
+        size: u64,
+        limit: u64,
+    },
+    #[error("cannot read {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The bytes of `path` if it is a regular file (a symlink to one is fine) of at most `limit`
+/// bytes. Opened without blocking, so a FIFO put there after the type check still does not
+/// wait for a writer.
+pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |source: std::io::Error| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            ReadError::Missing {
+                path: path.to_path_buf(),
+            }
+        } else {
+            ReadError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    };
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(ReadError::NotRegular {
+            path: path.to_path_buf(),
+        });
+    }
+    if meta.len() > limit {
+        return Err(ReadError::TooBig {
+            path: path.to_path_buf(),
+            size: meta.len(),
+            limit,
+        });
+    }
+    let mut bytes = Vec::new();
+    // A file that grows while it is read is still cut at the limit.
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > limit {
+        return Err(ReadError::TooBig {
+            path: path.to_path_buf(),
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+/// Writes `text` to `path`; returns the backup made of a different existing file, if any. Any
+/// bytes count as the learner's (a Latin-1 file was once replaced with no backup, reliability-4
+/// D4); something there that is not a regular file (a FIFO, a folder) is refused, not replaced.
 pub fn write_keeping_backup(path: &Path, text: &str) -> std::io::Result<Option<PathBuf>> {
     let mut backup = None;
-    if let Ok(existing) = std::fs::read_to_string(path)
-        && existing != text
-    {
+    if differs(path, text.as_bytes())? {
         let bak = free_backup_name(path);
         std::fs::copy(path, &bak)?;
         backup = Some(bak);
@@ -17,19 +92,43 @@ pub fn write_keeping_backup(path: &Path, text: &str) -> std::io::Result<Option<P
     Ok(backup)
 }
 
-/// Writes `text` to `path` through a temporary file and a rename: readers see the old or the new
-/// file, never half of one.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)?;
+/// Whether a file is at `path` whose bytes are not `bytes`; an error when something else is
+/// there. Sizes are compared first, so a huge file is never read to learn it differs.
+fn differs(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file; move it away", path.display()),
+        ));
     }
-    let tmp = path.with_file_name(format!(
-        ".{}.tmp{}",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("file"),
-        std::process::id()
-    ));
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    if meta.len() != bytes.len() as u64 {
+        return Ok(true);
+    }
+    Ok(std::fs::read(path)? != bytes)
+}
+
+/// Writes `text` to `path` through a temporary file and a rename: readers see the old or the new
+/// file, never half of one. The temporary file has a fresh name made with `O_EXCL`, and is
+/// removed when the rename fails (a `.tutor.json.tmp<pid>` was once left behind).
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}.tmp"))
+        .tempfile_in(dir)?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 fn free_backup_name(path: &Path) -> PathBuf {
@@ -45,21 +144,4 @@ fn free_backup_name(path: &Path) -> PathBuf {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_different_file_is_kept_and_backups_are_never_overwritten() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("precedence.json");
-        std::fs::write(&p, "mine").unwrap();
-        let bak = write_keeping_backup(&p, "new").unwrap().unwrap();
-        assert_eq!(std::fs::read_to_string(&bak).unwrap(), "mine");
-        assert_eq!(std::fs::read_to_string(&p).unwrap(), "new");
-        assert_eq!(write_keeping_backup(&p, "new").unwrap(), None);
-        std::fs::write(&p, "mine again").unwrap();
-        let second = write_keeping_backup(&p, "new").unwrap().unwrap();
-        assert_ne!(second, bak);
-        assert_eq!(std::fs::read_to_string(&bak).unwrap(), "mine");
-    }
-}
+mod tests;

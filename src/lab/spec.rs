@@ -367,6 +367,8 @@ pub enum PaneName {
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EvidenceSpec {
+    /// Relative to the source dir, and staying inside it.
+    #[serde(deserialize_with = "evidence_file")]
     pub file: String,
     pub fields: Vec<FieldSpec>,
     /// The hint (1-based) that helps when a value differs from the cluster's.
@@ -374,6 +376,16 @@ pub struct EvidenceSpec {
     pub live_hint: usize,
     #[serde(default)]
     pub rules: Vec<Rule>,
+}
+
+/// An evidence file's name, refused when it leads out of the source dir (`../x`, `/abs`).
+pub fn evidence_file<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    let file = String::deserialize(d)?;
+    if crate::lab::paths::stays_inside(&file) {
+        Ok(file)
+    } else {
+        Err(serde::de::Error::custom(SpecError::EvidenceOutside(file)))
+    }
 }
 
 fn default_live_hint() -> usize {

@@ -29,7 +29,8 @@ use crate::session::Session;
 /// How often a moving time (a stale watch's age, a plan's elapsed time) is redrawn.
 const CLOCK_INTERVAL: Duration = Duration::from_secs(1);
 
-/// The progress last written to the lab, so it is written only when it changes.
+/// The progress this tutor last loaded or wrote, so it is written only when it changes, and
+/// only its own changes since then are laid over another tutor's (`progress::save`).
 struct SavedProgress(progress::Progress);
 
 impl SavedProgress {
@@ -38,11 +39,23 @@ impl SavedProgress {
         if now == self.0 {
             return;
         }
-        match progress::save(src_dir, &now) {
-            Ok(()) => self.0 = now,
+        match progress::save(src_dir, &self.0, &now) {
+            Ok(_) => self.0 = now,
             Err(e) => tracing::warn!("cannot keep progress in {}: {e}", src_dir.display()),
         }
     }
+}
+
+/// Resumes the progress kept with the lab; returns it as resumed, the base of this tutor's
+/// own changes (what it merges into another tutor's, `progress::save`).
+fn resume(state: &mut State, src_dir: &Path) -> progress::Progress {
+    let loaded = progress::load(src_dir);
+    state.resume(loaded.progress);
+    // Progress that did not read is said over everything else: it is the learner's work.
+    if let Some(kept) = loaded.kept_aside {
+        state.ui.notice = Some(super::state::Notice::ProgressKeptAside(kept));
+    }
+    state.progress()
 }
 
 /// How the tutor opens.
@@ -61,7 +74,8 @@ pub async fn run(
     log_file: &Path,
 ) -> i32 {
     let (lang, present, theme) = (options.lang, options.present, options.theme);
-    init_logging(log_file);
+    // Bounded and rotated: a cluster away for hours once grew it by 8 lines a second.
+    crate::session::logfile::init(log_file);
     let mut state = State::new(catalog.clone(), lang, session.target.clone());
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
     // Attaching is in the header; a lab moved aside or taken over is said before anything else.
@@ -74,7 +88,7 @@ pub async fn run(
     state.shell.about = ShellAbout::of(&env);
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
-    state.resume(progress::load(&session.paths.src_dir));
+    let base = resume(&mut state, &session.paths.src_dir);
     for msg in files::lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }
@@ -82,6 +96,7 @@ pub async fn run(
     let _files_watch = files::watch_lab_files(&session.paths, &catalog, tx.clone());
     let mut executor = Executor::new(&session, catalog.clone(), lang, tx.clone());
 
+    let mut ending = crate::session::ending::Ending::listen();
     let mut terminal = ratatui::init();
     let _ = execute!(stdout(), EnableMouseCapture);
     if let Ok(size) = terminal.size() {
@@ -100,7 +115,7 @@ pub async fn run(
     for e in update(&mut state, Msg::EvidenceChanged(present)) {
         executor.run(e);
     }
-    let mut saved = SavedProgress(state.progress());
+    let mut saved = SavedProgress(base);
     let mut clock = tokio::time::interval(CLOCK_INTERVAL);
     clock.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut code = 0;
@@ -131,9 +146,18 @@ pub async fn run(
             }
         }
         let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
-        let Some(first) =
-            sources::next_message(&mut rx, &mut clock, state.clock_running(), regrade).await
-        else {
+        let next = sources::next_message(&mut rx, &mut clock, state.clock_running(), regrade);
+        // SIGTERM, SIGINT or SIGHUP end the tutor as `q` does: the shell's jobs ended and the
+        // terminal restored below (reliability-4 L1).
+        let first = tokio::select! {
+            m = next => m,
+            signalled = ending.next() => {
+                tracing::info!("ending on a signal (exit code {signalled})");
+                code = signalled;
+                None
+            }
+        };
+        let Some(first) = first else {
             break;
         };
         let mut effects = update(&mut state, first);
@@ -156,25 +180,4 @@ pub async fn run(
     }
     session.close().await;
     code
-}
-
-fn init_logging(path: &Path) {
-    if let Some(dir) = path.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let Ok(file) = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-    else {
-        return;
-    };
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::sync::Mutex::new(file))
-        .with_ansi(false)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("CAPA_LOG")
-                .unwrap_or_else(|_| "info".into()),
-        )
-        .try_init();
 }

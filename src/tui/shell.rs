@@ -10,6 +10,7 @@ use portable_pty::{ChildKiller, CommandBuilder, MasterPty, PtySize, native_pty_s
 use tokio::sync::mpsc;
 
 use super::update::Msg;
+use crate::session::jobs;
 use crate::session::shell_env::{ShellEnv, ShellError};
 
 /// A running shell: where keys go, how to resize and end it.
@@ -19,6 +20,8 @@ pub struct ShellProcess {
     killer: Box<dyn ChildKiller + Send + Sync>,
     /// The shell is a session leader: its pid is the session's (and process group's) id.
     session: Option<i32>,
+    /// The mark its processes carry (`session::jobs`): a job that left the session still ends.
+    mark: String,
 }
 
 /// Starts the lab shell on a `rows`×`cols` terminal; its output and its end come back as
@@ -53,6 +56,8 @@ pub fn spawn(
     let (ps1, value) = env.prompt_var();
     cmd.env(ps1, value);
     cmd.env("TERM", "xterm-256color");
+    let mark = jobs::new_mark();
+    cmd.env(jobs::MARK_VAR, &mark);
     let mut child = pair
         .slave
         .spawn_command(cmd)
@@ -89,6 +94,7 @@ pub fn spawn(
         writer,
         killer,
         session,
+        mark,
     })
 }
 
@@ -117,6 +123,7 @@ impl ShellProcess {
     pub fn end(mut self) {
         let Some(sid) = self.session else {
             let _ = self.killer.kill();
+            jobs::end_marked(&self.mark);
             return;
         };
         // SAFETY: killpg only sends a signal to the group the shell leads; no memory is touched.
@@ -132,6 +139,8 @@ impl ShellProcess {
                 libc::kill(pid, libc::SIGKILL);
             }
         }
+        // A job that moved to a session of its own (`setsid`) still carries the mark.
+        jobs::end_marked(&self.mark);
     }
 }
 

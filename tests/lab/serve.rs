@@ -90,6 +90,14 @@ async fn the_kubeconfig_is_written_once_serving_and_sigterm_stops_cleanly() {
         .expect("stops promptly")
         .unwrap();
     assert!(status.success(), "{status}");
+    // It logged in its state dir, privately.
+    let log = kc.with_file_name("state").join("serve.log");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("serving at https://127.0.0.1:"), "{text}");
+    assert_eq!(
+        std::fs::metadata(&log).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -743,3 +743,18 @@ spec-path-empty = empty
 spec-no-english = a text needs its English ({ $code }:), which stands in for a language it lacks
 lint-unknown-variant = { $part } does not read: unknown variant `{ $variant }`, expected one of: { $choices }
 lint-missing-field = { $part } does not read: missing field `{ $field }`
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } is not a regular file (a pipe, a device or a folder), so it is not read
+check-not-regular-help = remove it and write the evidence as a plain file
+check-too-big = { $path } holds { $size } bytes, more than the { $limit } an evidence file may hold
+progress-damaged = { $file } did not read, so your progress starts over; the damaged file is kept as { $kept }
+progress-damaged-screen = Your saved progress did not read, so it starts over here. The damaged file is kept as { $kept }: nothing in it is lost.
+spec-evidence-outside = { $text } leads out of the source dir: an evidence file is a relative path inside it, without ..
+evidence-outside = { $file } leads out of the source dir { $dir } (through .., an absolute path or a symbolic link), so capa-tui neither reads nor writes it
+evidence-outside-help = replace the link with a plain file inside the source dir, or ask the lesson's author to name a path inside it
+session-fresh-in-use = A tutor, shell or plan still has the lab in { $state } open, so --fresh does not move it from under them: close them (q in the tutor, exit in the shell), then run --fresh again.
+serve-log = log: { $path }
+sim-folder-not-yours = { $path } belongs to another user (uid { $owner }), who could replace the cluster's files; use a folder of your own (for example the default state dir)
+sim-folder-others-write = { $path } can be written by other users (mode { $mode }), who could replace the cluster's files; run `chmod go-w { $path }` or use a folder of your own
+sim-folder-unreadable = cannot look at { $path }: { $why }

@@ -746,3 +746,18 @@ spec-path-empty = 경로가 비어 있습니다
 spec-no-english = 텍스트에는 영어({ $code }:)가 있어야 합니다. 빠진 언어는 영어가 대신합니다
 lint-unknown-variant = { $part } 부분을 읽을 수 없습니다: { $variant } 값은 쓸 수 없습니다. 다음 중 하나를 쓰세요: { $choices }
 lint-missing-field = { $part } 부분을 읽을 수 없습니다: { $field } 필드가 없습니다
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } 은(는) 일반 파일이 아니므로(파이프, 장치 또는 폴더) 읽지 않습니다
+check-not-regular-help = 그것을 지우고 증거를 일반 파일로 작성하세요
+check-too-big = { $path } 은(는) { $size } 바이트로, 증거 파일에 허용되는 { $limit } 바이트를 넘습니다
+progress-damaged = { $file } 파일을 읽을 수 없어 진행 상황을 처음부터 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했습니다
+progress-damaged-screen = 저장된 진행 상황을 읽을 수 없어 여기서 다시 시작합니다. 손상된 파일은 { $kept }(으)로 보관했으며, 그 안의 내용은 사라지지 않았습니다.
+spec-evidence-outside = { $text } 은(는) 소스 디렉터리 밖을 가리킵니다: 증거 파일은 소스 디렉터리 안의 상대 경로여야 하며 .. 을 쓸 수 없습니다
+evidence-outside = { $file } 은(는) 소스 디렉터리 { $dir } 밖을 가리키므로(.., 절대 경로 또는 심볼릭 링크) capa-tui 가 읽지도 쓰지도 않습니다
+evidence-outside-help = 그 링크를 소스 디렉터리 안의 일반 파일로 바꾸거나, 레슨 작성자에게 소스 디렉터리 안의 경로를 쓰도록 요청하세요
+session-fresh-in-use = 튜터, 셸 또는 계획이 아직 { $state } 의 실습을 열고 있으므로 --fresh 가 그 실습을 옮기지 않습니다: 먼저 그것들을 닫고(튜터에서는 q, 셸에서는 exit) --fresh 를 다시 실행하세요.
+serve-log = 로그: { $path }
+sim-folder-not-yours = { $path } 은(는) 다른 사용자(uid { $owner })의 것이어서 그 사용자가 클러스터의 파일을 바꿔치기할 수 있습니다. 자신의 폴더(예: 기본 상태 디렉터리)를 사용하세요
+sim-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권한 { $mode }) 클러스터의 파일을 바꿔치기할 수 있습니다. `chmod go-w { $path }` 를 실행하거나 자신의 폴더를 사용하세요
+sim-folder-unreadable = { $path } 을(를) 살펴볼 수 없습니다: { $why }

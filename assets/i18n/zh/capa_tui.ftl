@@ -718,3 +718,18 @@ spec-path-empty = 路径为空
 spec-no-english = 文本必须有英文（{ $code }:），缺少某种语言时由英文代替
 lint-unknown-variant = 无法读取 { $part }：没有 { $variant } 这个取值，请写其中之一：{ $choices }
 lint-missing-field = 无法读取 { $part }：缺少字段 { $field }
+
+## issue 32: the learner's files and signals
+check-not-regular = { $path } 不是普通文件（而是管道、设备或文件夹），因此不会读取它
+check-not-regular-help = 删除它，再把证据写成一个普通文件
+check-too-big = { $path } 有 { $size } 字节，超过了证据文件允许的上限 { $limit } 字节
+progress-damaged = 无法读取 { $file }，因此你的进度从头开始；损坏的文件已保存为 { $kept }
+progress-damaged-screen = 保存的进度无法读取，因此从这里重新开始。损坏的文件已保存为 { $kept }，其中的内容没有丢失。
+spec-evidence-outside = { $text } 指向源目录之外：证据文件必须是源目录内的相对路径，不能含有 ..
+evidence-outside = { $file } 指向源目录 { $dir } 之外（通过 ..、绝对路径或符号链接），因此 capa-tui 既不读取也不写入它
+evidence-outside-help = 把该链接换成源目录内的普通文件，或请课程作者改用源目录内的路径
+session-fresh-in-use = 还有导师界面、shell 或计划正打开着 { $state } 中的实验，因此 --fresh 不会把它从它们脚下移走：先关闭它们（在导师界面按 q，在 shell 中输入 exit），再重新运行 --fresh。
+serve-log = 日志：{ $path }
+sim-folder-not-yours = { $path } 属于另一个用户（uid { $owner }），他可以替换集群的文件；请使用你自己的文件夹（例如默认的状态目录）
+sim-folder-others-write = 其他用户可以写入 { $path }（权限 { $mode }），他们可以替换集群的文件；请运行 `chmod go-w { $path }`，或使用你自己的文件夹
+sim-folder-unreadable = 无法查看 { $path }：{ $why }

@@ -32,7 +32,7 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
     let fit = Fit::for_paths(&s.paths);
     // The tutor's last grades: a file that passed stands as of then where only the cluster has
     // moved on since (`check::as_of_then`).
-    let before = crate::lab::progress::load(&s.paths.src_dir).grades;
+    let before = super::progress(&s, lang).grades;
     let mut grades = Vec::new();
     for lesson in &lessons {
         let now = grading::grade_lesson(lesson, &ctx).await;

@@ -2,8 +2,9 @@
 //! and helm first on PATH, the lab's folders) as a subshell, or as export lines.
 
 use super::{Global, lang, session};
-use crate::session::serving;
+use crate::session::ending::Ending;
 use crate::session::shell_env::{ShellEnv, ShellError, quote};
+use crate::session::{jobs, serving};
 use crate::t;
 use crate::{errln, out, outln};
 
@@ -104,18 +105,30 @@ async fn run_subshell(
     let (ps1, ps1_value) = env.prompt_var();
     // Kept current while the subshell runs.
     let _clock = env.keep_clock(rc_dir);
-    let status = tokio::process::Command::new(&program)
+    // Every process the subshell starts carries the mark, so its jobs end with it.
+    let mark = jobs::new_mark();
+    // Listening before the subshell starts: a signal that comes while it runs ends its jobs
+    // and the cluster, instead of leaving the subshell orphaned on the learner's terminal.
+    let mut ending = Ending::listen();
+    let mut child = tokio::process::Command::new(&program)
         .args(&args)
         .envs(env.vars_for(rc_dir))
         .env(ps1, ps1_value)
+        .env(jobs::MARK_VAR, &mark)
         .current_dir(&env.cwd)
-        .status()
-        .await
+        .spawn()
         .map_err(|e| ShellError::Start {
             program: program.clone(),
             why: e.to_string(),
         })?;
-    Ok(status.code().unwrap_or(1))
+    let code = tokio::select! {
+        status = child.wait() => status.ok().and_then(|s| s.code()).unwrap_or(1),
+        code = ending.next() => code,
+    };
+    // On exit too: `sleep &` and `nohup` jobs outlived the subshell (reliability-4 L2).
+    let _ = tokio::task::spawn_blocking(move || jobs::end_marked(&mark)).await;
+    let _ = child.wait().await;
+    Ok(code)
 }
 
 /// A word as typed when it needs no quoting, else quoted for the shell.

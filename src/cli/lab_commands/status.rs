@@ -48,7 +48,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         .iter()
         .filter_map(|l| l.evidence_file().map(|f| json!({"lesson": l.spec.number, "file": f, "present": s.paths.evidence(f).exists()})))
         .collect();
-    let progress = crate::lab::progress::load(&s.paths.src_dir);
+    let progress = super::progress(&s, lang);
     let checklists = judged(&s, lessons, &progress).await;
     let summary = checklist_summary(lessons, &checklists, lang);
     if as_json {

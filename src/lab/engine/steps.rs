@@ -69,7 +69,11 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::Evidence { file } => {
             let ctx = r.context();
             let value = evidence_as_synced(r, file, &ctx).await?;
-            let path = r.paths.evidence(file);
+            // Never written through a link that leads out of the lab (reliability-4 D5).
+            let path = r
+                .paths
+                .evidence_inside(file)
+                .map_err(crate::lab::eval::context::EvidenceError::Outside)?;
             let backup = evidence::write(&path, &value)?;
             written_evidence_passes(r, file).await?;
             Ok(match backup {
@@ -218,14 +222,18 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
                 Some(rel) => (repo_dir.join(rel), false),
                 None => (src_dir.join(&path), true),
             };
-            let existing = std::fs::read_to_string(&target).ok();
-            if existing.as_deref() == Some(text.as_str()) {
+            // Bytes, not text: a file that is not UTF-8 is still the learner's (reliability-4
+            // D4); one too big to read is the learner's and is kept by the backup below.
+            let existing =
+                crate::lab::files::read_bounded(&target, crate::lab::files::MAX_LEARNER_FILE).ok();
+            if existing.as_deref() == Some(text.as_bytes()) {
                 continue;
             }
             // A file capa-tui itself wrote for an earlier lesson is replaced; anything else is
             // the learner's and is kept as a backup.
             let ours = existing
                 .as_deref()
+                .and_then(|e| std::str::from_utf8(e).ok())
                 .is_some_and(|e| catalog.any_template_has(&path, e));
             let written_file = if ours {
                 crate::lab::files::write_atomic(&target, &text).map(|()| None)

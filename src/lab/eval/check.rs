@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::context::Context;
 use super::evidence;
 use crate::lab::catalog::Lesson;
+use crate::lab::files::{MAX_LEARNER_FILE, ReadError};
 use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
 use crate::t;
 
@@ -238,21 +239,52 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
     let lang = ctx.lang;
     let path = ctx.src_dir.join(&spec.file);
     let shown = path.display().to_string();
-    let bytes = match std::fs::read(&path) {
+    // A link that leads out of the lab is not followed (reliability-4 D5).
+    if let Err(out) = crate::lab::paths::inside(ctx.src_dir, &spec.file) {
+        return Err(fail_with(
+            t!(
+                lang,
+                "evidence-outside",
+                file = out.file.as_str(),
+                dir = out.dir.display().to_string()
+            ),
+            t!(lang, "evidence-outside-help"),
+        ));
+    }
+    // Only a regular file of bounded size: a FIFO hung `check` for good (reliability-4 H2).
+    let bytes = match crate::lab::files::read_bounded(&path, MAX_LEARNER_FILE) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(ReadError::Missing { .. }) => {
             return Err(fail_with(
                 t!(lang, "check-missing", path = shown.as_str()),
                 t!(lang, "check-missing-help"),
             ));
         }
-        Err(e) => {
+        Err(ReadError::NotRegular { .. }) => {
+            return Err(fail_with(
+                t!(lang, "check-not-regular", path = shown.as_str()),
+                t!(lang, "check-not-regular-help"),
+            ));
+        }
+        Err(ReadError::TooBig { size, limit, .. }) => {
+            return Err(fail_with(
+                t!(
+                    lang,
+                    "check-too-big",
+                    path = shown.as_str(),
+                    size = size.to_string(),
+                    limit = limit.to_string()
+                ),
+                t!(lang, "check-wrote-it-help"),
+            ));
+        }
+        Err(ReadError::Io { source, .. }) => {
             return Err(fail_with(
                 t!(
                     lang,
                     "check-unreadable",
                     path = shown.as_str(),
-                    why = e.to_string()
+                    why = source.to_string()
                 ),
                 t!(lang, "check-unreadable-help"),
             ));
@@ -390,175 +422,4 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-    use crate::lab::catalog::Catalog;
-    use serde_json::json;
-
-    /// A reading context whose cluster never answers, on an empty source dir of its own.
-    struct Offline {
-        client: kube::Client,
-        catalog: Catalog,
-        dir: tempfile::TempDir,
-    }
-
-    impl Offline {
-        /// Needs a runtime: the client starts a task.
-        fn new() -> Offline {
-            Offline {
-                client: kube::Client::try_from(kube::Config::new(
-                    "http://127.0.0.1:1".parse().unwrap(),
-                ))
-                .unwrap(),
-                catalog: Catalog::embedded().unwrap(),
-                dir: tempfile::tempdir().unwrap(),
-            }
-        }
-
-        fn ctx(&self) -> Context<'_> {
-            Context {
-                client: &self.client,
-                catalog: &self.catalog,
-                lang: Lang::FALLBACK,
-                src_dir: self.dir.path(),
-                bare_dir: self.dir.path(),
-            }
-        }
-    }
-
-    fn with_ctx<T>(f: impl FnOnce(&Context<'_>) -> T) -> T {
-        f(&Offline::new().ctx())
-    }
-
-    #[test]
-    fn every_lesson_with_evidence_checks_its_fields() {
-        for lesson in Catalog::embedded().unwrap().lessons() {
-            if let Some(e) = &lesson.spec.evidence {
-                assert!(
-                    !e.fields.is_empty(),
-                    "lesson {} checks no field",
-                    lesson.spec.number
-                );
-            }
-        }
-    }
-
-    #[tokio::test]
-    async fn a_wrong_type_is_named_with_the_type_the_lab_wants_and_advice_for_that_type() {
-        let v = json!({"replicas": "3"});
-        let f = with_ctx(|ctx| typed(ctx, &v, "replicas", JsonType::Number));
-        assert!(!f.ok);
-        assert_eq!(f.what, "replicas must be a number, found \"3\"");
-        assert_eq!(f.hint, None, "no lesson hint: the type's advice");
-        assert!(f.help.unwrap().contains("without quotes"));
-    }
-
-    /// `hook_created: "yesterday"` is flagged as not a time even while `hook_job` has the wrong
-    /// type too: each field is checked on its own, each with the advice for what is wrong.
-    #[tokio::test]
-    async fn every_field_is_checked_on_its_own_with_the_help_for_its_own_fault() {
-        let offline = Offline::new();
-        let (ctx, catalog) = (offline.ctx(), &offline.catalog);
-        let spec = catalog
-            .lesson_for_evidence("waves.json")
-            .and_then(|l| l.spec.evidence.clone())
-            .unwrap();
-        let v = json!({"hook_job": 5, "hook_created": "yesterday", "settings_created": true});
-        let findings = apply_checks(&v, &spec, &ctx).await;
-        let about = |field: &str| {
-            findings
-                .iter()
-                .filter(|f| !f.ok && f.what.starts_with(field))
-                .collect::<Vec<_>>()
-        };
-        let job = about("hook_job");
-        assert!(
-            job.iter().any(|f| f.what.contains("must be a string")),
-            "{findings:#?}"
-        );
-        let created = about("hook_created");
-        assert!(
-            created.iter().any(|f| f.what.contains("RFC 3339")
-                && f.help
-                    .as_deref()
-                    .is_some_and(|h| h.contains("copy the time"))),
-            "{findings:#?}"
-        );
-        let settings = about("settings_created");
-        assert!(
-            settings.iter().any(|f| f.what.contains("must be a string")),
-            "{findings:#?}"
-        );
-        // Each fault gets its own advice, never a lesson hint about something else, and no rule
-        // over a faulty field repeats it.
-        for f in job.iter().chain(&settings).chain(&created) {
-            assert_eq!(f.hint, None, "{f:?}");
-            assert!(f.help.is_some(), "{f:?}");
-        }
-        assert_eq!(job.len(), 1, "{job:#?}");
-        assert_eq!(created.len(), 1, "{created:#?}");
-    }
-
-    #[tokio::test]
-    async fn garbage_empty_and_non_object_files_say_what_they_are() {
-        let offline = Offline::new();
-        let (ctx, catalog, dir) = (offline.ctx(), &offline.catalog, &offline.dir);
-        let spec = catalog
-            .lesson_for_evidence("waves.json")
-            .and_then(|l| l.spec.evidence.clone())
-            .unwrap();
-        let said = |bytes: &[u8]| {
-            std::fs::write(dir.path().join("waves.json"), bytes).unwrap();
-            read_evidence(&spec, &ctx).unwrap_err()
-        };
-        let garbage: Vec<u8> = (0..300u32).map(|i| (i * 7919 % 251) as u8).collect();
-        let g = said(&garbage);
-        assert!(
-            g.what.contains("is not JSON") || g.what.contains("is not text"),
-            "{g:?}"
-        );
-        assert!(!g.what.contains("missing"), "{g:?}");
-        assert!(
-            g.help
-                .as_deref()
-                .unwrap()
-                .contains("did the command that wrote it fail")
-        );
-        let e = said(b"  \n");
-        assert_eq!(e.what, "waves.json is empty");
-        assert!(
-            e.help
-                .as_deref()
-                .unwrap()
-                .contains("did the command that wrote it fail")
-        );
-        assert!(said(b"[1, 2]").what.contains("must hold a JSON object"));
-        std::fs::remove_file(dir.path().join("waves.json")).unwrap();
-        assert!(
-            read_evidence(&spec, &ctx)
-                .unwrap_err()
-                .what
-                .contains("is missing")
-        );
-    }
-
-    #[tokio::test]
-    async fn one_of_explains_a_common_wrong_value_in_the_lessons_words() {
-        let rule: Rule = serde_saphyr::from_str(
-            "{rule: one-of, fields: [phase], values: [Failed, Error], hint: 1, why: record it once the hook has failed, says: {Running: still retrying}}",
-        )
-        .unwrap();
-        let offline = Offline::new();
-        let ctx = offline.ctx();
-        let f = rules::apply(&rule, &json!({"phase": "Running"}), &ctx).await;
-        assert_eq!(f[0].what, "still retrying");
-        let f = rules::apply(&rule, &json!({"phase": "Succeeded"}), &ctx).await;
-        assert_eq!(
-            f[0].what,
-            "phase is \"Succeeded\", not Failed or Error: record it once the hook has failed"
-        );
-        let f = rules::apply(&rule, &json!({"phase": "Failed"}), &ctx).await;
-        assert!(f[0].ok);
-    }
-}
+mod tests;

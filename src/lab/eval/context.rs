@@ -26,6 +26,8 @@ pub enum EvidenceError {
     },
     /// No lesson of this lab writes the file.
     NotOurs(String),
+    /// The file's path leads out of the source dir (through `..` or a symbolic link).
+    Outside(crate::lab::paths::LeavesSourceDir),
     /// An earlier evidence file this one builds on is missing, not JSON, or lacks a field.
     Earlier {
         file: String,
@@ -105,6 +107,12 @@ impl Say for EvidenceError {
                 why = source.to_string()
             ),
             EvidenceError::NotOurs(file) => t!(lang, "check-not-evidence", file = file.as_str()),
+            EvidenceError::Outside(out) => t!(
+                lang,
+                "evidence-outside",
+                file = out.file.as_str(),
+                dir = out.dir.display().to_string()
+            ),
             EvidenceError::Earlier {
                 file,
                 problem,

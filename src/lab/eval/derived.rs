@@ -11,10 +11,16 @@ use crate::lab::spec::{EvidenceRef, FieldPath, Reveal};
 
 /// A field of an earlier evidence file, or what to do when it is not there.
 pub fn evidence_field(ctx: &Context<'_>, r: &EvidenceRef) -> Result<Value, EvidenceError> {
-    let path = ctx.src_dir.join(&r.file);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|_| earlier(ctx, &r.file, EarlierProblem::Missing))?;
-    let v: Value = serde_json::from_str(&text)
+    let path = crate::lab::paths::inside(ctx.src_dir, &r.file).map_err(EvidenceError::Outside)?;
+    // Bounded, and never a FIFO: an earlier file is read as carefully as the one checked.
+    let bytes = crate::lab::files::read_bounded(&path, crate::lab::files::MAX_LEARNER_FILE)
+        .map_err(|e| match e {
+            crate::lab::files::ReadError::Missing { .. } => {
+                earlier(ctx, &r.file, EarlierProblem::Missing)
+            }
+            other => earlier(ctx, &r.file, EarlierProblem::NotJson(other.to_string())),
+        })?;
+    let v: Value = serde_json::from_slice(&bytes)
         .map_err(|e| earlier(ctx, &r.file, EarlierProblem::NotJson(e.to_string())))?;
     Ok(v.get(&r.field).cloned().unwrap_or(Value::Null))
 }

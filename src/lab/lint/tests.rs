@@ -264,3 +264,40 @@ fn narration_that_names_an_answer_while_the_question_is_asked_is_found() {
     assert!(two[0].contains("from-parameter"), "{two:?}");
     assert_eq!(all.len(), 2, "nothing else, and no number: {all:#?}");
 }
+
+/// A lesson pack whose evidence file leads out of the source dir (`../`, an absolute path) is
+/// refused by lint, in the author's language, and by loading: `do` once wrote JSON over a
+/// binary outside the lab (reliability-4 D5).
+#[test]
+fn an_evidence_path_out_of_the_source_dir_is_refused_by_lint_and_load() {
+    for hostile in ["../../../x.json", "/tmp/victim-bin"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = lessons(
+            dir.path(),
+            &[(
+                "02-precedence/lesson.yaml",
+                "  file: precedence.json\n",
+                &format!("  file: {hostile}\n"),
+            )],
+        );
+        let report = lint(&root, None).unwrap();
+        let all = said(&report).join("\n");
+        assert!(
+            all.contains("02-precedence/lesson.yaml:33:")
+                && all.contains("leads out of the source dir"),
+            "{hostile}: {all}"
+        );
+        for (code, words) in [("zh", "指向源目录之外"), ("ko", "소스 디렉터리 밖을")]
+        {
+            let lang = Lang::parse(code).unwrap();
+            let said: Vec<String> = report.problems.iter().map(|p| p.line(lang)).collect();
+            assert!(said.join("\n").contains(words), "{code}: {said:?}");
+        }
+        let loaded = crate::lab::catalog::Catalog::load(Some(&root), None);
+        let why = loaded.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            why.contains("leads out of the source dir"),
+            "{hostile}: {why}"
+        );
+    }
+}

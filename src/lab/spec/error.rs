@@ -17,6 +17,10 @@ pub enum SpecError {
     UnknownKind { reference: String, kind: String },
     #[error("path {path:?}: {why}")]
     BadPath { path: String, why: &'static str },
+    #[error(
+        "{0:?} leads out of the source dir: an evidence file is a relative path inside it, without .."
+    )]
+    EvidenceOutside(String),
     #[error("a text needs its English ({code}:), which stands in for a language it lacks")]
     NoEnglish { code: &'static str },
 }
@@ -41,6 +45,11 @@ impl SpecError {
             message.strip_suffix(" is not FILE#FIELD (e.g. precedence.json#replicas)")
         {
             return unquote(text).map(SpecError::NotEvidenceRef);
+        }
+        if let Some(text) = message.strip_suffix(
+            " leads out of the source dir: an evidence file is a relative path inside it, without ..",
+        ) {
+            return unquote(text).map(SpecError::EvidenceOutside);
         }
         if let Some(text) = message.strip_suffix(" is not namespace/Kind/name") {
             return unquote(text).map(SpecError::NotObjectRef);
@@ -90,6 +99,9 @@ impl Say for SpecError {
                     other => format!("“{other}”"),
                 };
                 t!(lang, "spec-bad-path", path = q(path), why = why)
+            }
+            SpecError::EvidenceOutside(text) => {
+                t!(lang, "spec-evidence-outside", text = q(text))
             }
             SpecError::NoEnglish { code } => t!(lang, "spec-no-english", code = code.to_string()),
         }
@@ -148,6 +160,7 @@ mod tests {
                 path: "".into(),
                 why: "empty",
             },
+            SpecError::EvidenceOutside("../../x".into()),
             SpecError::NoEnglish { code: "en" },
         ];
         for e in all {

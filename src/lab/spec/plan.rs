@@ -84,6 +84,7 @@ pub enum Step {
     },
     /// Read the evidence from the cluster and write it.
     Evidence {
+        #[serde(deserialize_with = "super::evidence_file")]
         file: String,
     },
 }

@@ -149,6 +149,12 @@ impl StateBuilder {
         self
     }
 
+    /// The notice over the screen, as the runtime puts it there at start.
+    pub fn notice(mut self, notice: super::Notice) -> Self {
+        self.state.ui.notice = Some(notice);
+        self
+    }
+
     pub fn build(self) -> State {
         self.state
     }

@@ -93,6 +93,8 @@ pub enum Notice {
     /// The lab is not the one the learner left: `--fresh` moved it aside, or this process took
     /// over from one that ended without stopping it.
     LabStarted(crate::session::Started),
+    /// The saved progress did not read: it is kept at this path and progress starts over.
+    ProgressKeptAside(std::path::PathBuf),
     /// `action` needs the cluster, which does not answer: why, and since when.
     ClusterUnreachable {
         action: Action,

@@ -226,3 +226,27 @@ fn the_header_follows_the_process_now_serving_the_lab() {
     );
     assert!(!header.contains("1111"), "{header}");
 }
+
+#[test]
+fn damaged_progress_kept_aside_is_said_on_screen_in_the_learners_language() {
+    let kept = std::path::PathBuf::from("/lab/capa-src/.capa-tui/tutor.json.damaged");
+    for (lang, words) in [
+        ("en", "did not read"),
+        ("zh", "无法读取"),
+        ("ko", "읽을 수 없어"),
+    ] {
+        let s = State::builder(catalog())
+            .lang(crate::i18n::Lang::parse(lang).unwrap())
+            .size(120, 40)
+            .notice(Notice::ProgressKeptAside(kept.clone()))
+            .build();
+        let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+        // Wide characters are drawn with a blank after each, and lines wrap: compare unspaced.
+        let flat: String = screen
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '│')
+            .collect();
+        assert!(flat.contains(&words.replace(' ', "")), "{lang}:\n{screen}");
+        assert!(flat.contains("tutor.json.damaged"), "{screen}");
+    }
+}

@@ -432,7 +432,10 @@ async fn written(
     value: &serde_json::Value,
     saved: &std::path::Path,
 ) -> StepResult {
-    let path = r.paths.evidence(file);
+    let path = r
+        .paths
+        .evidence_inside(file)
+        .map_err(crate::lab::eval::context::EvidenceError::Outside)?;
     evidence::write(&path, value)?;
     super::written_evidence_passes(r, file).await?;
     let _ = std::fs::remove_file(saved);

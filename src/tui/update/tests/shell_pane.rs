@@ -227,7 +227,10 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
             let screen = crate::tui::view::text_of_screen(&s, w, h);
             let title = screen
                 .lines()
-                .find(|l| l.contains(&format!("{} ", Pane::Shell.title(s.session.lang))) && l.contains(" · "))
+                .find(|l| {
+                    l.contains(&format!("{} ", Pane::Shell.title(s.session.lang)))
+                        && l.contains(" · ")
+                })
                 .unwrap_or_default()
                 .to_string();
             match s.shell.tall_command {

@@ -1,0 +1,86 @@
+//! Ending every process a lab shell started, its background and `nohup` jobs included: each
+//! carries a mark in its environment, which jobs inherit whatever process group or session
+//! they move to, so they are found in /proc after the shell has gone (`capa-tui shell --sim`
+//! once left `sleep &` and `nohup` jobs running after every kind of exit).
+
+use std::time::Duration;
+
+/// The variable that marks a lab shell's processes.
+pub const MARK_VAR: &str = "CAPA_SHELL_MARK";
+
+/// A mark no other shell has: this process, and the time it was made.
+pub fn new_mark() -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    format!("{}-{nanos}", std::process::id())
+}
+
+/// Ends the processes that carry `mark`: a hangup first (what closing a terminal sends, so an
+/// interactive shell and its jobs end as they would), then a kill for whatever ignored it.
+pub fn end_marked(mark: &str) {
+    let first = marked(mark);
+    if first.is_empty() {
+        return;
+    }
+    for pid in &first {
+        // SAFETY: kill only sends a signal; the pids carry this shell's mark.
+        unsafe {
+            libc::kill(*pid, libc::SIGHUP);
+            libc::kill(*pid, libc::SIGCONT);
+        }
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    for pid in marked(mark) {
+        // SAFETY: as above.
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+}
+
+/// The processes (other than this one) whose environment holds `MARK_VAR=mark`.
+pub fn marked(mark: &str) -> Vec<i32> {
+    let wanted = format!("{MARK_VAR}={mark}");
+    let me = i32::try_from(std::process::id()).unwrap_or(0);
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| *pid != me)
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/environ"))
+                .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == wanted.as_bytes()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn background_and_nohup_jobs_of_a_marked_shell_are_ended() {
+        let mark = new_mark();
+        let status = std::process::Command::new("sh")
+            .arg("-c")
+            .arg("sleep 9101 & nohup sleep 9102 >/dev/null 2>&1 & setsid sleep 9103 & exit 0")
+            .env(MARK_VAR, &mark)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let start = std::time::Instant::now();
+        while marked(&mark).len() < 3 && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(marked(&mark).len(), 3, "the shell's three jobs run on");
+        end_marked(&mark);
+        let start = std::time::Instant::now();
+        // Killed processes are reaped by whoever adopted them; wait until /proc drops them.
+        while !marked(&mark).is_empty() && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(marked(&mark), Vec::<i32>::new());
+    }
+}

@@ -1,0 +1,41 @@
+//! A session's refusals, said in the learner's language.
+
+use super::*;
+
+/// The cluster refuses a state dir others may write to in English; the tutor says it in the
+/// learner's language, with what to do.
+#[tokio::test]
+async fn an_unsafe_state_dir_is_refused_in_the_learners_language() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("shared");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::set_permissions(&state, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = Session::open(Options {
+        sim: true,
+        speed: 1.0,
+        state_dir: Some(&state),
+        kubeconfig: None,
+        context: None,
+        src_dir: None,
+        bare_dir: None,
+        fresh: false,
+    })
+    .await
+    .err()
+    .unwrap();
+    assert!(
+        matches!(
+            refused,
+            SessionError::Sim(capa_sim::SimError::UnsafeFolder(_))
+        ),
+        "{refused:?}"
+    );
+    let zh = refused.say(Lang::parse("zh").unwrap());
+    assert!(
+        zh.contains("其他用户可以写入") && zh.contains("chmod go-w"),
+        "{zh}"
+    );
+    let ko = refused.say(Lang::parse("ko").unwrap());
+    assert!(ko.contains("다른 사용자가"), "{ko}");
+}
