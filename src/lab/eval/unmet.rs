@@ -69,6 +69,24 @@ pub struct AppState {
     pub main: String,
 }
 
+/// Why an Application is not Synced and Healthy at main, as its status tells: each cause has the
+/// one action that helps (waiting cannot fix a render error; a hard refresh cannot end a retry).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unsettled {
+    /// Argo CD cannot render the source (a ComparisonError or InvalidSpecError): its message.
+    CannotRender { message: String },
+    /// An operation keeps retrying another commit, and main's waits behind it.
+    RetryingOther { at: String, attempt: i64 },
+    /// A sync of main runs now.
+    Syncing,
+    /// Argo CD has not read main yet.
+    NotCompared,
+    /// Compared at main and OutOfSync, with nothing syncing it.
+    OutOfSync,
+    /// Synced at main; its health is not Healthy yet.
+    NotHealthy,
+}
+
 /// Why a condition does not hold.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Unmet {
@@ -117,7 +135,7 @@ pub enum Unmet {
     /// Not Synced/Healthy at `main` yet (or an operation runs).
     NotSettled {
         state: AppState,
-        running: bool,
+        why: Unsettled,
     },
     NotSucceeded {
         app: String,
@@ -268,7 +286,7 @@ impl Say for Unmet {
                 at = at.as_str(),
                 want = want.as_str()
             ),
-            Unmet::NotSettled { state, running } => {
+            Unmet::NotSettled { state, why } => {
                 let now = t!(
                     lang,
                     "unmet-app-state",
@@ -278,10 +296,28 @@ impl Say for Unmet {
                     at = state.at.as_str(),
                     main = state.main.as_str()
                 );
-                if *running {
-                    t!(lang, "unmet-not-settled-running", state = now)
-                } else {
-                    t!(lang, "unmet-not-settled", state = now)
+                let app = state.app.as_str();
+                match why {
+                    Unsettled::CannotRender { message } => t!(
+                        lang,
+                        "unmet-cannot-render",
+                        state = now,
+                        message = message.as_str()
+                    ),
+                    Unsettled::RetryingOther { at, attempt } => t!(
+                        lang,
+                        "unmet-retrying-other",
+                        state = now,
+                        at = at.as_str(),
+                        attempt = attempt,
+                        app = app
+                    ),
+                    Unsettled::Syncing => t!(lang, "unmet-syncing", state = now),
+                    Unsettled::NotCompared => {
+                        t!(lang, "unmet-not-compared", state = now, app = app)
+                    }
+                    Unsettled::OutOfSync => t!(lang, "unmet-out-of-sync", state = now, app = app),
+                    Unsettled::NotHealthy => t!(lang, "unmet-not-healthy", state = now),
                 }
             }
             Unmet::NotSucceeded {

@@ -1,6 +1,7 @@
 //! Judging a checklist condition on the facts: whether it holds, why not ([`Unmet`]), and since
 //! when; and the readers of the cluster's objects and of Git it needs.
 
+use crate::cluster::Application;
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -237,8 +238,8 @@ impl DoneWhen {
         match self {
             DoneWhen::Synced { .. } | DoneWhen::Succeeded { .. } if !settled => {
                 Some(Unmet::NotSettled {
+                    why: unsettled(app, &at_main),
                     state,
-                    running: app.operation.is_some(),
                 })
             }
             DoneWhen::Succeeded { .. }
@@ -265,6 +266,41 @@ impl DoneWhen {
             }
             _ => None,
         }
+    }
+}
+
+/// Why an Application that is not settled at main is not, from its status: a render error
+/// first (nothing else can happen until it is fixed), then an operation (retrying another
+/// commit, or syncing main), then what Argo CD has compared.
+fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unsettled {
+    let rendering = app
+        .status
+        .conditions
+        .iter()
+        .find(|c| c.kind == "ComparisonError" || c.kind == "InvalidSpecError");
+    if let Some(c) = rendering {
+        return Unsettled::CannotRender {
+            message: c.message.clone(),
+        };
+    }
+    let op = app.status.operation_state.as_ref();
+    if app.operation.is_some() || op.is_some_and(|o| o.phase == "Running") {
+        let revision = app.running_revision().or(app.operation_revision());
+        return if at_main(revision) {
+            Unsettled::Syncing
+        } else {
+            Unsettled::RetryingOther {
+                at: short(revision),
+                attempt: op.and_then(|o| o.retry_count).unwrap_or(0) + 1,
+            }
+        };
+    }
+    if !at_main(app.git_revision()) {
+        Unsettled::NotCompared
+    } else if app.status.sync.status != "Synced" {
+        Unsettled::OutOfSync
+    } else {
+        Unsettled::NotHealthy
     }
 }
 

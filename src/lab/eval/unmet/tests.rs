@@ -91,3 +91,89 @@ fn a_step_that_needs_time_holds_only_once_the_time_has_passed() {
         "put back: it no longer holds"
     );
 }
+
+/// An app that is not settled at main is said with its cause and the one action that helps:
+/// a render error (fix Git), a retry of another commit (end it), a sync of main (wait), main not
+/// read yet (hard refresh), OutOfSync with nothing syncing (sync), or health (wait, look).
+#[test]
+fn an_unsettled_app_names_its_cause_and_the_action_that_fits_it() {
+    let main = "a".repeat(40);
+    let old = "b".repeat(40);
+    let app = |status: serde_json::Value, operation: Option<&str>| {
+        let mut json = json!({
+            "metadata": {"name": "src-helm", "namespace": "argocd"},
+            "spec": {"source": {"repoURL": "git://gitd/src.git", "path": "charts/web"}},
+            "status": status,
+        });
+        if let Some(rev) = operation {
+            json["operation"] = json!({"sync": {"revision": rev}});
+        }
+        json
+    };
+    let settled_at = |rev: &str| json!({"sync": {"status": "Synced", "revision": rev}, "health": {"status": "Healthy"}});
+    let cases = [
+        (
+            app(
+                json!({"sync": {"status": "Unknown", "revision": main}, "health": {"status": "Healthy"},
+                "conditions": [{"type": "ComparisonError", "message": "values.yaml: no such file"}]}),
+                None,
+            ),
+            "cannot render it: values.yaml: no such file. Fix that in Git and push",
+        ),
+        (
+            app(
+                json!({"sync": {"status": "OutOfSync", "revision": main}, "health": {"status": "Healthy"},
+                "operationState": {"phase": "Running", "retryCount": 2,
+                    "operation": {"sync": {"revision": old}}}}),
+                Some(&old),
+            ),
+            "keeps retrying commit bbbbbbb (attempt 3)",
+        ),
+        (
+            app(
+                json!({"sync": {"status": "OutOfSync", "revision": main}, "health": {"status": "Healthy"},
+                "operationState": {"phase": "Running", "operation": {"sync": {"revision": main}}}}),
+                Some(&main),
+            ),
+            "the sync of main runs now: wait for it",
+        ),
+        (
+            app(settled_at(&old), None),
+            "has not read main yet: hard-refresh src-helm",
+        ),
+        (
+            app(
+                json!({"sync": {"status": "OutOfSync", "revision": main}, "health": {"status": "Healthy"}}),
+                None,
+            ),
+            "nothing syncs it: sync it (argocd app sync src-helm)",
+        ),
+        (
+            app(
+                json!({"sync": {"status": "Synced", "revision": main}, "health": {"status": "Progressing"}}),
+                None,
+            ),
+            "synced, not Healthy yet",
+        ),
+    ];
+    let cond: DoneWhen = serde_saphyr::from_str("synced: {app: src-helm}").unwrap();
+    for (json, said) in cases {
+        let mut live = super::super::facts::LiveFacts::default();
+        live.git.repos.insert("src".into(), Some(main.clone()));
+        live.apps.insert(
+            "src-helm".into(),
+            super::super::facts::AppFacts::from_json(&json).unwrap(),
+        );
+        let unmet = cond.unmet(&live.facts()).expect("not settled");
+        assert!(matches!(unmet, Unmet::NotSettled { .. }), "{unmet:?}");
+        let words = unmet.to_string();
+        assert!(words.contains(said), "{said:?} in {words:?}");
+    }
+    let mut live = super::super::facts::LiveFacts::default();
+    live.git.repos.insert("src".into(), Some(main.clone()));
+    live.apps.insert(
+        "src-helm".into(),
+        super::super::facts::AppFacts::from_json(&app(settled_at(&main), None)).unwrap(),
+    );
+    assert_eq!(cond.unmet(&live.facts()), None, "settled at main");
+}
