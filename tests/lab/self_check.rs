@@ -342,6 +342,48 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
         "helm_winner",
         &["helm_winner", "the cluster shows \"parameters\""],
     );
+
+    // A recorded value that differs from the cluster's gets advice by its cause: written after
+    // the sync ended, the value itself is wrong (the lesson's hint); written before the sync
+    // ended, it was read too early (write it again), whatever field it is.
+    for (case, age, hint, help) in [
+        ("written now", 0, Some(2), None),
+        (
+            "written an hour before the sync ended",
+            3600,
+            None,
+            Some("read too early"),
+        ),
+    ] {
+        let path = lab.src.join("precedence.json");
+        let original = std::fs::read_to_string(&path).unwrap();
+        let mut v: Value = serde_json::from_str(&original).unwrap();
+        v["replicas"] = json!(2);
+        std::fs::write(&path, v.to_string()).unwrap();
+        let then = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+        let g = lab.grade(2).await;
+        std::fs::write(&path, original).unwrap();
+        let differs = g
+            .findings
+            .iter()
+            .find(|f| !f.ok && f.what.contains("replicas is 2 but the cluster shows 3"))
+            .unwrap_or_else(|| panic!("{case}: {}", failures(&g)));
+        assert_eq!(differs.hint, hint, "{case}: {differs:?}");
+        assert_eq!(
+            differs
+                .help
+                .as_deref()
+                .map(|h| h.contains(help.unwrap_or_default())),
+            help.map(|_| true),
+            "{case}: {differs:?}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

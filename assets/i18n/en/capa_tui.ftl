@@ -369,6 +369,8 @@ check-not-a-time = { $field } must be an RFC 3339 time, as creationTimestamp sho
 check-time-help = copy the time as the cluster shows it, e.g. 2026-03-01T10:02:11Z (kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}')
 check-live-ok = { $field } = { $value } matches the cluster
 check-live-differs = { $field } is { $value } but the cluster shows { $live }
+check-live-differs-syncing = { $app } is syncing now, so the cluster is still moving: check again once its sync has ended
+check-live-differs-too-early = { $file } was written at { $written }, before { $app }'s last sync ended at { $ended }: the value was read too early; write the file again now
 check-cannot-read-live = cannot check { $file } against the cluster: { $why }
 check-cannot-read-live-help = the self-check needs the cluster: once it answers, check again (c)
 check-cannot-read-steps = cannot read the cluster to check lesson { $lesson }'s steps: { $why }

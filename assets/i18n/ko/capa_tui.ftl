@@ -387,6 +387,8 @@ check-not-a-time = { $field } 필드는 creationTimestamp처럼 RFC 3339 시각�
 check-time-help = 클러스터가 보여 주는 그대로 시각을 복사하세요. 예: 2026-03-01T10:02:11Z (kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}')
 check-live-ok = { $field } = { $value }, 클러스터와 일치합니다
 check-live-differs = { $field } 값은 { $value }인데 클러스터의 값은 { $live }입니다
+check-live-differs-syncing = { $app }이(가) 지금 동기화 중이라 클러스터가 아직 바뀌고 있습니다. 동기화가 끝난 뒤 다시 점검하세요
+check-live-differs-too-early = { $file }은(는) { $written }에 쓰였는데, { $app }의 마지막 동기화는 { $ended }에 끝났습니다. 값을 너무 일찍 읽었습니다. 지금 파일을 다시 쓰세요
 check-cannot-read-live = { $file } 파일을 클러스터와 맞춰 볼 수 없습니다: { $why }
 check-cannot-read-live-help = 자가 점검에는 클러스터가 필요합니다. 클러스터가 응답하면 다시 점검하세요(c)
 check-cannot-read-steps = 클러스터를 읽을 수 없어 레슨 { $lesson }의 절차를 점검하지 못합니다: { $why }

@@ -359,6 +359,8 @@ check-not-a-time = { $field } 必须是 RFC 3339 时间（像 creationTimestamp 
 check-time-help = 按集群显示的原样复制时间，例如 2026-03-01T10:02:11Z（kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}'）
 check-live-ok = { $field } = { $value }，与集群一致
 check-live-differs = { $field } 为 { $value }，但集群显示的是 { $live }
+check-live-differs-syncing = { $app } 正在同步，集群还在变化：等同步结束后再检查
+check-live-differs-too-early = { $file } 写于 { $written }，早于 { $app } 上一次同步结束的 { $ended }：读取得太早了；现在重新写一次这个文件
 check-cannot-read-live = 无法把 { $file } 与集群对照：{ $why }
 check-cannot-read-live-help = 自检需要集群：集群回应后再自检一次（c）
 check-cannot-read-steps = 无法读取集群来检查第 { $lesson } 课的步骤：{ $why }

@@ -16,6 +16,7 @@ use crate::lab::files::{MAX_LEARNER_FILE, ReadError};
 use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
 use crate::t;
 
+mod cause;
 mod history;
 mod rules;
 mod state;
@@ -330,6 +331,44 @@ pub async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Fi
     }
 }
 
+/// A live field that differs, with the advice its cause calls for: the lesson's hint only when
+/// the value itself is wrong.
+fn live_differs(
+    differs: String,
+    cause: Option<&cause::LiveDiffers>,
+    spec: &EvidenceSpec,
+    ctx: &Context<'_>,
+) -> Finding {
+    let lang = ctx.lang;
+    let clock = |t: &jiff::Timestamp| {
+        t.to_zoned(jiff::tz::TimeZone::system())
+            .strftime("%H:%M:%S")
+            .to_string()
+    };
+    match cause {
+        Some(cause::LiveDiffers::Syncing { app }) => fail_with(
+            differs,
+            t!(lang, "check-live-differs-syncing", app = app.as_str()),
+        ),
+        Some(cause::LiveDiffers::ReadTooEarly {
+            app,
+            written,
+            ended,
+        }) => fail_with(
+            differs,
+            t!(
+                lang,
+                "check-live-differs-too-early",
+                file = spec.file.as_str(),
+                written = clock(written),
+                app = app.as_str(),
+                ended = clock(ended)
+            ),
+        ),
+        Some(cause::LiveDiffers::Value) | None => fail(differs, spec.live_hint),
+    }
+}
+
 /// The fields the rules read as RFC 3339 times.
 fn time_fields(spec: &EvidenceSpec) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
@@ -379,22 +418,25 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
     if !live_fields.is_empty() {
         match evidence::capture_live(spec, ctx, v).await {
             Ok(live) => {
+                // Why a value differs is found once, for all of them: the cause is the file's.
+                let mut cause = None;
                 for f in live_fields {
-                    out.push(
-                        expect(
-                            same_value(&v[f], &live[f]),
-                            t!(lang, "check-live-ok", field = f, value = v[f].to_string()),
-                            t!(
-                                lang,
-                                "check-live-differs",
-                                field = f,
-                                value = v[f].to_string(),
-                                live = live[f].to_string()
-                            ),
-                            spec.live_hint,
-                        )
-                        .live(),
+                    let (value, now) = (v[f].to_string(), live[f].to_string());
+                    if same_value(&v[f], &live[f]) {
+                        out.push(pass(t!(lang, "check-live-ok", field = f, value = value)).live());
+                        continue;
+                    }
+                    let differs = t!(
+                        lang,
+                        "check-live-differs",
+                        field = f,
+                        value = value,
+                        live = now
                     );
+                    if cause.is_none() {
+                        cause = Some(cause::why_live_differs(spec, ctx).await);
+                    }
+                    out.push(live_differs(differs, cause.as_ref(), spec, ctx).live());
                 }
             }
             Err(e) => out.push(
