@@ -317,6 +317,7 @@ unmet-pushed-without = { $path } on main of { $repo }.git does not contain "{ $c
 unmet-git-sets-unwanted = { $file } on main of { $repo }.git sets { $path } to { $have }; the lab keeps it out of Git
 unmet-git-lacks = { $file } on main of { $repo }.git does not set { $path }; it should be { $want }
 unmet-git-differs = { $file } on main of { $repo }.git sets { $path } to { $have }, not { $want }
+unmet-git-not-yaml = { $file } on main of { $repo }.git is not valid YAML ({ $why }): fix it, commit and git push
 unmet-no-app = there is no Application { $app } in argocd: kubectl apply it
 unmet-app-spec-lacks = { $app }'s spec.{ $at } should hold { $want }: edit the Application and kubectl apply it again
 unmet-app-state = { $app } is { $sync }/{ $health } at { $at } (main is at { $main })

@@ -335,6 +335,7 @@ unmet-pushed-without = { $repo }.git의 main에 있는 { $path } 파일에 "{ $c
 unmet-git-sets-unwanted = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $have } 값을 설정합니다. 이 실습에서는 이 값을 Git에 두지 않습니다
 unmet-git-lacks = { $repo }.git의 main에 있는 { $file } 파일이 { $path } 값을 설정하지 않습니다(필요한 값: { $want })
 unmet-git-differs = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $want } 대신 { $have } 값을 설정합니다
+unmet-git-not-yaml = { $repo }.git의 main에 있는 { $file }은(는) 올바른 YAML이 아닙니다({ $why }). 고친 뒤 커밋하고 git push 하세요
 unmet-no-app = argocd에 { $app } Application이 없습니다. kubectl apply로 적용하세요
 unmet-app-spec-lacks = { $app }의 spec.{ $at }에 { $want } 내용이 있어야 합니다. Application을 고친 뒤 다시 kubectl apply 하세요
 unmet-app-state = { $app }: { $at } 커밋에서 { $sync }/{ $health }(main은 { $main })

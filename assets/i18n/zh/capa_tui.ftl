@@ -308,6 +308,7 @@ unmet-pushed-without = { $repo }.git 的 main 上的 { $path } 不包含 "{ $con
 unmet-git-sets-unwanted = { $repo }.git 的 main 上，{ $file } 把 { $path } 设为 { $have }；本实验不把它放进 Git
 unmet-git-lacks = { $repo }.git 的 main 上，{ $file } 没有设置 { $path }；它应为 { $want }
 unmet-git-differs = { $repo }.git 的 main 上，{ $file } 把 { $path } 设为 { $have }，而不是 { $want }
+unmet-git-not-yaml = { $repo }.git 的 main 上的 { $file } 不是合法的 YAML（{ $why }）：修正后提交并 git push
 unmet-no-app = argocd 中没有 Application { $app }：用 kubectl apply 应用它
 unmet-app-spec-lacks = { $app } 的 spec.{ $at } 应包含 { $want }：修改 Application 后再次 kubectl apply
 unmet-app-state = { $app } 在 { $at } 上为 { $sync }/{ $health }（main 在 { $main }）

@@ -124,6 +124,12 @@ pub enum Unmet {
         have: String,
         want: String,
     },
+    /// The file Git holds on main does not parse as YAML: the parser's reason.
+    GitNotYaml {
+        repo: String,
+        file: String,
+        why: String,
+    },
     NoApp {
         app: String,
     },
@@ -262,6 +268,13 @@ impl Say for Unmet {
                 file = file.as_str(),
                 path = path.as_str(),
                 want = want.as_str()
+            ),
+            Unmet::GitNotYaml { repo, file, why } => t!(
+                lang,
+                "unmet-git-not-yaml",
+                repo = repo.as_str(),
+                file = file.as_str(),
+                why = why.as_str()
             ),
             Unmet::GitDiffers {
                 repo,

@@ -382,7 +382,21 @@ fn git_value(
             path: file.clone(),
         });
     };
-    let doc = serde_saphyr::from_str::<Value>(text).unwrap_or(Value::Null);
+    // A file that does not parse sets nothing: say why it does not, not that a value is missing.
+    let doc = match serde_saphyr::from_str::<Value>(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let why = e.location().map_or_else(
+                || e.to_string(),
+                |l| format!("line {}, column {}", l.line(), l.column()),
+            );
+            return Some(Unmet::GitNotYaml {
+                repo: repo.clone(),
+                file: file.clone(),
+                why,
+            });
+        }
+    };
     let have = path.get(&doc).cloned().unwrap_or(Value::Null);
     if same(&have, equals) {
         return None;

@@ -177,3 +177,30 @@ fn an_unsettled_app_names_its_cause_and_the_action_that_fits_it() {
     );
     assert_eq!(cond.unmet(&live.facts()), None, "settled at main");
 }
+
+/// A file Git holds that does not parse is said as that, with where, not as a missing value.
+#[test]
+fn a_file_in_git_that_does_not_parse_is_said_as_not_yaml() {
+    let cond: DoneWhen = serde_saphyr::from_str(
+        "git-value: {repo: src, file: waves/config.yaml, path: data.mode, equals: green}",
+    )
+    .unwrap();
+    let mut live = super::super::facts::LiveFacts::default();
+    let mut with = |text: &str| {
+        live.git
+            .files
+            .insert(("src".into(), "waves/config.yaml".into()), text.into());
+        cond.unmet(&live.facts())
+    };
+    let broken = with("data:\n  mode: green\n mode: blue\n").unwrap();
+    assert!(matches!(broken, Unmet::GitNotYaml { .. }), "{broken:?}");
+    assert!(
+        broken.to_string().contains("is not valid YAML (line"),
+        "{broken}"
+    );
+    assert!(matches!(
+        with("data:\n  mode: blue\n"),
+        Some(Unmet::GitDiffers { .. })
+    ));
+    assert_eq!(with("data:\n  mode: green\n"), None);
+}
