@@ -78,7 +78,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
         chrome::header(s, areas.header, buf);
         for (pane, rect) in &areas.panes {
             let focused = *pane == s.ui.focus;
-            let block = Block::default()
+            let mut block = Block::default()
                 .borders(Borders::ALL)
                 .border_type(if focused {
                     BorderType::Thick
@@ -94,6 +94,14 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                     format!(" {} ", chrome::pane_title(s, *pane)),
                     look.theme.title(),
                 ));
+            if let Some(note) = chrome::pane_note(s, *pane) {
+                block = block.title_bottom(Span::styled(
+                    format!(" {note} "),
+                    look.theme
+                        .accent()
+                        .add_modifier(ratatui::style::Modifier::REVERSED),
+                ));
+            }
             let inner = block.inner(*rect);
             block.render(*rect, buf);
             let extent = match pane {

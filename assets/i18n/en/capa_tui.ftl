@@ -230,8 +230,8 @@ shell-failed = ✗ The shell could not start: { $why }. capa-tui keeps working; 
 shell-exited = {" "}the shell exited · Enter starts another{" "}
 shell-exited-code = {" "}the shell exited (code { $code }) · Enter starts another{" "}
 shell-scrolled-back = {" "}↑ { $lines } lines back · ↓/j forward, typing returns{" "}
-shell-tall-command-zoom = { $lines } lines, taller than this pane: Ctrl-] z zooms to show them whole
-shell-tall-command-lesson = { $lines } lines, taller than the screen: the lesson pane shows them whole
+shell-tall-command-zoom = { $lines } lines, typed line by line · Ctrl-] z shows them all
+shell-tall-command-lesson = { $lines } lines, typed line by line · the lesson pane shows them
 
 ## Lesson pane (tui/view/lesson.rs).
 lesson-none = No lessons found.

@@ -249,8 +249,8 @@ shell-failed = ✗ 셸을 시작할 수 없습니다: { $why }. capa-tui는 계�
 shell-exited = {" "}셸이 종료됨 · Enter로 새로 시작{" "}
 shell-exited-code = {" "}셸이 종료됨(코드 { $code }) · Enter로 새로 시작{" "}
 shell-scrolled-back = {" "}↑ { $lines }줄 위 · ↓/j 아래로, 입력하면 맨 아래로{" "}
-shell-tall-command-zoom = { $lines }줄, 이 패널보다 깁니다. Ctrl-] 다음 z로 확대하면 전부 보입니다
-shell-tall-command-lesson = { $lines }줄, 화면보다 깁니다. 레슨 패널에서 전체를 보세요
+shell-tall-command-zoom = { $lines }줄, 한 줄씩 입력 · Ctrl-] 다음 z로 전부 보기
+shell-tall-command-lesson = { $lines }줄, 한 줄씩 입력 · 전체는 레슨 패널에
 
 ## 레슨 패널(tui/view/lesson.rs).
 lesson-none = 레슨이 없습니다.

@@ -222,8 +222,8 @@ shell-failed = ✗ 终端无法启动：{ $why }。capa-tui 仍可使用；按 s
 shell-exited = {" "}终端已退出 · 按回车再开一个{" "}
 shell-exited-code = {" "}终端已退出（退出码 { $code }）· 按回车再开一个{" "}
 shell-scrolled-back = {" "}↑ 回看 { $lines } 行 · ↓/j 向前，输入即回到底部{" "}
-shell-tall-command-zoom = 共 { $lines } 行，比本窗格高：按 Ctrl-] 再按 z 放大即可完整显示
-shell-tall-command-lesson = 共 { $lines } 行，比屏幕还高：请在课程窗格里看完整命令
+shell-tall-command-zoom = 共 { $lines } 行，逐行输入 · Ctrl-] 再按 z 可全部显示
+shell-tall-command-lesson = 共 { $lines } 行，逐行输入 · 课程窗格里有完整命令
 
 ## 课程窗格（tui/view/lesson.rs）。
 lesson-none = 没有找到课程。

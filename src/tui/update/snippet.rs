@@ -84,10 +84,14 @@ pub fn deliver(s: &mut State) -> Vec<Effect> {
     let Some(text) = s.shell.pending_input.take() else {
         return Vec::new();
     };
-    let mut bytes = if screen.bracketed_paste() {
+    // A command taller than the pane is typed line by line: readline cannot redraw a pasted
+    // buffer taller than its screen (it left lines like "EOF  - containerPort: 80ineeb"), while
+    // continuation lines scroll as any shell's do. A snippet is one command (a heredoc, lines
+    // continued with `\`), so nothing runs before the learner's Enter on its last line.
+    let mut bytes = if screen.bracketed_paste() && s.shell.tall_command.is_none() {
         format!("\x1b[200~{text}\x1b[201~").into_bytes()
     } else {
-        text.replace('\n', "\r").into_bytes()
+        text.trim_end_matches('\n').replace('\n', "\r").into_bytes()
     };
     bytes.append(&mut s.shell.pending_keys);
     vec![Effect::ShellInput(bytes)]

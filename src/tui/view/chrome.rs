@@ -33,16 +33,7 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
         return format!("{}{as_of}", pane.title(lang));
     }
     let marker = s.shell.about.marker.trim();
-    // A command taller than the pane: where to read it whole matters more than how to leave,
-    // which the footer says too.
-    if let Some(tall) = s.shell.tall_command {
-        let note = if tall.fits_zoomed {
-            t!(lang, "shell-tall-command-zoom", lines = tall.lines)
-        } else {
-            t!(lang, "shell-tall-command-lesson", lines = tall.lines)
-        };
-        format!("{} {marker} · {note}", pane.title(lang))
-    } else if s.shell.typing && s.ui.focus == Pane::Shell {
+    if s.shell.typing && s.ui.focus == Pane::Shell {
         format!(
             "{} {marker} · {}",
             pane.title(lang),
@@ -51,6 +42,18 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
     } else {
         format!("{} {marker}", pane.title(lang))
     }
+}
+
+/// What a pane's bottom border says: for the shell, a command taller than it and where to read
+/// it whole (a line of its own: the top one is full in a narrow pane).
+pub fn pane_note(s: &State, pane: Pane) -> Option<String> {
+    let tall = s.shell.tall_command.filter(|_| pane == Pane::Shell)?;
+    let lang = s.lang();
+    Some(if tall.fits_zoomed {
+        t!(lang, "shell-tall-command-zoom", lines = tall.lines)
+    } else {
+        t!(lang, "shell-tall-command-lesson", lines = tall.lines)
+    })
 }
 
 /// Whether the panes show the cluster now comes first, then the cluster, then the theme; a
