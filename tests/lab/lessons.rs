@@ -391,7 +391,10 @@ async fn status_lists_the_predictions_kept_with_the_lab() {
     let said = text(&out);
     assert!(out.status.success(), "{said}");
     assert!(said.contains("Progress: on lesson 6, Steps"), "{said}");
-    assert!(said.contains("prediction 6:4: mode: blue"), "{said}");
+    assert!(
+        said.contains("lesson 6, action 5: predicted mode: blue"),
+        "{said}"
+    );
     let out = capa(&state, &["status", "--json"]).await;
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["progress"]["answers"]["6:4"], "mode: blue");

@@ -199,6 +199,7 @@ timeline-no-operation = { $app }: no operation yet
 
 ## Sync timeline (tui/view/timeline.rs).
 timeline-last-operation = { $app } · last operation{" "}
+timeline-current-operation = { $app } · current operation{" "}
 timeline-started = { $retry } · started { $started }
 timeline-now = now: { $message }
 timeline-head-lane = phase wave
@@ -626,7 +627,7 @@ status-on-lesson = Progress: on lesson { $lesson }, { $part }
 status-not-opened = Progress: the tutor has not been opened on this lab yet
 status-checklist = lesson { $lesson }: { $done }/{ $of } steps done now
 status-undone = {"    "}✗ { $step } — { $why }
-status-prediction = prediction { $question }: { $answer }
+status-prediction = lesson { $lesson }, action { $action }: predicted { $answer }
 doctor-no-cluster = no cluster: pass --kubeconfig/--context, set KUBECONFIG, or use --sim ({ $why })
 doctor-target = target: { $target }
 doctor-api = API reachable: Kubernetes { $version }

@@ -107,7 +107,7 @@ step-evidence = 클러스터에서 읽어 { $file } 작성하기
 ## Applications 패널(tui/view/panes.rs).
 apps-not-loaded = Applications를 아직 불러오지 못했습니다. 클러스터가 아직 응답하지 않았습니다(헤더 참고).
 apps-none-yet = argocd에 Application이 없습니다. r을 누르면 이 레슨의 계획이 실행되어 필요한 것을 만듭니다.
-apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
+apps-revisions = {"  "}Git { $git }{ $git_subject } · { $good }
 apps-last-good = 마지막 동기화 성공 { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.
 apps-last-good-here = 마지막 동기화 성공: 이 커밋
@@ -218,6 +218,7 @@ timeline-no-operation = { $app }: 아직 작업 없음
 
 ## 동기화 타임라인(tui/view/timeline.rs).
 timeline-last-operation = { $app } · 마지막 작업{" "}
+timeline-current-operation = { $app } · 현재 작업{" "}
 timeline-started = { $retry } · { $started } 시작
 timeline-now = 지금: { $message }
 timeline-head-lane = phase wave
@@ -516,7 +517,7 @@ did-hold = 스케일 후 { $seconds }초 지남
 plan-pushing = 푸시 중: 객체 { $current }/{ $total }개, { $bytes }바이트
 plan-waiting-cluster = 기다리는 중: 클러스터가 응답하지 않음({ $why }). 클러스터가 돌아오면 이 단계를 이어서 진행합니다
 plan-waiting-deployment = 기다리는 중: wave { $wave } · Deployment/{ $name } { $have }/{ $want } 사용 가능
-plan-waiting-healthy = 기다리는 중: wave { $wave } · { $kind }/{ $name }의 상태가 정상이 되기를
+plan-waiting-healthy = wave { $wave } · { $kind }/{ $name }이(가) 정상(Healthy)이 되기를 기다리는 중
 plan-waiting-argo = 기다리는 중: { $message }
 plan-waiting-status = 기다리는 중: 동기화 { $sync } · 상태 { $health }
 plan-waiting-watch-stopped = 기다리는 중: Application 감시가 멈춤({ $why }). 다시 읽는 중
@@ -644,7 +645,7 @@ status-on-lesson = 진행: 레슨 { $lesson }, { $part }
 status-not-opened = 진행: 이 실습에서 아직 튜터를 연 적이 없습니다
 status-checklist = 레슨 { $lesson }: 지금 { $done }/{ $of }단계 완료
 status-undone = {"    "}✗ { $step } — { $why }
-status-prediction = 예측 { $question }: { $answer }
+status-prediction = 레슨 { $lesson }, 동작 { $action }: 예측 { $answer }
 doctor-no-cluster = 클러스터 없음: --kubeconfig/--context를 넘기거나, KUBECONFIG를 설정하거나, --sim을 쓰세요({ $why })
 doctor-target = 대상: { $target }
 doctor-api = API 연결됨: Kubernetes { $version }

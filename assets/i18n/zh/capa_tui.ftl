@@ -191,6 +191,7 @@ timeline-no-operation = { $app }：还没有操作
 
 ## 同步时间线（tui/view/timeline.rs）。
 timeline-last-operation = { $app } · 上一次操作{" "}
+timeline-current-operation = { $app } · 当前操作{" "}
 timeline-started = { $retry } · 开始于 { $started }
 timeline-now = 当前：{ $message }
 timeline-head-lane = 阶段 wave
@@ -211,7 +212,7 @@ timeline-wave-done = 该 wave 完成
 timeline-phase-done-at = { $phase } 阶段完成 +{ $at }s
 timeline-phase-done = { $phase } 阶段完成
 timeline-pause = 暂停 { $seconds } 秒
-timeline-next-at = 下一组 +{ $at }s
+timeline-next-at = 下一个 wave +{ $at }s 开始
 
 ## 终端窗格（tui/view/shell.rs）。
 shell-press-s = 按 s（或在此按回车）打开实验用的终端。
@@ -350,8 +351,8 @@ check-wrote-it-help = 写这个文件的命令失败了吗？重新运行它，�
 check-not-evidence = { $file } 不是本实验的证据文件
 check-not-evidence-help = capa-tui check 会列出本实验的证据文件
 check-type-ok = { $field } 是 { $kind }
-check-type-missing = 缺少 { $field }：它必须是 { $kind }
-check-type-wrong = { $field } 必须是 { $kind }，实际为 { $found }
+check-type-missing = 缺少 { $field }：它应为{ $kind }
+check-type-wrong = { $field } 应为{ $kind }，实际是 { $found }
 check-type-help-number = 写数字时不要加引号：3，而不是 "3"（用 jq 时：--argjson，或 tonumber）
 check-type-help-string = 值要写在双引号里："Synced"（用 jq 时：--arg）
 check-type-help-boolean = 写 true 或 false，不加引号（用 jq 时：--argjson）
@@ -614,9 +615,9 @@ check-hint = 提示 { $n }：{ $hint }
 status-not-created = （尚未创建）
 status-on-lesson = 进度：第 { $lesson } 课，{ $part }
 status-not-opened = 进度：还没有在这个实验中打开过 capa-tui 的交互界面
-status-checklist = 第 { $lesson } 课：现在完成了 { $done }/{ $of } 步
+status-checklist = 第 { $lesson } 课：已完成 { $done }/{ $of } 步
 status-undone = {"    "}✗ { $step } —— { $why }
-status-prediction = 预测 { $question }：{ $answer }
+status-prediction = 第 { $lesson } 课第 { $action } 步：预测 { $answer }
 doctor-no-cluster = 没有集群：传入 --kubeconfig/--context、设置 KUBECONFIG，或使用 --sim（{ $why }）
 doctor-target = 目标：{ $target }
 doctor-api = API 可以访问：Kubernetes { $version }

@@ -209,12 +209,19 @@ fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemSta
         }
     }
     for (question, answer) in &progress.answers {
+        // Kept as "lesson:action" (the action's index): said as the lesson and the action's
+        // number, as step mode counts them.
+        let (lesson, action) = question.split_once(':').unwrap_or((question.as_str(), "0"));
+        let action = action
+            .parse::<usize>()
+            .map_or_else(|_| action.to_string(), |i| (i + 1).to_string());
         outln!(
             "  {}",
             t!(
                 lang,
                 "status-prediction",
-                question = question.as_str(),
+                lesson = lesson,
+                action = action,
                 answer = answer.as_str()
             )
         );

@@ -317,7 +317,11 @@ impl TimelineView<'_> {
             .unwrap_or("-");
         let mut lines = vec![Line::from(vec![
             Span::styled(
-                t!(lang, "timeline-last-operation", app = name.as_str()),
+                if matches!(op.phase.as_str(), "Running" | "Terminating") {
+                    t!(lang, "timeline-current-operation", app = name.as_str())
+                } else {
+                    t!(lang, "timeline-last-operation", app = name.as_str())
+                },
                 look.theme.title(),
             ),
             Span::styled(
