@@ -280,7 +280,7 @@ fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unse
         .find(|c| c.kind == "ComparisonError" || c.kind == "InvalidSpecError");
     if let Some(c) = rendering {
         return Unsettled::CannotRender {
-            message: c.message.clone(),
+            message: gist(&c.message).to_string(),
         };
     }
     let op = app.status.operation_state.as_ref();
@@ -302,6 +302,16 @@ fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unse
     } else {
         Unsettled::NotHealthy
     }
+}
+
+/// The part of Argo CD's render error that names the cause: the tool's own `Error: …` at the end
+/// of the chain of wrappers ("Failed to load target state: … rpc error: … failed running helm:
+/// … Error: open …/values-prd.yaml: no such file or directory"), else the whole message.
+fn gist(message: &str) -> &str {
+    message
+        .rsplit_once("Error: ")
+        .map_or(message, |(_, cause)| cause)
+        .trim()
 }
 
 fn not_in_cluster(object: &ObjectRef) -> Unmet {

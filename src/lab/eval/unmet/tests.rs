@@ -115,10 +115,10 @@ fn an_unsettled_app_names_its_cause_and_the_action_that_fits_it() {
         (
             app(
                 json!({"sync": {"status": "Unknown", "revision": main}, "health": {"status": "Healthy"},
-                "conditions": [{"type": "ComparisonError", "message": "values.yaml: no such file"}]}),
+                "conditions": [{"type": "ComparisonError", "message": "Failed to load target state: rpc error: code = Unknown desc = failed running helm: `helm template .` failed exit status 1: Error: open charts/web/values-prd.yaml: no such file or directory"}]}),
                 None,
             ),
-            "cannot render it: values.yaml: no such file. Fix that in Git and push",
+            "cannot render it: open charts/web/values-prd.yaml: no such file or directory. Fix what that names",
         ),
         (
             app(
