@@ -324,6 +324,16 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
                     theme.warn(),
                 ),
             ],
+            // The next step says what it lacks: after a reopen, a step undone while the tutor
+            // was closed is not ticked, and this is where its cause is said.
+            Some(ItemState::Open { why: Some(why) })
+                if Some(i) == next && !matches!(why, crate::lab::eval::Unmet::NoClock) =>
+            {
+                vec![
+                    Span::styled(format!(" ▸ {}", label(i)), theme.title()),
+                    Span::styled(format!(" — {}", why.say(lang)), theme.warn()),
+                ]
+            }
             _ if Some(i) == next => {
                 vec![Span::styled(format!(" ▸ {}", label(i)), theme.title())]
             }

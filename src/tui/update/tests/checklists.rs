@@ -365,3 +365,36 @@ fn a_passed_file_stays_passed_as_of_then_when_only_the_cluster_moved_on() {
     );
     assert!(!s.lab.grades["waves.json"].passed());
 }
+
+/// The next step says what it lacks, with the cause's advice (after a reopen, a step undone
+/// while the tutor was closed is not ticked, and this is where its cause shows); not knowing
+/// the clock is not a cause to show.
+#[test]
+fn the_next_step_says_what_it_lacks() {
+    use crate::lab::eval::Unmet;
+    use crate::tui::state::ItemState;
+    let mut s = builder().lesson(1).size(120, 40).build();
+    let at = jiff::Timestamp::now();
+    let count = s.current().unwrap().spec.checklist.len();
+    let with = |s: &mut State, why: Unmet| {
+        let mut states = vec![ItemState::Done { at }, ItemState::Done { at }];
+        states.push(ItemState::Open { why: Some(why) });
+        states.resize(count, ItemState::Open { why: None });
+        s.lab.checklists.insert(L(1), states);
+        crate::tui::view::text_of_screen(s, 120, 40)
+    };
+    let screen = with(
+        &mut s,
+        Unmet::NotPushed {
+            repo: "src".into(),
+            path: "charts/web/Chart.yaml".into(),
+        },
+    );
+    assert!(
+        screen.contains("to main — charts/web/Chart.yaml is")
+            && screen.contains("commit it and git"),
+        "{screen}"
+    );
+    let screen = with(&mut s, Unmet::NoClock);
+    assert!(!screen.contains("clock is not known"), "{screen}");
+}
