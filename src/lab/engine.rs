@@ -164,6 +164,16 @@ impl Runner {
             .await
     }
 
+    /// Runs one step on its own, with no prerequisite, checkpoint or skipping: what it did, in
+    /// words, or why it failed (for tools and tests that need one step's effect).
+    pub async fn run_one(
+        &self,
+        step: &Step,
+        blocker: &(dyn Fn(String) + Sync),
+    ) -> Result<String, StepError> {
+        steps::run(self, step, blocker).await
+    }
+
     /// The first prerequisite of `lesson` that does not hold now, as the error that names the
     /// lesson to do first.
     pub async fn prerequisite(&self, lesson: LessonId) -> Result<(), RunError> {

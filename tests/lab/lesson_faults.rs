@@ -495,3 +495,78 @@ async fn stopped_at_each_step_then_run_again(into_the_step: Duration) {
         );
     }
 }
+
+/// A hard refresh ends once Argo CD has read the app again: right after the step, the app is at
+/// the commit just pushed, so narration about what the refresh shows is true when the next
+/// action is shown (on a busy machine the step returned before the controller had looked, and
+/// lesson 6's banner was not yet there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hard_refresh_ends_once_argo_cd_has_read_the_commit_just_pushed() {
+    use capa_tui::lab::spec::Step;
+    let lab = Lab::start().await;
+    let (runner, paths, catalog) = runner_on(&lab).await;
+    let lesson = &catalog.lessons()[0];
+    let (tx, _rx) = mpsc::unbounded_channel();
+    let (_cancel, cancelled) = watch::channel(false);
+    runner
+        .run(
+            lesson.spec.number,
+            &engine::plan(lesson).unwrap(),
+            tx,
+            cancelled,
+        )
+        .await
+        .unwrap();
+    let repo = paths.src_dir.join("repo");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(&repo)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "git {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    for n in 0..3 {
+        std::fs::write(repo.join("charts/web/NOTES.txt"), format!("change {n}\n")).unwrap();
+        run(&["add", "-A"]);
+        run(&[
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@t",
+            "commit",
+            "-qm",
+            "a change",
+        ]);
+        run(&["push", "-q", "origin", "main"]);
+        let pushed = run(&["rev-parse", "HEAD"]);
+        runner
+            .run_one(
+                &Step::HardRefresh {
+                    app: "src-helm".into(),
+                },
+                &|_| {},
+            )
+            .await
+            .unwrap();
+        let app = capa_tui::cluster::application::api(lab.client().await, "argocd")
+            .get("src-helm")
+            .await
+            .unwrap();
+        let app = serde_json::to_value(app).unwrap();
+        assert_eq!(
+            app["status"]["sync"]["revision"],
+            pushed.as_str(),
+            "change {n}"
+        );
+        assert!(
+            app["metadata"]["annotations"]["argocd.argoproj.io/refresh"].is_null(),
+            "change {n}: the refresh is done"
+        );
+    }
+}

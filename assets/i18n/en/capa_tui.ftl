@@ -505,6 +505,7 @@ plan-waiting-status = waiting: sync { $sync } · health { $health }
 plan-waiting-watch-stopped = waiting: the watch on the Application stopped ({ $why }); re-reading
 plan-waiting-no-app = waiting: Application { $app } does not exist yet
 plan-waiting-see-commit = waiting: Argo CD to see commit { $commit }
+plan-waiting-refresh = waiting: Argo CD to read { $app } again
 plan-ending-blocking = an operation is still retrying { $retrying } while Git is at { $git }: ending it ({ $command })
 plan-waiting-end = waiting: the operation to end (phase { $phase })
 plan-waiting-hold = waiting: { $seconds } s to go (selfHeal would revert replicas in that time if ignoreDifferences did not hold)

@@ -523,6 +523,7 @@ plan-waiting-status = 기다리는 중: 동기화 { $sync } · 상태 { $health 
 plan-waiting-watch-stopped = 기다리는 중: Application 감시가 멈춤({ $why }). 다시 읽는 중
 plan-waiting-no-app = 기다리는 중: Application { $app } 아직 없음
 plan-waiting-see-commit = 기다리는 중: Argo CD가 { $commit } 커밋을 알아차리기를
+plan-waiting-refresh = 기다리는 중: Argo CD가 { $app }을(를) 다시 읽기를
 plan-ending-blocking = 작업이 아직 { $retrying } 커밋을 재시도하고 있고, Git은 이미 { $git }입니다. 작업을 끝내는 중({ $command })
 plan-waiting-end = 기다리는 중: 작업이 끝나기를(phase { $phase })
 plan-waiting-hold = 기다리는 중: { $seconds }초 남음(ignoreDifferences가 제대로 동작하지 않는다면 그동안 selfHeal이 레플리카 수를 되돌립니다)

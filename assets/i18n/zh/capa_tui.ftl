@@ -495,6 +495,7 @@ plan-waiting-status = 等待：同步 { $sync } · 健康 { $health }
 plan-waiting-watch-stopped = 等待：对 Application 的监视停止了（{ $why }）；正在重新读取
 plan-waiting-no-app = 等待：Application { $app } 还不存在
 plan-waiting-see-commit = 等待：Argo CD 发现提交 { $commit }
+plan-waiting-refresh = 等待：Argo CD 重新读取 { $app }
 plan-ending-blocking = 一个操作仍在重试 { $retrying }，而 Git 已在 { $git }：结束它（{ $command }）
 plan-waiting-end = 等待：操作结束（phase { $phase }）
 plan-waiting-hold = 等待：还剩 { $seconds } 秒（如果 ignoreDifferences 不起作用，selfHeal 会在这段时间内改回副本数）

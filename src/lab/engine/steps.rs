@@ -5,6 +5,7 @@
 //! strings layer, in the runner's language.
 
 mod argo;
+mod refreshed;
 
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
@@ -46,10 +47,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
         Step::WriteTemplates { template } => write_templates(r, template).await,
         Step::CommitPush { message } => commit_push(r, message.get(r.lang), blocker).await,
         Step::ApplyApp { file } => apply_app(r, file).await,
-        Step::HardRefresh { app } => {
-            argocd::refresh(r.client.clone(), argocd::NAMESPACE, app, true).await?;
-            Ok(t!(lang, "did-hard-refresh", app = app.as_str()))
-        }
+        Step::HardRefresh { app } => refreshed::hard_refresh(r, app, blocker).await,
         Step::Wait { app, until } => argo::wait(r, app, *until, blocker).await,
         Step::EndBlockingOperation { app } => argo::end_blocking(r, app, blocker).await,
         Step::EndOperation { app } => argo::end_operation(r, app, blocker).await,
