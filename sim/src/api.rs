@@ -3,6 +3,7 @@
 //! a `Status` object; nothing a client sends can panic the server or stall other clients.
 
 mod auth;
+mod components;
 mod ctx;
 mod discovery;
 mod eviction;
