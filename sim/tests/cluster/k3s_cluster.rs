@@ -377,3 +377,32 @@ async fn kubectl_get_cs_shows_the_control_plane_healthy_with_the_deprecation_war
         "{refused}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kind_no_server_serves_gets_kubectls_mapping_error_not_an_openapi_one() {
+    let lab = Lab::start().await;
+    let odd = lab.file(
+        "odd.yaml",
+        "apiVersion: v1\nkind: ConfigMapp\nmetadata:\n  name: odd\n",
+    );
+    let err = lab
+        .kubectl_fails(&["apply", "-f", odd.to_str().unwrap()])
+        .await;
+    assert!(
+        err.contains(r#"resource mapping not found for name: "odd" namespace: "" from"#)
+            && err.contains(r#"no matches for kind "ConfigMapp" in version "v1""#),
+        "{err}"
+    );
+    let old = lab.file(
+        "old.yaml",
+        "apiVersion: apps/v1beta1\nkind: Deployment\nmetadata:\n  name: old\n",
+    );
+    let err = lab
+        .kubectl_fails(&["apply", "-f", old.to_str().unwrap()])
+        .await;
+    assert!(
+        err.contains(r#"no matches for kind "Deployment" in version "apps/v1beta1""#),
+        "{err}"
+    );
+    assert!(!err.contains("openapi"), "{err}");
+}
