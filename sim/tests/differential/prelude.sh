@@ -202,6 +202,15 @@ until_done() {
   return 0
 }
 
+# until_settled NAME [SECONDS]: until_done, then a comparison made after the watch cache has
+# caught up (a normal refresh, waited for): what the app's sync status settles on.
+until_settled() {
+  until_done "$1" "${2:-120}" || return 1
+  refresh "$1" normal
+  until_app "$1" '(.metadata.annotations // {}) | has("argocd.argoproj.io/refresh") | not' 30 >/dev/null
+  return 0
+}
+
 # proxy_up: starts `kubectl proxy` on a free port in the background, waits until it serves, and
 # sets PROXY_PORT and PROXY_PID (`kill "$PROXY_PID"` ends it). The output file exists before the
 # proxy starts, so the wait never reads a file the background job has not opened yet.
