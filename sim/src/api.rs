@@ -3,6 +3,7 @@
 //! a `Status` object; nothing a client sends can panic the server or stall other clients.
 
 mod auth;
+mod components;
 mod ctx;
 mod discovery;
 mod eviction;
@@ -193,7 +194,7 @@ async fn dispatch(
             // The OpenAPI v3 handler answers a group-version it does not have with an empty 404.
             None => Ok(StatusCode::NOT_FOUND.into_response()),
         },
-        Route::OpenApiV2 => Err(ApiError::path_not_found(parts.uri.path())),
+        Route::OpenApiV2 => openapi_v2(parts, &st.git_version),
         Route::Metrics => raw_get(
             parts,
             "/metrics",
@@ -382,4 +383,25 @@ fn error(e: &ApiError) -> Response {
 pub(crate) fn error_in(encoding: Encoding, e: &ApiError) -> Response {
     let status = StatusCode::from_u16(e.code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     negotiate::reply(encoding, status, &e.to_status())
+}
+
+/// `/openapi/v2` in gnostic's protobuf when client-go asks for it, else JSON.
+fn openapi_v2(parts: &axum::http::request::Parts, git_version: &str) -> Result<Response, ApiError> {
+    use openapi::v2;
+    if parts.method != Method::GET {
+        return Err(ApiError::method_not_allowed(
+            parts.method.as_str(),
+            "/openapi/v2",
+        ));
+    }
+    if accept_header(&parts.headers).contains(v2::PROTOBUF_ACCEPT) {
+        let body = v2::protobuf_document(git_version);
+        return Ok((
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, v2::PROTOBUF_CONTENT_TYPE)],
+            body,
+        )
+            .into_response());
+    }
+    Ok(json(StatusCode::OK, &v2::json_document(git_version)))
 }

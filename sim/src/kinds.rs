@@ -93,6 +93,7 @@ pub static TYPES: &[&ResourceType] = &[
     &LIMIT_RANGE,
     &POD_TEMPLATE,
     &BINDING,
+    &COMPONENT_STATUS,
     &CONTROLLER_REVISION,
     &EVENTS_V1_EVENT,
     &NODE_METRICS,

@@ -73,6 +73,13 @@ impl ApiError {
         .with_details(details(ty, name))
     }
 
+    /// A NotFound for a resource named otherwise than its type (ComponentStatus's storage
+    /// says `componentstatus`, the singular, where every other says its plural).
+    pub fn not_found_as(resource: &str, name: &str) -> ApiError {
+        ApiError::new(404, "NotFound", format!("{resource} \"{name}\" not found"))
+            .with_details(json!({"name": name, "kind": resource}))
+    }
+
     pub fn already_exists(ty: &ResourceType, name: &str) -> ApiError {
         ApiError::new(
             409,

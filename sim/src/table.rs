@@ -121,6 +121,7 @@ enum Printer {
     StatefulSet,
     ReplicationController,
     Node,
+    ComponentStatus,
     Lease,
     Endpoints,
     EndpointSlice,
@@ -162,6 +163,7 @@ fn printer(group: &str, kind: &str) -> (Printer, &'static [Col]) {
         ("Event", _) if core => (P::Event, EVENT),
         ("Service", _) if core => (P::Service, SERVICE),
         ("Node", _) if core => (P::Node, cluster::NODE),
+        ("ComponentStatus", _) if core => (P::ComponentStatus, cluster::COMPONENT_STATUS),
         ("ReplicationController", _) if core => {
             (P::ReplicationController, workloads::REPLICATION_CONTROLLER)
         }
@@ -237,6 +239,7 @@ pub fn row_cells(group: &str, kind: &str, obj: &Value, now: Timestamp) -> Vec<Va
         Printer::Event => event_cells(obj, now),
         Printer::Service => service_cells(name, age, obj),
         Printer::Node => cluster::node_cells(obj, now),
+        Printer::ComponentStatus => cluster::component_status_cells(obj),
         Printer::DaemonSet => workloads::daemon_set_cells(obj, now),
         Printer::StatefulSet => workloads::stateful_set_cells(obj, now),
         Printer::ReplicationController => workloads::replication_controller_cells(obj, now),

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use crate::kinds::Catalog;
 
 mod custom;
+pub mod v2;
 
 /// A stable hash per document so kubectl's cache is reused between runs of the same build.
 const HASH: &str = concat!("capa-", env!("CARGO_PKG_VERSION"));

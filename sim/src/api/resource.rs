@@ -33,7 +33,11 @@ pub fn serve(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response>
 fn route(ctx: &Ctx, method: &Method, raw_body: &[u8]) -> ApiResult<Response> {
     let rp = ctx.rp;
     if rp.ty.computed {
-        return super::metrics::serve(ctx, method);
+        return if rp.ty.kind == "ComponentStatus" {
+            super::components::serve(ctx, method)
+        } else {
+            super::metrics::serve(ctx, method)
+        };
     }
     if rp.ty.create_only {
         return super::auth::serve(ctx, method, raw_body);

@@ -197,6 +197,18 @@ pub static LEASE: ResourceType = ResourceType {
     ..BASE
 };
 
+/// Deprecated since 1.19 and still served: the control plane's health, probed on every read
+/// (`get` and `list` only, never stored).
+pub static COMPONENT_STATUS: ResourceType = ResourceType {
+    kind: "ComponentStatus",
+    plural: "componentstatuses",
+    singular: "componentstatus",
+    namespaced: false,
+    short_names: &["cs"],
+    computed: true,
+    ..BASE
+};
+
 pub static NODE_METRICS: ResourceType = ResourceType {
     group: "metrics.k8s.io",
     version: "v1beta1",

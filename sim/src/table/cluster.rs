@@ -14,6 +14,9 @@ pub(super) const NODE: &[Col] = &[NAME, col("Status", "The status of the node"),
     wide("Kernel-Version", "Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64)."),
     wide("Container-Runtime", "ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).")];
 #[rustfmt::skip]
+pub(super) const COMPONENT_STATUS: &[Col] = &[NAME, col("Status", "Status of the component conditions"),
+    col("Message", "Message of the component conditions"), col("Error", "Error of the component conditions")];
+#[rustfmt::skip]
 pub(super) const LEASE: &[Col] = &[NAME, col("Holder", "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field."), AGE];
 #[rustfmt::skip]
 pub(super) const ENDPOINTS: &[Col] = &[NAME, col("Endpoints", D_SUBSETS), AGE];
@@ -161,4 +164,23 @@ fn with_more(shown: &[String], count: usize, empty: &str) -> String {
     } else {
         joined
     }
+}
+
+/// `printComponentStatus`: the first `Healthy` condition's verdict, message and error.
+pub(super) fn component_status_cells(obj: &Value) -> Vec<Value> {
+    let name = text(obj, "/metadata/name");
+    let healthy = obj
+        .pointer("/conditions")
+        .and_then(Value::as_array)
+        .and_then(|all| all.iter().find(|c| c["type"] == "Healthy"));
+    let (status, message, error) = healthy.map_or(("Unknown", "", ""), |c| {
+        let verdict = if c["status"] == "True" {
+            "Healthy"
+        } else {
+            "Unhealthy"
+        };
+        let field = |k: &str| c[k].as_str().unwrap_or_default();
+        (verdict, field("message"), field("error"))
+    });
+    vec![name.into(), status.into(), message.into(), error.into()]
 }

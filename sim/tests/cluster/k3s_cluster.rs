@@ -321,3 +321,88 @@ async fn daemon_sets_and_replication_controllers_run_and_cluster_info_dump_reads
         assert!(dump.contains(want), "missing {want:?} in the dump");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_get_cs_shows_the_control_plane_healthy_with_the_deprecation_warning() {
+    let lab = Lab::start().await;
+    let out = lab.kubectl_output(&["get", "componentstatuses"]).await;
+    assert!(out.status.success(), "{out:?}");
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(
+        stdout
+            .lines()
+            .next()
+            .unwrap()
+            .split_whitespace()
+            .collect::<Vec<_>>(),
+        ["NAME", "STATUS", "MESSAGE", "ERROR"],
+        "{stdout}"
+    );
+    let mut rows: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        [
+            ["controller-manager", "Healthy", "ok"],
+            ["etcd-0", "Healthy", "ok"],
+            ["scheduler", "Healthy", "ok"]
+        ],
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("Warning: v1 ComponentStatus is deprecated in v1.19+"),
+        "{stderr}"
+    );
+    let one = lab.kubectl_json(&["get", "cs", "etcd-0"]).await;
+    assert_eq!(
+        one,
+        serde_json::json!({"apiVersion": "v1", "kind": "ComponentStatus", "metadata": {"name": "etcd-0"},
+            "conditions": [{"type": "Healthy", "status": "True", "message": "ok"}]})
+    );
+    let missing = lab.kubectl_fails(&["get", "cs", "nope"]).await;
+    assert!(
+        missing.contains(r#"componentstatus "nope" not found"#),
+        "{missing}"
+    );
+    let refused = lab.kubectl_fails(&["delete", "cs", "etcd-0"]).await;
+    assert!(
+        refused.contains("MethodNotAllowed") || refused.contains("not allowed"),
+        "{refused}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kind_no_server_serves_gets_kubectls_mapping_error_not_an_openapi_one() {
+    let lab = Lab::start().await;
+    let odd = lab.file(
+        "odd.yaml",
+        "apiVersion: v1\nkind: ConfigMapp\nmetadata:\n  name: odd\n",
+    );
+    let err = lab
+        .kubectl_fails(&["apply", "-f", odd.to_str().unwrap()])
+        .await;
+    assert!(
+        err.contains(r#"resource mapping not found for name: "odd" namespace: "" from"#)
+            && err.contains(r#"no matches for kind "ConfigMapp" in version "v1""#),
+        "{err}"
+    );
+    let old = lab.file(
+        "old.yaml",
+        "apiVersion: apps/v1beta1\nkind: Deployment\nmetadata:\n  name: old\n",
+    );
+    let err = lab
+        .kubectl_fails(&["apply", "-f", old.to_str().unwrap()])
+        .await;
+    assert!(
+        err.contains(r#"no matches for kind "Deployment" in version "apps/v1beta1""#),
+        "{err}"
+    );
+    assert!(!err.contains("openapi"), "{err}");
+}

@@ -193,10 +193,21 @@ done_ok() {
 
 # until_done NAME [SECONDS]: waits for the operation to end, then for the comparison that
 # follows it. Argo CD writes an operation's end before the refresh it requests next, so for a
-# moment the sync status still describes the cluster as it was before the sync.
+# moment the sync status still describes the cluster as it was before the sync. That comparison
+# can itself read objects the sync's last step created as Missing (real Argo CD's watch cache
+# applies events in 100 ms batches): a probe of a settled sync status waits for it.
 until_done() {
   until_app "$1" '.status.operationState.phase != null and .status.operationState.phase != "Running" and .status.operationState.phase != "Terminating" and .operation == null' "${2:-120}" || return 1
   until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
+  return 0
+}
+
+# until_settled NAME [SECONDS]: until_done, then a comparison made after the watch cache has
+# caught up (a normal refresh, waited for): what the app's sync status settles on.
+until_settled() {
+  until_done "$1" "${2:-120}" || return 1
+  refresh "$1" normal
+  until_app "$1" '(.metadata.annotations // {}) | has("argocd.argoproj.io/refresh") | not' 30 >/dev/null
   return 0
 }
 

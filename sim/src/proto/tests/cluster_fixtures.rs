@@ -72,6 +72,8 @@ pub fn objects() -> Vec<Value> {
                "endpoints": [{"addresses": ["10.42.0.9"], "conditions": {"ready": true, "serving": true, "terminating": false},
                               "nodeName": "capa-lab", "targetRef": {"kind": "Pod", "namespace": "demo", "name": "web-1", "uid": "u-1"}}],
                "ports": [{"name": "", "port": 8080, "protocol": "TCP"}]}),
+        json!({"kind": "ComponentStatus", "apiVersion": "v1", "metadata": {"name": "etcd-0"},
+               "conditions": [{"type": "Healthy", "status": "True", "message": "ok"}]}),
         json!({"kind": "NodeMetrics", "apiVersion": "metrics.k8s.io/v1beta1",
                "metadata": {"name": "capa-lab", "creationTimestamp": "2026-07-01T12:05:03Z", "labels": {"kubernetes.io/hostname": "capa-lab"}},
                "timestamp": "2026-07-01T12:05:00Z", "window": "15s", "usage": {"cpu": "104211334n", "memory": "1141320Ki"}}),

@@ -1,7 +1,8 @@
 //! The last full sync an app's wait saw succeed, kept for the evidence step after it. On the
-//! real Argo CD a self-heal can follow a sync within a second (a Job the API server defaulted
-//! reads OutOfSync): its partial operation replaces the one that ran the hooks, so evidence read
-//! from `status.operationState` right after finds no hook (the real lab showed it in lesson 5).
+//! real Argo CD a self-heal can follow a sync within a second (its refresh can compare before
+//! its watch cache holds what the last wave created, and reads it Missing): its partial
+//! operation replaces the one that ran the hooks, so evidence read from
+//! `status.operationState` right after finds no hook (the real lab showed it in lesson 5).
 //! The sync the lesson means is the full one; it is read as it ended.
 
 use std::path::{Path, PathBuf};
