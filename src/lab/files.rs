@@ -116,6 +116,22 @@ fn differs(path: &Path, bytes: &[u8]) -> std::io::Result<bool> {
 /// file, never half of one. The temporary file has a fresh name made with `O_EXCL`, and is
 /// removed when the rename fails (a `.tutor.json.tmp<pid>` was once left behind).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    // A temporary file is private (0600); the learner's file keeps the mode it had, and a new
+    // one gets what an ordinary program's would (0644), as before writes went through one.
+    let mode = std::fs::metadata(path).map_or(0o644, |m| {
+        use std::os::unix::fs::PermissionsExt;
+        m.permissions().mode() & 0o7777
+    });
+    write_with_mode(path, text, mode)
+}
+
+/// As [`write_atomic`], readable by its owner alone whatever it was: for the files of a state
+/// dir, which another user must not read (issue 32).
+pub fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    write_with_mode(path, text, 0o600)
+}
+
+fn write_with_mode(path: &Path, text: &str, mode: u32) -> std::io::Result<()> {
     use std::io::Write;
     let dir = path
         .parent()
@@ -127,6 +143,11 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         .prefix(&format!(".{name}.tmp"))
         .tempfile_in(dir)?;
     tmp.write_all(text.as_bytes())?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))?;
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

@@ -72,7 +72,7 @@ impl Owner {
     /// Says where the cluster serves, for the commands that attach to it.
     pub fn publish(&self, serving: &Serving) -> std::io::Result<()> {
         let text = serde_json::to_string_pretty(serving).map_err(std::io::Error::other)?;
-        crate::lab::files::write_atomic(&self.state.join(SERVING), &text)
+        crate::lab::files::write_private(&self.state.join(SERVING), &text)
     }
 
     /// The cluster stopped: nothing serves here any more (the lock goes with `self`).

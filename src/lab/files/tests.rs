@@ -73,3 +73,33 @@ fn a_failed_rename_leaves_no_temporary_file() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
     assert_eq!(left.len(), 1, "{left:?}");
 }
+
+/// A file written anew reads as an ordinary program's (0644), not as the private temporary file
+/// it was written through; a file already there keeps its mode.
+#[test]
+fn a_written_file_keeps_its_mode_or_gets_an_ordinary_one() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("waves.json");
+    write_atomic(&path, "{}").unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&path), 0o644);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    write_atomic(&path, "{\"a\": 1}").unwrap();
+    assert_eq!(mode(&path), 0o600);
+}
+
+/// A state dir's file is its owner's alone, whatever mode it had.
+#[test]
+fn a_private_file_is_the_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("serving.json");
+    std::fs::write(&path, "{}").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    write_private(&path, "{\"pid\": 1}").unwrap();
+    assert_eq!(
+        std::fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+}
