@@ -102,16 +102,37 @@ impl FastClock {
         ]
     }
 
+    /// The clock anchored again on `cluster_now` (read at wall time `wall`), when this one is
+    /// off by more than the two seconds a Date header's whole seconds can account for: the
+    /// embedded cluster was stopped and started again, and its clock stood still meanwhile.
+    /// `None` while it still tells the cluster's time.
+    pub fn followed(&self, wall: Timestamp, cluster_now: Timestamp) -> Option<FastClock> {
+        let off = self.at(wall).duration_since(cluster_now).abs();
+        (off > SignedDuration::from_secs(2)).then_some(FastClock {
+            speed: self.speed,
+            cluster_at: cluster_now,
+            wall_at: wall,
+        })
+    }
+
     /// Writes the cluster's offset to `file` now and then ten times a second until the
-    /// returned keeper is dropped (the shell that reads it has ended).
-    pub fn keep(&self, file: PathBuf) -> std::io::Result<ClockFile> {
+    /// returned keeper is dropped (the shell that reads it has ended). With `follow` (the
+    /// kubeconfig of the cluster, read afresh each time: a restarted cluster may serve on
+    /// another port), the cluster's clock is read every few seconds and the offset follows it
+    /// when it has moved on its own (a shell left open across a restart).
+    pub fn keep(&self, file: PathBuf, follow: Option<PathBuf>) -> std::io::Result<ClockFile> {
+        let clock = Arc::new(std::sync::Mutex::new(self.clone()));
         let write = {
-            let clock = self.clone();
+            let clock = clock.clone();
             let file = file.clone();
             move || -> std::io::Result<()> {
+                let spec = clock
+                    .lock()
+                    .map_err(|_| std::io::Error::other("clock lock poisoned"))?
+                    .offset_spec(Timestamp::now());
                 // Renamed into place, so a reader never sees half an offset.
                 let staged = file.with_extension("new");
-                std::fs::write(&staged, clock.offset_spec(Timestamp::now()))?;
+                std::fs::write(&staged, spec)?;
                 std::fs::rename(&staged, &file)
             }
         };
@@ -126,19 +147,60 @@ impl FastClock {
                 }
             }
         });
-        Ok(ClockFile { stop })
+        // A task, not the writer's thread: it ends with the runtime, never mid-request.
+        let follower = follow
+            .zip(tokio::runtime::Handle::try_current().ok())
+            .map(|(kubeconfig, runtime)| runtime.spawn(follow_the_cluster(kubeconfig, clock)));
+        Ok(ClockFile { stop, follower })
     }
+}
+
+/// Reads the cluster's clock every few seconds and re-anchors `clock` when it has moved.
+async fn follow_the_cluster(kubeconfig: PathBuf, clock: Arc<std::sync::Mutex<FastClock>>) {
+    loop {
+        tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+        let Some(now) = cluster_now(&kubeconfig).await else {
+            continue;
+        };
+        let wall = Timestamp::now();
+        if let Ok(mut c) = clock.lock()
+            && let Some(again) = c.followed(wall, now)
+        {
+            *c = again;
+        }
+    }
+}
+
+/// The cluster's time, from a client made from `kubeconfig` as it is now; `None` when it does
+/// not answer within two seconds.
+async fn cluster_now(kubeconfig: &Path) -> Option<Timestamp> {
+    let config = kube::config::Kubeconfig::read_from(kubeconfig).ok()?;
+    let config = kube::Config::from_custom_kubeconfig(config, &Default::default())
+        .await
+        .ok()?;
+    let client = kube::Client::try_from(config).ok()?;
+    tokio::time::timeout(
+        std::time::Duration::from_secs(2),
+        crate::cluster::now(&client),
+    )
+    .await
+    .ok()?
+    .ok()
 }
 
 /// Keeps a clock file current while it lives ([`FastClock::keep`]).
 #[derive(Debug)]
 pub struct ClockFile {
     stop: Arc<AtomicBool>,
+    follower: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Drop for ClockFile {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        if let Some(f) = &self.follower {
+            f.abort();
+        }
     }
 }
 
@@ -169,6 +231,28 @@ mod tests {
         assert_eq!(vars[0], ("LD_PRELOAD".into(), "/l.so:/x.so".into()));
     }
 
+    /// A clock that still tells the cluster's time stays; one the cluster has left behind (it
+    /// was stopped and started again) is anchored on what the cluster says now.
+    #[test]
+    fn the_clock_follows_a_cluster_that_moved_on_its_own() {
+        let c = clock(5.0);
+        let wall: Timestamp = "2026-12-03T09:00:10Z".parse().unwrap();
+        let on_time: Timestamp = "2026-12-03T10:00:51Z".parse().unwrap();
+        assert_eq!(
+            c.followed(wall, on_time),
+            None,
+            "a second off: the Date header's"
+        );
+        let stood_still: Timestamp = "2026-12-03T10:00:20Z".parse().unwrap();
+        let again = c.followed(wall, stood_still).unwrap();
+        assert_eq!(
+            (again.cluster_at, again.wall_at, again.speed),
+            (stood_still, wall, 5.0)
+        );
+        let later: Timestamp = "2026-12-03T09:00:12Z".parse().unwrap();
+        assert_eq!(again.at(later).to_string(), "2026-12-03T10:00:30Z");
+    }
+
     /// The real library, where Debian's package is installed (scripts/test installs it): a
     /// shell on the clock, a program it starts, and one it starts two (real) seconds later,
     /// all read the cluster's time, two hours ahead of the wall's and running five times as
@@ -186,7 +270,7 @@ mod tests {
             wall_at: wall,
         };
         let file = dir.path().join("clock");
-        let keeper = c.keep(file.clone()).unwrap();
+        let keeper = c.keep(file.clone(), None).unwrap();
         let out = std::process::Command::new("bash")
             .args([
                 "-c",

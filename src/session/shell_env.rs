@@ -128,7 +128,13 @@ impl ShellEnv {
     pub fn keep_clock(&self, rc_dir: &Path) -> Option<ClockFile> {
         let clock = self.clock.as_ref().filter(|_| libfaketime().is_some())?;
         std::fs::create_dir_all(rc_dir).ok()?;
-        clock.keep(clock_file(rc_dir)).ok()
+        // The shell's own kubeconfig: what it reaches is the cluster whose clock it keeps.
+        let kubeconfig = self
+            .vars
+            .iter()
+            .find(|(k, _)| k == "KUBECONFIG")
+            .map(|(_, v)| PathBuf::from(v));
+        clock.keep(clock_file(rc_dir), kubeconfig).ok()
     }
 
     /// The cluster's clock runs fast and this shell cannot follow it (no libfaketime): `date`
