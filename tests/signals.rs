@@ -1,6 +1,6 @@
-//! Signals end cleanly: the tutor killed with SIGTERM or SIGINT restores the terminal and
-//! leaves none of its shell pane's jobs (`nohup` ones included); `capa-tui shell --sim` ends
-//! its subshell's jobs on `exit` and on SIGHUP. Each runs the real binary in tmux on an
+//! Signals end cleanly: the tutor killed with SIGTERM, SIGINT or SIGHUP restores the terminal
+//! and leaves none of its shell pane's jobs (`nohup` ones included); `capa-tui shell --sim`
+//! ends its subshell's jobs on `exit` and on each of those signals. Each runs the real binary in tmux on an
 //! embedded lab, and looks in /proc for what is left.
 
 #![allow(
@@ -78,7 +78,11 @@ fn signal(pid: i32, sig: i32) {
 
 #[test]
 fn the_tutor_ended_by_a_signal_restores_the_terminal_and_ends_its_shells_jobs() {
-    for (sig, job) in [(libc::SIGTERM, "9231"), (libc::SIGINT, "9232")] {
+    for (sig, job) in [
+        (libc::SIGTERM, "9231"),
+        (libc::SIGINT, "9232"),
+        (libc::SIGHUP, "9233"),
+    ] {
         let (_dir, state, t) = start("capa-signals-tutor", "");
         t.wait_for("✓ live", Duration::from_secs(60));
         // The first command typed into the shell pane starts it; then our own jobs instead.
@@ -113,8 +117,13 @@ fn the_tutor_ended_by_a_signal_restores_the_terminal_and_ends_its_shells_jobs() 
 }
 
 #[test]
-fn shell_sim_ends_its_subshells_jobs_on_exit_and_on_hangup() {
-    for (how, job) in [("exit", "9241"), ("hangup", "9242")] {
+fn shell_sim_ends_its_subshells_jobs_on_exit_and_on_every_signal() {
+    for (how, job) in [
+        (None, "9241"),
+        (Some(libc::SIGHUP), "9242"),
+        (Some(libc::SIGTERM), "9243"),
+        (Some(libc::SIGINT), "9244"),
+    ] {
         let (_dir, state, t) = start("capa-signals-shell", "shell");
         t.wait_for("(capa:sim)", Duration::from_secs(60));
         let jobs = format!("nohup sleep {job}1 >/dev/null 2>&1 & sleep {job}2 &");
@@ -124,10 +133,9 @@ fn shell_sim_ends_its_subshells_jobs_on_exit_and_on_hangup() {
             processes(&needle).len() == 2
         });
         let pid = capa_pid(&state);
-        if how == "exit" {
-            t.keys(&["exit", "Enter"]);
-        } else {
-            signal(pid, libc::SIGHUP);
+        match how {
+            None => t.keys(&["exit", "Enter"]),
+            Some(sig) => signal(pid, sig),
         }
         wait_until("capa-tui shell ends", Duration::from_secs(20), || {
             !std::path::Path::new(&format!("/proc/{pid}")).exists()
@@ -141,7 +149,7 @@ fn shell_sim_ends_its_subshells_jobs_on_exit_and_on_hangup() {
             processes("--rcfile")
                 .iter()
                 .all(|(_, c)| !c.contains(&state)),
-            "{how}: no subshell of this lab is left"
+            "{how:?} (None: exit): no subshell of this lab is left"
         );
     }
 }
