@@ -116,6 +116,9 @@ impl Say for SessionError {
 /// The embedded cluster's own errors, in the learner's words where they ask the learner to act.
 fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
     use capa_sim::SimError;
+    if let Some(u) = e.unsafe_folder() {
+        return unsafe_folder_words(u, lang);
+    }
     match e {
         SimError::NotLoopback(addr) => t!(lang, "sim-not-loopback", addr = addr.to_string()),
         SimError::Listen { addr, source } => t!(
@@ -137,7 +140,6 @@ fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
             path = path.display().to_string(),
             why = source.to_string()
         ),
-        SimError::UnsafeFolder(u) => unsafe_folder_words(u, lang),
         // The store, TLS and git daemon fail in their own words (a damaged store says how).
         other => other.to_string(),
     }
@@ -194,6 +196,16 @@ pub struct Where {
 }
 
 impl Options<'_> {
+    /// The lab's folders a session on these options uses: the state dir's with `--sim`, else
+    /// the flags', the environment's or the lab VM's.
+    pub fn lab_paths(&self) -> LabPaths {
+        if self.sim {
+            self.place().paths
+        } else {
+            LabPaths::resolve(self.src_dir, self.bare_dir)
+        }
+    }
+
     /// The embedded cluster's folders for these options (flags first, then the state dir).
     pub fn place(&self) -> Where {
         let state = self
@@ -323,7 +335,7 @@ impl Session {
         Ok(Session {
             client: followed.client.clone(),
             followed,
-            paths: LabPaths::resolve(o.src_dir, o.bare_dir),
+            paths: o.lab_paths(),
             kubeconfig: o.kubeconfig.map(Path::to_path_buf),
             context: o.context.map(String::from),
             // Named as they are, not as they were asked for: the file the kubeconfig was

@@ -146,6 +146,20 @@ pub enum SimError {
     },
 }
 
+impl SimError {
+    /// The folder the cluster refused, wherever in the error it was found (the journal's
+    /// own check wraps it too), so a front end can say it in the learner's words.
+    pub fn unsafe_folder(&self) -> Option<&UnsafeFolder> {
+        match self {
+            SimError::UnsafeFolder(u)
+            | SimError::Store(store::StoreError::Journal(journal::JournalError::Unsafe(u))) => {
+                Some(u)
+            }
+            _ => None,
+        }
+    }
+}
+
 /// One stored object, as [`Handle::objects`] lists them.
 #[derive(Debug)]
 pub struct Stored {

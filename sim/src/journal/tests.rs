@@ -252,3 +252,22 @@ fn the_state_dir_is_0700_and_its_files_0600() {
         .collect();
     assert_eq!(names.len(), 2, "{names:?}");
 }
+
+/// The store's own refusal of a folder others may write carries the folder, found by
+/// [`crate::SimError::unsafe_folder`] as the start's check is, so a front end says it in the
+/// learner's words rather than as the store's English.
+#[test]
+fn a_state_dir_others_may_write_is_refused_by_the_store_as_an_unsafe_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("lab");
+    fs::create_dir(&dir).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = crate::SimError::from(Store::open(&dir, 1.0).err().unwrap());
+    assert!(
+        matches!(
+            refused.unsafe_folder(),
+            Some(crate::UnsafeFolder::OthersMayWrite { .. })
+        ),
+        "{refused:?}"
+    );
+}
