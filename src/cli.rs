@@ -11,7 +11,6 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::i18n::Say;
-use crate::lab::catalog::{Catalog, CatalogError};
 use crate::t;
 use crate::{errln, out, outln};
 
@@ -75,11 +74,12 @@ pub struct Global {
     #[arg(long, global = true)]
     pub lang: Option<String>,
     /// Take the lesson files from this folder (laid out like repo-template/) instead of the
-    /// built-in ones.
+    /// built-in ones; `builtin` for those. Kept with the lab: later commands on it use it.
     #[arg(long, global = true)]
     pub templates: Option<PathBuf>,
     /// Take the lessons from this folder (laid out like lessons/: one folder per lesson with
-    /// lesson.yaml and a <lang>.md per language) instead of the built-in ones.
+    /// lesson.yaml and a <lang>.md per language) instead of the built-in ones; `builtin` for
+    /// those. Kept with the lab: later commands on it use it.
     #[arg(long, global = true)]
     pub lessons: Option<PathBuf>,
 }
@@ -233,11 +233,6 @@ impl Global {
         )
     }
 
-    /// The lessons and templates to use: `--lessons` and `--templates`, else the built-in ones.
-    pub fn catalog(&self) -> Result<std::sync::Arc<Catalog>, CatalogError> {
-        Catalog::load(self.lessons.as_deref(), self.templates.as_deref()).map(std::sync::Arc::new)
-    }
-
     /// Which cluster and folders a lab command works on.
     pub fn session_options(&self) -> crate::session::Options<'_> {
         crate::session::Options {
@@ -312,7 +307,7 @@ async fn tutor(g: &Global) -> i32 {
             return 2;
         }
     };
-    let Ok(catalog) = lab_commands::catalog(g, lang) else {
+    let Ok((catalog, chosen)) = lab_commands::chosen_catalog(g, lang) else {
         return 1;
     };
     let session = match crate::session::Session::open(g.session_options()).await {
@@ -322,6 +317,7 @@ async fn tutor(g: &Global) -> i32 {
             return 1;
         }
     };
+    lab_commands::keep_setup(g, &session, lang);
     let log = session
         .paths
         .src_dir
@@ -335,6 +331,7 @@ async fn tutor(g: &Global) -> i32 {
             lang: settings.lang.value,
             present: settings.present.value,
             theme: settings.theme.value,
+            kept_setup: chosen.from_the_lab.then_some(chosen.setup),
         },
         &log,
     )

@@ -20,6 +20,7 @@ pub mod fswatch;
 pub mod lint;
 pub mod paths;
 pub mod progress;
+pub mod setup;
 pub mod snippets;
 pub mod spec;
 pub mod trial;

@@ -17,6 +17,7 @@ mod common;
 mod lab {
     mod app_commands;
     mod by_hand;
+    mod lab_setup;
     mod lab_waves;
     mod lesson_faults;
     mod lesson_languages;

@@ -21,6 +21,7 @@ use super::Global;
 use crate::errln;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Lesson};
+use crate::lab::setup;
 use crate::session::Session;
 use crate::t;
 
@@ -32,13 +33,84 @@ pub fn lang(g: &Global) -> Lang {
     )
 }
 
-/// The lessons and templates to use, or the exit code after saying why they do not load.
+/// The lessons and templates to use, or the exit code after saying why they do not load. What
+/// the lab kept is said on stderr, so a command never grades another lab than the learner
+/// thinks it does.
 pub fn catalog(g: &Global, lang: Lang) -> Result<Arc<Catalog>, i32> {
-    g.catalog().map_err(|e| {
-        errln!("capa-tui: {e}");
-        let _ = lang;
+    let (catalog, chosen) = chosen_catalog(g, lang)?;
+    if chosen.from_the_lab {
+        let kept = setup::KeptIn {
+            setup: chosen.setup,
+            file: setup::file(&g.session_options().lab_paths().src_dir),
+        };
+        errln!("capa-tui: {}", kept.say(lang));
+    }
+    Ok(catalog)
+}
+
+/// The lessons and templates to use (the flags', else those the lab was set up with, else
+/// the built-in ones) and how they were chosen, for the caller to say; or the exit code after
+/// saying why not.
+pub fn chosen_catalog(g: &Global, lang: Lang) -> Result<(Arc<Catalog>, setup::Chosen), i32> {
+    let src = g.session_options().lab_paths().src_dir;
+    let file = setup::file(&src);
+    let said = |e: setup::SetupError| {
+        errln!("capa-tui: {}", e.say(lang));
         1
-    })
+    };
+    // A fresh lab keeps nothing of the one moved aside.
+    let kept = if g.fresh {
+        setup::LabSetup::default()
+    } else {
+        setup::kept(&src).map_err(said)?
+    };
+    let chosen =
+        setup::choose(&kept, &file, g.lessons.as_deref(), g.templates.as_deref()).map_err(said)?;
+    let catalog = Catalog::load(
+        chosen.setup.lessons.as_deref(),
+        chosen.setup.templates.as_deref(),
+    )
+    .map_err(|e| {
+        errln!("capa-tui: {e}");
+        1
+    })?;
+    Ok((Arc::new(catalog), chosen))
+}
+
+/// Keeps the lessons and templates this command was given with the lab `s` opened, once the
+/// session has started (after `--fresh` moved the old lab aside), and says so.
+pub fn keep_setup(g: &Global, s: &Session, lang: Lang) {
+    let src = &s.paths.src_dir;
+    let file = setup::file(src);
+    let Ok(kept) = setup::kept(src) else {
+        return;
+    };
+    let Ok(chosen) = setup::choose(&kept, &file, g.lessons.as_deref(), g.templates.as_deref())
+    else {
+        return;
+    };
+    if !chosen.to_keep {
+        return;
+    }
+    match setup::keep(src, &chosen.setup) {
+        Ok(()) if chosen.setup.is_adapted() => {
+            let kept = setup::KeptIn {
+                setup: chosen.setup,
+                file,
+            };
+            errln!("capa-tui: {}", kept.say(lang));
+        }
+        Ok(()) => {}
+        Err(e) => errln!(
+            "capa-tui: {}",
+            t!(
+                lang,
+                "setup-cannot-keep",
+                file = file.display().to_string(),
+                why = e.to_string()
+            )
+        ),
+    }
 }
 
 /// The session, saying what happened as it started (a lab kept aside, a cluster taken over or
@@ -51,6 +123,7 @@ pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     for line in s.started.lines(lang) {
         errln!("capa-tui: {line}");
     }
+    keep_setup(g, &s, lang);
     Ok(s)
 }
 

@@ -64,6 +64,28 @@ pub struct Options {
     /// `--present`: for a room (fewer panes, keys shown, step mode).
     pub present: bool,
     pub theme: crate::config::ThemeName,
+    /// The lessons and templates this lab was set up with, when they came from the lab rather
+    /// than this command line: said on screen first.
+    pub kept_setup: Option<crate::lab::setup::LabSetup>,
+}
+
+/// What is said before anything else: a lab moved aside or taken over (attaching is in the
+/// header), else lessons and templates that came from the lab rather than the command line.
+fn first_notice(
+    session: &Session,
+    kept_setup: Option<crate::lab::setup::LabSetup>,
+) -> Option<super::state::Notice> {
+    use super::state::Notice;
+    let started = &session.started;
+    if started.kept_aside.is_some() || started.took_over_from.is_some() {
+        return Some(Notice::LabStarted(started.clone()));
+    }
+    kept_setup.map(|setup| {
+        Notice::SetupOfTheLab(crate::lab::setup::KeptIn {
+            setup,
+            file: crate::lab::setup::file(&session.paths.src_dir),
+        })
+    })
 }
 
 /// Opens the tutor on `session` until the learner quits; returns the exit code.
@@ -78,11 +100,7 @@ pub async fn run(
     crate::session::logfile::init(log_file);
     let mut state = State::new(catalog.clone(), lang, session.target.clone());
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
-    // Attaching is in the header; a lab moved aside or taken over is said before anything else.
-    let started = &session.started;
-    if started.kept_aside.is_some() || started.took_over_from.is_some() {
-        state.ui.notice = Some(super::state::Notice::LabStarted(started.clone()));
-    }
+    state.ui.notice = first_notice(&session, options.kept_setup);
     (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();
     state.shell.about = ShellAbout::of(&env);

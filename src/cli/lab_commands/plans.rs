@@ -158,15 +158,17 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
             .await;
         let _ = printer.await;
         if let Err(e) = result {
-            errln!(
-                "capa-tui: {}",
-                t!(
+            // A missing prerequisite already names the lesson ("lesson 2 needs lesson 1").
+            let said = match e {
+                engine::RunError::Prerequisite { .. } => e.say(lang),
+                _ => t!(
                     lang,
                     "do-lesson-failed",
                     lesson = lesson.spec.number.to_string(),
                     why = e.say(lang)
-                )
-            );
+                ),
+            };
+            errln!("capa-tui: {said}");
             return if matches!(e, engine::RunError::Cancelled { .. }) {
                 130
             } else {

@@ -37,9 +37,8 @@ pub fn env(g: &Global) -> i32 {
         let kubeconfig = served.map_or(place.kubeconfig, |s| s.kubeconfig);
         ShellEnv::new(&place.paths, Some(&kubeconfig), "sim")
     } else {
-        let paths = crate::lab::paths::LabPaths::resolve(options.src_dir, options.bare_dir);
         ShellEnv::new(
-            &paths,
+            &options.lab_paths(),
             options.kubeconfig,
             options.context.unwrap_or("cluster"),
         )

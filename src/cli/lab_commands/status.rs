@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Global, catalog, lang, session};
+use super::{Global, chosen_catalog, lang, session};
 use crate::cluster::argocd;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Lesson;
@@ -17,7 +17,7 @@ use crate::t;
 
 pub async fn status(g: &Global, as_json: bool) -> i32 {
     let lang = lang(g);
-    let Ok(catalog) = catalog(g, lang) else {
+    let Ok((catalog, chosen)) = chosen_catalog(g, lang) else {
         return 1;
     };
     let s = match session(g, lang).await {
@@ -56,6 +56,12 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
             "{}",
             serde_json::to_string_pretty(&json!({
                 "target": s.target.say(lang),
+                // Where the lessons and templates come from (null: capa-tui's own).
+                "setup": {
+                    "lessons": chosen.setup.lessons,
+                    "templates": chosen.setup.templates,
+                    "kept_in": chosen.setup.is_adapted().then(|| crate::lab::setup::file(&s.paths.src_dir)),
+                },
                 "applications": apps,
                 "evidence": evidence,
                 "progress": {"lesson": progress.lesson, "section": progress.section, "checklists": summary, "answers": progress.answers},
@@ -64,6 +70,13 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
         );
     } else {
         outln!("{}", s.target.say(lang));
+        if chosen.setup.is_adapted() {
+            let kept = crate::lab::setup::KeptIn {
+                setup: chosen.setup.clone(),
+                file: crate::lab::setup::file(&s.paths.src_dir),
+            };
+            outln!("{}", kept.say(lang));
+        }
         print_apps(&apps, lang);
         for e in &evidence {
             outln!(

@@ -93,6 +93,9 @@ pub enum Notice {
     /// The lab is not the one the learner left: `--fresh` moved it aside, or this process took
     /// over from one that ended without stopping it.
     LabStarted(crate::session::Started),
+    /// The lessons and templates come from what the lab was set up with (kept in `file`), not
+    /// from this command line.
+    SetupOfTheLab(crate::lab::setup::KeptIn),
     /// The saved progress did not read: it is kept at this path and progress starts over.
     ProgressKeptAside(std::path::PathBuf),
     /// `action` needs the cluster, which does not answer: why, and since when.

@@ -250,3 +250,39 @@ fn damaged_progress_kept_aside_is_said_on_screen_in_the_learners_language() {
         assert!(flat.contains("tutor.json.damaged"), "{screen}");
     }
 }
+
+/// A lab set up with other lessons says so first, in the learner's language, with where they
+/// come from and how to go back (issue 35: a command without the flags used to grade the
+/// original lab).
+#[test]
+fn an_adapted_lab_says_on_screen_where_its_lessons_come_from() {
+    let kept = crate::lab::setup::KeptIn {
+        setup: crate::lab::setup::LabSetup {
+            lessons: Some("/class/lessons".into()),
+            templates: None,
+        },
+        file: "/lab/capa-src/capa-lab.json".into(),
+    };
+    for (lang, words) in [
+        ("en", "capa-tui's own"),
+        ("zh", "capa-tui自带的"),
+        ("ko", "capa-tui기본제공"),
+    ] {
+        let s = State::builder(catalog())
+            .lang(crate::i18n::Lang::parse(lang).unwrap())
+            .size(120, 40)
+            .notice(Notice::SetupOfTheLab(kept.clone()))
+            .build();
+        let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+        let flat: String = screen
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '│')
+            .collect();
+        assert!(flat.contains(&words.replace(' ', "")), "{lang}:\n{screen}");
+        assert!(
+            flat.contains("/class/lessons") && flat.contains("capa-lab.json"),
+            "{screen}"
+        );
+        assert!(flat.contains("--lessonsbuiltin"), "{screen}");
+    }
+}

@@ -184,6 +184,15 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             ]);
             (t!(lang, "notice-title-lab"), lines)
         }
+        Some(Notice::SetupOfTheLab(kept)) => {
+            let lang = look.lang;
+            let lines = vec![
+                Line::from(Span::styled(kept.say(lang), look.theme.warn())),
+                Line::raw(""),
+                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
+            ];
+            (t!(lang, "notice-title-lab"), lines)
+        }
         Some(Notice::ProgressKeptAside(kept)) => {
             let lang = look.lang;
             let lines = vec![
