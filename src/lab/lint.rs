@@ -11,6 +11,7 @@ mod refs;
 mod shape;
 mod spoilers;
 pub mod tree;
+mod values_in_text;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -53,6 +54,19 @@ pub enum Finding {
     UnknownName {
         name: String,
         known: String,
+    },
+    /// A text spells out a value `let:` reads from the templates: written `${name}`, it
+    /// follows an adapted lab.
+    LiteralValue {
+        name: String,
+        value: String,
+    },
+    /// A text still spells a value as the built-in templates set it, where the templates the
+    /// lesson is linted with set another.
+    OldValue {
+        name: String,
+        old: String,
+        new: String,
     },
     NoTemplate {
         template: String,
@@ -177,6 +191,9 @@ impl Say for Finding {
             Finding::UnknownName { name, known } => {
                 t!(lang, "lint-unknown-name", name = s(name), known = s(known))
             }
+            Finding::LiteralValue { .. } | Finding::OldValue { .. } => {
+                values_in_text::say(self, lang)
+            }
             Finding::NoTemplate { template } => {
                 t!(lang, "lint-no-template", template = s(template))
             }
@@ -187,18 +204,9 @@ impl Say for Finding {
             Finding::UnknownApp { .. }
             | Finding::UnknownObject { .. }
             | Finding::UnknownNamespace { .. } => unknown_name(self, lang),
-            Finding::NoEvidenceField { field, file } => {
-                t!(
-                    lang,
-                    "lint-no-evidence-field",
-                    field = s(field),
-                    file = s(file)
-                )
-            }
-            Finding::NoEvidenceFile { file } => t!(lang, "lint-no-evidence-file", file = s(file)),
-            Finding::NotOwnEvidence { file, own } => {
-                t!(lang, "lint-not-own-evidence", file = s(file), own = s(own))
-            }
+            Finding::NoEvidenceField { .. }
+            | Finding::NoEvidenceFile { .. }
+            | Finding::NotOwnEvidence { .. } => evidence_words(self, lang),
             Finding::NoLesson { number } => t!(lang, "lint-no-lesson", number = u32::from(*number)),
             Finding::NeedsLesson {
                 what,
@@ -259,6 +267,24 @@ impl Say for Finding {
                 )
             }
         }
+    }
+}
+
+/// The words for an evidence file or field a lesson names wrongly.
+fn evidence_words(f: &Finding, lang: Lang) -> String {
+    let s = |x: &str| x.to_string();
+    match f {
+        Finding::NoEvidenceField { field, file } => t!(
+            lang,
+            "lint-no-evidence-field",
+            field = s(field),
+            file = s(file)
+        ),
+        Finding::NoEvidenceFile { file } => t!(lang, "lint-no-evidence-file", file = s(file)),
+        Finding::NotOwnEvidence { file, own } => {
+            t!(lang, "lint-not-own-evidence", file = s(file), own = s(own))
+        }
+        _ => String::new(),
     }
 }
 
@@ -375,6 +401,9 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
     if dirs.is_empty() {
         return Err(LintError::NoLessons(path.to_path_buf()));
     }
+    // Lessons linted with other templates are also read against the built-in ones, to find a
+    // text that still spells a value the old way.
+    let builtin = templates.map(|_| catalog::load_templates(None));
     let templates = catalog::load_templates(templates);
     let mut problems = Vec::new();
     let mut folders: Vec<Folder> = dirs
@@ -404,6 +433,7 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
         refs::check(f, &all, &templates, &mut problems);
         reach::check(f, &all, &templates, &mut problems);
         spoilers::check(f, &mut problems);
+        values_in_text::check(f, builtin.as_deref(), &mut problems);
     }
     numbers(&folders, &mut problems);
     folders.clear();

@@ -126,15 +126,19 @@ pub struct KeptIn {
 
 impl Say for KeptIn {
     fn say(&self, lang: Lang) -> String {
-        let named = |dir: &Option<PathBuf>| {
-            dir.as_ref()
-                .map_or_else(|| t!(lang, "setup-builtin"), |d| d.display().to_string())
+        let lessons = match &self.setup.lessons {
+            None => t!(lang, "setup-lessons-builtin"),
+            Some(d) => t!(lang, "setup-lessons-in", dir = d.display().to_string()),
+        };
+        let templates = match &self.setup.templates {
+            None => t!(lang, "setup-templates-builtin"),
+            Some(d) => t!(lang, "setup-templates-in", dir = d.display().to_string()),
         };
         t!(
             lang,
             "setup-of-the-lab",
-            lessons = named(&self.setup.lessons),
-            templates = named(&self.setup.templates),
+            lessons = lessons,
+            templates = templates,
             file = self.file.display().to_string()
         )
     }

@@ -44,7 +44,7 @@ async fn check_on_an_adapted_lab_uses_its_lessons_without_repeating_the_flags() 
     );
     assert!(
         said.contains(&format!(
-            "This lab uses the lessons from {}",
+            "This lab uses the lessons in {}",
             lessons.display()
         )),
         "{said}"

@@ -193,3 +193,178 @@ async fn a_new_lessons_skeleton_passes_its_test() {
     assert!(said.contains("✓ 1 lesson · 7 steps in"), "{said}");
     assert!(said.contains("broken evidence refused 2 of 2"), "{said}");
 }
+
+/// The adapted lab's texts, as a learner reads them in each language (Steps, Hints, Common
+/// mistakes and the By-hand commands `y` types), say its own values: none of the original
+/// lab's values that it changed is left (instructor-4: a learner following the texts failed
+/// `check 2`, and lesson 8's by-hand script wrote nulls).
+#[test]
+fn the_adapted_labs_texts_say_its_own_values_in_every_language() {
+    use capa_tui::i18n::Lang;
+    use capa_tui::lab::catalog::{Catalog, Section};
+    use strum::IntoEnumIterator;
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adapted-lab");
+    let catalog = Catalog::load(
+        Some(&example.join("lessons")),
+        Some(&example.join("repo-template")),
+    )
+    .unwrap();
+    // The original lab's values the adapted one changed (its README's table).
+    let original = [
+        "charts/web",
+        "chart-default",
+        "from-values-file",
+        "from-values-object",
+        "from-parameter",
+        "replicaCount: 3",
+        "nginx:1.27",
+        "nginx:1.28",
+        "1.27",
+        "1.28",
+        "mode: blue",
+        "mode: green",
+        "`blue`",
+        "`green`",
+        "--replicas=4",
+        "\"3\": \"valuesObject\"",
+    ];
+    let mut found = Vec::new();
+    for lesson in catalog.lessons() {
+        for &lang in Lang::all() {
+            for section in Section::iter() {
+                let text = lesson.text(lang).section(section);
+                for value in original {
+                    if text.contains(value) {
+                        found.push(format!(
+                            "lesson {} {}.md {section:?}: {value}",
+                            lesson.spec.number,
+                            lang.code()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    // And the values it chose are what the texts say.
+    let by_hand = catalog.lessons()[7]
+        .text(Lang::FALLBACK)
+        .section(Section::ByHand);
+    assert!(
+        by_hand.contains("\"4\": \"valuesObject\"") && by_hand.contains("hello-from-a-parameter"),
+        "{by_hand}"
+    );
+}
+
+/// The class behind the adapted lab: capa-tui's own lessons, loaded with templates whose
+/// values changed (nothing else), say the new values everywhere a learner reads or `y` types.
+/// Each text names its values through `${…}`, so no edit of the lessons is needed.
+#[test]
+fn the_lessons_texts_follow_changed_template_values() {
+    use capa_tui::i18n::Lang;
+    use capa_tui::lab::catalog::{Catalog, Section};
+    use strum::IntoEnumIterator;
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template"))
+        .arg(&templates)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // (file, original value, new value): every value a lesson's texts state.
+    let changes = [
+        (
+            "01-helm-chart/repo/charts/web/values.yaml",
+            "chart-default",
+            "hello-chart",
+        ),
+        (
+            "01-helm-chart/repo/charts/web/values-prod.yaml",
+            "from-values-file",
+            "hello-file",
+        ),
+        (
+            "02-precedence/app-src-helm.yaml",
+            "from-values-object",
+            "hello-object",
+        ),
+        (
+            "02-precedence/app-src-helm.yaml",
+            "from-parameter",
+            "hello-parameter",
+        ),
+        (
+            "02-precedence/app-src-helm.yaml",
+            "replicaCount: 3",
+            "replicaCount: 6",
+        ),
+        (
+            "04-kustomize-image/app-src-kust.yaml",
+            "nginx:1.28-alpine",
+            "nginx:1.29-alpine",
+        ),
+        (
+            "07-ignore-differences/app-src-kust.yaml",
+            "nginx:1.28-alpine",
+            "nginx:1.29-alpine",
+        ),
+        (
+            "06-failed-hook/repo/waves/config.yaml",
+            "mode: green",
+            "mode: canary",
+        ),
+        (
+            "05-waves-hooks/repo/waves/config.yaml",
+            "mode: blue",
+            "mode: steady",
+        ),
+    ];
+    for (file, from, to) in changes {
+        let path = templates.join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(from), "{file} has {from}");
+        std::fs::write(&path, text.replace(from, to)).unwrap();
+    }
+    let catalog = Catalog::load(None, Some(&templates)).unwrap();
+    let gone = [
+        "chart-default",
+        "from-values-file",
+        "from-values-object",
+        "from-parameter",
+        "replicaCount: 3",
+        "nginx:1.28",
+        "1.28",
+        "mode: green",
+        "mode: blue",
+        "`green`",
+        "`blue`",
+    ];
+    let mut found = Vec::new();
+    for lesson in catalog.lessons() {
+        for &lang in Lang::all() {
+            for section in Section::iter() {
+                let text = lesson.text(lang).section(section);
+                for value in gone {
+                    if text.contains(value) {
+                        found.push(format!(
+                            "lesson {} {}.md {section:?}: {value}",
+                            lesson.spec.number,
+                            lang.code()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let report = catalog.lessons()[7]
+        .text(Lang::parse("ko").unwrap())
+        .section(Section::ByHand);
+    assert!(
+        report.contains("\"6\": \"valuesObject\"")
+            && report.contains("\"hello-parameter\": \"parameters\""),
+        "{report}"
+    );
+}

@@ -2,7 +2,7 @@
 use super::*;
 
 /// The built-in lessons, written out to `dir/lessons`, with `edits` (file, from, to) made.
-fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
+pub(super) fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
     let root = dir.join("lessons");
     for (path, text) in crate::embedded::FILES {
         if let Some(rel) = path.strip_prefix("lessons/") {
@@ -18,7 +18,7 @@ fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
     root
 }
 
-fn said(report: &Report) -> Vec<String> {
+pub(super) fn said(report: &Report) -> Vec<String> {
     report
         .problems
         .iter()
@@ -140,7 +140,7 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
         "03-tracking/ko.md:1:1: no ko.md",
         "04-kustomize-image/lesson.yaml:37:74: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
         "unknown variant `wiat`",
-        "05-waves-hooks/lesson.yaml:76:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
+        "05-waves-hooks/lesson.yaml:77:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
         "07-ignore-differences/lesson.yaml:29:48: ignore.json has no field checkd_at",
         "hint 9: the English text has 4 hints",
         "08-report/lesson.yaml:",

@@ -264,9 +264,9 @@ fn an_adapted_lab_says_on_screen_where_its_lessons_come_from() {
         file: "/lab/capa-src/capa-lab.json".into(),
     };
     for (lang, words) in [
-        ("en", "capa-tui's own"),
-        ("zh", "capa-tui自带的"),
-        ("ko", "capa-tui기본제공"),
+        ("en", "capa-tui's own templates"),
+        ("zh", "capa-tui自带的模板"),
+        ("ko", "capa-tui기본제공템플릿"),
     ] {
         let s = State::builder(catalog())
             .lang(crate::i18n::Lang::parse(lang).unwrap())
