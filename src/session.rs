@@ -457,6 +457,11 @@ impl Session {
         }
     }
 
+    /// The cluster's clock, when it runs faster than the wall's (`--speed`).
+    pub fn fast_clock(&self) -> Option<&clock::FastClock> {
+        self.clock.as_ref()
+    }
+
     /// What a plan needs to run on this session's cluster and folders: the same for the tutor
     /// and the CLI.
     pub fn runner(&self, catalog: Arc<Catalog>, lang: Lang, deadline: Duration) -> Runner {

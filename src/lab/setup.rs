@@ -100,6 +100,13 @@ pub fn kept(src_dir: &Path) -> Result<LabSetup, SetupError> {
     match super::files::read_bounded(&file, 64 * 1024) {
         Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| damaged(e.to_string())),
         Err(super::files::ReadError::Missing { .. }) => Ok(LabSetup::default()),
+        // No source dir there (a file where a folder would be): nothing was kept; making the
+        // lab says what is wrong with the folder.
+        Err(super::files::ReadError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotADirectory =>
+        {
+            Ok(LabSetup::default())
+        }
         Err(e) => Err(damaged(e.to_string())),
     }
 }

@@ -100,6 +100,7 @@ pub async fn run(
     crate::session::logfile::init(log_file);
     let mut state = State::new(catalog.clone(), lang, session.target.clone());
     state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
+    state.session.clock = session.fast_clock().cloned();
     state.ui.notice = first_notice(&session, options.kept_setup);
     (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
     let env = session.shell_env();

@@ -60,6 +60,7 @@ impl State {
                 target,
                 fit: Fit::lab_vm(),
                 tz: jiff::tz::TimeZone::system(),
+                clock: None,
             },
             ui: Ui {
                 lesson: first,

@@ -152,3 +152,29 @@ fn lesson_seven_by_hand_under_speed_five_passes_its_check() {
     let check = capa(&state, &["check", "7"]);
     assert!(check.status.success(), "check 7: {}", text(&check));
 }
+
+/// A plan's commit is dated on the cluster's clock, as one made in the lab's shell is: under
+/// --speed a checklist ticked "fix pushed" at its commit's time had shown it three minutes
+/// before the failure it fixed (a walk at --speed 5, lesson 6).
+#[test]
+fn a_plans_commit_is_dated_on_the_clusters_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let _served = serve(&state, "20");
+    // Four wall seconds: a minute and more on the cluster's clock.
+    std::thread::sleep(Duration::from_secs(4));
+    let out = capa(&state, &["do", "1", "--yes"]);
+    assert!(out.status.success(), "do 1: {}", text(&out));
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(state.join("bare/src.git"))
+        .args(["log", "-1", "--format=%ct", "main"])
+        .output()
+        .unwrap();
+    let committed: i64 = String::from_utf8_lossy(&out.stdout).trim().parse().unwrap();
+    let wall = jiff::Timestamp::now().as_second();
+    assert!(
+        committed > wall + 40,
+        "committed at {committed}, the wall says {wall}: dated on the wall's clock"
+    );
+}

@@ -37,6 +37,17 @@ pub struct GitFacts {
 const HISTORY_LIMIT: usize = 500;
 
 impl GitFacts {
+    /// These facts with the times read from the file system (when a repo or the working copy
+    /// was made) said on the cluster's clock by `on_the_cluster`. Commit times are left: a
+    /// commit made in the lab's shell or by a plan is dated on the cluster's clock already.
+    pub fn file_times_on(mut self, on_the_cluster: impl Fn(Timestamp) -> Timestamp) -> GitFacts {
+        for t in self.made.values_mut() {
+            *t = on_the_cluster(*t);
+        }
+        self.cloned_at = self.cloned_at.map(&on_the_cluster);
+        self
+    }
+
     /// Whether an Application whose source is `path` of `repo`, at `revision`, is at `main`:
     /// the same commit, or an older commit of `main` whose top-level folder holding `path` is
     /// unchanged since (Argo CD moves an untouched app's revision on at its next refresh).

@@ -141,7 +141,7 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
         "04-kustomize-image/lesson.yaml:37:74: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
         "unknown variant `wiat`",
         "05-waves-hooks/lesson.yaml:77:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
-        "07-ignore-differences/lesson.yaml:29:48: ignore.json has no field checkd_at",
+        "07-ignore-differences/lesson.yaml:30:48: ignore.json has no field checkd_at",
         "hint 9: the English text has 4 hints",
         "08-report/lesson.yaml:",
         "this lesson uses precedence.json, which lesson 2 makes: add {lesson: 2, done_when: …} to requires:",

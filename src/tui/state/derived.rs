@@ -51,14 +51,13 @@ impl State {
                     .grades
                     .get(file)
                     .filter(|g| g.passed() && written.is_some())
-                    .map(|g| g.checked_at.unwrap_or(self.live.now));
-                (
-                    file.clone(),
-                    EvidenceFacts {
-                        written: *written,
-                        passed,
-                    },
-                )
+                    .map(|g| {
+                        g.checked_at
+                            .unwrap_or_else(|| self.session.on_the_clusters_clock(self.live.now))
+                    });
+                // The file system dates a write on the wall's clock.
+                let written = written.map(|w| self.session.on_the_clusters_clock(w));
+                (file.clone(), EvidenceFacts { written, passed })
             })
             .collect()
     }

@@ -31,9 +31,17 @@ pub struct SessionView {
     pub fit: Fit,
     /// Where clock times are shown in.
     pub tz: jiff::tz::TimeZone,
+    /// The cluster's clock when it runs faster than the wall's (`--speed`): what the file
+    /// system and this process date is said on it, so a checklist never shows two clocks.
+    pub clock: Option<crate::session::clock::FastClock>,
 }
 
 impl SessionView {
+    /// The cluster's time when the wall's was `wall` (the same at real speed).
+    pub fn on_the_clusters_clock(&self, wall: jiff::Timestamp) -> jiff::Timestamp {
+        self.clock.as_ref().map_or(wall, |c| c.at(wall))
+    }
+
     /// The embedded lab cluster: `SIM` in the header, and no confirmation before a plan.
     pub fn sim(&self) -> bool {
         matches!(self.target, Target::Embedded { .. })

@@ -52,7 +52,10 @@ pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
     }
     let evidence = s.evidence_facts();
     let facts = s.facts(&evidence);
-    let now = s.live.now.max(jiff::Timestamp::now());
+    // A step the facts do not date ticks now, on the cluster's clock like every other time.
+    let now = s
+        .session
+        .on_the_clusters_clock(s.live.now.max(jiff::Timestamp::now()));
     let mut judged = Vec::new();
     for lesson in lessons {
         let ticks = s.lab.ticks.get(&lesson.id());

@@ -18,7 +18,7 @@ pub(super) fn same_lab_facts(s: &State, msg: &Msg) -> bool {
         pairs.len() == kept.len() && pairs.iter().all(|(k, v)| kept.get(k) == Some(v))
     };
     match msg {
-        Msg::Git(facts) => *facts == s.lab.git,
+        Msg::Git(facts) => on_the_clusters_clock(s, facts.clone()) == s.lab.git,
         Msg::ChartValues(values) => same(values, &s.lab.chart_values),
         Msg::Commits(commits) => {
             commits.len() == s.lab.commits.len()
@@ -60,9 +60,17 @@ pub(super) fn on_lab(s: &mut State, msg: Msg) {
         }
         Msg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
         Msg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
-        Msg::Git(facts) => s.lab.git = facts,
+        Msg::Git(facts) => s.lab.git = on_the_clusters_clock(s, facts),
         _ => {}
     }
+}
+
+/// Git's facts with the file system's times said on the cluster's clock.
+fn on_the_clusters_clock(
+    s: &State,
+    facts: crate::lab::eval::GitFacts,
+) -> crate::lab::eval::GitFacts {
+    facts.file_times_on(|t| s.session.on_the_clusters_clock(t))
 }
 
 /// The self-checks on show run again: every lesson with a grade, once the cluster answers.

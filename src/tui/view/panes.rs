@@ -234,27 +234,48 @@ impl FieldsView<'_> {
             } else {
                 format!(" /{}", o.subresource)
             };
+            // A write through /scale is not dated (so the real API server writes it).
+            let time = if o.time.is_empty() {
+                String::new()
+            } else {
+                format!(" · {}", o.time)
+            };
             lines.push(Line::from(Span::styled(
-                format!("{} · {}{sub} · {}", o.manager, o.operation, o.time),
+                format!("{} · {}{sub}{time}", o.manager, o.operation),
                 theme.title(),
             )));
-            for f in o
+            let fields: Vec<&String> = o
                 .fields
                 .iter()
                 .filter(|f| !f.starts_with(".status"))
-                .take(6)
-            {
-                let style = if f == ".spec.replicas" {
+                .collect();
+            for f in fields.iter().take(FIELDS_SHOWN) {
+                let style = if *f == ".spec.replicas" {
                     theme.accent().add_modifier(Modifier::BOLD)
                 } else {
                     theme.dim()
                 };
                 lines.push(Line::from(Span::styled(format!("  {f}"), style)));
             }
+            // A cut is never silent: what is left out is counted (status fields included).
+            let left = o
+                .fields
+                .len()
+                .saturating_sub(fields.len().min(FIELDS_SHOWN));
+            if left > 0 {
+                lines.push(Line::from(Span::styled(
+                    format!("  {}", t!(lang, "watch-more", count = left.to_string())),
+                    theme.dim(),
+                )));
+            }
         }
         lines
     }
 }
+
+/// The fields shown under each manager: the pane is about who owns `spec.replicas`, the rest
+/// is context.
+const FIELDS_SHOWN: usize = 6;
 
 pub struct ValuesView<'a> {
     pub spec: Option<&'a ValuesSpec>,

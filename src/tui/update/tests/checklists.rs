@@ -398,3 +398,38 @@ fn the_next_step_says_what_it_lacks() {
     let screen = with(&mut s, Unmet::NoClock);
     assert!(!screen.contains("clock is not known"), "{screen}");
 }
+
+/// Under --speed the file system and this process date things on the wall's clock: a
+/// repo made or an evidence file written is said on the cluster's, so a checklist never shows
+/// an evidence file written half an hour before the sync it records (a walk at --speed 5).
+#[test]
+fn file_times_are_said_on_the_clusters_clock() {
+    let wall: jiff::Timestamp = "2026-12-04T10:00:00Z".parse().unwrap();
+    let clock = crate::session::clock::FastClock {
+        speed: 5.0,
+        cluster_at: "2026-12-04T11:00:00Z".parse().unwrap(),
+        wall_at: wall,
+    };
+    let mut s = builder().live().build();
+    s.session.clock = Some(clock.clone());
+    let later = wall
+        .checked_add(jiff::SignedDuration::from_secs(10))
+        .unwrap();
+    let mut git = crate::lab::eval::GitFacts::default();
+    git.made.insert("src".into(), later);
+    git.cloned_at = Some(later);
+    update(&mut s, Msg::Git(git.clone()));
+    let on_the_cluster: jiff::Timestamp = "2026-12-04T11:00:50Z".parse().unwrap();
+    assert_eq!(s.lab.git.made["src"], on_the_cluster);
+    assert_eq!(s.lab.git.cloned_at, Some(on_the_cluster));
+    // The same facts again are the same facts (no regrade for nothing).
+    assert!(super::super::regrade::same_lab_facts(&s, &Msg::Git(git)));
+    update(
+        &mut s,
+        Msg::Evidence(vec![("precedence.json".into(), Some(later))]),
+    );
+    assert_eq!(
+        s.evidence_facts()["precedence.json"].written,
+        Some(on_the_cluster)
+    );
+}
