@@ -104,9 +104,13 @@ pub enum Finding {
         path: String,
         found: String,
     },
+    /// The Application files the lesson applies do not hold a `has:`: the first field they
+    /// lack (`destination.namespace`) and what `has:` wants there.
     AppSpecDiffers {
         app: String,
         at: String,
+        field: String,
+        wants: String,
     },
     Hint {
         hint: usize,
@@ -225,9 +229,19 @@ impl Say for Finding {
                 path = s(path),
                 found = s(found)
             ),
-            Finding::AppSpecDiffers { app, at } => {
-                t!(lang, "lint-app-spec-differs", app = s(app), at = s(at))
-            }
+            Finding::AppSpecDiffers {
+                app,
+                at,
+                field,
+                wants,
+            } => t!(
+                lang,
+                "lint-app-spec-differs",
+                app = s(app),
+                at = s(at),
+                field = s(field),
+                wants = s(wants)
+            ),
             Finding::Hint { hint, count } => t!(
                 lang,
                 "lint-hint",
