@@ -5,6 +5,7 @@
 //! templates, the other lessons and the plan (`refs`, `reach`).
 
 mod facts;
+mod modeline;
 mod objects;
 mod reach;
 mod refs;
@@ -135,6 +136,12 @@ pub enum Finding {
         number: u8,
         other: String,
     },
+    /// The modeline names a schema file that is not there (`path`, as the author would write
+    /// it).
+    NoSchema {
+        schema: String,
+        path: String,
+    },
 }
 
 /// The action a plan lacks to make a condition true: what to write under `actions:`.
@@ -264,6 +271,9 @@ impl Say for Finding {
                 )
             }
             Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
+            Finding::NoSchema { schema, path } => {
+                t!(lang, "lint-no-schema", schema = s(schema), path = s(path))
+            }
             Finding::SameNumber { number, other } => {
                 t!(
                     lang,
@@ -418,6 +428,7 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
         refs::check(f, &all, &templates, &mut problems);
         reach::check(f, &all, &templates, &mut problems);
         spoilers::check(f, &mut problems);
+        modeline::check(&f.yaml_path, &mut problems);
     }
     numbers(&folders, &mut problems);
     folders.clear();

@@ -683,6 +683,7 @@ lint-no-language = no { $code }.md: write the lesson's text in this language too
 lint-sections = { $code }.md: expected 6 sections (## Goal, Why, Steps, Mistakes, Hints, By hand), found { $found }
 lint-missing-text = no { $code }: text here: add it
 lint-same-number = number { $number } is also lesson { $other }'s: give each lesson its own
+lint-no-schema = the modeline names the schema { $schema }, and there is no file { $path }: write it with capa-tui lesson schema > { $path }, or fix the path
 lint-no-lessons = { $path }: no lesson.yaml here or in its folders
 lint-clean = { $lessons ->
         [one] 1 lesson
@@ -695,7 +696,9 @@ lint-problems = { $problems ->
         [one] 1 lesson
        *[other] { $lessons } lessons
     }
-lesson-new-made = made { $dir }: lesson.yaml, en.md, zh.md, ko.md; lint it with capa-tui lesson lint { $dir }
+lesson-new-made = made { $dir }, with these files:
+lesson-new-schema-note = the JSON Schema that each lesson.yaml's first line names, for editors
+lesson-new-lint = lint it with capa-tui lesson lint { $dir }
 lesson-new-bad-name = { $name }: a lesson folder is NN-slug (two digits, a dash, lowercase words with dashes), e.g. 09-greeting
 lesson-new-exists = { $dir } is already there: choose another name
 lesson-new-cannot-write = cannot write { $path }: { $why }

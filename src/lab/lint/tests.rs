@@ -406,3 +406,35 @@ fn every_wrong_name_of_a_lesson_is_reported_in_one_run() {
         "{all:#?}"
     );
 }
+
+/// Instructor trial 4, problem 10: a copied lesson whose modeline names a schema that is not
+/// there is reported at the schema's path, with the command that writes it, in every language;
+/// with the schema beside the lessons (as `lessons/` ships it) nothing is.
+#[test]
+fn a_modeline_whose_schema_is_not_there_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(dir.path(), &[]);
+    assert!(
+        root.join("lesson.schema.json").is_file(),
+        "lessons/ holds it"
+    );
+    std::fs::remove_file(root.join("lesson.schema.json")).unwrap();
+    let report = lint(&root, None).unwrap();
+    let all = said(&report);
+    assert_eq!(all.len(), 8, "one per lesson.yaml: {all:#?}");
+    let schema = root.join("lesson.schema.json").display().to_string();
+    assert!(
+        all[0].starts_with("01-helm-chart/lesson.yaml:1:33: the modeline names the schema ../lesson.schema.json")
+            && all[0].ends_with(&format!(
+                "there is no file {schema}: write it with capa-tui lesson schema > {schema}, or fix the path"
+            )),
+        "{all:#?}"
+    );
+    for (code, words) in [("zh", "生成它"), ("ko", "만들거나")] {
+        let line = report.problems[0].line(Lang::parse(code).unwrap());
+        assert!(
+            line.contains(words) && line.contains(&schema),
+            "{code}: {line}"
+        );
+    }
+}
