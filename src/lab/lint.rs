@@ -11,13 +11,14 @@ mod reach;
 mod refs;
 mod shape;
 mod spoilers;
+pub mod translations;
 pub mod tree;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::i18n::{Lang, Say};
-use crate::lab::catalog::{self, LetError};
+use crate::lab::catalog::{self, LetError, Section};
 use crate::lab::spec::{LessonSpec, SpecError};
 use crate::t;
 pub use tree::Pos;
@@ -135,6 +136,12 @@ pub enum Finding {
     SameNumber {
         number: u8,
         other: String,
+    },
+    /// A translation (`code`.md) says otherwise than en.md in a section.
+    Translation {
+        code: String,
+        section: Section,
+        differs: translations::Differs,
     },
     /// The modeline names a schema file that is not there (`path`, as the author would write
     /// it).
@@ -271,6 +278,11 @@ impl Say for Finding {
                 )
             }
             Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
+            Finding::Translation {
+                code,
+                section,
+                differs,
+            } => translations::say(code, *section, differs, lang),
             Finding::NoSchema { schema, path } => {
                 t!(lang, "lint-no-schema", schema = s(schema), path = s(path))
             }
@@ -429,6 +441,9 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
         reach::check(f, &all, &templates, &mut problems);
         spoilers::check(f, &mut problems);
         modeline::check(&f.yaml_path, &mut problems);
+        if let Some(dir) = f.yaml_path.parent() {
+            translations::check(dir, &mut problems);
+        }
     }
     numbers(&folders, &mut problems);
     folders.clear();

@@ -2,7 +2,7 @@
 use super::*;
 
 /// The built-in lessons, written out to `dir/lessons`, with `edits` (file, from, to) made.
-fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
+pub(super) fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
     let root = dir.join("lessons");
     for (path, text) in crate::embedded::FILES {
         if let Some(rel) = path.strip_prefix("lessons/") {
@@ -18,7 +18,7 @@ fn lessons(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
     root
 }
 
-fn said(report: &Report) -> Vec<String> {
+pub(super) fn said(report: &Report) -> Vec<String> {
     report
         .problems
         .iter()
