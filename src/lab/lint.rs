@@ -2,7 +2,8 @@
 //! at once, each at its file, line and column with what to do. It reads each `lesson.yaml` as a
 //! tree that keeps positions (`tree`), parses each part into the spec types on its own so one
 //! mistake does not hide the next (`shape`), then checks what the parts name against the
-//! templates, the other lessons and the plan (`refs`, `reach`).
+//! templates, the other lessons and the plan (`refs`, `reach`); and holds each translation
+//! against `en.md` (`translations`) and each modeline's schema file (`modeline`).
 
 mod facts;
 mod modeline;
@@ -256,36 +257,18 @@ impl Say for Finding {
                 field = s(field),
                 wants = s(wants)
             ),
-            Finding::Hint { hint, count } => t!(
-                lang,
-                "lint-hint",
-                hint = (*hint as u64),
-                count = (*count as u64)
-            ),
+            Finding::Hint { .. }
+            | Finding::NoLanguage { .. }
+            | Finding::Sections { .. }
+            | Finding::MissingText { .. }
+            | Finding::Translation { .. }
+            | Finding::NoSchema { .. } => texts(self, lang),
             Finding::NarrationGivesAway { choice, code } => t!(
                 lang,
                 "lint-narration-gives-away",
                 choice = s(choice),
                 code = s(code)
             ),
-            Finding::NoLanguage { code } => t!(lang, "lint-no-language", code = s(code)),
-            Finding::Sections { code, found } => {
-                t!(
-                    lang,
-                    "lint-sections",
-                    code = s(code),
-                    found = (*found as u64)
-                )
-            }
-            Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
-            Finding::Translation {
-                code,
-                section,
-                differs,
-            } => translations::say(code, *section, differs, lang),
-            Finding::NoSchema { schema, path } => {
-                t!(lang, "lint-no-schema", schema = s(schema), path = s(path))
-            }
             Finding::SameNumber { number, other } => {
                 t!(
                     lang,
@@ -295,6 +278,39 @@ impl Say for Finding {
                 )
             }
         }
+    }
+}
+
+/// The words for what is wrong with a lesson's texts and files: hints, languages, translations,
+/// the schema its modeline names.
+fn texts(f: &Finding, lang: Lang) -> String {
+    let s = |x: &str| x.to_string();
+    match f {
+        Finding::Hint { hint, count } => t!(
+            lang,
+            "lint-hint",
+            hint = (*hint as u64),
+            count = (*count as u64)
+        ),
+        Finding::NoLanguage { code } => t!(lang, "lint-no-language", code = s(code)),
+        Finding::Sections { code, found } => {
+            t!(
+                lang,
+                "lint-sections",
+                code = s(code),
+                found = (*found as u64)
+            )
+        }
+        Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
+        Finding::Translation {
+            code,
+            section,
+            differs,
+        } => translations::say(code, *section, differs, lang),
+        Finding::NoSchema { schema, path } => {
+            t!(lang, "lint-no-schema", schema = s(schema), path = s(path))
+        }
+        _ => String::new(),
     }
 }
 
