@@ -153,9 +153,43 @@ fn lesson_lint_new_and_schema_work_as_an_author_uses_them() {
     let d = dir.path().to_str().unwrap();
     let out = capa(&["lesson", "new", "09-greeting", "--dir", d], &[]);
     assert!(out.status.success(), "{}", stdout(&out));
+    // Every file it wrote is said, the schema the modeline names too (instructor-4 problem 10).
+    let said = stdout(&out);
+    for file in [
+        "09-greeting/lesson.yaml",
+        "09-greeting/en.md",
+        "09-greeting/zh.md",
+        "09-greeting/ko.md",
+        "lesson.schema.json",
+    ] {
+        let path = dir.path().join(file);
+        assert!(path.is_file(), "{file}");
+        assert!(
+            said.contains(&format!("  {}", path.display())),
+            "{file}: {said}"
+        );
+    }
     let yaml = dir.path().join("09-greeting/lesson.yaml");
     let text = std::fs::read_to_string(&yaml).unwrap();
     assert!(text.starts_with("# yaml-language-server: $schema=../lesson.schema.json"));
+    let out = capa(&["lesson", "lint", d], &[]);
+    assert!(out.status.success(), "{}", stdout(&out));
+    // Without the schema, lint says so at the modeline, with the command that writes it.
+    let schema = dir.path().join("lesson.schema.json");
+    std::fs::remove_file(&schema).unwrap();
+    let out = capa(&["lesson", "lint", d], &[]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(&format!(
+            "{}:1:33: the modeline names the schema ../lesson.schema.json, and there is no file {}: write it with capa-tui lesson schema > {}",
+            yaml.display(),
+            schema.display(),
+            schema.display()
+        )),
+        "{}",
+        stdout(&out)
+    );
+    std::fs::write(&schema, stdout(&capa(&["lesson", "schema"], &[]))).unwrap();
     let out = capa(&["lesson", "lint", d], &[]);
     assert!(out.status.success(), "{}", stdout(&out));
     std::fs::write(
@@ -176,7 +210,7 @@ fn lesson_lint_new_and_schema_work_as_an_author_uses_them() {
     let out = capa(&["lesson", "schema"], &[]);
     assert_eq!(
         stdout(&out),
-        std::fs::read_to_string(root.join("docs/lesson.schema.json")).unwrap()
+        std::fs::read_to_string(root.join("lessons/lesson.schema.json")).unwrap()
     );
 }
 

@@ -1,6 +1,6 @@
 //! The schema in an editor: the YAML language server that VS Code, Neovim and Helix use
 //! (`yaml-language-server`, installed by `scripts/install-clients`) reads a lesson.yaml's
-//! modeline, finds `docs/lesson.schema.json`, flags a misspelt key and a step missing its
+//! modeline, finds `lessons/lesson.schema.json`, flags a misspelt key and a step missing its
 //! fields, and completes the keys of a plan action, as an author would see them.
 #![allow(
     clippy::unwrap_used,

@@ -2,14 +2,17 @@
 //! at once, each at its file, line and column with what to do. It reads each `lesson.yaml` as a
 //! tree that keeps positions (`tree`), parses each part into the spec types on its own so one
 //! mistake does not hide the next (`shape`), then checks what the parts name against the
-//! templates, the other lessons and the plan (`refs`, `reach`).
+//! templates, the other lessons and the plan (`refs`, `reach`); and holds each translation
+//! against `en.md` (`translations`) and each modeline's schema file (`modeline`).
 
 mod facts;
+mod modeline;
 mod objects;
 mod reach;
 mod refs;
 mod shape;
 mod spoilers;
+pub mod translations;
 pub mod tree;
 mod values_in_text;
 
@@ -17,7 +20,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::i18n::{Lang, Say};
-use crate::lab::catalog::{self, LetError};
+use crate::lab::catalog::{self, LetError, Section};
 use crate::lab::spec::{LessonSpec, SpecError};
 use crate::t;
 pub use tree::Pos;
@@ -118,9 +121,13 @@ pub enum Finding {
         path: String,
         found: String,
     },
+    /// The Application files the lesson applies do not hold a `has:`: the first field they
+    /// lack (`destination.namespace`) and what `has:` wants there.
     AppSpecDiffers {
         app: String,
         at: String,
+        field: String,
+        wants: String,
     },
     Hint {
         hint: usize,
@@ -144,6 +151,18 @@ pub enum Finding {
     SameNumber {
         number: u8,
         other: String,
+    },
+    /// A translation (`code`.md) says otherwise than en.md in a section.
+    Translation {
+        code: String,
+        section: Section,
+        differs: translations::Differs,
+    },
+    /// The modeline names a schema file that is not there (`path`, as the author would write
+    /// it).
+    NoSchema {
+        schema: String,
+        path: String,
     },
 }
 
@@ -233,31 +252,31 @@ impl Say for Finding {
                 path = s(path),
                 found = s(found)
             ),
-            Finding::AppSpecDiffers { app, at } => {
-                t!(lang, "lint-app-spec-differs", app = s(app), at = s(at))
-            }
-            Finding::Hint { hint, count } => t!(
+            Finding::AppSpecDiffers {
+                app,
+                at,
+                field,
+                wants,
+            } => t!(
                 lang,
-                "lint-hint",
-                hint = (*hint as u64),
-                count = (*count as u64)
+                "lint-app-spec-differs",
+                app = s(app),
+                at = s(at),
+                field = s(field),
+                wants = s(wants)
             ),
+            Finding::Hint { .. }
+            | Finding::NoLanguage { .. }
+            | Finding::Sections { .. }
+            | Finding::MissingText { .. }
+            | Finding::Translation { .. }
+            | Finding::NoSchema { .. } => texts(self, lang),
             Finding::NarrationGivesAway { choice, code } => t!(
                 lang,
                 "lint-narration-gives-away",
                 choice = s(choice),
                 code = s(code)
             ),
-            Finding::NoLanguage { code } => t!(lang, "lint-no-language", code = s(code)),
-            Finding::Sections { code, found } => {
-                t!(
-                    lang,
-                    "lint-sections",
-                    code = s(code),
-                    found = (*found as u64)
-                )
-            }
-            Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
             Finding::SameNumber { number, other } => {
                 t!(
                     lang,
@@ -283,6 +302,39 @@ fn evidence_words(f: &Finding, lang: Lang) -> String {
         Finding::NoEvidenceFile { file } => t!(lang, "lint-no-evidence-file", file = s(file)),
         Finding::NotOwnEvidence { file, own } => {
             t!(lang, "lint-not-own-evidence", file = s(file), own = s(own))
+        }
+        _ => String::new(),
+    }
+}
+
+/// The words for what is wrong with a lesson's texts and files: hints, languages, translations,
+/// the schema its modeline names.
+fn texts(f: &Finding, lang: Lang) -> String {
+    let s = |x: &str| x.to_string();
+    match f {
+        Finding::Hint { hint, count } => t!(
+            lang,
+            "lint-hint",
+            hint = (*hint as u64),
+            count = (*count as u64)
+        ),
+        Finding::NoLanguage { code } => t!(lang, "lint-no-language", code = s(code)),
+        Finding::Sections { code, found } => {
+            t!(
+                lang,
+                "lint-sections",
+                code = s(code),
+                found = (*found as u64)
+            )
+        }
+        Finding::MissingText { code } => t!(lang, "lint-missing-text", code = s(code)),
+        Finding::Translation {
+            code,
+            section,
+            differs,
+        } => translations::say(code, *section, differs, lang),
+        Finding::NoSchema { schema, path } => {
+            t!(lang, "lint-no-schema", schema = s(schema), path = s(path))
         }
         _ => String::new(),
     }
@@ -434,6 +486,10 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
         reach::check(f, &all, &templates, &mut problems);
         spoilers::check(f, &mut problems);
         values_in_text::check(f, builtin.as_deref(), &mut problems);
+        modeline::check(&f.yaml_path, &mut problems);
+        if let Some(dir) = f.yaml_path.parent() {
+            translations::check(dir, &mut problems);
+        }
     }
     numbers(&folders, &mut problems);
     folders.clear();

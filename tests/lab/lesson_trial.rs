@@ -6,10 +6,17 @@ use std::path::{Path, PathBuf};
 
 use super::lessons::{capa, text};
 
-/// Copies the built-in lesson folders whose names start with `numbers` into `dir/lessons`.
+/// Copies the built-in lesson folders whose names start with `numbers` into `dir/lessons`, with
+/// the schema their modelines name (lint reports a modeline whose schema is not there).
 fn copied_lessons(dir: &Path, numbers: &[&str]) -> PathBuf {
     let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
     let to = dir.join("lessons");
+    std::fs::create_dir_all(&to).unwrap();
+    std::fs::copy(
+        from.join("lesson.schema.json"),
+        to.join("lesson.schema.json"),
+    )
+    .unwrap();
     for e in std::fs::read_dir(&from).unwrap().flatten() {
         let name = e.file_name().to_string_lossy().to_string();
         if !numbers.iter().any(|n| name.starts_with(n)) {

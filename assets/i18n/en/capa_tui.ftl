@@ -678,13 +678,26 @@ lint-needs-lesson = this lesson uses { $what }, which lesson { $lesson } makes: 
 lint-needs-some-lesson = this lesson uses { $what }, which neither it nor a lesson it requires makes: add an action that makes it, or require the lesson that does
 lint-unreachable = no action of the plan can make { $condition } true: add { $needs }
 lint-value-differs = the lesson's templates set { $path } of { $file } to { $found }: say that value, or better read it with let: and say ${"{"}name{"}"}
-lint-app-spec-differs = no Application { $app } of the lesson's templates ({ $at }) holds this has:; read its values with let:, or fix the template
+lint-app-spec-differs = the Application { $app } of the lesson's templates ({ $at }) does not have { $field }: { $wants }, which this has: asks for: read its values with let:, or fix the template
 lint-hint = hint { $hint }: the English text has { $count } hints (1 to { $count })
 lint-narration-gives-away = the narration on screen while step mode asks this question names one of its answers ({ $choice }, in { $code }): ask it as a question here, and say the result in the `then:` of the action that answers it
 lint-no-language = no { $code }.md: write the lesson's text in this language too (the six sections of en.md)
 lint-sections = { $code }.md: expected 6 sections (## Goal, Why, Steps, Mistakes, Hints, By hand), found { $found }
 lint-missing-text = no { $code }: text here: add it
 lint-same-number = number { $number } is also lesson { $other }'s: give each lesson its own
+lint-no-schema = the modeline names the schema { $schema }, and there is no file { $path }: write it with capa-tui lesson schema > { $path }, or fix the path
+lint-translation = { $code }.md, { $section }: { $what }
+lint-translation-hints = { $found } hints where en.md has { $en }: translate each hint of en.md, in its order
+lint-translation-steps = { $found } numbered steps where en.md has { $en }: translate each step of en.md, in its order
+lint-translation-code-blocks = { $found } code blocks where en.md has { $en }: copy en.md's code blocks, translating only their # comments
+lint-translation-code = code block { $block } differs from en.md's: en.md has { $en }, { $code }.md has { $here }: copy the code from en.md (only a # comment may be translated)
+lint-translation-block-end = the end of the block
+lint-translation-inline-code = the inline code differs from en.md's ({ $diff }): write the same `code` as en.md (only the words in a <placeholder> may be translated)
+lint-translation-numbers = the numbers outside code differ from en.md's ({ $diff }): say the same numbers as en.md
+lint-translation-references = the ${"{"}…{"}"} values differ from en.md's ({ $diff }): use the same ${"{"}name{"}"}s as en.md
+lint-translation-only-en = only en.md has { $items }
+lint-translation-only-here = only { $code }.md has { $items }
+lint-translation-more = and { $count } more
 lint-no-lessons = { $path }: no lesson.yaml here or in its folders
 lint-clean = { $lessons ->
         [one] 1 lesson
@@ -697,7 +710,9 @@ lint-problems = { $problems ->
         [one] 1 lesson
        *[other] { $lessons } lessons
     }
-lesson-new-made = made { $dir }: lesson.yaml, en.md, zh.md, ko.md; lint it with capa-tui lesson lint { $dir }
+lesson-new-made = made { $dir }, with these files:
+lesson-new-schema-note = the JSON Schema that each lesson.yaml's first line names, for editors
+lesson-new-lint = lint it with capa-tui lesson lint { $dir }
 lesson-new-bad-name = { $name }: a lesson folder is NN-slug (two digits, a dash, lowercase words with dashes), e.g. 09-greeting
 lesson-new-exists = { $dir } is already there: choose another name
 lesson-new-cannot-write = cannot write { $path }: { $why }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::i18n::Lang;
-use crate::lab::spec::schema::MODELINE;
+use crate::lab::spec::schema::{MODELINE, SCHEMA_FILE};
 use crate::t;
 use crate::{errln, outln};
 
@@ -66,31 +66,26 @@ pub fn new(name: &str, dir: &Path, lang: Lang) -> i32 {
         );
         return 2;
     }
-    // The modeline points at the schema: the repository's when the folder is its lessons/,
-    // else a copy written beside the lessons.
-    let modeline = if dir.join("../docs/lesson.schema.json").is_file() {
-        MODELINE.to_string()
-    } else {
-        "# yaml-language-server: $schema=../lesson.schema.json".to_string()
-    };
     let mut files = vec![(
         folder.join("lesson.yaml"),
         lesson_yaml()
-            .replace("{modeline}", &modeline)
+            .replace("{modeline}", MODELINE)
             .replace("{number}", &number.to_string())
             .replace("{slug}", slug),
     )];
     for &l in Lang::all() {
         files.push((folder.join(format!("{}.md", l.code())), text(l).to_string()));
     }
-    if !modeline.contains("docs/") && !dir.join("lesson.schema.json").exists() {
+    // The modeline points at the schema in the folder of lessons, as every lesson's does: it
+    // is written there unless it is there already.
+    if !dir.join(SCHEMA_FILE).exists() {
         files.push((
-            dir.join("lesson.schema.json"),
+            dir.join(SCHEMA_FILE),
             crate::lab::spec::schema::lesson_schema_text(),
         ));
     }
-    for (path, text) in files {
-        if let Err(e) = crate::lab::files::write_atomic(&path, &text) {
+    for (path, text) in &files {
+        if let Err(e) = crate::lab::files::write_atomic(path, text) {
             errln!(
                 "capa-tui: {}",
                 t!(
@@ -103,10 +98,22 @@ pub fn new(name: &str, dir: &Path, lang: Lang) -> i32 {
             return 1;
         }
     }
-    outln!(
-        "{}",
-        t!(lang, "lesson-new-made", dir = folder.display().to_string())
-    );
+    // Every file written, the schema beside the lessons too: an author who copies the lesson
+    // elsewhere knows what its modeline needs.
+    let dir_shown = folder.display().to_string();
+    outln!("{}", t!(lang, "lesson-new-made", dir = dir_shown.clone()));
+    for (path, _) in &files {
+        if path.ends_with(SCHEMA_FILE) {
+            outln!(
+                "  {}  ({})",
+                path.display(),
+                t!(lang, "lesson-new-schema-note")
+            );
+        } else {
+            outln!("  {}", path.display());
+        }
+    }
+    outln!("{}", t!(lang, "lesson-new-lint", dir = dir_shown));
     0
 }
 

@@ -24,6 +24,12 @@ pub fn holds(value: &Value, subset: &Value) -> bool {
     first_missing(value, subset, "").is_none()
 }
 
+/// The first part of `subset` that `value` lacks: its path (`destination.namespace`) and what
+/// `subset` wants there; `None` when `value` holds it all.
+pub fn not_held(value: &Value, subset: &Value) -> Option<(String, Value)> {
+    first_missing(value, subset, "")
+}
+
 /// The first part of `subset` that `value` lacks: its path and what it should be.
 fn first_missing(value: &Value, subset: &Value, at: &str) -> Option<(String, Value)> {
     match (value, subset) {

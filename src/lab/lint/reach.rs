@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use super::facts::{Templates, conditions};
+use super::facts::{TemplateApp, Templates, conditions};
 use super::tree::Pos;
 use super::{Finding, Folder, Needs, Problem};
 use crate::lab::eval::holds;
@@ -251,15 +251,22 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
                     .iter()
                     .any(|tpl| t.repo_value(tpl, file, path).as_ref() == Some(equals))
         }
-        DoneWhen::AppSpec { app, has } => steps.iter().any(|s| match s {
-            Step::ApplyApp { file } => t.apps().iter().any(|a| {
-                spec.templates.contains(&a.template)
-                    && &a.file == file
-                    && &a.name == app
-                    && holds(&a.spec, has)
-            }),
-            _ => false,
-        }),
+        DoneWhen::AppSpec { app, has } => {
+            let mine: Vec<_> = t
+                .apps()
+                .into_iter()
+                .filter(|a| spec.templates.contains(&a.template) && &a.name == app)
+                .collect();
+            let applied = |a: &&TemplateApp| {
+                any(&|s| matches!(s, Step::ApplyApp { file } if *file == a.file))
+            };
+            // The plan applies this Application but no file of it holds has:: the cause is a
+            // value in the template, which `refs` reports (AppSpecDiffers) with the field; adding
+            // an apply-app would not help.
+            let held = |a: &&TemplateApp| holds(&a.spec, has);
+            mine.iter().filter(applied).any(|a| held(&a))
+                || (mine.iter().any(|a| applied(&a)) && !mine.iter().any(|a| held(&a)))
+        }
         DoneWhen::Synced { app } => any(
             &|s| matches!(s, Step::Wait { app: a, until: Until::SyncedHealthy | Until::Succeeded } if a == app),
         ),

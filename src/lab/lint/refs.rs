@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::facts::{Templates, conditions};
 use super::tree::{Node, Pos};
 use super::{Finding, Folder, Problem};
-use crate::lab::eval::holds;
+use crate::lab::eval::{holds, not_held, shown};
 use crate::lab::spec::{DoneWhen, Kind, LessonSpec, ObjectRef, Rule, Source, Step};
 
 pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut Vec<Problem>) {
@@ -175,6 +175,9 @@ fn named(spec: &LessonSpec) -> (Vec<String>, Vec<ObjectRef>, Vec<String>) {
     (apps, objects, namespaces)
 }
 
+/// Each Application, object and namespace a lesson names that the templates do not define,
+/// reported at every place it is written: renaming a namespace in the templates leaves it in
+/// several places of a lesson, and the author fixes them all from one run.
 fn apps_and_namespaces(
     spec: &LessonSpec,
     tree: &Node,
@@ -186,24 +189,45 @@ fn apps_and_namespaces(
     defined.dedup();
     let known_ns = t.namespaces();
     let (apps, objects, namespaces) = named(spec);
-    let at = |text: &str| tree.find_scalar(text).unwrap_or(Pos { line: 1, column: 1 });
+    // Where an object is written: its `namespace/Kind/name`, wherever it stands.
+    let written_objects = |wanted: &dyn Fn(&ObjectRef) -> bool| -> Vec<Pos> {
+        let mut keys: Vec<String> = objects
+            .iter()
+            .filter(|o| wanted(o))
+            .map(|o| o.key())
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys.iter().flat_map(|k| tree.find_scalars(k)).collect()
+    };
+    // Every place, sorted; else the first scalar reading `text`, else the file's top.
+    let places = |mut found: Vec<Pos>, text: &str| {
+        found.sort();
+        found.dedup();
+        if found.is_empty() {
+            found.push(tree.find_scalar(text).unwrap_or(Pos { line: 1, column: 1 }));
+        }
+        found
+    };
     for app in apps {
         if !defined.contains(&app) {
-            let pos = objects
-                .iter()
-                .find(|o| o.kind == Kind::Application && o.name == app)
-                .and_then(|o| tree.find_scalar(&o.key()))
-                .unwrap_or_else(|| at(&app));
-            say(
-                pos,
-                Finding::UnknownApp {
-                    app,
-                    known: defined.join(", "),
-                },
-            );
+            let mut found = tree.find_values_of("app", &app);
+            found.extend(written_objects(&|o| {
+                o.kind == Kind::Application && o.name == app
+            }));
+            for pos in places(found, &app) {
+                say(
+                    pos,
+                    Finding::UnknownApp {
+                        app: app.clone(),
+                        known: defined.join(", "),
+                    },
+                );
+            }
         }
     }
     let deployed = super::objects::deployed(t);
+    let mut reported: Vec<String> = Vec::new();
     for o in spec.objects() {
         let key = o.key();
         let (ns, kind) = (o.namespace.as_str(), o.kind.name());
@@ -214,31 +238,37 @@ fn apps_and_namespaces(
             .filter(|k| k.starts_with(&format!("{ns}/{kind}/")))
             .map(String::as_str)
             .collect();
-        if key.contains('{') || same_kind.is_empty() || deployed.contains(&key) {
+        if key.contains('{')
+            || same_kind.is_empty()
+            || deployed.contains(&key)
+            || reported.contains(&key)
+        {
             continue;
         }
-        say(
-            tree.find_scalar(&key).unwrap_or_else(|| at(&o.name)),
-            Finding::UnknownObject {
-                object: key,
-                known: same_kind.join(", "),
-            },
-        );
+        for pos in places(tree.find_scalars(&key), &o.name) {
+            say(
+                pos,
+                Finding::UnknownObject {
+                    object: key.clone(),
+                    known: same_kind.join(", "),
+                },
+            );
+        }
+        reported.push(key);
     }
     for ns in namespaces {
         if !known_ns.contains(&ns) {
-            let pos = objects
-                .iter()
-                .find(|o| o.namespace == ns)
-                .and_then(|o| tree.find_scalar(&o.key()))
-                .unwrap_or_else(|| at(&ns));
-            say(
-                pos,
-                Finding::UnknownNamespace {
-                    namespace: ns,
-                    known: known_ns.join(", "),
-                },
-            );
+            let mut found = tree.find_values_of("namespace", &ns);
+            found.extend(written_objects(&|o| o.namespace == ns));
+            for pos in places(found, &ns) {
+                say(
+                    pos,
+                    Finding::UnknownNamespace {
+                        namespace: ns.clone(),
+                        known: known_ns.join(", "),
+                    },
+                );
+            }
         }
     }
 }
@@ -411,7 +441,10 @@ fn values(spec: &LessonSpec, tree: &Node, t: &Templates<'_>, say: &mut impl FnMu
                         .iter()
                         .filter(|a| &a.name == app && spec.templates.contains(&a.template))
                         .collect();
-                    if !mine.is_empty() && !mine.iter().any(|a| holds(&a.spec, has)) {
+                    let lacks = mine.first().and_then(|a| not_held(&a.spec, has));
+                    if let Some((field, wants)) = lacks
+                        && !mine.iter().any(|a| holds(&a.spec, has))
+                    {
                         say(
                             at(app),
                             Finding::AppSpecDiffers {
@@ -421,6 +454,8 @@ fn values(spec: &LessonSpec, tree: &Node, t: &Templates<'_>, say: &mut impl FnMu
                                     .map(|a| format!("{}/{}", a.template, a.file))
                                     .collect::<Vec<_>>()
                                     .join(", "),
+                                field,
+                                wants: shown(&wants),
                             },
                         );
                     }

@@ -140,7 +140,7 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
         "03-tracking/ko.md:1:1: no ko.md",
         "04-kustomize-image/lesson.yaml:37:74: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
         "unknown variant `wiat`",
-        "05-waves-hooks/lesson.yaml:77:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
+        "05-waves-hooks/lesson.yaml:78:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
         "07-ignore-differences/lesson.yaml:30:48: ignore.json has no field checkd_at",
         "hint 9: the English text has 4 hints",
         "08-report/lesson.yaml:",
@@ -298,6 +298,143 @@ fn an_evidence_path_out_of_the_source_dir_is_refused_by_lint_and_load() {
         assert!(
             why.contains("leads out of the source dir"),
             "{hostile}: {why}"
+        );
+    }
+}
+
+/// The built-in templates, written out to `dir/templates`, with `edits` (file, from, to) made
+/// to every file whose path ends with `file`.
+fn templates(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
+    let root = dir.join("templates");
+    for (path, text) in crate::embedded::FILES {
+        if let Some(rel) = path.strip_prefix("repo-template/") {
+            let mut text = text.to_string();
+            for (file, from, to) in edits {
+                if rel.ends_with(file) {
+                    text = text.replace(from, to);
+                }
+            }
+            crate::lab::files::write_atomic(&root.join(rel), &text).unwrap();
+        }
+    }
+    root
+}
+
+/// Instructor trial 4, problem 9: after a namespace was renamed in the templates, lint showed
+/// one place per lesson per run, and blamed a missing apply-app for an app-spec whose
+/// apply-app was there. Now every place is reported in one run, and the cause is the field.
+#[test]
+fn a_renamed_namespace_is_reported_at_every_place_with_the_right_cause() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(dir.path(), &[]);
+    let tpl = templates(
+        dir.path(),
+        &[(
+            "app-src-helm.yaml",
+            "namespace: src-helm",
+            "namespace: greeter",
+        )],
+    );
+    let all = said(&lint(&root, Some(&tpl)).unwrap());
+    let at = |lesson: &str| {
+        all.iter()
+            .filter(|l| l.starts_with(lesson) && l.contains("namespace src-helm"))
+            .count()
+    };
+    // 01: focus, has: destination, two checks; 02: focus, two values keys, two evidence fields,
+    // a check, two reveals; 03: focus, a count, two fields; 08: an exists.
+    assert_eq!(
+        [at("01-"), at("02-"), at("03-"), at("08-")],
+        [4, 8, 4, 1],
+        "{all:#?}"
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.starts_with("01-helm-chart/lesson.yaml:47:14:")
+                && l.contains("does not have destination.namespace: src-helm")),
+        "{all:#?}"
+    );
+    assert!(
+        !all.iter().any(|l| l.contains("no action of the plan")),
+        "the apply-app is there: {all:#?}"
+    );
+}
+
+/// Two different wrong names in one lesson, one of them written twice: all three places in one
+/// run.
+#[test]
+fn every_wrong_name_of_a_lesson_is_reported_in_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[
+            (
+                "03-tracking/lesson.yaml",
+                "focus: src-helm/ConfigMap/src-helm-greeting",
+                "focus: src-helm/ConfigMap/src-helm-greting",
+            ),
+            (
+                "03-tracking/lesson.yaml",
+                "object: src-helm/ConfigMap/src-helm-greeting",
+                "object: src-helm/ConfigMap/src-helm-greting",
+            ),
+            (
+                "03-tracking/lesson.yaml",
+                "app: src-helm\n",
+                "app: src-helmm\n",
+            ),
+        ],
+    );
+    let all = said(&lint(&root, None).unwrap());
+    let greting: Vec<&String> = all
+        .iter()
+        .filter(|l| l.contains("src-helm-greting ("))
+        .collect();
+    assert_eq!(greting.len(), 2, "{all:#?}");
+    assert!(
+        greting[0].starts_with("03-tracking/lesson.yaml:9:8:"),
+        "{all:#?}"
+    );
+    assert!(
+        greting[1].starts_with("03-tracking/lesson.yaml:26:"),
+        "{all:#?}"
+    );
+    assert!(
+        all.iter()
+            .any(|l| l.starts_with("03-tracking/lesson.yaml:8:6:")
+                && l.contains("Application named src-helmm")),
+        "{all:#?}"
+    );
+}
+
+/// Instructor trial 4, problem 10: a copied lesson whose modeline names a schema that is not
+/// there is reported at the schema's path, with the command that writes it, in every language;
+/// with the schema beside the lessons (as `lessons/` ships it) nothing is.
+#[test]
+fn a_modeline_whose_schema_is_not_there_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(dir.path(), &[]);
+    assert!(
+        root.join("lesson.schema.json").is_file(),
+        "lessons/ holds it"
+    );
+    std::fs::remove_file(root.join("lesson.schema.json")).unwrap();
+    let report = lint(&root, None).unwrap();
+    let all = said(&report);
+    assert_eq!(all.len(), 8, "one per lesson.yaml: {all:#?}");
+    let schema = root.join("lesson.schema.json").display().to_string();
+    assert!(
+        all[0].starts_with("01-helm-chart/lesson.yaml:1:33: the modeline names the schema ../lesson.schema.json")
+            && all[0].ends_with(&format!(
+                "there is no file {schema}: write it with capa-tui lesson schema > {schema}, or fix the path"
+            )),
+        "{all:#?}"
+    );
+    for (code, words) in [("zh", "生成它"), ("ko", "만들거나")] {
+        let line = report.problems[0].line(Lang::parse(code).unwrap());
+        assert!(
+            line.contains(words) && line.contains(&schema),
+            "{code}: {line}"
         );
     }
 }

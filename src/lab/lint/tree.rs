@@ -122,6 +122,46 @@ impl Node {
         }
     }
 
+    /// Every place a scalar reading `text` is written in this subtree, in the file's order: a
+    /// name written wrong in several places is reported at each, not only at the first.
+    pub fn find_scalars(&self, text: &str) -> Vec<Pos> {
+        self.find_scalars_where(None, text)
+    }
+
+    /// Every place a scalar reading `text` is written as the value of a key `key` (so
+    /// `namespace: src-helm` is found, `app: src-helm` is not).
+    pub fn find_values_of(&self, key: &str, text: &str) -> Vec<Pos> {
+        self.find_scalars_where(Some(key), text)
+    }
+
+    fn find_scalars_where(&self, key: Option<&str>, text: &str) -> Vec<Pos> {
+        let mut out = Vec::new();
+        self.collect_scalars(key, None, text, &mut out);
+        out
+    }
+
+    fn collect_scalars(
+        &self,
+        key: Option<&str>,
+        under: Option<&str>,
+        text: &str,
+        out: &mut Vec<Pos>,
+    ) {
+        match &self.value {
+            Tree::Scalar(_) => {
+                if key.is_none_or(|k| under == Some(k)) && self.find_scalar(text).is_some() {
+                    out.push(self.at);
+                }
+            }
+            Tree::Seq(items) => items
+                .iter()
+                .for_each(|n| n.collect_scalars(key, under, text, out)),
+            Tree::Map(entries) => entries
+                .iter()
+                .for_each(|(k, n)| n.collect_scalars(key, Some(&k.name), text, out)),
+        }
+    }
+
     /// Every string scalar in this subtree, with where it is.
     pub fn strings(&self, out: &mut Vec<(Pos, String)>) {
         match &self.value {

@@ -1,15 +1,16 @@
 //! The JSON Schema of `lesson.yaml`, generated from the spec types (`schemars`), so an editor that
-//! reads the file's `# yaml-language-server: $schema=…` line completes and checks it. The
-//! committed copy (`docs/lesson.schema.json`) is kept equal to this by a test.
+//! reads the file's `# yaml-language-server: $schema=…` line completes and checks it. The schema
+//! lives in the folder of lessons itself (`lessons/lesson.schema.json`, and the adapted lab's
+//! copy), so a copied folder of lessons takes it along and every lesson's modeline is the same
+//! `../lesson.schema.json`; the committed copies are kept equal to this by a test.
 
 use super::LessonSpec;
 
-/// Where the committed schema lives, relative to the repository root (and to a lesson folder
-/// under `lessons/`, as the modeline gives it).
-pub const SCHEMA_FILE: &str = "docs/lesson.schema.json";
+/// The schema's file name, in a folder of lessons beside the lesson folders.
+pub const SCHEMA_FILE: &str = "lesson.schema.json";
 
-/// The modeline every `lesson.yaml` of this repository opens with.
-pub const MODELINE: &str = "# yaml-language-server: $schema=../../docs/lesson.schema.json";
+/// The modeline every `lesson.yaml` opens with: the schema in the folder of lessons.
+pub const MODELINE: &str = "# yaml-language-server: $schema=../lesson.schema.json";
 
 /// The schema, as pretty JSON with a trailing newline (the committed file's exact text).
 pub fn lesson_schema_text() -> String {
@@ -35,14 +36,25 @@ pub fn number_or_let(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 mod tests {
     use super::*;
 
-    /// Regenerate with `cargo run -- lesson schema > docs/lesson.schema.json`.
+    /// Regenerate with `cargo run -- lesson schema > lessons/lesson.schema.json` (and the same
+    /// for `examples/adapted-lab/lessons/`).
     #[test]
     fn the_committed_schema_is_the_generated_one() {
-        let committed = include_str!("../../../docs/lesson.schema.json");
-        assert!(
-            committed == lesson_schema_text(),
-            "docs/lesson.schema.json is stale: run `cargo run -- lesson schema > docs/lesson.schema.json`"
-        );
+        for (path, committed) in [
+            (
+                "lessons/lesson.schema.json",
+                include_str!("../../../lessons/lesson.schema.json"),
+            ),
+            (
+                "examples/adapted-lab/lessons/lesson.schema.json",
+                include_str!("../../../examples/adapted-lab/lessons/lesson.schema.json"),
+            ),
+        ] {
+            assert!(
+                committed == lesson_schema_text(),
+                "{path} is stale: run `cargo run -- lesson schema > {path}`"
+            );
+        }
     }
 
     /// Every field and kind the types have (each property, tag and enum value of the schema) is
@@ -94,5 +106,11 @@ mod tests {
                 assert_eq!(text.lines().next(), Some(MODELINE), "{path}");
             }
         }
+        assert!(
+            crate::embedded::FILES
+                .iter()
+                .any(|(path, _)| *path == format!("lessons/{SCHEMA_FILE}")),
+            "the schema the modeline names is in lessons/"
+        );
     }
 }
