@@ -92,11 +92,26 @@ impl State {
             .then_some(WinnerHidden::UntilEvidence)
     }
 
-    /// Step mode asks a question the room has not answered yet: until it has, nothing on screen
-    /// but the question may give the answer away (the lesson's title, text, checklist and
-    /// verdict, the values pane's winner), so they wait.
+    /// Step mode steps through a lesson with a question whose answer the room has not seen yet
+    /// (asked or still to come, or answered with its reveal still to run): until the cluster
+    /// shows it, nothing on screen but the question may give the answer away (the lesson's
+    /// title, text, checklist and verdict, the values pane's winner), so they wait. A
+    /// checklist step named the answer three actions before its question was asked, and an
+    /// answer brought the title back before the reveal (a walk in step mode).
     pub fn room_predicts(&self) -> bool {
-        self.stepping_here().is_some() && self.pending_question().is_some()
+        let Some(m) = self.stepping_here() else {
+            return false;
+        };
+        let Some(lesson) = self.current() else {
+            return false;
+        };
+        let actions = &lesson.spec.actions;
+        // The reveal's action has run once step mode is past it (`next` moves on when an
+        // action ends, so one running is not past yet).
+        actions
+            .iter()
+            .enumerate()
+            .any(|(i, a)| a.ask.is_some() && lesson.spec.answered_by(i) >= m.next)
     }
 
     /// Step mode, when it steps through the lesson on screen (another lesson's is not shown).
