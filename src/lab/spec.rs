@@ -402,6 +402,10 @@ pub struct FieldSpec {
     #[serde(default)]
     pub live: bool,
     pub from: Source,
+    /// The hint for a wrong value of this field (else the evidence's `live_hint`): a wrong
+    /// tracking annotation needs the hint about its parts, not the one about the method.
+    #[serde(default)]
+    pub hint: Option<usize>,
 }
 
 /// The JSON types the lab's grader names.

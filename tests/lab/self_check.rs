@@ -343,6 +343,38 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
         &["helm_winner", "the cluster shows \"parameters\""],
     );
 
+    // A wrong value gets its own field's hint (a walk saw a tracking annotation without its
+    // empty group advised with the hint about the tracking method, and lesson 8's image source
+    // and replicas owner with the one about Helm layers).
+    for (lesson, file, field, wrong, hint) in [
+        (
+            3,
+            "tracking.json",
+            "tracking_annotation",
+            json!("src-helm:ConfigMap:src-helm/src-helm-greeting"),
+            3,
+        ),
+        (8, "report.json", "image_source", json!("git"), 3),
+        (
+            8,
+            "report.json",
+            "replicas_owner",
+            json!("argocd-controller"),
+            4,
+        ),
+        (8, "report.json", "helm_winner", json!("chart"), 2),
+    ] {
+        let g = lab
+            .grade_with(lesson, file, |v| v[field] = wrong.clone())
+            .await;
+        let differs = g
+            .findings
+            .iter()
+            .find(|f| !f.ok && f.what.contains(field) && f.what.contains("the cluster shows"))
+            .unwrap_or_else(|| panic!("{field}: {}", failures(&g)));
+        assert_eq!(differs.hint, Some(hint), "{field}: {differs:?}");
+    }
+
     // A recorded value that differs from the cluster's gets advice by its cause: written after
     // the sync ended, the value itself is wrong (the lesson's hint); written before the sync
     // ended, it was read too early (write it again), whatever field it is.

@@ -335,6 +335,7 @@ pub async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Fi
 /// the value itself is wrong.
 fn live_differs(
     differs: String,
+    field: &str,
     cause: Option<&cause::LiveDiffers>,
     spec: &EvidenceSpec,
     ctx: &Context<'_>,
@@ -365,7 +366,15 @@ fn live_differs(
                 ended = clock(ended)
             ),
         ),
-        Some(cause::LiveDiffers::Value) | None => fail(differs, spec.live_hint),
+        Some(cause::LiveDiffers::Value) | None => {
+            let hint = spec
+                .fields
+                .iter()
+                .find(|f| f.name == field)
+                .and_then(|f| f.hint)
+                .unwrap_or(spec.live_hint);
+            fail(differs, hint)
+        }
     }
 }
 
@@ -436,7 +445,7 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
                     if cause.is_none() {
                         cause = Some(cause::why_live_differs(spec, ctx).await);
                     }
-                    out.push(live_differs(differs, cause.as_ref(), spec, ctx).live());
+                    out.push(live_differs(differs, f, cause.as_ref(), spec, ctx).live());
                 }
             }
             Err(e) => out.push(

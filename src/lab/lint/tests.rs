@@ -396,7 +396,7 @@ fn every_wrong_name_of_a_lesson_is_reported_in_one_run() {
         "{all:#?}"
     );
     assert!(
-        greting[1].starts_with("03-tracking/lesson.yaml:26:"),
+        greting[1].starts_with("03-tracking/lesson.yaml:28:"),
         "{all:#?}"
     );
     assert!(
