@@ -114,6 +114,14 @@ impl State {
             .any(|(i, a)| a.ask.is_some() && lesson.spec.answered_by(i) >= m.next)
     }
 
+    /// How many of `lesson`'s checklist steps are done now.
+    pub fn checklist_done(&self, lesson: crate::lab::spec::LessonId) -> usize {
+        self.lab
+            .checklists
+            .get(&lesson)
+            .map_or(0, |c| c.iter().filter(|i| i.done()).count())
+    }
+
     /// Step mode, when it steps through the lesson on screen (another lesson's is not shown).
     pub fn stepping_here(&self) -> Option<&StepMode> {
         self.run

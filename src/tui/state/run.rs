@@ -75,6 +75,9 @@ pub struct JobView {
     pub finished: Option<Result<(), JobFailure>>,
     /// How long the plan took, once it finished.
     pub took: Option<std::time::Duration>,
+    /// The lesson's checklist steps done when the plan ended: once that changes, the lab has
+    /// moved on and a failure's reason may no longer hold.
+    pub done_when_ended: Option<usize>,
 }
 
 /// One step of a running plan: what it does, the command it stands for, and how far it got.

@@ -21,6 +21,7 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
                 started: Instant::now(),
                 finished: None,
                 took: None,
+                done_when_ended: None,
             });
             Vec::new()
         }
@@ -39,11 +40,13 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
                 .step_mode
                 .as_ref()
                 .is_none_or(|m| result.is_err() || (result.is_ok() && m.next + 1 >= m.total));
+            let done_now = lesson.map(|l| s.checklist_done(l));
             if let Some(job) = &mut s.run.job {
                 job.blocker.clear();
                 if plan_over {
                     job.took = Some(job.started.elapsed());
                     job.finished = Some(result.clone());
+                    job.done_when_ended = done_now;
                 }
             }
             if let Some(step) = &mut s.run.step_mode {

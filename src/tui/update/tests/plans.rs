@@ -496,3 +496,57 @@ fn a_learners_running_plan_keeps_what_it_waits_for_on_screen() {
         }
     }
 }
+
+/// A plan that failed says why while the lab is as it left it; once the learner changed the
+/// lab (a checklist step ticked or unticked since), the old reason is not said as if it still
+/// held (a walk fixed lesson 5 by hand and kept reading "cannot render" beside a Synced app).
+#[test]
+fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
+    use crate::lab::engine::{RunError, StepError};
+    let mut s = builder().live().size(120, 40).build();
+    let lesson = s.current().unwrap().id();
+    plan_shown(&mut s, lesson, |i| format!("step {i}"));
+    started(&mut s, 1, "step 0");
+    let error = StepError::NothingToSync {
+        app: "src-helm".into(),
+        commit: "962e9c1".into(),
+    };
+    let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
+    update(
+        &mut s,
+        Msg::Job(Progress::Failed {
+            step: 1,
+            error: said.clone(),
+        }),
+    );
+    update(
+        &mut s,
+        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
+            step: 1,
+            title: "step 0".into(),
+            source: Box::new(error),
+        }))),
+    );
+    let end: String = said
+        .split_whitespace()
+        .rev()
+        .take(4)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect::<Vec<_>>()
+        .join(" ");
+    let before = lesson_words(&s, 120, 40);
+    assert!(before.contains(&end), "{before}");
+    // The learner makes the bare repo and clones it by hand: two steps tick.
+    let mut git = crate::lab::eval::GitFacts::default();
+    git.repos.insert("src".into(), None);
+    git.cloned.push("src".into());
+    update(&mut s, Msg::Git(git));
+    let after = lesson_words(&s, 120, 40);
+    assert!(!after.contains(&end), "{after}");
+    assert!(
+        after.contains("stopped at step 1; the lab has changed since"),
+        "{after}"
+    );
+}

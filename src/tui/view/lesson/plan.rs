@@ -203,16 +203,12 @@ fn narration(s: &State) -> Vec<Said> {
     lines
 }
 
-/// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's
-/// tail; presenting in step mode only the step just run and its outcome; over, one line.
-pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
+/// How the plan stands, said after its heading, and how much that matters.
+fn plan_state(s: &State, job: &JobView, shape: PlanShape, elapsed: u64) -> (Span<'static>, Keep) {
     let (theme, lang) = (s.ui.theme, s.lang());
-    let shape = plan_shape(s, job);
-    let mut plan = narration(s);
-    let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
     let stepping_idle = s.stepping_here().is_some_and(|m| !m.running);
     // Waiting for the next press says again what step mode's heading says: it goes first.
-    let (state, keep) = match &job.finished {
+    match &job.finished {
         None if stepping_idle && s.ui.present => (
             Span::styled(t!(lang, "plan-waiting-for-next"), theme.dim()),
             Keep::Log,
@@ -229,11 +225,40 @@ pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
             Span::styled(t!(lang, "plan-done", seconds = elapsed), theme.good()),
             Keep::Said,
         ),
+        // Over, and the lab has moved on since (the learner fixed it by hand): the reason
+        // may no longer hold, so it is not said as if it did.
+        Some(Err(_))
+            if shape == PlanShape::Ended
+                && job.done_when_ended != Some(s.checklist_done(job.lesson)) =>
+        {
+            let step = job
+                .steps
+                .iter()
+                .position(|st| st.state == StepState::Failed)
+                .map_or(0, |i| i + 1);
+            (
+                Span::styled(
+                    t!(lang, "plan-failed-lab-moved-on", step = step.to_string()),
+                    theme.dim(),
+                ),
+                Keep::Said,
+            )
+        }
         Some(Err(e)) => (
             Span::styled(format!("✗ {}", crate::i18n::Say::say(e, lang)), theme.bad()),
             Keep::Always,
         ),
-    };
+    }
+}
+
+/// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's
+/// tail; presenting in step mode only the step just run and its outcome; over, one line.
+pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
+    let (theme, lang) = (s.ui.theme, s.lang());
+    let shape = plan_shape(s, job);
+    let mut plan = narration(s);
+    let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();
+    let (state, keep) = plan_state(s, job, shape, elapsed);
     plan.push((
         Line::from(vec![
             Span::styled(
