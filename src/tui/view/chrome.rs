@@ -278,7 +278,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
     let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));
     let height = (u16::try_from(lines.len()).unwrap_or(u16::MAX) + 2).min(area.height);
     let rect = crate::tui::layout::centered(area, width, height);
-    Clear.render(rect, buf);
+    clear_for_overlay(rect, buf);
     Paragraph::new(lines)
         .block(
             Block::default()
@@ -346,7 +346,7 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let max = total.saturating_sub(shown);
     let offset = s.ui.help_scroll.min(max);
     let rect = crate::tui::layout::centered(area, width, height);
-    Clear.render(rect, buf);
+    clear_for_overlay(rect, buf);
     Paragraph::new(lines)
         .scroll((offset, 0))
         .block(
@@ -486,5 +486,42 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// Clears `rect` for an overlay drawn over the screen. A wide character (Chinese, Korean) whose
+/// first half sits just left of it would cover the overlay's left border, and the terminal
+/// would lose the border (`┃手 ?  帮助`): it is blanked too.
+pub fn clear_for_overlay(rect: Rect, buf: &mut Buffer) {
+    Clear.render(rect, buf);
+    let Some(left) = rect.x.checked_sub(1) else {
+        return;
+    };
+    for y in rect.top()..rect.bottom() {
+        if let Some(cell) = buf.cell_mut((left, y))
+            && unicode_width::UnicodeWidthStr::width(cell.symbol()) > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
+#[cfg(test)]
+mod overlay_tests {
+    use super::*;
+
+    /// A Chinese character half under an overlay's left border is blanked, so the border is
+    /// drawn (a walk in zh saw `┃手 ?  帮助` with the help's border lost).
+    #[test]
+    fn a_wide_character_under_an_overlays_left_border_gives_way() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 10, 2));
+        buf.set_string(0, 0, "手手手手手", ratatui::style::Style::default());
+        buf.set_string(0, 1, "ab", ratatui::style::Style::default());
+        // The overlay starts at column 3: the second half of the second 手.
+        let rect = Rect::new(3, 0, 5, 2);
+        clear_for_overlay(rect, &mut buf);
+        assert_eq!(buf[(2, 0)].symbol(), " ", "the 手 it would cover");
+        assert_eq!(buf[(0, 0)].symbol(), "手", "one further left stays");
+        assert_eq!(buf[(1, 1)].symbol(), "b", "a narrow character stays");
     }
 }

@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::Look;
 use crate::cluster::health::{Failing, Overall};
@@ -241,7 +241,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     let rows = u16::try_from(lines.len()).unwrap_or(u16::MAX);
     let text = Paragraph::new(lines);
     let rect = crate::tui::layout::centered(area, width, rows.saturating_add(2).min(area.height));
-    Clear.render(rect, buf);
+    super::chrome::clear_for_overlay(rect, buf);
     text.block(
         Block::default()
             .borders(Borders::ALL)
