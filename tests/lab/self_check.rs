@@ -499,6 +499,29 @@ async fn the_steps_each_lesson_left_in_the_cluster_are_checked_and_a_check_that_
     lab.passes_again(4).await;
     lab.passes_again(7).await;
 
+    // Lesson 7 with its syncOptions replaced rather than added to (a listed mistake): a walk
+    // dropped CreateNamespace=true and passed every check.
+    lab.kubectl(&[
+        "-n",
+        "argocd",
+        "patch",
+        "app",
+        "src-kust",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec": {"syncPolicy": {"syncOptions": ["RespectIgnoreDifferences=true"]}}}"#,
+    ])
+    .await;
+    fails_saying(
+        &lab.grade(7).await,
+        "no CreateNamespace",
+        &["spec.syncPolicy.syncOptions", "CreateNamespace=true"],
+    );
+    lab.kubectl(&["-n", "argocd", "patch", "app", "src-kust", "--type", "merge", "-p",
+        r#"{"spec": {"syncPolicy": {"syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}}}"#]).await;
+    lab.passes_again(7).await;
+
     // Lesson 1 with src-helm broken: a values file that is not there.
     lab.kubectl(&[
         "-n",

@@ -207,6 +207,7 @@ timeline-head-resource = resource · outcome (s from start)
 timeline-failed-gone = {" "}failed (gone)
 timeline-gone-or-unseen = {" "}(gone or not yet seen)
 timeline-existed-before = {" "}(existed before)
+timeline-existed-configured = {" "}(existed before, changed)
 timeline-failed-at = {" "}failed +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → ready +{ $ready }s
 timeline-created-failed = {" "}+{ $created }s → failed +{ $failed }s

@@ -199,6 +199,7 @@ timeline-head-resource = 资源 · 结果（距开始的秒数）
 timeline-failed-gone = {" "}失败（已不存在）
 timeline-gone-or-unseen = {" "}（已不存在或尚未看到）
 timeline-existed-before = {" "}（之前就已存在）
+timeline-existed-configured = {" "}（之前就已存在，已修改）
 timeline-failed-at = {" "}失败 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 就绪 +{ $ready }s
 timeline-created-failed = {" "}+{ $created }s → 失败 +{ $failed }s

@@ -116,7 +116,10 @@ fn outcome(item: &LaneItem, reach: Reach, lang: Lang) -> (String, String) {
         None => t!(lang, "timeline-gone-or-unseen"),
         // Made again after this operation (deleted and re-created since): its times are not ours.
         c if reach.after(c) => t!(lang, "timeline-made-after"),
-        // Applied unchanged: the object is older than this operation.
+        // Older than this operation: applying it changed it (the fix's new mode) or not.
+        Some(c) if c < 0 && item.message.ends_with(" configured") => {
+            t!(lang, "timeline-existed-configured")
+        }
         Some(c) if c < 0 => t!(lang, "timeline-existed-before"),
         Some(_) if failed => match failed_at.or(healthy) {
             Some(at) => t!(lang, "timeline-failed-at", at = at),
@@ -302,10 +305,15 @@ impl TimelineView<'_> {
         let look = self.look;
         let lang = look.lang;
         let name = self.app.to_string();
-        let Some(app) = self.live.app(&name) else {
+        // No app, or none of its operations yet (a render error before the first sync): no
+        // "last operation ?" above an empty axis.
+        let Some((app, op)) = self
+            .live
+            .app(&name)
+            .and_then(|a| Some((a, a.status.operation_state.clone()?)))
+        else {
             return vec![Line::raw(t!(lang, "timeline-no-operation", app = name))];
         };
-        let op = app.status.operation_state.clone().unwrap_or_default();
         let retry = op
             .retry_count
             .map(|n| t!(lang, "retry-count", count = n))
@@ -391,6 +399,44 @@ mod tests {
             (status_glyph(&phase), times.as_str()),
             ("✓", " +0s → ready +2s")
         );
+    }
+
+    /// An object older than the operation says whether this sync changed it: lesson 6's fix
+    /// sync configures `settings` (the point of the lesson), and a walk read "(existed before)"
+    /// with no word of it.
+    #[test]
+    fn an_older_object_says_whether_this_sync_changed_it() {
+        let mut settings = item("Synced", -300, None, None);
+        settings.message = "configmap/settings configured".into();
+        assert_eq!(
+            outcome(&settings, ENDED_AT_10, EN).1,
+            " (existed before, changed)"
+        );
+        settings.message = "configmap/settings unchanged".into();
+        assert_eq!(outcome(&settings, ENDED_AT_10, EN).1, " (existed before)");
+    }
+
+    /// An Application that never ran an operation (a render error before its first sync)
+    /// says so, not "last operation ?" above an empty axis.
+    #[test]
+    fn an_app_without_an_operation_says_it_has_none() {
+        let catalog = std::sync::Arc::new(crate::lab::catalog::Catalog::embedded().unwrap());
+        let mut s = crate::tui::state::State::builder(catalog).build();
+        s.live.insert_app(&serde_json::json!({
+            "apiVersion": "argoproj.io/v1alpha1",
+            "kind": "Application",
+            "metadata": {"name": "src-waves", "namespace": "argocd"},
+            "spec": {"destination": {}, "project": "default"},
+            "status": {"sync": {"status": "Unknown"}, "health": {"status": "Healthy"},
+                "conditions": [{"type": "ComparisonError", "message": "cannot render"}]}
+        }));
+        let view = TimelineView {
+            live: &s.live,
+            app: "src-waves",
+            look: Look::of(&s),
+        };
+        let text: Vec<String> = view.lines(80).iter().map(ToString::to_string).collect();
+        assert_eq!(text, ["src-waves: no operation yet"]);
     }
 
     #[test]
