@@ -13,4 +13,4 @@ mod unmet;
 
 pub use checklist::ItemState;
 pub use facts::{AppFacts, EvidenceFacts, Facts, GitFacts, LiveFacts, read_git_facts};
-pub use unmet::{Unmet, holds, not_held, shown};
+pub use unmet::{AppState, Unmet, Unsettled, holds, not_held, shown};

@@ -15,6 +15,7 @@ use crate::i18n::Lang;
 mod checklist;
 mod error;
 mod lets;
+mod mistakes;
 mod plan;
 mod refs;
 mod rule;
@@ -22,6 +23,7 @@ pub mod schema;
 
 pub use checklist::{ChecklistItem, DoneWhen, Requirement};
 pub use lets::LetValue;
+pub use mistakes::KnownMistake;
 pub use plan::{Step, Until};
 pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
 pub use rule::{Breaks, CommitCheck, Rule};
@@ -143,6 +145,11 @@ pub struct LessonSpec {
     /// "Do it for me", one typed step at a time, with what a presenter says around each.
     #[serde(default)]
     pub actions: Vec<PlanAction>,
+    /// Mistakes the lesson lists, known by the words Argo CD's render error holds: the
+    /// checklist names the mistake beside the error (an overlay's `resources: [base]` had
+    /// shown kustomize's message alone).
+    #[serde(default)]
+    pub mistakes: Vec<KnownMistake>,
 }
 
 impl LessonSpec {

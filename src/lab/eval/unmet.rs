@@ -225,6 +225,19 @@ impl Unmet {
     }
 }
 
+impl Unmet {
+    /// Argo CD's render error, when that is why the condition does not hold.
+    pub fn render_error(&self) -> Option<&str> {
+        match self {
+            Unmet::NotSettled {
+                why: Unsettled::CannotRender { message },
+                ..
+            } => Some(message),
+            _ => None,
+        }
+    }
+}
+
 impl Say for Unmet {
     // One arm per message: split, the messages would only be scattered.
     #[allow(clippy::too_many_lines)]

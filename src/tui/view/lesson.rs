@@ -271,6 +271,11 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
         .count();
     let next = (0..items.len()).find(|i| !state(*i).is_some_and(ItemState::done));
     let label = |i: usize| items[i].step.get(lang).to_string();
+    // Why a step lacks, and the mistake the lesson lists that Argo CD's error shows.
+    let why_said = |why: &crate::lab::eval::Unmet| match lesson.spec.known_mistake(why, lang) {
+        Some(mistake) => format!("{} {mistake}", why.say(lang)),
+        None => why.say(lang),
+    };
     let count = t!(lang, "checklist-count", done = done, of = items.len());
     if compact {
         let rest = next.map_or_else(
@@ -308,7 +313,7 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
                             lang,
                             "checklist-undone",
                             was = look.clock(*was),
-                            why = why.say(lang)
+                            why = why_said(why)
                         )
                     ),
                     theme.bad(),
@@ -331,7 +336,7 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
             {
                 vec![
                     Span::styled(format!(" ▸ {}", label(i)), theme.title()),
-                    Span::styled(format!(" — {}", why.say(lang)), theme.warn()),
+                    Span::styled(format!(" — {}", why_said(why)), theme.warn()),
                 ]
             }
             _ if Some(i) == next => {

@@ -176,7 +176,7 @@ fn lesson_7_held(ticked: jiff::Timestamp, scaled: &str, live: bool) -> State {
         "metadata": {"name": "src-kust", "namespace": "argocd"},
         "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
                  "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
-                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true"]}},
+                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}},
         "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}});
     let mut git = crate::lab::eval::GitFacts::default();
     git.repos.insert("src".into(), Some("abc".into()));
