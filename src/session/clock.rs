@@ -102,16 +102,33 @@ impl FastClock {
         ]
     }
 
-    /// The clock anchored again on `cluster_now` (read at wall time `wall`), when this one is
-    /// off by more than the two seconds a Date header's whole seconds can account for: the
-    /// embedded cluster was stopped and started again, and its clock stood still meanwhile.
-    /// `None` while it still tells the cluster's time.
-    pub fn followed(&self, wall: Timestamp, cluster_now: Timestamp) -> Option<FastClock> {
-        let off = self.at(wall).duration_since(cluster_now).abs();
-        (off > SignedDuration::from_secs(2)).then_some(FastClock {
+    /// The clock anchored again on what the cluster said (`second`, a Date header's whole
+    /// second, in a reply asked for at wall time `asked` and read at `answered`), when this one
+    /// is plainly off: the embedded cluster was stopped and started again, and its clock stood
+    /// still meanwhile. `None` while it still tells the cluster's time. The reply's second and
+    /// its latency (which a sped-up clock multiplies) are allowed for: re-anchoring on a slow
+    /// reply had put a shell's `date` two seconds behind the cluster under load.
+    pub fn followed(
+        &self,
+        asked: Timestamp,
+        answered: Timestamp,
+        second: Timestamp,
+    ) -> Option<FastClock> {
+        let (earliest, latest) = (self.at(asked), self.at(answered));
+        let next_second = second.checked_add(SignedDuration::from_secs(1)).ok()?;
+        let off = if latest < second {
+            second.duration_since(latest)
+        } else if earliest > next_second {
+            earliest.duration_since(next_second)
+        } else {
+            SignedDuration::ZERO
+        };
+        let halfway =
+            |a: Timestamp, b: Timestamp| a.checked_add(b.duration_since(a) / 2).unwrap_or(a);
+        (off > SignedDuration::from_secs(3)).then(|| FastClock {
             speed: self.speed,
-            cluster_at: cluster_now,
-            wall_at: wall,
+            cluster_at: halfway(second, next_second),
+            wall_at: halfway(asked, answered),
         })
     }
 
@@ -159,12 +176,13 @@ impl FastClock {
 async fn follow_the_cluster(kubeconfig: PathBuf, clock: Arc<std::sync::Mutex<FastClock>>) {
     loop {
         tokio::time::sleep(std::time::Duration::from_secs(5)).await;
-        let Some(now) = cluster_now(&kubeconfig).await else {
+        let asked = Timestamp::now();
+        let Some(second) = cluster_now(&kubeconfig).await else {
             continue;
         };
-        let wall = Timestamp::now();
+        let answered = Timestamp::now();
         if let Ok(mut c) = clock.lock()
-            && let Some(again) = c.followed(wall, now)
+            && let Some(again) = c.followed(asked, answered, second)
         {
             *c = again;
         }
@@ -236,21 +254,31 @@ mod tests {
     #[test]
     fn the_clock_follows_a_cluster_that_moved_on_its_own() {
         let c = clock(5.0);
-        let wall: Timestamp = "2026-12-03T09:00:10Z".parse().unwrap();
-        let on_time: Timestamp = "2026-12-03T10:00:51Z".parse().unwrap();
-        assert_eq!(
-            c.followed(wall, on_time),
-            None,
-            "a second off: the Date header's"
-        );
-        let stood_still: Timestamp = "2026-12-03T10:00:20Z".parse().unwrap();
-        let again = c.followed(wall, stood_still).unwrap();
+        let t = |s: &str| -> Timestamp { s.parse().unwrap() };
+        // At wall 09:00:10 the clock says 10:00:50; the header's whole second is 10:00:50.
+        let (asked, answered) = (t("2026-12-03T09:00:10Z"), t("2026-12-03T09:00:10.100Z"));
+        assert_eq!(c.followed(asked, answered, t("2026-12-03T10:00:50Z")), None);
+        // A slow reply (half a wall second, 2.5 of the cluster's) to a header written when it
+        // was asked: the clock was right, so it stays.
+        let slow = t("2026-12-03T09:00:10.500Z");
+        assert_eq!(c.followed(asked, slow, t("2026-12-03T10:00:50Z")), None);
+        assert_eq!(c.followed(asked, slow, t("2026-12-03T10:00:47Z")), None);
+        // A cluster that stood still 30 s of its own: anchored on the middle of its second.
+        let again = c
+            .followed(asked, answered, t("2026-12-03T10:00:20Z"))
+            .unwrap();
         assert_eq!(
             (again.cluster_at, again.wall_at, again.speed),
-            (stood_still, wall, 5.0)
+            (
+                t("2026-12-03T10:00:20.5Z"),
+                t("2026-12-03T09:00:10.05Z"),
+                5.0
+            )
         );
-        let later: Timestamp = "2026-12-03T09:00:12Z".parse().unwrap();
-        assert_eq!(again.at(later).to_string(), "2026-12-03T10:00:30Z");
+        assert_eq!(
+            again.at(t("2026-12-03T09:00:12.05Z")).to_string(),
+            "2026-12-03T10:00:30.5Z"
+        );
     }
 
     /// The real library, where Debian's package is installed (scripts/test installs it): a
