@@ -331,7 +331,7 @@ async fn tutor(g: &Global) -> i32 {
             lang: settings.lang.value,
             present: settings.present.value,
             theme: settings.theme.value,
-            kept_setup: chosen.from_the_lab.then_some(chosen.setup),
+            kept_setup: chosen.from_the_lab.then(|| chosen.kept_in()),
         },
         &log,
     )

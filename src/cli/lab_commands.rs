@@ -39,11 +39,7 @@ pub fn lang(g: &Global) -> Lang {
 pub fn catalog(g: &Global, lang: Lang) -> Result<Arc<Catalog>, i32> {
     let (catalog, chosen) = chosen_catalog(g, lang)?;
     if chosen.from_the_lab {
-        let kept = setup::KeptIn {
-            setup: chosen.setup,
-            file: setup::file(&g.session_options().lab_paths().src_dir),
-        };
-        errln!("capa-tui: {}", kept.say(lang));
+        errln!("capa-tui: {}", chosen.kept_in().say(lang));
     }
     Ok(catalog)
 }
@@ -94,11 +90,7 @@ pub fn keep_setup(g: &Global, s: &Session, lang: Lang) {
     }
     match setup::keep(src, &chosen.setup) {
         Ok(()) if chosen.setup.is_adapted() => {
-            let kept = setup::KeptIn {
-                setup: chosen.setup,
-                file,
-            };
-            errln!("capa-tui: {}", kept.say(lang));
+            errln!("capa-tui: {}", chosen.kept_in().say(lang));
         }
         Ok(()) => {}
         Err(e) => errln!(

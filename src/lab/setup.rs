@@ -40,6 +40,18 @@ pub struct Chosen {
     pub from_the_lab: bool,
     /// The flags set it up differently from what the lab kept: keep the new one once it loads.
     pub to_keep: bool,
+    /// The file that keeps the lab's setup.
+    pub file: PathBuf,
+}
+
+impl Chosen {
+    /// The setup with the file that keeps it, as a command says it.
+    pub fn kept_in(&self) -> KeptIn {
+        KeptIn {
+            setup: self.setup.clone(),
+            file: self.file.clone(),
+        }
+    }
 }
 
 /// Why the kept setup cannot be used.
@@ -82,6 +94,7 @@ pub fn choose(
         to_keep: setup != *kept,
         from_the_lab: lessons_kept || templates_kept,
         setup,
+        file: file.to_path_buf(),
     })
 }
 

@@ -66,26 +66,21 @@ pub struct Options {
     pub theme: crate::config::ThemeName,
     /// The lessons and templates this lab was set up with, when they came from the lab rather
     /// than this command line: said on screen first.
-    pub kept_setup: Option<crate::lab::setup::LabSetup>,
+    pub kept_setup: Option<crate::lab::setup::KeptIn>,
 }
 
 /// What is said before anything else: a lab moved aside or taken over (attaching is in the
 /// header), else lessons and templates that came from the lab rather than the command line.
 fn first_notice(
     session: &Session,
-    kept_setup: Option<crate::lab::setup::LabSetup>,
+    kept_setup: Option<crate::lab::setup::KeptIn>,
 ) -> Option<super::state::Notice> {
     use super::state::Notice;
     let started = &session.started;
     if started.kept_aside.is_some() || started.took_over_from.is_some() {
         return Some(Notice::LabStarted(started.clone()));
     }
-    kept_setup.map(|setup| {
-        Notice::SetupOfTheLab(crate::lab::setup::KeptIn {
-            setup,
-            file: crate::lab::setup::file(&session.paths.src_dir),
-        })
-    })
+    kept_setup.map(Notice::SetupOfTheLab)
 }
 
 /// Opens the tutor on `session` until the learner quits; returns the exit code.

@@ -209,7 +209,6 @@ async fn a_new_lessons_skeleton_passes_its_test() {
 fn the_adapted_labs_texts_say_its_own_values_in_every_language() {
     use capa_tui::i18n::Lang;
     use capa_tui::lab::catalog::{Catalog, Section};
-    use strum::IntoEnumIterator;
     let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adapted-lab");
     let catalog = Catalog::load(
         Some(&example.join("lessons")),
@@ -235,23 +234,7 @@ fn the_adapted_labs_texts_say_its_own_values_in_every_language() {
         "--replicas=4",
         "\"3\": \"valuesObject\"",
     ];
-    let mut found = Vec::new();
-    for lesson in catalog.lessons() {
-        for &lang in Lang::all() {
-            for section in Section::iter() {
-                let text = lesson.text(lang).section(section);
-                for value in original {
-                    if text.contains(value) {
-                        found.push(format!(
-                            "lesson {} {}.md {section:?}: {value}",
-                            lesson.spec.number,
-                            lang.code()
-                        ));
-                    }
-                }
-            }
-        }
-    }
+    let found = said_anywhere(&catalog, &original);
     assert!(found.is_empty(), "{}", found.join("\n"));
     // And the values it chose are what the texts say.
     let by_hand = catalog.lessons()[7]
@@ -270,7 +253,6 @@ fn the_adapted_labs_texts_say_its_own_values_in_every_language() {
 fn the_lessons_texts_follow_changed_template_values() {
     use capa_tui::i18n::Lang;
     use capa_tui::lab::catalog::{Catalog, Section};
-    use strum::IntoEnumIterator;
     let dir = tempfile::tempdir().unwrap();
     let templates = dir.path().join("templates");
     let status = std::process::Command::new("cp")
@@ -348,23 +330,7 @@ fn the_lessons_texts_follow_changed_template_values() {
         "`green`",
         "`blue`",
     ];
-    let mut found = Vec::new();
-    for lesson in catalog.lessons() {
-        for &lang in Lang::all() {
-            for section in Section::iter() {
-                let text = lesson.text(lang).section(section);
-                for value in gone {
-                    if text.contains(value) {
-                        found.push(format!(
-                            "lesson {} {}.md {section:?}: {value}",
-                            lesson.spec.number,
-                            lang.code()
-                        ));
-                    }
-                }
-            }
-        }
-    }
+    let found = said_anywhere(&catalog, &gone);
     assert!(found.is_empty(), "{}", found.join("\n"));
     let report = catalog.lessons()[7]
         .text(Lang::parse("ko").unwrap())
@@ -374,4 +340,28 @@ fn the_lessons_texts_follow_changed_template_values() {
             && report.contains("\"hello-parameter\": \"parameters\""),
         "{report}"
     );
+}
+
+/// Where any of `values` is said in the catalog's texts, each section of each lesson in each
+/// language, as `lesson N <lang>.md <Section>: <value>`.
+fn said_anywhere(catalog: &capa_tui::lab::catalog::Catalog, values: &[&str]) -> Vec<String> {
+    use capa_tui::i18n::Lang;
+    use capa_tui::lab::catalog::Section;
+    use strum::IntoEnumIterator;
+    let mut found = Vec::new();
+    for lesson in catalog.lessons() {
+        for &lang in Lang::all() {
+            for section in Section::iter() {
+                let text = lesson.text(lang).section(section);
+                for value in values.iter().filter(|v| text.contains(*v)) {
+                    found.push(format!(
+                        "lesson {} {}.md {section:?}: {value}",
+                        lesson.spec.number,
+                        lang.code()
+                    ));
+                }
+            }
+        }
+    }
+    found
 }

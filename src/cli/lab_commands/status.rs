@@ -60,7 +60,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
                 "setup": {
                     "lessons": chosen.setup.lessons,
                     "templates": chosen.setup.templates,
-                    "kept_in": chosen.setup.is_adapted().then(|| crate::lab::setup::file(&s.paths.src_dir)),
+                    "kept_in": chosen.setup.is_adapted().then_some(&chosen.file),
                 },
                 "applications": apps,
                 "evidence": evidence,
@@ -71,11 +71,7 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
     } else {
         outln!("{}", s.target.say(lang));
         if chosen.setup.is_adapted() {
-            let kept = crate::lab::setup::KeptIn {
-                setup: chosen.setup.clone(),
-                file: crate::lab::setup::file(&s.paths.src_dir),
-            };
-            outln!("{}", kept.say(lang));
+            outln!("{}", chosen.kept_in().say(lang));
         }
         print_apps(&apps, lang);
         for e in &evidence {
