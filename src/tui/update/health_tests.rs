@@ -241,11 +241,7 @@ fn damaged_progress_kept_aside_is_said_on_screen_in_the_learners_language() {
             .notice(Notice::ProgressKeptAside(kept.clone()))
             .build();
         let screen = crate::tui::view::text_of_screen(&s, 120, 40);
-        // Wide characters are drawn with a blank after each, and lines wrap: compare unspaced.
-        let flat: String = screen
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '│')
-            .collect();
+        let flat = unspaced(&screen);
         assert!(flat.contains(&words.replace(' ', "")), "{lang}:\n{screen}");
         assert!(flat.contains("tutor.json.damaged"), "{screen}");
     }
@@ -274,10 +270,7 @@ fn an_adapted_lab_says_on_screen_where_its_lessons_come_from() {
             .notice(Notice::SetupOfTheLab(kept.clone()))
             .build();
         let screen = crate::tui::view::text_of_screen(&s, 120, 40);
-        let flat: String = screen
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '│')
-            .collect();
+        let flat = unspaced(&screen);
         assert!(flat.contains(&words.replace(' ', "")), "{lang}:\n{screen}");
         assert!(
             flat.contains("/class/lessons") && flat.contains("capa-lab.json"),
@@ -285,4 +278,13 @@ fn an_adapted_lab_says_on_screen_where_its_lessons_come_from() {
         );
         assert!(flat.contains("--lessonsbuiltin"), "{screen}");
     }
+}
+
+/// The screen's words run together: wide characters are drawn with a blank after each, and
+/// lines wrap, so a notice is compared unspaced.
+fn unspaced(screen: &str) -> String {
+    screen
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '│')
+        .collect()
 }
