@@ -73,6 +73,7 @@ async fn main() {
         kubeconfig: Some(kc.clone()),
         context: None,
         deadline: Duration::from_secs(120),
+        clock: None,
     };
     for lesson in catalog.lessons().iter().take(2) {
         let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();

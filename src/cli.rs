@@ -23,6 +23,10 @@ use crate::{errln, out, outln};
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// Open the tutor on this lesson (its number or name) [default: where the learner was,
+    /// else the first lesson whose checklist is not done].
+    #[arg(long)]
+    pub lesson: Option<String>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -288,18 +292,14 @@ pub async fn run(cli: Cli) -> i32 {
                 }
             }
         }
-        None => tutor(&g).await,
+        None => tutor(&g, cli.lesson.as_deref()).await,
     }
 }
 
 /// Opens the terminal tutor, on the embedded cluster with `--sim`.
-async fn tutor(g: &Global) -> i32 {
+async fn tutor(g: &Global, lesson: Option<&str>) -> i32 {
     use std::io::IsTerminal;
     let lang = lab_commands::lang(g);
-    if !std::io::stdout().is_terminal() {
-        errln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
-        return 2;
-    }
     let settings = match g.settings() {
         Ok(s) => s,
         Err(e) => {
@@ -310,6 +310,15 @@ async fn tutor(g: &Global) -> i32 {
     let Ok((catalog, chosen)) = lab_commands::chosen_catalog(g, lang) else {
         return 1;
     };
+    let lesson = match lesson.map(|key| lab_commands::pick_lessons(&catalog, key, lang)) {
+        Some(Ok(picked)) => picked.first().map(|l| l.spec.number),
+        Some(Err(code)) => return code,
+        None => None,
+    };
+    if !std::io::stdout().is_terminal() {
+        errln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
+        return 2;
+    }
     let session = match crate::session::Session::open(g.session_options()).await {
         Ok(s) => s,
         Err(e) => {
@@ -332,6 +341,7 @@ async fn tutor(g: &Global) -> i32 {
             present: settings.present.value,
             theme: settings.theme.value,
             kept_setup: chosen.from_the_lab.then(|| chosen.kept_in()),
+            lesson,
         },
         &log,
     )

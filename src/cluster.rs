@@ -4,6 +4,7 @@
 
 pub mod application;
 pub mod argocd;
+pub mod clock;
 pub mod derive;
 pub mod follow;
 pub mod health;
@@ -52,6 +53,8 @@ pub enum ClusterError {
     NoClock(Option<String>),
     /// An Application kept changing under an update.
     KeptChanging(String),
+    /// An Application has no operation to end: Argo CD's own answer to `terminate-op` then.
+    NoOperation(String),
 }
 
 impl Say for ClusterError {
@@ -96,6 +99,12 @@ impl Say for ClusterError {
             ClusterError::KeptChanging(name) => {
                 t!(lang, "cluster-kept-changing", name = name.as_str())
             }
+            ClusterError::NoOperation(name) => t!(
+                lang,
+                "cluster-no-operation",
+                name = name.as_str(),
+                argo = argocd::NO_OPERATION
+            ),
         }
     }
 }

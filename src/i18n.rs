@@ -15,6 +15,9 @@ use std::sync::OnceLock;
 use i18n_embed::fluent::FluentLanguageLoader;
 use i18n_embed::{I18nAssets, LanguageLoader};
 
+mod words;
+pub use words::{Arg, Joined, Words};
+
 /// The Fluent domain: the file each language folder holds is `capa_tui.ftl`.
 const DOMAIN: &str = "capa_tui";
 /// Where the strings live among the embedded files.
@@ -91,6 +94,13 @@ pub trait Say {
     fn say(&self, lang: Lang) -> String;
 }
 
+/// Shared, it says the same.
+impl<T: Say + ?Sized> Say for std::sync::Arc<T> {
+    fn say(&self, lang: Lang) -> String {
+        (**self).say(lang)
+    }
+}
+
 /// `Display` for a [`Say`] type: its English words (what a log or a test reads).
 #[macro_export]
 macro_rules! display_says {
@@ -122,6 +132,49 @@ impl I18nAssets for Embedded {
                 .filter_map(|(p, _)| p.strip_prefix(ASSETS).map(String::from)),
         )
     }
+}
+
+/// The English file's text: every message id and argument name is spelled there first.
+fn english_text() -> &'static str {
+    let file = format!("{ASSETS}{}/{DOMAIN}.ftl", Lang::FALLBACK.code());
+    crate::embedded::FILES
+        .iter()
+        .find(|(p, _)| *p == file)
+        .map(|(_, t)| *t)
+        .unwrap_or_default()
+}
+
+/// Every message id of the English file, to read saved [`Words`] back with `'static` ids.
+pub(crate) fn message_ids() -> &'static [&'static str] {
+    static IDS: OnceLock<Vec<&'static str>> = OnceLock::new();
+    IDS.get_or_init(|| {
+        english_text()
+            .lines()
+            .filter(|l| !l.starts_with([' ', '#', '-', '\t', '.', '[', '*', '}']))
+            .filter_map(|l| l.split_once(" =").map(|(id, _)| id.trim()))
+            .filter(|id| !id.is_empty())
+            .collect()
+    })
+}
+
+/// Every argument name (`{ $name }`) of the English file.
+pub(crate) fn argument_names() -> &'static [&'static str] {
+    static NAMES: OnceLock<Vec<&'static str>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: Vec<&'static str> = english_text()
+            .split("$")
+            .skip(1)
+            .filter_map(|rest| {
+                let end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+                    .unwrap_or(rest.len());
+                (end > 0).then(|| &rest[..end])
+            })
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+    })
 }
 
 /// The loader for `lang`, with English behind it for any message a translation lacks.

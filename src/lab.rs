@@ -24,3 +24,11 @@ pub mod setup;
 pub mod snippets;
 pub mod spec;
 pub mod trial;
+
+/// A commit as people write it: its first seven characters.
+pub fn short_commit(commit: &str) -> &str {
+    commit
+        .char_indices()
+        .nth(7)
+        .map_or(commit, |(end, _)| &commit[..end])
+}

@@ -474,6 +474,7 @@ impl Session {
             deadline,
             fit: Fit::for_paths(&self.paths),
             lang,
+            clock: self.clock.clone(),
         }
     }
 

@@ -327,3 +327,29 @@ fn status_and_check_say_when_the_cluster_does_not_answer_and_fail_fast() {
         }
     }
 }
+
+/// `--lesson` names a lesson by number or name; an unknown one says which there are, before
+/// anything starts (and outside a terminal, the tutor says it needs one).
+#[test]
+fn the_tutor_opens_on_a_lesson_named_and_refuses_an_unknown_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let state = state.to_str().unwrap();
+    let out = capa(&["--sim", "--state-dir", state, "--lesson", "99"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("99") && err.contains("6 (failed-hook)"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(state).exists(), "nothing started");
+    let out = capa(
+        &["--sim", "--state-dir", state, "--lesson", "failed-hook"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("terminal"),
+        "{out:?}"
+    );
+}

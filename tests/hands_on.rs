@@ -309,13 +309,12 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
         socket: format!("capa-step-{}", std::process::id()),
     };
     let cmd = format!(
-        "{} --sim --speed 5 --present --state-dir {}",
+        "{} --sim --speed 5 --present --lesson 6 --state-dir {}",
         env!("CARGO_BIN_EXE_capa-tui"),
         state.display()
     );
     t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
-    t.keys(&["n", "n", "n", "n", "n"]);
     t.wait_for("6 · After a hook failure", Duration::from_secs(10));
     t.keys(&["g"]);
     t.wait_for("Step mode · 0/9", Duration::from_secs(10));
@@ -325,12 +324,13 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
     };
     step(1);
     step(2);
-    // After the third action, the room is asked to predict before the hook runs (the
-    // question covers the narration, so it is what the screen is read for).
+    // Before the third action (the hard refresh that starts the failing sync), the room is
+    // asked to predict, while nothing on screen shows the answer yet (the question covers the
+    // narration, so it is what the screen is read for).
     t.keys(&["PageDown"]);
     let asked = t.wait_for("Predict, then watch", Duration::from_secs(60));
     assert!(
-        asked.contains("What does the live settings ConfigMap say now?"),
+        asked.contains("When the hook fails, what will the live settings ConfigMap say?"),
         "{asked}"
     );
     t.keys(&["PageDown"]);
@@ -340,6 +340,7 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
         "the action waits for the vote"
     );
     t.keys(&["2"]);
+    step(3);
     let failing = step(4);
     assert!(
         failing.contains("The hook failed and the sync retries"),

@@ -191,22 +191,27 @@ fn the_retry_trap_is_said_in_each_language_in_a_real_terminal() {
         t.start(
             120,
             40,
-            &format!("{} --lang {code}", tutor_command(&state, "C.UTF-8")),
+            &format!(
+                "{} --lang {code} --lesson 6",
+                tutor_command(&state, "C.UTF-8")
+            ),
         );
         t.wait_for("src-waves", Duration::from_secs(30));
-        t.keys(&["n", "n", "n", "n", "n"]);
         t.wait_for("6 · ", Duration::from_secs(10));
         // Step mode: write the broken commit, push it, refresh, then predict and wait.
         let done = |n: usize| format!(" {n}/9 ");
         t.keys(&["g"]);
         t.wait_for(&done(0), Duration::from_secs(10));
-        for n in 1..=3 {
+        for n in 1..=2 {
             t.keys(&["g"]);
             t.wait_for(&done(n), Duration::from_secs(30));
         }
+        // The room predicts before the hard refresh starts the failing sync.
         t.keys(&["g"]);
         t.wait_for("1–2", Duration::from_secs(10));
         t.keys(&["2", "g"]);
+        t.wait_for(&done(3), Duration::from_secs(30));
+        t.keys(&["g"]);
         t.wait_for(&done(4), Duration::from_secs(60));
         // The fix, pushed and seen while the broken commit is still retried.
         for n in 5..=7 {
@@ -222,4 +227,36 @@ fn the_retry_trap_is_said_in_each_language_in_a_real_terminal() {
         assert!(found.is_empty(), "{code}: {found:?}\n{screen}");
         t.keys(&["q"]);
     }
+}
+
+/// Lessons done with `capa-tui do` before the tutor ever opened: it opens on the first lesson
+/// whose checklist is not done, once it has read the lab (a walk opened on lesson 1 after `do
+/// 1`…`do 4`, and pressed n four times). A lesson the learner then picks stays picked.
+#[test]
+fn the_tutor_opens_on_the_first_lesson_not_done() {
+    let t = tmux::Tmux {
+        socket: format!("capa-opens-where-{}", std::process::id()),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "1", "--yes"]);
+    assert!(out.status.success(), "do 1: {}", text(&out));
+    t.start(120, 40, &tutor_command(&state, "en_US.UTF-8"));
+    let screen = t.wait_until("lesson 2 on screen", Duration::from_secs(30), |s| {
+        s.contains("✓ live") && lesson_text(s).contains("2 · The values file says")
+    });
+    assert!(
+        !lesson_text(&screen).contains("1 · Put a chart"),
+        "{screen}"
+    );
+    t.keys(&["p"]);
+    t.wait_until("lesson 1 picked", Duration::from_secs(10), |s| {
+        lesson_text(s).contains("1 · Put a chart in Git")
+    });
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(
+        lesson_text(&t.screen()).contains("1 · Put a chart in Git"),
+        "the picked lesson stays"
+    );
+    t.keys(&["q"]);
 }

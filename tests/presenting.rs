@@ -25,9 +25,7 @@ fn key(s: &mut State, code: KeyCode) {
 
 /// The action the room is shown runs, as the runtime reports it.
 fn run_shown_action(s: &mut State, i: usize) {
-    let title = s.current().unwrap().spec.actions[i]
-        .step
-        .title(s.session.lang);
+    let title = s.current().unwrap().spec.actions[i].step.title();
     update(
         s,
         Msg::Job(Progress::Started {
@@ -40,7 +38,7 @@ fn run_shown_action(s: &mut State, i: usize) {
         s,
         Msg::Job(Progress::Done {
             step: i + 1,
-            summary: format!("outcome of action {}", i + 1),
+            summary: format!("outcome of action {}", i + 1).into(),
         }),
     );
     update(s, Msg::JobEnded(Ok(())));
@@ -118,9 +116,12 @@ fn each_presented_step_shows_what_it_narrates() {
                 "{w}x{h}, action {}: its outcome:\n{screen}",
                 i + 1
             );
-            let done: Vec<String> = actions[..=i].iter().map(|a| a.step.title(lang)).collect();
+            let done: Vec<String> = actions[..=i]
+                .iter()
+                .map(|a| capa_tui::i18n::Say::say(&a.step.title(), lang))
+                .collect();
             for later in &actions[i + 1..] {
-                let title = later.step.title(lang);
+                let title = capa_tui::i18n::Say::say(&later.step.title(), lang);
                 if !done.contains(&title) {
                     assert!(
                         !screen.contains(&title),

@@ -157,7 +157,7 @@ fn open_tutor(dir: &Path, kubeconfig: &Path, name: &str) -> Tmux {
         socket: format!("capa-reconnect-{name}-{}", std::process::id()),
     };
     let cmd = format!(
-        "{} --kubeconfig {} --src-dir {} --bare-dir {}",
+        "{} --lesson 3 --kubeconfig {} --src-dir {} --bare-dir {}",
         env!("CARGO_BIN_EXE_capa-tui"),
         kubeconfig.display(),
         dir.join("src").display(),
@@ -165,7 +165,6 @@ fn open_tutor(dir: &Path, kubeconfig: &Path, name: &str) -> Tmux {
     );
     t.start(120, 40, &cmd);
     t.wait_for("✓ live", Duration::from_secs(30));
-    t.keys(&["n", "n"]);
     t.wait_for("3 · helm list shows nothing", Duration::from_secs(10));
     let screen = t.wait_for("src-kust", Duration::from_secs(10));
     assert!(screen.contains("src-helm"), "{screen}");
@@ -343,6 +342,7 @@ async fn a_plan_interrupted_by_a_server_restart_completes_after_it() {
         kubeconfig: Some(kc.clone()),
         context: None,
         deadline: Duration::from_secs(120),
+        clock: None,
     };
     let lesson = catalog.lessons()[0].clone();
     let steps = engine::plan(&lesson).unwrap();
@@ -370,10 +370,13 @@ async fn a_plan_interrupted_by_a_server_restart_completes_after_it() {
                     capa_sim::start(restart).await.unwrap()
                 }));
             }
-            Progress::Blocker { line, .. } if line.contains("the cluster does not answer") => {
+            Progress::Blocker { line, .. } if line.id() == Some("plan-waiting-cluster") => {
                 said_away = true;
             }
-            Progress::Failed { error, .. } => panic!("a step failed: {error}"),
+            Progress::Failed { error, .. } => panic!(
+                "a step failed: {}",
+                capa_tui::i18n::Say::say(error, capa_tui::i18n::Lang::FALLBACK)
+            ),
             _ => {}
         }
     }

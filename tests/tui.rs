@@ -329,6 +329,15 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
     );
     assert!(screen.contains("replicas must be a number"), "{screen}");
     assert!(screen.contains("hint 1:"), "{screen}");
+    // The hint is Markdown: its `greeting` is drawn as code, not with its backticks (a walk).
+    let hint = screen
+        .lines()
+        .find(|l| l.contains("hint 1:"))
+        .unwrap_or_default();
+    assert!(
+        hint.contains("Four layers set greeting,") && !hint.contains('`'),
+        "{hint}"
+    );
 }
 
 #[test]
@@ -387,7 +396,11 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
                 assert!(
                     result.is_ok(),
                     "lesson {lesson}: {result:?}\n{}",
-                    job.log.join("\n")
+                    job.log
+                        .iter()
+                        .map(|l| l.to_string())
+                        .collect::<Vec<_>>()
+                        .join("\n")
                 );
                 break;
             }
@@ -476,10 +489,7 @@ fn applications_name_the_last_good_revision_and_the_one_retrying() {
     let waves = rows_of(&screen, "src-waves", 3);
     assert!(waves.contains("git f1x0000"), "{waves}");
     assert!(waves.contains("last synced OK 73883e3"), "{waves}");
-    assert!(
-        waves.contains("⧗ retrying d845f08 (1 retry so far)"),
-        "{waves}"
-    );
+    assert!(waves.contains("⧗ retrying d845f08 (retry #1)"), "{waves}");
     assert!(!waves.contains("synced d845f08"), "{waves}");
     // Where Git's commit is the one that last synced OK (the recorded lab as it was), it is
     // named once.

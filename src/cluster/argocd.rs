@@ -58,6 +58,10 @@ pub async fn refresh(client: kube::Client, namespace: &str, name: &str, hard: bo
 /// Sets `status.operationState.phase: Terminating` with an update (retried on conflicts, as
 /// Argo CD's API server does); the controller then ends the operation as `Failed` /
 /// `Operation terminated` (with ` (retried N times).` after retries).
+/// What `argocd app terminate-op` answers when the Application has no operation, quoted so a
+/// learner who searches for it finds Argo CD's own words.
+pub const NO_OPERATION: &str = "Unable to terminate operation. No operation is in progress";
+
 pub async fn terminate_op(client: kube::Client, namespace: &str, name: &str) -> Result<()> {
     let api = applications(client, namespace);
     for _ in 0..10 {
@@ -67,9 +71,7 @@ pub async fn terminate_op(client: kube::Client, namespace: &str, name: &str) -> 
                 .get("operationState")
                 .is_some_and(|s| !s.is_null());
         if !running {
-            return Err(ClusterError::Api(
-                "Unable to terminate operation. No operation is in progress".into(),
-            ));
+            return Err(ClusterError::NoOperation(name.to_string()));
         }
         app.data["status"]["operationState"]["phase"] = json!("Terminating");
         match api.replace(name, &PostParams::default(), &app).await {

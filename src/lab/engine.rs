@@ -12,6 +12,7 @@ mod checkpoint;
 mod error;
 mod guard;
 mod reach;
+mod restage;
 mod steps;
 
 pub use error::StepError;
@@ -28,7 +29,7 @@ use super::fit::Fit;
 use super::paths::LabPaths;
 use super::spec::{LessonId, Step};
 use crate::cluster::ClusterError;
-use crate::i18n::{Lang, Say};
+use crate::i18n::{Lang, Say, Words};
 use crate::t;
 
 /// Progress, as the tutor and the CLI show it.
@@ -36,21 +37,25 @@ use crate::t;
 pub enum Progress {
     Started {
         step: usize,
-        title: String,
+        title: Words,
         command: String,
     },
     /// What the step is waiting on or doing right now (`waiting: wave 0 · Deployment/app 0/1 available`).
     Blocker {
         step: usize,
-        line: String,
+        line: Words,
     },
     Done {
         step: usize,
-        summary: String,
+        summary: Words,
     },
     Failed {
         step: usize,
-        error: String,
+        error: Words,
+    },
+    /// The plan goes back to its first step, and why (its moment passed and was staged again).
+    StartedOver {
+        why: Words,
     },
 }
 
@@ -62,8 +67,8 @@ pub enum RunError {
     },
     Step {
         step: usize,
-        title: String,
-        source: Box<StepError>,
+        title: Words,
+        source: std::sync::Arc<StepError>,
     },
     /// The lesson has no actions to run.
     NoActions(String),
@@ -91,7 +96,7 @@ impl Say for RunError {
                 lang,
                 "run-step-failed",
                 step = step.to_string(),
-                title = title.as_str(),
+                title = title.say(lang),
                 why = source.say(lang)
             ),
             RunError::NoActions(folder) => {
@@ -129,6 +134,8 @@ pub struct Runner {
     pub fit: Fit,
     /// The language progress and errors are told in.
     pub lang: Lang,
+    /// The cluster's clock when it runs faster than the wall's (`--speed`).
+    pub clock: Option<crate::cluster::clock::FastClock>,
 }
 
 /// The plan of a lesson, from its `lesson.yaml` (already parsed and typed when it loaded).
@@ -145,9 +152,9 @@ impl Runner {
         Context {
             client: &self.client,
             catalog: &self.catalog,
-            lang: self.lang,
             src_dir: &self.paths.src_dir,
             bare_dir: &self.paths.bare_dir,
+            clock: self.clock.as_ref(),
         }
     }
 
@@ -169,8 +176,8 @@ impl Runner {
     pub async fn run_one(
         &self,
         step: &Step,
-        blocker: &(dyn Fn(String) + Sync),
-    ) -> Result<String, StepError> {
+        blocker: &(dyn Fn(Words) + Sync),
+    ) -> Result<Words, StepError> {
         steps::run(self, step, blocker).await
     }
 
@@ -190,7 +197,8 @@ impl Runner {
 
     /// Runs the plan's actions in `range` (all of them, or one in step mode). Before the first
     /// action, the lesson's prerequisites must hold; the leading actions whose conditions hold
-    /// now are skipped.
+    /// now are skipped. A whole run on a lab past where the lesson's staged moment starts stages
+    /// it again, once, and starts over.
     pub async fn run_through(
         &self,
         lesson: LessonId,
@@ -204,6 +212,69 @@ impl Runner {
         if range.start == 0 {
             self.prerequisite(lesson).await?;
         }
+        let mut staged_again = false;
+        let passes = loop {
+            let (step, title, mut source) = match self
+                .run_pass(lesson, steps, range.clone(), &progress, &mut cancel)
+                .await?
+            {
+                Pass::Reached { passes } => break passes,
+                Pass::Stopped {
+                    step,
+                    title,
+                    source,
+                } => (step, title, source),
+            };
+            if whole
+                && !staged_again
+                && let Some(app) = source.past_the_start().map(String::from)
+            {
+                let blocker = blocker_for(&progress, step);
+                match self
+                    .restage(lesson, step, &app, &blocker, &mut cancel)
+                    .await?
+                {
+                    Some(Ok(why)) => {
+                        staged_again = true;
+                        checkpoint::clear(self, lesson);
+                        let _ = progress.send(Progress::StartedOver { why });
+                        continue;
+                    }
+                    Some(Err(failed)) => source = failed,
+                    None => {}
+                }
+            }
+            let source = std::sync::Arc::new(source);
+            let _ = progress.send(Progress::Failed {
+                step,
+                error: Words::of(source.clone()),
+            });
+            return Err(RunError::Step {
+                step,
+                title,
+                source,
+            });
+        };
+        if whole {
+            checkpoint::clear(self, lesson);
+        }
+        // A plan that reached its last step never says done while the lesson's check fails.
+        if range.end == steps.len() && range.start < range.end && !passes {
+            self.lesson_passes(lesson, steps, &progress).await?;
+        }
+        Ok(())
+    }
+
+    /// One pass over the actions in `range`, from where an interrupted run got to.
+    async fn run_pass(
+        &self,
+        lesson: LessonId,
+        steps: &[Step],
+        range: Range<usize>,
+        progress: &mpsc::UnboundedSender<Progress>,
+        cancel: &mut watch::Receiver<bool>,
+    ) -> Result<Pass, RunError> {
+        let whole = range.start == 0 && range.end == steps.len();
         // A whole run carries on after the steps an interrupted run did, only if nothing in Git
         // or the lesson's Application changed since; else it starts over.
         let resume = if whole {
@@ -223,7 +294,7 @@ impl Runner {
         };
         for (i, step) in steps.iter().enumerate().take(range.end).skip(range.start) {
             let n = i + 1;
-            let title = step.title(self.lang);
+            let title = step.title();
             if *cancel.borrow() {
                 return Err(RunError::Cancelled { step: n });
             }
@@ -234,22 +305,17 @@ impl Runner {
             });
             if i < done_now {
                 let summary = if passes {
-                    t!(self.lang, "did-skip-passes", lesson = lesson.to_string())
+                    crate::words!("did-skip-passes", lesson = lesson.to_string())
                 } else if i < resume {
-                    t!(self.lang, "did-skip-resume")
+                    crate::words!("did-skip-resume")
                 } else {
-                    t!(self.lang, "did-skip")
+                    crate::words!("did-skip")
                 };
                 let _ = progress.send(Progress::Done { step: n, summary });
                 continue;
             }
-            let blocker = {
-                let progress = progress.clone();
-                move |line: String| {
-                    let _ = progress.send(Progress::Blocker { step: n, line });
-                }
-            };
-            match self.run_step(n, step, &blocker, &mut cancel).await? {
+            let blocker = blocker_for(progress, n);
+            match self.run_step(n, step, &blocker, cancel).await? {
                 Ok(summary) => {
                     if whole {
                         checkpoint::record(self, lesson, n).await;
@@ -257,26 +323,15 @@ impl Runner {
                     let _ = progress.send(Progress::Done { step: n, summary });
                 }
                 Err(source) => {
-                    let _ = progress.send(Progress::Failed {
-                        step: n,
-                        error: source.say(self.lang),
-                    });
-                    return Err(RunError::Step {
+                    return Ok(Pass::Stopped {
                         step: n,
                         title,
-                        source: Box::new(source),
+                        source,
                     });
                 }
             }
         }
-        if whole {
-            checkpoint::clear(self, lesson);
-        }
-        // A plan that reached its last step never says done while the lesson's check fails.
-        if range.end == steps.len() && range.start < range.end && !passes {
-            self.lesson_passes(lesson, steps, &progress).await?;
-        }
-        Ok(())
+        Ok(Pass::Reached { passes })
     }
 
     /// The lesson's check, after its last step: a failure is the last step's, with the check's
@@ -302,14 +357,15 @@ impl Runner {
             more: failed.len() - 1,
         };
         let n = steps.len();
+        let source = std::sync::Arc::new(source);
         let _ = progress.send(Progress::Failed {
             step: n,
-            error: source.say(self.lang),
+            error: Words::of(source.clone()),
         });
         Err(RunError::Step {
             step: n,
-            title: steps.last().map(|s| s.title(self.lang)).unwrap_or_default(),
-            source: Box::new(source),
+            title: steps.last().map_or_else(|| Words::text("-"), Step::title),
+            source,
         })
     }
 
@@ -330,9 +386,9 @@ impl Runner {
         &self,
         n: usize,
         step: &Step,
-        blocker: &(dyn Fn(String) + Sync),
+        blocker: &(dyn Fn(Words) + Sync),
         cancel: &mut watch::Receiver<bool>,
-    ) -> Result<Result<String, StepError>, RunError> {
+    ) -> Result<Result<Words, StepError>, RunError> {
         let mut outage: Option<(tokio::time::Instant, tokio::time::Instant)> = None;
         loop {
             let result = if step.interruptible() {
@@ -343,17 +399,13 @@ impl Runner {
             } else {
                 steps::run(self, step, blocker).await
             };
-            let Some(why) = result
-                .as_ref()
-                .err()
-                .and_then(|e| reach::unreachable(self.lang, e))
-            else {
+            let Some(why) = result.as_ref().err().and_then(reach::unreachable) else {
                 return Ok(result);
             };
             let now = tokio::time::Instant::now();
             let (since, deadline) = *outage.get_or_insert((now, now + self.deadline));
             tokio::select! {
-                back = reach::until_answers(self, &why, since, deadline, blocker) => {
+                back = reach::until_answers(self, why.clone(), since, deadline, blocker) => {
                     if let Err(e) = back {
                         return Ok(Err(e));
                     }
@@ -361,6 +413,26 @@ impl Runner {
                 () = cancelled(cancel) => return Err(RunError::Cancelled { step: n }),
             }
         }
+    }
+}
+
+/// How one pass over a plan's actions ended.
+enum Pass {
+    /// The last action in range is done; `passes`: the lesson passed before it began.
+    Reached { passes: bool },
+    /// Step `step` failed.
+    Stopped {
+        step: usize,
+        title: Words,
+        source: StepError,
+    },
+}
+
+/// What a step is waiting on, sent as the progress of step `n`.
+fn blocker_for(progress: &mpsc::UnboundedSender<Progress>, n: usize) -> impl Fn(Words) + Sync {
+    let progress = progress.clone();
+    move |line: Words| {
+        let _ = progress.send(Progress::Blocker { step: n, line });
     }
 }
 

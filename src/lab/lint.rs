@@ -138,6 +138,13 @@ pub enum Finding {
         choice: String,
         code: String,
     },
+    /// Step mode asks a question after an earlier action already set off the sync that
+    /// answers it: the room can watch the answer arrive before it predicts.
+    AskedAfterItStarted {
+        /// The action (1-based) that set it off, and what it does.
+        action: usize,
+        does: String,
+    },
     NoLanguage {
         code: String,
     },
@@ -276,6 +283,12 @@ impl Say for Finding {
                 "lint-narration-gives-away",
                 choice = s(choice),
                 code = s(code)
+            ),
+            Finding::AskedAfterItStarted { action, does } => t!(
+                lang,
+                "lint-asked-after-it-started",
+                action = action.to_string(),
+                does = s(does)
             ),
             Finding::SameNumber { number, other } => {
                 t!(

@@ -68,6 +68,16 @@ enum LocalizedRepr {
 }
 
 impl Localized {
+    /// A text the tutor itself writes, in every language it speaks.
+    pub fn from_fn(text: impl Fn(Lang) -> String) -> Localized {
+        Localized(
+            Lang::all()
+                .iter()
+                .map(|&lang| (lang.code().to_string(), text(lang)))
+                .collect(),
+        )
+    }
+
     /// The text in `lang`, else in English.
     pub fn get(&self, lang: Lang) -> &str {
         self.0
@@ -89,6 +99,12 @@ impl Localized {
     /// The language codes it is written in.
     pub fn languages(&self) -> impl Iterator<Item = &str> {
         self.0.keys().map(String::as_str)
+    }
+}
+
+impl crate::i18n::Say for Localized {
+    fn say(&self, lang: Lang) -> String {
+        self.get(lang).to_string()
     }
 }
 

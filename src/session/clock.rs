@@ -19,16 +19,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+pub use crate::cluster::clock::FastClock;
 use jiff::{SignedDuration, Timestamp};
-
-/// A cluster clock that runs `speed` times as fast as the wall clock: at wall time `wall_at`
-/// it read `cluster_at`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FastClock {
-    pub speed: f64,
-    pub cluster_at: Timestamp,
-    pub wall_at: Timestamp,
-}
 
 /// Where Debian (and others) install the preloaded library, by architecture.
 const LIBFAKETIME: &[&str] = &[
@@ -47,28 +39,6 @@ pub fn libfaketime() -> Option<std::path::PathBuf> {
 }
 
 impl FastClock {
-    /// The clock of a cluster that runs at `speed`, read from it once; `None` at real time (the
-    /// wall clock is the cluster's) or when the cluster does not say its time.
-    pub async fn read(client: &kube::Client, speed: f64) -> Option<FastClock> {
-        if (speed - 1.0).abs() < f64::EPSILON {
-            return None;
-        }
-        let cluster_at = crate::cluster::now(client).await.ok()?;
-        Some(FastClock {
-            speed,
-            cluster_at,
-            wall_at: Timestamp::now(),
-        })
-    }
-
-    /// The cluster's time when the wall clock says `wall`.
-    pub fn at(&self, wall: Timestamp) -> Timestamp {
-        let passed = wall.duration_since(self.wall_at).as_secs_f64() * self.speed;
-        self.cluster_at
-            .checked_add(SignedDuration::from_secs_f64(passed))
-            .unwrap_or(self.cluster_at)
-    }
-
     /// libfaketime's spec for the cluster's clock at wall time `wall`: its offset from the
     /// wall's (`+3600.000s`).
     pub fn offset_spec(&self, wall: Timestamp) -> String {

@@ -67,6 +67,8 @@ pub struct Options {
     /// The lessons and templates this lab was set up with, when they came from the lab rather
     /// than this command line: said on screen first.
     pub kept_setup: Option<crate::lab::setup::KeptIn>,
+    /// `--lesson`: the lesson to open on, whatever the progress says.
+    pub lesson: Option<crate::lab::spec::LessonId>,
 }
 
 /// What is said before anything else: a lab moved aside or taken over (attaching is in the
@@ -103,6 +105,9 @@ pub async fn run(
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
     let base = resume(&mut state, &session.paths.src_dir);
+    if let Some(lesson) = options.lesson {
+        state.open_lesson(lesson);
+    }
     for msg in files::lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }

@@ -27,7 +27,7 @@ pub use builder::StateBuilder;
 pub use derived::{EvidenceStanding, WinnerHidden, answer_key};
 pub use pane::Pane;
 pub use parts::{LabView, Live, Notice, SessionView, Ui};
-pub use run::{JobFailure, JobView, PlanStep, Run, StepMode, StepState};
+pub use run::{JobFailure, JobView, LogLine, PlanStep, Run, StepMode, StepState};
 pub use shell::{
     SHELL_SCROLLBACK_LINES, ShellAbout, ShellClock, ShellStatus, ShellView, TallCommand,
 };
@@ -73,6 +73,7 @@ impl State {
                 help_scroll: 0,
                 values_revealed: false,
                 at_lesson_end: false,
+                lesson_chosen: false,
                 raw: false,
                 quit: false,
                 size: (80, 24),
@@ -175,6 +176,14 @@ impl State {
         }
     }
 
+    /// Opens on `lesson`, at its first part, as chosen (`--lesson`).
+    pub fn open_lesson(&mut self, lesson: crate::lab::spec::LessonId) {
+        self.ui.hints_shown = self.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
+        self.ui.lesson = lesson;
+        self.ui.section = crate::lab::catalog::Section::Goal;
+        self.ui.lesson_chosen = true;
+    }
+
     /// Picks up where the learner was.
     pub fn resume(&mut self, p: Progress) {
         if let Some(id) = p
@@ -183,6 +192,7 @@ impl State {
         {
             self.ui.lesson = id;
             self.ui.section = p.section;
+            self.ui.lesson_chosen = true;
         }
         self.ui.hints_shown = p.hints.get(&self.ui.lesson).copied().unwrap_or(0);
         self.lab.hints_by_lesson = p.hints;

@@ -11,15 +11,32 @@ async fn terminate_op_without_an_operation_says_so_5_3() {
     commit_and_push(&repo, "cm").await;
     apply_app(&lab, "idle", "app", "", "").await;
     wait_app(&lab, "idle", "Synced", synced_healthy).await;
-    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
-        .args(["app", "terminate-op", "idle", "--kubeconfig"])
-        .arg(lab.kubeconfig())
-        .output()
-        .await
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("Unable to terminate operation. No operation is in progress")
-    );
+    // Said in the learner's language, with Argo CD's own words quoted (a walk in Korean read
+    // only Argo CD's English).
+    for (lang, says) in [
+        ("en", "idle has no operation running"),
+        ("zh", "idle 没有正在运行的操作"),
+        ("ko", "idle에는 실행 중인 작업이 없어서"),
+    ] {
+        let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args([
+                "--lang",
+                lang,
+                "app",
+                "terminate-op",
+                "idle",
+                "--kubeconfig",
+            ])
+            .arg(lab.kubeconfig())
+            .output()
+            .await
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(says)
+                && err.contains("Unable to terminate operation. No operation is in progress"),
+            "{lang}: {err}"
+        );
+    }
 }

@@ -28,6 +28,7 @@ async fn runner_on(lab: &Lab) -> (Runner, LabPaths, std::sync::Arc<catalog::Cata
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         catalog: catalog.clone(),
         lang: capa_tui::i18n::Lang::FALLBACK,
+        clock: None,
     };
     (runner, paths, catalog)
 }
@@ -93,9 +94,9 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
     let ctx = capa_tui::lab::eval::context::Context {
         client: &runner.client,
         catalog: &catalog,
-        lang: capa_tui::i18n::Lang::FALLBACK,
         src_dir: &paths.src_dir,
         bare_dir: &paths.bare_dir,
+        clock: None,
     };
     for file in [
         "precedence.json",
@@ -569,4 +570,158 @@ async fn a_hard_refresh_ends_once_argo_cd_has_read_the_commit_just_pushed() {
             "change {n}: the refresh is done"
         );
     }
+}
+
+/// Lesson 6 stopped by Ctrl-C just before its recording step and left until the broken commit's
+/// retries ran out and the fix synced: the failure is gone from the cluster (a learner's lunch
+/// break; and CI's flake, when a slow machine let the retries run out). Run again, it resumes at
+/// the recording step, which does not wait its whole deadline for a failure that cannot come: the
+/// plan says why, puts back lesson 5's files, lets them sync, starts over and passes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lesson_six_stopped_before_recording_until_the_fix_synced_is_staged_again_and_passes() {
+    moment_passed_then_run_again(Stopped::ByCtrlC).await;
+}
+
+/// The same, with no record of where it stopped (the steps run one by one, as step mode does):
+/// the whole run starts at step 1, and its broken commit changes nothing Argo CD compares.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lesson_six_stepped_until_the_fix_synced_is_staged_again_and_passes() {
+    moment_passed_then_run_again(Stopped::Stepped).await;
+}
+
+/// How lesson 6's plan was left before its recording step.
+#[derive(Clone, Copy, PartialEq)]
+enum Stopped {
+    /// A whole run cancelled once the step before it was done: it resumes at the recording step.
+    ByCtrlC,
+    /// The steps before it run on their own: nothing says where it got to.
+    Stepped,
+}
+
+async fn moment_passed_then_run_again(stopped: Stopped) {
+    let lab = Lab::start().await;
+    let (runner, paths, catalog) = runner_on(&lab).await;
+    let run = |lesson, range| run_with_progress(&runner, lesson, range);
+    for lesson in &catalog.lessons()[..5] {
+        let (result, _) = run(lesson, 0..usize::MAX).await;
+        result.unwrap_or_else(|e| panic!("lesson {}: {e}", lesson.spec.number));
+    }
+    let six = &catalog.lessons()[5];
+    let steps = engine::plan(six).unwrap();
+    let record = steps
+        .iter()
+        .position(|s| matches!(s, capa_tui::lab::spec::Step::EndOperationAndRecord { .. }))
+        .unwrap();
+    match stopped {
+        Stopped::Stepped => run(six, 0..record).await.0.unwrap(),
+        Stopped::ByCtrlC => {
+            // Cancelled as the step before starts: that step (a hard refresh) runs to its end,
+            // is recorded as done, and the run stops before the recording step.
+            let (tx, mut rx) = mpsc::unbounded_channel();
+            let (cancel, cancelled) = watch::channel(false);
+            tokio::spawn(async move {
+                while let Some(p) = rx.recv().await {
+                    if matches!(p, Progress::Started { step, .. } if step == record) {
+                        let _ = cancel.send(true);
+                    }
+                }
+            });
+            let result = runner.run(six.spec.number, &steps, tx, cancelled).await;
+            assert!(
+                matches!(result, Err(RunError::Cancelled { step }) if step == record + 1),
+                "stopped before the recording step: {result:?}"
+            );
+        }
+    }
+    // The retries run out and the fix syncs, with nobody recording it.
+    crate::common::wait_app(&lab, "src-waves", "synced on the fix", |app| {
+        let op = &app["status"]["operationState"];
+        op["phase"] == "Succeeded"
+            && op["operation"]["sync"]["revision"] == app["status"]["sync"]["revision"]
+    })
+    .await;
+    let began = std::time::Instant::now();
+    let (result, said) = run(six, 0..usize::MAX).await;
+    result.unwrap_or_else(|e| panic!("lesson 6 run again: {e}"));
+    let why = said
+        .iter()
+        .find_map(|p| match p {
+            Progress::StartedOver { why } => Some(capa_tui::i18n::Say::say(
+                why,
+                capa_tui::i18n::Lang::FALLBACK,
+            )),
+            _ => None,
+        })
+        .expect("the run says it started over");
+    let at = match stopped {
+        Stopped::ByCtrlC => record + 1,
+        // The first wait for the broken commit's failure.
+        Stopped::Stepped => {
+            1 + steps
+                .iter()
+                .position(|s| {
+                    matches!(s, capa_tui::lab::spec::Step::Wait { until, .. }
+                        if *until == capa_tui::lab::spec::Until::OperationFailed)
+                })
+                .unwrap()
+        }
+    };
+    assert!(
+        why.contains("src-waves")
+            && why.contains("lesson 5")
+            && why.contains(&format!("step {at} ")),
+        "why it starts over names the app, the step that could not happen and the lesson it goes back to: {why}"
+    );
+    assert!(
+        began.elapsed() < runner.deadline * 2,
+        "staged again without waiting out a deadline: {:?}",
+        began.elapsed()
+    );
+    let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();
+    let head = bare.head().unwrap().peel_to_commit().unwrap();
+    let mut walk = bare.revwalk().unwrap();
+    walk.push(head.id()).unwrap();
+    let messages: Vec<String> = walk
+        .map(|o| {
+            let c = bare.find_commit(o.unwrap()).unwrap();
+            c.summary().ok().flatten().unwrap_or_default().to_string()
+        })
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m == "Back to lesson 5's files, to stage this lesson again"),
+        "the commit that goes back says why: {messages:?}"
+    );
+    let ctx = runner.context();
+    let grade = capa_tui::lab::eval::check::grade("failed-hook.json", &ctx).await;
+    assert!(grade.passed(), "failed-hook.json: {:?}", grade.findings);
+}
+
+/// `lesson`'s plan run over `range` (clamped to its length): the result and everything it said.
+async fn run_with_progress(
+    runner: &Runner,
+    lesson: &catalog::Lesson,
+    range: std::ops::Range<usize>,
+) -> (Result<(), RunError>, Vec<Progress>) {
+    let steps = engine::plan(lesson).unwrap();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let said = tokio::spawn(async move {
+        let mut said = Vec::new();
+        while let Some(p) = rx.recv().await {
+            said.push(p);
+        }
+        said
+    });
+    let end = range.end.min(steps.len());
+    let result = runner
+        .run_through(
+            lesson.spec.number,
+            &steps,
+            range.start..end,
+            tx,
+            watch::channel(false).1,
+        )
+        .await;
+    (result, said.await.unwrap())
 }

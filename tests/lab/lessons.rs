@@ -370,7 +370,7 @@ async fn an_adapted_lab_is_done_and_graded_by_its_own_templates() {
     assert!(
         said(
             false,
-            "spec.source.helm.valuesObject.replicaCount should hold 3"
+            "spec.source.helm.valuesObject.replicaCount is 4, not 3"
         ),
         "{findings:#?}"
     );

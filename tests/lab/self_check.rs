@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use capa_tui::i18n::Lang;
+use capa_tui::i18n::{Lang, Say};
 use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::eval::check::{self, Grade};
 use capa_tui::lab::eval::context::Context;
@@ -27,9 +27,9 @@ impl Lab {
         let ctx = Context {
             client: &self.client,
             catalog: &self.catalog,
-            lang: Lang::FALLBACK,
             src_dir: &self.src,
             bare_dir: &self.bare,
+            clock: None,
         };
         let l = self.catalog.lesson(LessonId(lesson)).unwrap();
         check::grade_lesson(l, &ctx).await
@@ -75,7 +75,7 @@ fn failures(g: &Grade) -> String {
     g.findings
         .iter()
         .filter(|f| !f.ok)
-        .map(|f| f.what.as_str())
+        .map(|f| f.what.say(Lang::FALLBACK))
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -87,7 +87,7 @@ fn fails_saying(g: &Grade, case: &str, words: &[&str]) {
     assert!(
         g.findings
             .iter()
-            .any(|f| !f.ok && words.iter().all(|w| f.what.contains(w))),
+            .any(|f| !f.ok && words.iter().all(|w| f.what.say(Lang::FALLBACK).contains(w))),
         "{case}: no failure says {words:?}:\n{all}"
     );
 }
@@ -308,8 +308,10 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
     let says_lesson = |g: &Grade, words: &[&str]| {
         g.findings.iter().any(|f| {
             !f.ok
-                && f.what.contains("failed-hook.json")
+                && f.what.say(Lang::FALLBACK).contains("failed-hook.json")
                 && f.help
+                    .as_ref()
+                    .map(|h| h.say(Lang::FALLBACK))
                     .as_deref()
                     .is_some_and(|h| words.iter().all(|w| h.contains(w)))
         })
@@ -370,7 +372,11 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
         let differs = g
             .findings
             .iter()
-            .find(|f| !f.ok && f.what.contains(field) && f.what.contains("the cluster shows"))
+            .find(|f| {
+                !f.ok
+                    && f.what.say(Lang::FALLBACK).contains(field)
+                    && f.what.say(Lang::FALLBACK).contains("the cluster shows")
+            })
             .unwrap_or_else(|| panic!("{field}: {}", failures(&g)));
         assert_eq!(differs.hint, Some(hint), "{field}: {differs:?}");
     }
@@ -404,12 +410,19 @@ async fn wrong_evidence_fails_with_its_fix_and_right_evidence_passes_in_any_form
         let differs = g
             .findings
             .iter()
-            .find(|f| !f.ok && f.what.contains("replicas is 2 but the cluster shows 3"))
+            .find(|f| {
+                !f.ok
+                    && f.what
+                        .say(Lang::FALLBACK)
+                        .contains("replicas is 2 but the cluster shows 3")
+            })
             .unwrap_or_else(|| panic!("{case}: {}", failures(&g)));
         assert_eq!(differs.hint, hint, "{case}: {differs:?}");
         assert_eq!(
             differs
                 .help
+                .as_ref()
+                .map(|h| h.say(Lang::FALLBACK))
                 .as_deref()
                 .map(|h| h.contains(help.unwrap_or_default())),
             help.map(|_| true),
@@ -560,9 +573,9 @@ async fn the_steps_each_lesson_left_in_the_cluster_are_checked_and_a_check_that_
     let ctx = Context {
         client: &nowhere,
         catalog: &lab.catalog,
-        lang: Lang::FALLBACK,
         src_dir: &lab.src,
         bare_dir: &lab.bare,
+        clock: None,
     };
     for l in lab.catalog.lessons() {
         let g = check::grade_lesson(l, &ctx).await;

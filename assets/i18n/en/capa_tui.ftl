@@ -94,10 +94,7 @@ apps-nothing-since = nothing to apply since { $revision }{ $subject }
 apps-never-good = never synced OK yet
 apps-op-ended = {"  "}last sync of { $revision }:{" "}
 apps-op-running = {"  "}⧗ syncing { $revision }:{" "}
-apps-op-retrying = {"  "}⧗ retrying { $revision } ({ $count ->
-    [one] 1 retry so far
-   *[other] { $count } retries so far
-}):{" "}
+apps-op-retrying = {"  "}⧗ retrying { $revision } (retry #{ $count }):{" "}
 apps-op-after-retries = {" "}after { $count ->
     [one] 1 retry
    *[other] { $count } retries
@@ -173,6 +170,8 @@ notice-title = {" "}The cluster does not answer{" "}
 notice-title-lab = {" "}Your lab{" "}
 notice-title-plan = {" "}A plan is running{" "}
 notice-plan-running = { $what } waits: lesson { $lesson }'s plan is running, and one plan runs at a time. Let it finish, or press x to cancel it.
+notice-quit-while-plan-runs = Lesson { $lesson }'s plan is running. Quitting stops it (and, on the embedded cluster, the cluster with it); run it again later with r and it carries on from where it stopped.
+notice-quit-or-any-key = q again quits · any other key goes back
 notice-what-run = “Do it for me”
 notice-what-check = The self-check
 notice-what-step = Step mode
@@ -311,6 +310,7 @@ cluster-not-an-application = { $name } does not read as an Application
 cluster-bad-date = the API server's Date header "{ $date }" is not a date
 cluster-no-date = the API server sent no Date header
 cluster-kept-changing = could not terminate the operation of { $name }: the Application kept changing; try again
+cluster-no-operation = { $name } has no operation running, so there is nothing to end (Argo CD says: { $argo })
 
 ## Why a checklist step is not done, and what to do (lab/eval/unmet.rs).
 unmet-no-bare-repo = there is no bare repo { $repo }.git yet: create it with git init --bare
@@ -320,15 +320,20 @@ unmet-pushed-without = { $path } on main of { $repo }.git does not contain "{ $c
 unmet-git-sets-unwanted = { $file } on main of { $repo }.git sets { $path } to { $have }; the lab keeps it out of Git
 unmet-git-lacks = { $file } on main of { $repo }.git does not set { $path }; it should be { $want }
 unmet-git-differs = { $file } on main of { $repo }.git sets { $path } to { $have }, not { $want }
+unmet-git-not-text = { $file } on main of { $repo }.git sets { $path } to { $have } without quotes, which YAML reads as a value, not as text: write "{ $have }", commit and git push
 unmet-git-not-yaml = { $file } on main of { $repo }.git is not valid YAML ({ $why }): fix it, commit and git push
 unmet-no-app = there is no Application { $app } in argocd: kubectl apply it
 unmet-app-spec-lacks = { $app }'s spec.{ $at } should hold { $want }: edit the Application and kubectl apply it again
+unmet-app-spec-differs = { $app }'s spec.{ $at } is { $have }, not { $want }: edit the Application and kubectl apply it again
 unmet-app-state = { $app } is { $sync }/{ $health } at { $at } (main is at { $main })
 unmet-cannot-render = { $state }: Argo CD cannot render it: { $message }. Fix what that names, in Git (commit and push) or in the Application (kubectl apply); waiting or a hard refresh cannot help
-unmet-retrying-other = { $state }: an operation keeps retrying commit { $at } (attempt { $attempt }), and main's commit waits behind it: end that operation (argocd app terminate-op { $app }), and main syncs
+unmet-retrying-other = { $state }: an operation keeps retrying commit { $at } (attempt { $attempt }), and main's commit waits behind it: end that operation (capa-tui app terminate-op { $app }), and main syncs
+unmet-sync-fails-retrying = { $state }: the sync of main fails: { $message }. Argo CD retries it, but the same commit fails the same way: fix what that names in Git (commit and push) or in the Application (kubectl apply)
+unmet-sync-failed = { $state }: the last sync of main failed: { $message }. Argo CD does not sync a failed commit again by itself: fix what that names in Git and push (the new commit is synced), or in the Application (kubectl apply)
 unmet-syncing = { $state }: the sync of main runs now: wait for it
 unmet-not-compared = { $state }: Argo CD has not read main yet: hard-refresh { $app }
-unmet-out-of-sync = { $state }: nothing syncs it: sync it (argocd app sync { $app }), or give it an automated syncPolicy
+unmet-out-of-sync = { $state }: nothing syncs it: give it an automated syncPolicy (spec.syncPolicy.automated) and apply it again
+unmet-out-of-sync-automated = { $state }: its automated sync has not started yet: Argo CD starts one within seconds of comparing main; if none starts, hard-refresh { $app }
 unmet-not-healthy = { $state }: synced, not Healthy yet: wait, or see in Applications which resource is not
 unmet-not-succeeded = { $app }'s last operation is { $phase } on { $at }, not Succeeded on main ({ $main })
 unmet-not-failed = { $app }'s operation on main ({ $main }) has not failed: its last operation is { $phase } on { $at }
@@ -344,11 +349,12 @@ unmet-evidence-fails = { $file } does not pass the self-check
 unmet-not-scaled = { $object } has not been scaled by hand yet (kubectl scale)
 unmet-holding = holds; { $seconds } s of the wait still to go
 unmet-no-clock = the cluster's clock is not known yet
+unmet-not-read-yet = the cluster's Events are not read yet
 
 ## The self-check: the evidence file, each field's type, the values against the cluster
 ## (lab/eval/check.rs).
 check-missing = { $path } is missing
-check-missing-help = run the lesson (r, or capa-tui do), or write it by hand as the lesson's By hand part shows
+check-missing-help = run the lesson (r in the tutor, or capa-tui do { $lesson }), or write it by hand as the lesson's By hand part shows
 check-unreadable = { $path } cannot be read: { $why }
 check-unreadable-help = check the file's permissions
 check-empty = { $file } is empty
@@ -381,6 +387,7 @@ check-cannot-read-steps = cannot read the cluster to check lesson { $lesson }'s 
 check-cluster-help = the self-check needs to read the cluster: once it answers, check again (c)
 
 ## The rules a lesson's evidence must meet (lab/eval/check/rules.rs, history.rs).
+check-step-unmet = { $step } — { $why }
 rule-or = {" "}or{" "}
 rule-in-order-ok = { $earlier } is no later than { $later }
 rule-in-order-not = { $earlier } ({ $a }) is after { $later } ({ $b }): { $fix }
@@ -414,7 +421,7 @@ rule-passes-missing = { $file } (lesson { $lesson }) is not written yet, and thi
 rule-passes-missing-help = do lesson { $lesson } first (capa-tui do { $lesson }, or by hand as its By hand part shows), then check this report again
 rule-passes-not-help = fix lesson { $lesson } first (capa-tui check { $lesson } says what fails), then check this report again
 rule-full-sha-ok = { $field } is a whole commit SHA
-rule-full-sha-not = { $field } is { $found }: write the whole 40-character SHA (git rev-parse HEAD), not a branch, HEAD or a short SHA
+rule-full-sha-not = { $field } is { $found }: write the commit's whole 40-character SHA (git rev-parse prints it), not a branch, HEAD or a short SHA
 rule-commit-sets-other = commit { $commit } sets { $path } in { $file } to { $set }, not { $value }
 rule-commit-does-not-break = commit { $commit } does not have "{ $contains }" in { $file } (it is not the commit that broke it)
 rule-commit-did-not-change = commit { $commit } did not change { $path }: its parent already has { $before }; the lab changes it in the same commit that breaks { $breaks }
@@ -430,7 +437,7 @@ rule-hook-name-not = { $field } "{ $job }" is not the name Argo CD gives a { $ph
 rule-hook-commit-ok = { $field } names commit { $rev } of { $repo }.git
 rule-hook-commit-not = { $field } names commit { $rev }, which is not in { $repo }.git's main: record the hook of your own sync
 rule-hook-gone = Job { $job } is not in { $namespace } any more, so { $field } cannot be checked against it: sync again and record the new hook Job
-rule-hook-after-start-ok = { $field } is after the operation that named { $job } started
+rule-hook-after-start-ok = { $field } is not before the operation that created { $job } started
 rule-hook-after-start-not = { $field } ({ $at }) is before the operation that created { $job } started ({ $started }): record that Job's creationTimestamp
 rule-hook-succeeded-ok = { $field } is a { $phase } hook that succeeded
 rule-hook-succeeded-not = { $field } is not a { $phase } hook Job that succeeded: record the succeeded { $phase } hook
@@ -528,13 +535,17 @@ step-error-cannot-read = cannot read { $path }: { $why }
 step-error-not-yaml = { $path } is not valid YAML: { $why }
 step-error-no-name = { $path } has no metadata.name
 step-error-sync-failed = the sync failed: { $message }
-step-error-nothing-to-sync = { $app } is Synced at { $commit } and no sync ran on it: the commit changes nothing Argo CD compares (a hook alone does not make an app OutOfSync), so no hook runs. This lab is past where the lesson starts: replay it on a new one (embedded: capa-tui --sim --fresh)
+step-error-nothing-to-sync = { $app } is Synced at { $commit } and no sync ran on it: the commit changes nothing Argo CD compares (a hook alone does not make an app OutOfSync), so no hook runs. This lab is past where the lesson starts: run its whole plan (r, or capa-tui do) to stage it again
 step-error-cannot-render = Argo CD cannot render the app: { $message }
 step-error-gave-up = gave up after { $seconds } s; last seen: { $last }
 step-error-watch-ended = the watch on the Application ended
 step-error-no-commit = the working copy has no commit
 step-error-never-saw = Argo CD never saw commit { $commit } on { $app }: hard-refresh it
 step-error-did-not-end = the operation of { $app } did not end; phase is { $phase }
+step-error-moment-passed = the moment this step records is over: { $app }'s failing operation ended unrecorded (its retries ran out) and { $app } has synced { $revision } since. Run lesson { $lesson }'s whole plan (r, or capa-tui do { $lesson }) to stage it again
+plan-restage = { $app } is past where this lesson starts (step { $step } cannot happen on it): putting back the files lesson { $lesson } left and letting { $app } sync them, to stage the lesson again
+plan-restage-commit = Back to lesson { $lesson }'s files, to stage this lesson again
+plan-started-over = started over from step 1: { $why }
 step-error-no-lesson-writes = no lesson writes { $file }
 step-error-no-kubectl = kubectl is not on PATH. This step must run `kubectl scale` (the lab asks for it, and its report asks which manager owns spec.replicas): install kubectl or put it on PATH (scripts/install-tools puts one in .tools/bin: export PATH="$PWD/.tools/bin:$PATH"), then run this step again
 step-error-cannot-run-kubectl = cannot run kubectl: { $why }
@@ -650,6 +661,9 @@ env-eval = # eval "$({ $command })" puts these in your shell
 env-nothing-serves = capa-tui: no embedded cluster serves { $state } yet: start one with capa-tui --sim or capa-tui sim serve (same --state-dir), then kubectl works with these settings.
 shell-opening = a shell for the lab on { $label } in { $cwd } (exit it to come back)
 header-clock = ×{ $speed } clock{" "}
+header-clock-ahead = clock +{ $ahead }{" "}
+shell-clock-ahead-follows = The cluster's clock is { $ahead } ahead of yours (the lab once ran faster), and date in this shell keeps the cluster's time.
+shell-clock-ahead-wall = The cluster's clock is { $ahead } ahead of yours (the lab once ran faster), but date in this shell keeps yours, so the lesson's own timings will not match the cluster: install Debian's faketime package (apt-get install faketime) and open the shell again.
 shell-clock-follows = The cluster's clock runs { $speed }× as fast as yours, and date in this shell keeps the cluster's time (sleep still waits your seconds: longer than needed, never too short).
 shell-clock-wall = The cluster's clock runs { $speed }× as fast as yours, but date and sleep in this shell keep yours, so the lesson's own timings will not match the cluster: install Debian's faketime package (apt-get install faketime) and open the shell again.
 env-clock-fast = capa-tui: the cluster's clock runs { $speed }× as fast as yours; date and sleep in a shell with these settings keep yours. capa-tui shell --sim opens a shell on the cluster's clock.
@@ -682,6 +696,7 @@ lint-unreachable = no action of the plan can make { $condition } true: add { $ne
 lint-value-differs = the lesson's templates set { $path } of { $file } to { $found }: say that value, or better read it with let: and say ${"{"}name{"}"}
 lint-app-spec-differs = the Application { $app } of the lesson's templates ({ $at }) does not have { $field }: { $wants }, which this has: asks for: read its values with let:, or fix the template
 lint-hint = hint { $hint }: the English text has { $count } hints (1 to { $count })
+lint-asked-after-it-started = step mode asks this question after action { $action } ({ $does }) set off the sync that answers it: the room can watch the answer arrive before it predicts. Ask it at action { $action } or earlier
 lint-narration-gives-away = the narration on screen while step mode asks this question names one of its answers ({ $choice }, in { $code }): ask it as a question here, and say the result in the `then:` of the action that answers it
 lint-no-language = no { $code }.md: write the lesson's text in this language too (the six sections of en.md)
 lint-sections = { $code }.md: expected 6 sections (## Goal, Why, Steps, Mistakes, Hints, By hand), found { $found }

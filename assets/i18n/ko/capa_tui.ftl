@@ -115,9 +115,7 @@ apps-nothing-since = { $revision }{ $subject } 이후 적용할 변경 없음
 apps-never-good = 아직 동기화에 성공한 적 없음
 apps-op-ended = {"  "}{ $revision }의 마지막 동기화:{" "}
 apps-op-running = {"  "}⧗ { $revision } 동기화 중:{" "}
-apps-op-retrying = {"  "}⧗ { $revision } 재시도 중({ $count ->
-   *[other] 지금까지 { $count }회
-}):{" "}
+apps-op-retrying = {"  "}⧗ { $revision } 재시도 중({ $count }번째 재시도):{" "}
 apps-op-after-retries = {" "}({ $count ->
    *[other] 재시도 { $count }회
 } 후)
@@ -192,6 +190,8 @@ notice-title = {" "}클러스터가 응답하지 않습니다{" "}
 notice-title-lab = {" "}내 실습{" "}
 notice-title-plan = {" "}실행 중인 계획이 있음{" "}
 notice-plan-running = { $what }은(는) 기다려야 합니다. 레슨 { $lesson }의 계획이 실행 중이고, 계획은 한 번에 하나만 실행됩니다. 끝날 때까지 기다리거나 x를 눌러 취소하세요.
+notice-quit-while-plan-runs = 레슨 { $lesson }의 계획이 실행 중입니다. 종료하면 계획이 멈춥니다(내장 클러스터라면 클러스터도 함께 멈춤). 나중에 r로 다시 실행하면 멈춘 곳에서 이어 갑니다.
+notice-quit-or-any-key = q를 한 번 더 누르면 종료 · 다른 키를 누르면 돌아가기
 notice-what-run = “대신 해 주기”
 notice-what-check = 자가 점검
 notice-what-step = 단계 모드
@@ -329,6 +329,7 @@ cluster-not-an-application = { $name } 객체를 Application으로 읽을 수 �
 cluster-bad-date = API 서버의 Date 헤더 "{ $date }"는 날짜가 아님
 cluster-no-date = API 서버가 Date 헤더를 보내지 않음
 cluster-kept-changing = { $name }의 작업을 종료할 수 없습니다. Application이 계속 바뀌고 있습니다. 다시 시도하세요
+cluster-no-operation = { $name }에는 실행 중인 작업이 없어서 끝낼 것이 없습니다(Argo CD의 메시지: { $argo })
 
 ## 체크리스트의 단계가 왜 아직 완료되지 않았는지, 무엇을 하면 되는지(lab/eval/unmet.rs).
 unmet-no-bare-repo = 베어 저장소 { $repo }.git이 아직 없습니다. git init --bare로 만드세요
@@ -338,15 +339,20 @@ unmet-pushed-without = { $repo }.git의 main에 있는 { $path } 파일에 "{ $c
 unmet-git-sets-unwanted = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $have } 값을 설정합니다. 이 실습에서는 이 값을 Git에 두지 않습니다
 unmet-git-lacks = { $repo }.git의 main에 있는 { $file } 파일이 { $path } 값을 설정하지 않습니다(필요한 값: { $want })
 unmet-git-differs = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 { $want } 대신 { $have } 값을 설정합니다
+unmet-git-not-text = { $repo }.git의 main에 있는 { $file } 파일이 { $path }에 따옴표 없이 { $have }을(를) 설정해서 YAML이 이를 텍스트로 읽지 않습니다. "{ $have }"로 쓰고 커밋한 뒤 git push 하세요
 unmet-git-not-yaml = { $repo }.git의 main에 있는 { $file }은(는) 올바른 YAML이 아닙니다({ $why }). 고친 뒤 커밋하고 git push 하세요
 unmet-no-app = argocd에 { $app } Application이 없습니다. kubectl apply로 적용하세요
 unmet-app-spec-lacks = { $app }의 spec.{ $at }에 { $want } 내용이 있어야 합니다. Application을 고친 뒤 다시 kubectl apply 하세요
+unmet-app-spec-differs = { $app }의 spec.{ $at } 값이 { $want }이(가) 아니라 { $have }입니다. Application을 고친 뒤 다시 kubectl apply 하세요
 unmet-app-state = { $app }: { $at } 커밋에서 { $sync }/{ $health }(main은 { $main })
 unmet-cannot-render = { $state }: Argo CD가 렌더링하지 못합니다: { $message }. 여기서 말하는 것을 Git(커밋 후 푸시)이나 Application(kubectl apply)에서 고치세요. 기다리거나 하드 리프레시해도 소용없습니다
-unmet-retrying-other = { $state }: 작업이 커밋 { $at }을(를) 계속 재시도하고 있고({ $attempt }번째), main의 커밋은 그 뒤에서 기다립니다. 그 작업을 끝내면(argocd app terminate-op { $app }) main이 동기화됩니다
+unmet-retrying-other = { $state }: 작업이 커밋 { $at }을(를) 계속 재시도하고 있고({ $attempt }번째), main의 커밋은 그 뒤에서 기다립니다. 그 작업을 끝내면(capa-tui app terminate-op { $app }) main이 동기화됩니다
+unmet-sync-fails-retrying = { $state }: main의 동기화가 실패합니다: { $message }. Argo CD가 재시도하지만 같은 커밋은 같은 식으로 실패합니다. 여기서 말하는 것을 Git(커밋 후 푸시)이나 Application(kubectl apply)에서 고치세요
+unmet-sync-failed = { $state }: main의 마지막 동기화가 실패했습니다: { $message }. Argo CD는 실패한 커밋을 스스로 다시 동기화하지 않습니다. 여기서 말하는 것을 Git에서 고쳐 푸시하거나(새 커밋이 동기화됨) Application에서 고치세요(kubectl apply)
 unmet-syncing = { $state }: main의 동기화가 지금 진행 중입니다. 끝날 때까지 기다리세요
 unmet-not-compared = { $state }: Argo CD가 아직 main을 읽지 않았습니다. { $app }을(를) 하드 리프레시하세요
-unmet-out-of-sync = { $state }: 아무것도 동기화하지 않습니다. 동기화하거나(argocd app sync { $app }) 자동 syncPolicy를 주세요
+unmet-out-of-sync = { $state }: 아무것도 동기화하지 않습니다. 자동 syncPolicy(spec.syncPolicy.automated)를 주고 다시 apply하세요
+unmet-out-of-sync-automated = { $state }: 자동 동기화가 아직 시작되지 않았습니다. Argo CD는 main을 비교한 뒤 몇 초 안에 동기화를 시작합니다. 시작되지 않으면 { $app }을(를) 하드 리프레시하세요
 unmet-not-healthy = { $state }: 동기화는 됐지만 아직 Healthy가 아닙니다. 기다리거나 Applications 패널에서 어느 리소스인지 보세요
 unmet-not-succeeded = { $app }의 마지막 작업이 { $at } 커밋에서 { $phase }입니다. main({ $main })에서 Succeeded여야 합니다
 unmet-not-failed = main({ $main })에서 { $app }의 작업이 실패하지 않았습니다. 마지막 작업은 { $at } 커밋에서 { $phase }입니다
@@ -362,11 +368,12 @@ unmet-evidence-fails = { $file } 파일이 자가 점검을 통과하지 못합�
 unmet-not-scaled = { $object } 객체를 아직 손으로 스케일하지 않았습니다(kubectl scale)
 unmet-holding = 조건 유지 중. 기다릴 시간이 { $seconds }초 남았습니다
 unmet-no-clock = 클러스터의 시각을 아직 알 수 없습니다
+unmet-not-read-yet = 클러스터의 이벤트(Events)를 아직 읽지 못했습니다
 
 ## 자가 점검: 증거 파일, 필드마다의 타입, 클러스터와 맞춰 보는 값
 ## (lab/eval/check.rs).
 check-missing = { $path } 파일이 없습니다
-check-missing-help = 레슨을 실행하거나(r, 또는 capa-tui do), 레슨의 '직접 해 보기' 부분대로 손으로 작성하세요
+check-missing-help = 레슨을 실행하거나(튜터에서 r, 또는 capa-tui do { $lesson }), 레슨의 '직접 해 보기' 부분대로 손으로 작성하세요
 check-unreadable = { $path } 파일을 읽을 수 없습니다: { $why }
 check-unreadable-help = 파일 권한을 확인하세요
 check-empty = { $file } 파일이 비어 있습니다
@@ -399,6 +406,7 @@ check-cannot-read-steps = 클러스터를 읽을 수 없어 레슨 { $lesson }�
 check-cluster-help = 자가 점검은 클러스터를 읽어야 합니다. 클러스터가 응답하면 다시 점검하세요(c)
 
 ## 레슨의 증거가 지켜야 하는 규칙(lab/eval/check/rules.rs, history.rs).
+check-step-unmet = { $step } — { $why }
 rule-or = {" "}또는{" "}
 rule-in-order-ok = { $earlier } 값이 { $later } 값보다 늦지 않습니다
 rule-in-order-not = { $earlier }({ $a }) 값이 { $later }({ $b }) 값보다 늦습니다: { $fix }
@@ -432,7 +440,7 @@ rule-passes-missing = { $file }({ $lesson }번 레슨)이 아직 없습니다. �
 rule-passes-missing-help = 먼저 { $lesson }번 레슨을 하세요(capa-tui do { $lesson }, 또는 그 레슨의 '직접 해 보기' 부분대로). 그다음 이 보고서를 다시 점검하세요
 rule-passes-not-help = 먼저 { $lesson }번 레슨을 고치세요(capa-tui check { $lesson }이 무엇이 틀렸는지 알려 줍니다). 그다음 이 보고서를 다시 점검하세요
 rule-full-sha-ok = { $field } 값은 전체 커밋 SHA입니다
-rule-full-sha-not = { $field } 값이 { $found }입니다. 브랜치, HEAD, 짧은 SHA가 아닌 40자 전체 SHA를 쓰세요(git rev-parse HEAD)
+rule-full-sha-not = { $field } 값이 { $found }입니다. 브랜치, HEAD, 짧은 SHA가 아닌 커밋의 40자 전체 SHA를 쓰세요(git rev-parse가 출력합니다)
 rule-commit-sets-other = { $commit } 커밋은 { $file } 파일의 { $path }에 { $value } 대신 { $set } 값을 설정합니다
 rule-commit-does-not-break = { $commit } 커밋의 { $file } 파일에 "{ $contains }" 내용이 없습니다(망가뜨린 커밋이 아닙니다)
 rule-commit-did-not-change = { $commit } 커밋은 { $path } 값을 바꾸지 않았습니다. 부모 커밋에 이미 { $before } 값이 있습니다. 이 실습에서는 { $breaks } 파일을 망가뜨리는 바로 그 커밋에서 이 값을 바꿉니다
@@ -448,7 +456,7 @@ rule-hook-name-not = { $field } 값 "{ $job }": Argo CD가 generateName이 { $ge
 rule-hook-commit-ok = { $field } 값이 { $repo }.git의 { $rev } 커밋을 가리킵니다
 rule-hook-commit-not = { $field } 값이 가리키는 { $rev } 커밋은 { $repo }.git의 main에 없습니다. 직접 한 동기화의 훅을 기록하세요
 rule-hook-gone = { $namespace }에 { $job } Job이 더 이상 없어서 { $field } 값을 그 Job과 맞춰 볼 수 없습니다. 다시 동기화하고 새 훅 Job을 기록하세요
-rule-hook-after-start-ok = { $field } 값은 { $job } Job을 만든 작업이 시작된 뒤의 시각입니다
+rule-hook-after-start-ok = { $field } 값은 { $job } Job을 만든 작업이 시작된 시각보다 이르지 않습니다
 rule-hook-after-start-not = { $field }({ $at }) 값이 { $job } Job을 만든 작업이 시작된 시각({ $started })보다 이릅니다. 그 Job의 creationTimestamp를 기록하세요
 rule-hook-succeeded-ok = { $field } 값은 성공한 { $phase } 훅의 이름입니다
 rule-hook-succeeded-not = { $field } 값은 성공한 { $phase } 훅 Job의 이름이 아닙니다. 성공한 { $phase } 훅을 기록하세요
@@ -546,13 +554,17 @@ step-error-cannot-read = { $path } 파일을 읽을 수 없습니다: { $why }
 step-error-not-yaml = { $path } 파일이 올바른 YAML이 아닙니다: { $why }
 step-error-no-name = { $path } 파일에 metadata.name이 없습니다
 step-error-sync-failed = 동기화 실패: { $message }
-step-error-nothing-to-sync = { $app }은(는) { $commit }에서 이미 Synced이고 그 커밋에서 실행된 동기화가 없습니다. 이 커밋은 Argo CD가 비교하는 것을 아무것도 바꾸지 않으므로(훅만으로는 앱이 OutOfSync가 되지 않음) 훅이 실행되지 않습니다. 이 실습 환경은 이미 레슨의 시작점을 지났습니다. 새 실습 환경에서 다시 하세요(내장 클러스터: capa-tui --sim --fresh)
+step-error-nothing-to-sync = { $app }은(는) { $commit }에서 이미 Synced이고 그 커밋에서 실행된 동기화가 없습니다. 이 커밋은 Argo CD가 비교하는 것을 아무것도 바꾸지 않으므로(훅만으로는 앱이 OutOfSync가 되지 않음) 훅이 실행되지 않습니다. 이 실습 환경은 이미 레슨의 시작점을 지났습니다. 전체 계획을 실행하면(r, 또는 capa-tui do) 다시 준비됩니다
 step-error-cannot-render = Argo CD가 앱을 렌더링할 수 없습니다: { $message }
 step-error-gave-up = { $seconds }초 뒤 포기함. 마지막으로 본 상태: { $last }
 step-error-watch-ended = Application 감시가 끝났습니다
 step-error-no-commit = 작업 사본에 커밋이 없습니다
 step-error-never-saw = Argo CD가 { $app }에서 { $commit } 커밋을 끝내 보지 못했습니다. 하드 리프레시하세요
 step-error-did-not-end = { $app }의 작업이 끝나지 않았습니다. phase는 { $phase }입니다
+step-error-moment-passed = 이 단계가 기록할 순간이 지나갔습니다. { $app }의 실패한 작업이 기록되기 전에 끝났고(재시도 소진) 그 뒤 { $app }이(가) { $revision }을(를) 동기화했습니다. 레슨 { $lesson }의 전체 계획을 실행하면(r, 또는 capa-tui do { $lesson }) 다시 준비됩니다
+plan-restage = { $app }은(는) 이미 이 레슨의 시작점을 지났습니다({ $step }단계가 일어날 수 없음). 레슨을 다시 준비하기 위해 레슨 { $lesson }이(가) 남긴 파일을 되돌리고 { $app }이(가) 동기화하게 하는 중
+plan-restage-commit = 이 레슨을 다시 하기 위해 레슨 { $lesson }의 파일로 되돌리기
+plan-started-over = 1단계부터 다시 시작함: { $why }
 step-error-no-lesson-writes = { $file } 파일을 작성하는 레슨이 없습니다
 step-error-no-kubectl = PATH에 kubectl이 없습니다. 이 단계는 `kubectl scale`을 실행해야 합니다(실습이 그렇게 요구하고, 보고서에서 spec.replicas의 소유자가 어느 매니저인지 묻습니다). kubectl을 설치하거나 PATH에 넣은 뒤(scripts/install-tools가 .tools/bin에 설치합니다: export PATH="$PWD/.tools/bin:$PATH") 이 단계를 다시 실행하세요
 step-error-cannot-run-kubectl = kubectl을 실행할 수 없습니다: { $why }
@@ -668,6 +680,9 @@ env-eval = # eval "$({ $command })" 명령으로 이 설정을 셸에 넣을 수
 env-nothing-serves = capa-tui: 아직 { $state }에서 제공 중인 내장 클러스터가 없습니다. capa-tui --sim 또는 capa-tui sim serve로 하나를 시작하세요(같은 --state-dir). 그러면 이 설정으로 kubectl을 쓸 수 있습니다.
 shell-opening = 실습용 셸 · 클러스터 { $label } · 디렉터리 { $cwd }(셸을 종료하면 돌아옵니다)
 header-clock = 시계 ×{ $speed }{" "}
+header-clock-ahead = 시계 +{ $ahead }{" "}
+shell-clock-ahead-follows = 클러스터의 시계가 당신의 시계보다 { $ahead } 앞서 있습니다(이 실습 환경은 예전에 더 빠르게 실행됨). 이 셸의 date는 클러스터의 시간을 따릅니다.
+shell-clock-ahead-wall = 클러스터의 시계가 당신의 시계보다 { $ahead } 앞서 있습니다(이 실습 환경은 예전에 더 빠르게 실행됨). 하지만 이 셸의 date는 당신의 시간을 따르므로 레슨의 시간 계산이 클러스터와 맞지 않습니다. Debian의 faketime 패키지를 설치하고(apt-get install faketime) 셸을 다시 여세요.
 shell-clock-follows = 클러스터의 시계는 내 시계보다 { $speed }배 빠르고, 이 셸의 date는 클러스터의 시간을 따릅니다(sleep은 여전히 내 시간으로 기다립니다. 필요보다 길 뿐 짧지는 않습니다).
 shell-clock-wall = 클러스터의 시계는 내 시계보다 { $speed }배 빠르지만, 이 셸의 date와 sleep은 내 시간을 따르므로 레슨의 시간 계산이 클러스터와 맞지 않습니다. Debian의 faketime 패키지를 설치하고(apt-get install faketime) 셸을 다시 여세요.
 env-clock-fast = capa-tui: 클러스터의 시계는 내 시계보다 { $speed }배 빠릅니다. 이 설정을 쓴 셸의 date와 sleep은 내 시간을 따릅니다. capa-tui shell --sim은 클러스터의 시계를 따르는 셸을 엽니다.
@@ -700,6 +715,7 @@ lint-unreachable = 계획의 어떤 동작도 { $condition } 조건을 충족시
 lint-value-differs = 레슨의 템플릿에서 { $file }의 { $path } 값은 { $found }입니다. 이 값을 그대로 쓰거나, 더 좋게는 let:으로 읽어서 ${"{"}name{"}"} 형태로 쓰세요
 lint-app-spec-differs = 레슨 템플릿의 Application { $app }({ $at })에 이 has:가 요구하는 값({ $field }: { $wants })이 없습니다. let:으로 값을 읽거나 템플릿을 고치세요
 lint-hint = 힌트 { $hint }: 영어 텍스트의 힌트는 { $count }개입니다(1부터 { $count }까지)
+lint-asked-after-it-started = 단계 모드가 이 질문을 하기 전에 { $action }번째 동작({ $does })이 답을 보여 줄 동기화를 이미 시작했습니다. 예측하기도 전에 답이 나타나는 것을 볼 수 있습니다. { $action }번째 동작이나 그 전에 물어보세요
 lint-narration-gives-away = 단계 모드가 이 질문을 하는 동안 화면의 내레이션이 답 하나({ $choice }, 언어 { $code })를 말합니다. 여기서는 질문으로 쓰고, 결과는 답을 보여 주는 동작의 `then:`에 쓰세요
 lint-no-language = { $code }.md가 없습니다. 이 언어로도 레슨 텍스트를 쓰세요(en.md와 같은 여섯 부분)
 lint-sections = { $code }.md: 부분이 6개여야 하는데(## Goal, Why, Steps, Mistakes, Hints, By hand) { $found }개입니다

@@ -175,9 +175,12 @@ async fn a_push_waits_for_the_three_minute_refs_cache_unless_refreshed_audit_2_1
         a["status"]["sync"]["revision"] == third
     })
     .await;
+    // "At once" next to the cache's three minutes: well inside them even on a loaded two-core
+    // CI, where the kubectl process and the sync alone took more than 30 s of a 60x clock.
     assert!(
-        lab.handle_real(std::time::Duration::from_secs(30)) > before.elapsed(),
-        "a requested refresh lists the refs at once"
+        lab.handle_real(std::time::Duration::from_secs(120)) > before.elapsed(),
+        "a requested refresh lists the refs at once, not when the cache expires: {:?}",
+        before.elapsed()
     );
 }
 

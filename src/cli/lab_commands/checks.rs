@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use super::{Global, catalog, lang, pick_lessons, session};
+use crate::i18n::Say;
 use crate::lab::eval::check as grading;
 use crate::lab::fit::Fit;
 use crate::outln;
@@ -46,9 +47,13 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         let out: Vec<Value> = grades
             .iter()
             .map(|(l, g)| {
+                // Each finding's words said in the language asked for, as on screen.
+                let said = |fs: &[grading::Finding]| -> Vec<Value> {
+                    fs.iter().map(|f| f.said(lang)).collect()
+                };
                 json!({"lesson": l.spec.number, "file": (!g.file.is_empty()).then_some(&g.file),
-                    "passed": g.passed(), "checked_at": g.checked_at, "findings": g.findings,
-                    "changed_since": g.changed_since})
+                    "passed": g.passed(), "checked_at": g.checked_at, "findings": said(&g.findings),
+                    "changed_since": said(&g.changed_since)})
             })
             .collect();
         outln!(
@@ -82,17 +87,17 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
             for f in &grade.changed_since {
                 outln!(
                     "    · {}",
-                    t!(lang, "verdict-changed-since", what = f.what.as_str())
+                    t!(lang, "verdict-changed-since", what = f.what.say(lang))
                 );
             }
             for f in &grade.findings {
                 if f.ok {
-                    outln!("    ✓ {}", f.what);
+                    outln!("    ✓ {}", f.what.say(lang));
                     continue;
                 }
-                outln!("    ✗ {}", f.what);
+                outln!("    ✗ {}", f.what.say(lang));
                 if let Some(help) = &f.help {
-                    outln!("      {}", t!(lang, "verdict-help", help = help.as_str()));
+                    outln!("      {}", t!(lang, "verdict-help", help = help.say(lang)));
                 } else if let Some((n, text)) = f
                     .hint
                     .and_then(|h| lesson.text(lang).hints.get(h - 1).map(|t| (h, t)))

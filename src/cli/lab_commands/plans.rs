@@ -81,7 +81,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
             outln!(
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
-                step.title(lang),
+                step.title().say(lang),
                 step.command(&fit, lang)
             );
         }
@@ -146,10 +146,13 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
                         step,
                         title,
                         command,
-                    } => outln!("[{step}] {title}\n    $ {command}"),
-                    Progress::Blocker { line, .. } => outln!("    … {line}"),
-                    Progress::Done { summary, .. } => outln!("    ✓ {summary}"),
-                    Progress::Failed { error, .. } => outln!("    ✗ {error}"),
+                    } => outln!("[{step}] {}\n    $ {command}", title.say(lang)),
+                    Progress::Blocker { line, .. } => outln!("    … {}", line.say(lang)),
+                    Progress::Done { summary, .. } => outln!("    ✓ {}", summary.say(lang)),
+                    Progress::Failed { error, .. } => outln!("    ✗ {}", error.say(lang)),
+                    Progress::StartedOver { why } => {
+                        outln!("{}", t!(lang, "plan-started-over", why = why.say(lang)));
+                    }
                 }
             }
         });

@@ -121,6 +121,9 @@ async fn judged(
     let mut live = LiveFacts::read(&s.client, &s.paths, &conditions)
         .await
         .unwrap_or_default();
+    let clock = s.fast_clock();
+    let on_the_cluster = |t| clock.map_or(t, |c| c.at(t));
+    live = live.file_times_on(on_the_cluster);
     // A passing grade kept with the progress proves its lesson's moments, as in the tutor.
     for (file, grade) in &progress.grades {
         if let Some(e) = live.evidence.get_mut(file)
@@ -132,7 +135,7 @@ async fn judged(
     }
     let evidence: std::collections::BTreeMap<String, EvidenceFacts> = live.evidence.clone();
     let facts = live.facts();
-    let now = jiff::Timestamp::now();
+    let now = on_the_cluster(jiff::Timestamp::now());
     lessons
         .iter()
         .map(|l| {

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, watch};
 
 use super::super::Global;
+use crate::i18n::Words;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Lesson};
 use crate::lab::engine::{self, Progress, Runner};
@@ -268,6 +269,10 @@ async fn print_timed(mut rx: mpsc::UnboundedReceiver<Progress>, lang: Lang) {
                 titles.insert(step, title);
                 continue;
             }
+            Progress::StartedOver { why } => {
+                outln!("  ↻ {}", t!(lang, "plan-started-over", why = why.say(lang)));
+                continue;
+            }
             Progress::Blocker { .. } => continue,
             Progress::Done { step, summary } => (true, step, summary),
             Progress::Failed { step, error } => (false, step, error),
@@ -279,9 +284,11 @@ async fn print_timed(mut rx: mpsc::UnboundedReceiver<Progress>, lang: Lang) {
                 lang,
                 "lesson-test-step",
                 step = (step as u64),
-                title = titles.remove(&step).unwrap_or_default(),
+                title = titles
+                    .remove(&step)
+                    .map_or_else(String::new, |t: Words| t.say(lang)),
                 seconds = format!("{:.1}", began.elapsed().as_secs_f64()),
-                summary = said
+                summary = said.say(lang)
             )
         );
     }
@@ -308,7 +315,7 @@ fn say_grade(lesson: &Lesson, grade: &Grade, tally: &mut Tally, lang: Lang) {
         t!(lang, "lesson-test-fails", lesson = lesson_no, what = what)
     );
     for f in grade.findings.iter().filter(|f| !f.ok) {
-        outln!("      ✗ {}", f.what);
+        outln!("      ✗ {}", f.what.say(lang));
     }
 }
 
@@ -320,7 +327,7 @@ fn say_refusal(lesson: LessonId, r: &Refusal, tally: &mut Tally, lang: Lang) {
         if let Some(why) = &r.why {
             outln!(
                 "      {}",
-                t!(lang, "lesson-test-learner-reads", why = why.what.as_str())
+                t!(lang, "lesson-test-learner-reads", why = why.what.say(lang))
             );
         }
     } else {

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use crate::cluster;
 use crate::git;
-use crate::i18n::{Lang, Say};
+use crate::i18n::{Lang, Say, Words};
 use crate::lab::eval::context;
 use crate::lab::spec::LessonId;
 use crate::t;
@@ -19,7 +19,7 @@ pub enum StepError {
     Git2(git2::Error),
     /// The bare repo cannot be made where the bare dir says.
     BareDir {
-        why: String,
+        why: Words,
     },
     /// The working copy is a clone of another repo.
     CloneOfOther {
@@ -67,7 +67,7 @@ pub enum StepError {
     /// The wait ran out: how long, and what it last saw.
     GaveUp {
         seconds: u64,
-        last: String,
+        last: Option<Words>,
     },
     WatchEnded,
     NoCommit,
@@ -78,6 +78,13 @@ pub enum StepError {
     DidNotEnd {
         app: String,
         phase: String,
+    },
+    /// The moment a step records is over: the failing operation ended without being recorded
+    /// and `app` has synced `revision` since, so the cluster no longer shows it.
+    MomentPassed {
+        app: String,
+        revision: String,
+        lesson: LessonId,
     },
     NoLessonWrites(String),
     NoKubectl,
@@ -105,24 +112,35 @@ pub enum StepError {
     /// The cluster stayed away until the deadline.
     ClusterAway {
         seconds: u64,
-        why: String,
+        why: crate::cluster::problem::Problem,
     },
     /// The evidence just written does not pass its own check: the first failure (and its
     /// advice), and how many more there are.
     EvidenceFails {
         file: String,
         lesson: LessonId,
-        what: String,
-        help: Option<String>,
+        what: Words,
+        help: Option<Words>,
         more: usize,
     },
     /// Every step ran, but the lesson's check does not pass: its first failure.
     LessonFails {
         lesson: LessonId,
-        what: String,
-        help: Option<String>,
+        what: Words,
+        help: Option<Words>,
         more: usize,
     },
+}
+
+impl StepError {
+    /// The app whose lab is past where the lesson's staged moment starts: the failure it records
+    /// ended unrecorded, or a commit meant to fail changes nothing Argo CD compares.
+    pub fn past_the_start(&self) -> Option<&str> {
+        match self {
+            StepError::MomentPassed { app, .. } | StepError::NothingToSync { app, .. } => Some(app),
+            _ => None,
+        }
+    }
 }
 
 impl Say for StepError {
@@ -135,7 +153,7 @@ impl Say for StepError {
             StepError::Cluster(e) => e.say(lang),
             StepError::Evidence(e) => e.say(lang),
             StepError::Git2(e) => t!(lang, "step-error-git", why = e.message()),
-            StepError::BareDir { why } => t!(lang, "step-error-bare-dir", why = why.as_str()),
+            StepError::BareDir { why } => t!(lang, "step-error-bare-dir", why = why.say(lang)),
             StepError::CloneOfOther { dest, url, wanted } => t!(
                 lang,
                 "step-error-clone-of-other",
@@ -196,7 +214,9 @@ impl Say for StepError {
                 lang,
                 "step-error-gave-up",
                 seconds = seconds.to_string(),
-                last = last.as_str()
+                last = last
+                    .as_ref()
+                    .map_or_else(|| "-".to_string(), |l| l.say(lang))
             ),
             StepError::WatchEnded => t!(lang, "step-error-watch-ended"),
             StepError::NoCommit => t!(lang, "step-error-no-commit"),
@@ -211,6 +231,17 @@ impl Say for StepError {
                 "step-error-did-not-end",
                 app = app.as_str(),
                 phase = phase.as_str()
+            ),
+            StepError::MomentPassed {
+                app,
+                revision,
+                lesson,
+            } => t!(
+                lang,
+                "step-error-moment-passed",
+                app = app.as_str(),
+                revision = crate::lab::short_commit(revision),
+                lesson = lesson.to_string()
             ),
             StepError::NoLessonWrites(file) => {
                 t!(lang, "step-error-no-lesson-writes", file = file.as_str())
@@ -256,7 +287,7 @@ impl Say for StepError {
                 lang,
                 "step-error-cluster-away",
                 seconds = seconds.to_string(),
-                why = why.as_str()
+                why = why.say(lang)
             ),
             StepError::EvidenceFails {
                 file,
@@ -269,11 +300,11 @@ impl Say for StepError {
                     lang,
                     "step-error-evidence-fails",
                     file = file.as_str(),
-                    what = what.as_str(),
+                    what = what.say(lang),
                     more = u64::try_from(*more).unwrap_or(u64::MAX),
                     lesson = lesson.to_string()
                 ),
-                help.as_deref(),
+                help.as_ref().map(|h| h.say(lang)).as_deref(),
             ),
             StepError::LessonFails {
                 lesson,
@@ -284,11 +315,11 @@ impl Say for StepError {
                 t!(
                     lang,
                     "step-error-lesson-fails",
-                    what = what.as_str(),
+                    what = what.say(lang),
                     more = u64::try_from(*more).unwrap_or(u64::MAX),
                     lesson = lesson.to_string()
                 ),
-                help.as_deref(),
+                help.as_ref().map(|h| h.say(lang)).as_deref(),
             ),
         }
     }

@@ -10,55 +10,54 @@ use tokio::time::Instant;
 
 use super::Runner;
 use super::StepError;
+use crate::cluster::problem::Problem;
 use crate::cluster::{self, ClusterError};
-use crate::i18n::{Lang, Say};
+use crate::i18n::Words;
 use crate::lab::eval::context::EvidenceError;
-use crate::t;
 
 /// How often a cluster that does not answer is asked again.
 const PROBE_INTERVAL: Duration = Duration::from_secs(1);
 
-/// The words, when a step failed only because the cluster did not answer.
-pub fn unreachable(lang: Lang, e: &StepError) -> Option<String> {
+/// Why, when a step failed only because the cluster did not answer.
+pub fn unreachable(e: &StepError) -> Option<Problem> {
     let cluster = match e {
         StepError::Cluster(c) | StepError::Evidence(EvidenceError::Cluster(c)) => c,
         _ => return None,
     };
     match cluster {
-        ClusterError::Unreachable(problem) => Some(problem.say(lang)),
+        ClusterError::Unreachable(problem) => Some(problem.clone()),
         _ => None,
     }
 }
 
 /// What a step says while the cluster is away.
-pub fn waiting_line(lang: Lang, why: &str) -> String {
-    t!(lang, "plan-waiting-cluster", why = why)
+pub fn waiting_line(why: &Problem) -> Words {
+    crate::words!("plan-waiting-cluster", why = why.clone())
 }
 
 /// What to do when the cluster stayed away until the deadline.
-pub fn gave_up(why: &str, waited: Duration) -> StepError {
+pub fn gave_up(why: &Problem, waited: Duration) -> StepError {
     StepError::ClusterAway {
         seconds: waited.as_secs(),
-        why: why.to_string(),
+        why: why.clone(),
     }
 }
 
 /// Waits until the cluster answers again, saying what it waits for; fails at `deadline`.
 pub async fn until_answers(
     r: &Runner,
-    why: &str,
+    why: Problem,
     since: Instant,
     deadline: Instant,
-    blocker: &(dyn Fn(String) + Sync),
+    blocker: &(dyn Fn(Words) + Sync),
 ) -> Result<(), StepError> {
-    let mut why = why.to_string();
-    let mut said = String::new();
+    let mut why = why;
+    let mut said: Option<Problem> = None;
     loop {
         // Said when it changes, not each time the cluster is asked again.
-        let line = waiting_line(r.lang, &why);
-        if line != said {
-            blocker(line.clone());
-            said = line;
+        if said.as_ref() != Some(&why) {
+            blocker(waiting_line(&why));
+            said = Some(why.clone());
         }
         if Instant::now() >= deadline {
             return Err(gave_up(&why, since.elapsed()));
@@ -66,7 +65,7 @@ pub async fn until_answers(
         tokio::time::sleep(PROBE_INTERVAL.min(deadline - Instant::now())).await;
         match cluster::now(&r.client).await {
             Ok(_) => return Ok(()),
-            Err(ClusterError::Unreachable(problem)) => why = problem.say(r.lang),
+            Err(ClusterError::Unreachable(problem)) => why = problem,
             // It answered, even if not as hoped: the step finds out for itself.
             Err(_) => return Ok(()),
         }
@@ -76,6 +75,7 @@ pub async fn until_answers(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::i18n::{Lang, Say};
     use crate::lab::paths::LabPaths;
     use std::sync::Mutex;
 
@@ -103,6 +103,7 @@ mod tests {
             kubeconfig: Some(kc),
             context: None,
             deadline: Duration::from_secs(2),
+            clock: None,
         };
         let err = cluster::now(&r.client).await.unwrap_err();
         assert_eq!(
@@ -110,9 +111,10 @@ mod tests {
             "cannot reach https://127.0.0.1:1: connection refused. Is the cluster running, and is this the right kubeconfig/context?"
         );
         let lines = Mutex::new(Vec::new());
-        let blocker = |l: String| lines.lock().unwrap().push(l);
+        let blocker = |l: Words| lines.lock().unwrap().push(l.say(Lang::FALLBACK));
         let since = Instant::now();
-        let gave_up = until_answers(&r, "first words", since, since + r.deadline, &blocker)
+        let first = Problem::Other("first words".into());
+        let gave_up = until_answers(&r, first, since, since + r.deadline, &blocker)
             .await
             .unwrap_err()
             .to_string();

@@ -7,6 +7,7 @@
 mod argo;
 mod refreshed;
 
+use crate::i18n::Words;
 use kube::api::{Api, DynamicObject, Patch, PatchParams};
 use serde_json::Value;
 
@@ -16,30 +17,19 @@ use crate::cluster::{self, application, argocd};
 use crate::git;
 use crate::lab::eval::evidence;
 use crate::lab::spec::Step;
-use crate::t;
+use crate::words;
 
 /// A step's summary line, or why it could not be done.
-type StepResult = Result<String, StepError>;
+type StepResult = Result<Words, StepError>;
 
-pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
-    let lang = r.lang;
+pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(Words) + Sync)) -> StepResult {
     match step {
         Step::CreateBareRepo { repo } => {
             let path = r.paths.bare_repo(repo);
             blocking(move || match git::init_bare(&path) {
-                Ok(true) => Ok(t!(
-                    lang,
-                    "did-create-bare",
-                    path = path.display().to_string()
-                )),
-                Ok(false) => Ok(t!(
-                    lang,
-                    "did-bare-there",
-                    path = path.display().to_string()
-                )),
-                Err(e) => Err(StepError::BareDir {
-                    why: crate::i18n::Say::say(&e, lang),
-                }),
+                Ok(true) => Ok(words!("did-create-bare", path = path.display().to_string())),
+                Ok(false) => Ok(words!("did-bare-there", path = path.display().to_string())),
+                Err(e) => Err(StepError::BareDir { why: Words::of(e) }),
             })
             .await
         }
@@ -75,14 +65,12 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(String) + Sync)) -> 
             let backup = evidence::write(&path, &value)?;
             written_evidence_passes(r, file).await?;
             Ok(match backup {
-                Some(b) => t!(
-                    lang,
+                Some(b) => words!(
                     "did-write-evidence-kept",
                     path = path.display().to_string(),
                     backup = b.display().to_string()
                 ),
-                None => t!(
-                    lang,
+                None => words!(
                     "did-write-evidence",
                     path = path.display().to_string(),
                     value = value.to_string()
@@ -127,7 +115,6 @@ async fn blocking<T: Send + 'static>(
 }
 
 async fn clone(r: &Runner, repo: &str) -> StepResult {
-    let lang = r.lang;
     let (bare, dest) = (r.paths.bare_repo(repo), r.paths.repo());
     blocking(move || {
         if dest.join(".git").exists() {
@@ -144,11 +131,7 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
             }
             // An older lab's clone, or the learner's own: plain `git push` must work there too.
             git::track_origin(&existing)?;
-            return Ok(t!(
-                lang,
-                "did-clone-there",
-                dest = dest.display().to_string()
-            ));
+            return Ok(words!("did-clone-there", dest = dest.display().to_string()));
         }
         if !bare.join("HEAD").exists() {
             return Err(StepError::NoBareRepo { bare });
@@ -179,8 +162,7 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
                 });
             }
         }
-        Ok(t!(
-            lang,
+        Ok(words!(
             "did-clone",
             bare = bare.display().to_string(),
             dest = dest.display().to_string()
@@ -190,7 +172,6 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
 }
 
 async fn write_templates(r: &Runner, template: &str) -> StepResult {
-    let lang = r.lang;
     let files = r.catalog.template_files(template);
     if files.is_empty() {
         return Err(StepError::NoTemplate(template.to_string()));
@@ -243,32 +224,30 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
                 why: e.to_string(),
             })?;
             if let Some(b) = backup.filter(|_| backup_ok) {
-                written.push(t!(
-                    lang,
+                written.push(words!(
                     "did-write-kept",
                     path = path.as_str(),
                     backup = b.display().to_string()
                 ));
             } else {
-                written.push(path);
+                written.push(Words::text(path));
             }
         }
         Ok(if written.is_empty() {
-            t!(lang, "did-files-there")
+            words!("did-files-there")
         } else {
-            t!(lang, "did-write-files", files = written.join(", "))
+            words!("did-write-files", files = Listed(written))
         })
     })
     .await
 }
 
-async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
-    let lang = r.lang;
+async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(Words) + Sync)) -> StepResult {
     let (repo_dir, message) = (r.paths.repo(), message.to_string());
     // Dated on the cluster's clock, as a commit made in the lab's shell is (libfaketime): a
     // checklist that ticks "pushed" at the commit's time shows one clock under --speed.
     let when = crate::cluster::now(&r.client).await.ok();
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Words>();
     let work = blocking(move || {
         let repo = git::open(&repo_dir)?;
         git::track_origin(&repo)?;
@@ -284,8 +263,7 @@ async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync
         let pending = git::pending(&repo, "main")?;
         if pending.unpushed > 0 {
             git::push(&repo, "main", |p| {
-                let _ = tx.send(t!(
-                    lang,
+                let _ = tx.send(words!(
                     "plan-pushing",
                     current = p.current.to_string(),
                     total = p.total.to_string(),
@@ -295,9 +273,8 @@ async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(String) + Sync
         }
         let head = git::head(&repo).unwrap_or_default();
         Ok(match commit {
-            Some(sha) => t!(lang, "did-commit-push", commit = sha[..7].to_string()),
-            None => t!(
-                lang,
+            Some(sha) => words!("did-commit-push", commit = sha[..7].to_string()),
+            None => words!(
                 "did-nothing-to-commit",
                 commit = head[..head.len().min(7)].to_string()
             ),
@@ -335,8 +312,7 @@ async fn apply_app(r: &Runner, file: &str) -> StepResult {
         .patch(&name, &params, &Patch::Apply(&obj))
         .await
         .map_err(cluster::explain)?;
-    Ok(t!(
-        r.lang,
+    Ok(words!(
         "did-apply",
         app = name,
         path = path.display().to_string()
@@ -371,7 +347,7 @@ async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> 
         ));
     }
     // kubectl's own words: `deployment.apps/prod-api scaled`.
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    Ok(Words::text(String::from_utf8_lossy(&out.stdout).trim()))
 }
 
 /// Evidence `file` read from the cluster, with each Application it reads as its last full sync
@@ -401,4 +377,18 @@ async fn evidence_as_synced(
         }
     }
     Ok(evidence::capture_as_of(spec, ctx, &known).await?)
+}
+
+/// Words said one after another, comma-separated, in the language they are drawn in.
+#[derive(Debug)]
+struct Listed(Vec<Words>);
+
+impl crate::i18n::Say for Listed {
+    fn say(&self, lang: crate::i18n::Lang) -> String {
+        self.0
+            .iter()
+            .map(|w| w.say(lang))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }

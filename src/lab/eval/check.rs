@@ -11,10 +11,11 @@ use serde_json::Value;
 
 use super::context::Context;
 use super::evidence;
+use crate::i18n::Words;
 use crate::lab::catalog::Lesson;
 use crate::lab::files::{MAX_LEARNER_FILE, ReadError};
 use crate::lab::spec::{EvidenceSpec, JsonType, LessonId, Rule};
-use crate::t;
+use crate::words;
 
 mod cause;
 mod history;
@@ -30,14 +31,15 @@ pub use time::time_of;
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Finding {
     pub ok: bool,
-    pub what: String,
+    /// What was found, said where it is shown (kept as words in `tutor.json`).
+    pub what: Words,
     /// The lesson hint (1-based) that helps, for failures of the lesson's own rules.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hint: Option<usize>,
     /// Advice that fits this failure better than any lesson hint (a file that is not JSON, a
     /// value of the wrong type, a cluster that does not answer).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
+    pub help: Option<Words>,
     /// It reads the cluster as it is now, which may have moved on since the file was written
     /// (an object replaced, a condition gone): a file that passed is judged as of then
     /// (`then::as_of_then`).
@@ -46,6 +48,17 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// The finding as JSON with its words said in `lang` (`check --json`), shaped as saved.
+    pub fn said(&self, lang: crate::i18n::Lang) -> Value {
+        use crate::i18n::Say;
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        v["what"] = self.what.say(lang).into();
+        if let Some(help) = &self.help {
+            v["help"] = help.say(lang).into();
+        }
+        v
+    }
+
     /// The same finding, about the cluster as it is now.
     fn live(mut self) -> Finding {
         self.live = true;
@@ -84,7 +97,7 @@ impl Grade {
     }
 }
 
-fn pass(what: impl Into<String>) -> Finding {
+fn pass(what: impl Into<Words>) -> Finding {
     Finding {
         ok: true,
         what: what.into(),
@@ -94,7 +107,7 @@ fn pass(what: impl Into<String>) -> Finding {
     }
 }
 
-fn fail(what: impl Into<String>, hint: usize) -> Finding {
+fn fail(what: impl Into<Words>, hint: usize) -> Finding {
     Finding {
         ok: false,
         what: what.into(),
@@ -105,7 +118,7 @@ fn fail(what: impl Into<String>, hint: usize) -> Finding {
 }
 
 /// A failure no lesson hint fits: `help` says what to do instead.
-fn fail_with(what: impl Into<String>, help: impl Into<String>) -> Finding {
+fn fail_with(what: impl Into<Words>, help: impl Into<Words>) -> Finding {
     Finding {
         ok: false,
         what: what.into(),
@@ -115,69 +128,51 @@ fn fail_with(what: impl Into<String>, help: impl Into<String>) -> Finding {
     }
 }
 
-fn expect(ok: bool, good: String, bad: String, hint: usize) -> Finding {
+fn expect(ok: bool, good: Words, bad: Words, hint: usize) -> Finding {
     if ok { pass(good) } else { fail(bad, hint) }
 }
 
 /// The advice for a value of the wrong JSON type: what it should look like.
-fn type_help(ctx: &Context<'_>, json_type: JsonType) -> String {
-    let lang = ctx.lang;
+fn type_help(json_type: JsonType) -> Words {
     match json_type {
-        JsonType::Number => t!(lang, "check-type-help-number"),
-        JsonType::String => t!(lang, "check-type-help-string"),
-        JsonType::Boolean => t!(lang, "check-type-help-boolean"),
-        JsonType::StringOrNull => t!(lang, "check-type-help-string-or-null"),
+        JsonType::Number => words!("check-type-help-number"),
+        JsonType::String => words!("check-type-help-string"),
+        JsonType::Boolean => words!("check-type-help-boolean"),
+        JsonType::StringOrNull => words!("check-type-help-string-or-null"),
     }
 }
 
 /// Field `name` has the JSON type the lab names.
-fn typed(ctx: &Context<'_>, v: &Value, name: &str, json_type: JsonType) -> Finding {
-    let lang = ctx.lang;
+fn typed(v: &Value, name: &str, json_type: JsonType) -> Finding {
     let kind = match json_type {
-        JsonType::Number => t!(lang, "json-type-number"),
-        JsonType::String => t!(lang, "json-type-string"),
-        JsonType::Boolean => t!(lang, "json-type-boolean"),
-        JsonType::StringOrNull => t!(lang, "json-type-string-or-null"),
+        JsonType::Number => words!("json-type-number"),
+        JsonType::String => words!("json-type-string"),
+        JsonType::Boolean => words!("json-type-boolean"),
+        JsonType::StringOrNull => words!("json-type-string-or-null"),
     };
     if json_type.admits(v.get(name)) {
-        return pass(t!(
-            lang,
-            "check-type-ok",
-            field = name,
-            kind = kind.as_str()
-        ));
+        return pass(words!("check-type-ok", field = name, kind = kind.clone()));
     }
     let what = match v.get(name) {
-        None => t!(
-            lang,
-            "check-type-missing",
-            field = name,
-            kind = kind.as_str()
-        ),
-        Some(found) => t!(
-            lang,
+        None => words!("check-type-missing", field = name, kind = kind.clone()),
+        Some(found) => words!(
             "check-type-wrong",
             field = name,
-            kind = kind.as_str(),
+            kind = kind.clone(),
             found = found.to_string()
         ),
     };
-    fail_with(what, type_help(ctx, json_type))
+    fail_with(what, type_help(json_type))
 }
 
 /// A field a rule reads as an RFC 3339 time is one, on its own (the rule may not get that far).
-fn timed(ctx: &Context<'_>, v: &Value, name: &str) -> Option<Finding> {
+fn timed(v: &Value, name: &str) -> Option<Finding> {
     let found = v.get(name)?;
     let ok = found.as_str().and_then(time_of).is_some();
     (!ok).then(|| {
         fail_with(
-            t!(
-                ctx.lang,
-                "check-not-a-time",
-                field = name,
-                found = found.to_string()
-            ),
-            t!(ctx.lang, "check-time-help"),
+            words!("check-not-a-time", field = name, found = found.to_string()),
+            words!("check-time-help"),
         )
     })
 }
@@ -202,8 +197,8 @@ pub async fn grade(file: &str, ctx: &Context<'_>) -> Grade {
             file: file.to_string(),
             lesson: LessonId(0),
             findings: vec![fail_with(
-                t!(ctx.lang, "check-not-evidence", file = file),
-                t!(ctx.lang, "check-not-evidence-help"),
+                words!("check-not-evidence", file = file),
+                words!("check-not-evidence-help"),
             )],
             checked_at: Some(checked_now(ctx).await),
             changed_since: Vec::new(),
@@ -237,19 +232,17 @@ pub async fn grade_lesson(lesson: &Lesson, ctx: &Context<'_>) -> Grade {
 
 /// The evidence file as JSON, or the one finding that says why it is not.
 fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Finding> {
-    let lang = ctx.lang;
     let path = ctx.src_dir.join(&spec.file);
     let shown = path.display().to_string();
     // A link that leads out of the lab is not followed (reliability-4 D5).
     if let Err(out) = crate::lab::paths::inside(ctx.src_dir, &spec.file) {
         return Err(fail_with(
-            t!(
-                lang,
+            words!(
                 "evidence-outside",
                 file = out.file.as_str(),
                 dir = out.dir.display().to_string()
             ),
-            t!(lang, "evidence-outside-help"),
+            words!("evidence-outside-help"),
         ));
     }
     // Only a regular file of bounded size: a FIFO hung `check` for good (reliability-4 H2).
@@ -257,57 +250,60 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
         Ok(b) => b,
         Err(ReadError::Missing { .. }) => {
             return Err(fail_with(
-                t!(lang, "check-missing", path = shown.as_str()),
-                t!(lang, "check-missing-help"),
+                words!("check-missing", path = shown.as_str()),
+                words!(
+                    "check-missing-help",
+                    lesson = ctx
+                        .catalog
+                        .lesson_for_evidence(&spec.file)
+                        .map_or_else(String::new, |l| l.spec.number.to_string())
+                ),
             ));
         }
         Err(ReadError::NotRegular { .. }) => {
             return Err(fail_with(
-                t!(lang, "check-not-regular", path = shown.as_str()),
-                t!(lang, "check-not-regular-help"),
+                words!("check-not-regular", path = shown.as_str()),
+                words!("check-not-regular-help"),
             ));
         }
         Err(ReadError::TooBig { size, limit, .. }) => {
             return Err(fail_with(
-                t!(
-                    lang,
+                words!(
                     "check-too-big",
                     path = shown.as_str(),
                     size = size.to_string(),
                     limit = limit.to_string()
                 ),
-                t!(lang, "check-wrote-it-help"),
+                words!("check-wrote-it-help"),
             ));
         }
         Err(ReadError::Io { source, .. }) => {
             return Err(fail_with(
-                t!(
-                    lang,
+                words!(
                     "check-unreadable",
                     path = shown.as_str(),
                     why = source.to_string()
                 ),
-                t!(lang, "check-unreadable-help"),
+                words!("check-unreadable-help"),
             ));
         }
     };
-    let wrote_it = || t!(lang, "check-wrote-it-help");
+    let wrote_it = || words!("check-wrote-it-help");
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(fail_with(
-            t!(lang, "check-empty", file = spec.file.as_str()),
+            words!("check-empty", file = spec.file.as_str()),
             wrote_it(),
         ));
     }
     let Ok(text) = String::from_utf8(bytes) else {
         return Err(fail_with(
-            t!(lang, "check-not-text", file = spec.file.as_str()),
+            words!("check-not-text", file = spec.file.as_str()),
             wrote_it(),
         ));
     };
     match serde_json::from_str::<Value>(&text) {
         Err(e) => Err(fail_with(
-            t!(
-                lang,
+            words!(
                 "check-not-json",
                 file = spec.file.as_str(),
                 line = e.line().to_string(),
@@ -316,7 +312,7 @@ fn read_evidence(spec: &EvidenceSpec, ctx: &Context<'_>) -> Result<Value, Findin
             wrote_it(),
         )),
         Ok(v) if !v.is_object() => Err(fail_with(
-            t!(lang, "check-not-object", file = spec.file.as_str()),
+            words!("check-not-object", file = spec.file.as_str()),
             wrote_it(),
         )),
         Ok(v) => Ok(v),
@@ -334,13 +330,11 @@ pub async fn evidence_findings(spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Fi
 /// A live field that differs, with the advice its cause calls for: the lesson's hint only when
 /// the value itself is wrong.
 fn live_differs(
-    differs: String,
+    differs: Words,
     field: &str,
     cause: Option<&cause::LiveDiffers>,
     spec: &EvidenceSpec,
-    ctx: &Context<'_>,
 ) -> Finding {
-    let lang = ctx.lang;
     let clock = |t: &jiff::Timestamp| {
         t.to_zoned(jiff::tz::TimeZone::system())
             .strftime("%H:%M:%S")
@@ -349,7 +343,7 @@ fn live_differs(
     match cause {
         Some(cause::LiveDiffers::Syncing { app }) => fail_with(
             differs,
-            t!(lang, "check-live-differs-syncing", app = app.as_str()),
+            words!("check-live-differs-syncing", app = app.as_str()),
         ),
         Some(cause::LiveDiffers::ReadTooEarly {
             app,
@@ -357,8 +351,7 @@ fn live_differs(
             ended,
         }) => fail_with(
             differs,
-            t!(
-                lang,
+            words!(
                 "check-live-differs-too-early",
                 file = spec.file.as_str(),
                 written = clock(written),
@@ -395,12 +388,11 @@ fn time_fields(spec: &EvidenceSpec) -> Vec<&str> {
 }
 
 async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<Finding> {
-    let lang = ctx.lang;
     // Each field's type on its own: one wrong field never hides another.
     let mut out: Vec<Finding> = spec
         .fields
         .iter()
-        .map(|f| typed(ctx, v, &f.name, f.json_type))
+        .map(|f| typed(v, &f.name, f.json_type))
         .collect();
     let wrong_type: Vec<&str> = spec
         .fields
@@ -413,7 +405,7 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
         if wrong_type.contains(&name) {
             continue;
         }
-        if let Some(not_a_time) = timed(ctx, v, name) {
+        if let Some(not_a_time) = timed(v, name) {
             out.push(not_a_time);
             faulty.push(name);
         }
@@ -432,31 +424,25 @@ async fn apply_checks(v: &Value, spec: &EvidenceSpec, ctx: &Context<'_>) -> Vec<
                 for f in live_fields {
                     let (value, now) = (v[f].to_string(), live[f].to_string());
                     if same_value(&v[f], &live[f]) {
-                        out.push(pass(t!(lang, "check-live-ok", field = f, value = value)).live());
+                        out.push(pass(words!("check-live-ok", field = f, value = value)).live());
                         continue;
                     }
-                    let differs = t!(
-                        lang,
-                        "check-live-differs",
-                        field = f,
-                        value = value,
-                        live = now
-                    );
+                    let differs =
+                        words!("check-live-differs", field = f, value = value, live = now);
                     if cause.is_none() {
                         cause = Some(cause::why_live_differs(spec, ctx).await);
                     }
-                    out.push(live_differs(differs, f, cause.as_ref(), spec, ctx).live());
+                    out.push(live_differs(differs, f, cause.as_ref(), spec).live());
                 }
             }
             Err(e) => out.push(
                 fail_with(
-                    t!(
-                        lang,
+                    words!(
                         "check-cannot-read-live",
                         file = spec.file.as_str(),
-                        why = crate::i18n::Say::say(&e, lang)
+                        why = Words::of(e)
                     ),
-                    t!(lang, "check-cannot-read-live-help"),
+                    words!("check-cannot-read-live-help"),
                 )
                 .live(),
             ),

@@ -1,4 +1,4 @@
-//! What reading evidence needs (the client, the lessons, the learner's language and folders)
+//! What reading evidence needs (the client, the lessons and the learner's folders)
 //! and what can go wrong on the way, typed: shared by the capture, the derived values and the
 //! self-check, which import it rather than each other.
 
@@ -187,9 +187,10 @@ pub struct Context<'a> {
     pub client: &'a kube::Client,
     /// The lessons: which one writes an evidence file another reads.
     pub catalog: &'a Catalog,
-    /// The language findings and errors are told in.
-    pub lang: crate::i18n::Lang,
     pub src_dir: &'a Path,
     /// Where the bare repos are (`<bare_dir>/src.git`): what was pushed.
     pub bare_dir: &'a Path,
+    /// The cluster's clock when it runs faster than the wall's (`--speed`): a file's time is
+    /// said on it before it is compared with the cluster's.
+    pub clock: Option<&'a crate::cluster::clock::FastClock>,
 }

@@ -126,6 +126,9 @@ pub struct Facts<'a> {
     pub evidence: &'a BTreeMap<String, EvidenceFacts>,
     /// The cluster's clock, when known (a step that needs time to pass waits on it).
     pub now: Option<Timestamp>,
+    /// The scale Events among `objects` are all the cluster has (read, not still on their
+    /// way): only then does a scale with none say it is older than their hour.
+    pub events_read: bool,
 }
 
 /// Facts read once, from the cluster, Git and the source dir: for a plan deciding what is done
@@ -140,6 +143,17 @@ pub struct LiveFacts {
 }
 
 impl LiveFacts {
+    /// These facts with every time the file system gave (the evidence files', the repos' and
+    /// the working copy's) said on the cluster's clock by `on_the_cluster`, as the tutor says
+    /// them: under `--speed` the two clocks differ.
+    pub fn file_times_on(mut self, on_the_cluster: impl Fn(Timestamp) -> Timestamp) -> LiveFacts {
+        for e in self.evidence.values_mut() {
+            e.written = e.written.map(&on_the_cluster);
+        }
+        self.git = self.git.file_times_on(on_the_cluster);
+        self
+    }
+
     pub fn facts(&self) -> Facts<'_> {
         Facts {
             apps: &self.apps,
@@ -147,6 +161,8 @@ impl LiveFacts {
             git: &self.git,
             evidence: &self.evidence,
             now: self.now,
+            // `read` asks for the scale Events of every Deployment a condition names.
+            events_read: true,
         }
     }
 
@@ -306,7 +322,11 @@ pub fn read_git_facts<'a>(
     names.dedup();
     wanted_files.sort();
     wanted_files.dedup();
-    facts.cloned_at = modified(&paths.repo().join(".git"));
+    // `.git/description` is written when the repo is made (by git and libgit2 alike) and by
+    // nothing after; the `.git` folder's own time moves with every fetch or commit (a clone
+    // was said to come after the push it made possible).
+    let git_dir = paths.repo().join(".git");
+    facts.cloned_at = modified(&git_dir.join("description")).or_else(|| modified(&git_dir));
     for name in names {
         let Ok(repo) = crate::git::open(&paths.bare_repo(&name)) else {
             continue;
@@ -432,6 +452,7 @@ mod tests {
         assert!(facts.made.contains_key("src"), "and when it was made");
         let repo = crate::git::clone(&paths.bare_repo("src").display().to_string(), &paths.repo())
             .unwrap();
+        let cloned = read_git_facts(&paths, [&item.done_when]).cloned_at.unwrap();
         std::fs::create_dir_all(paths.repo().join("charts/web")).unwrap();
         std::fs::write(paths.repo().join("charts/web/Chart.yaml"), "name: web\n").unwrap();
         let sig = git2::Signature::new("t", "t@t", &git2::Time::new(1_700_000_000, 0)).unwrap();
@@ -443,7 +464,13 @@ mod tests {
         };
         assert!(live.git.repos["src"].is_some());
         assert_eq!(live.git.cloned, ["src"]);
-        assert!(live.git.cloned_at.is_some());
+        // The push wrote into .git after the clone; the clone is still dated when it was made.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(paths.repo().join(".git/FETCH_HEAD"), "").unwrap();
+        assert_eq!(
+            read_git_facts(&paths, [&item.done_when]).cloned_at,
+            Some(cloned)
+        );
         assert_eq!(
             live.git.changed[&("src".to_string(), "charts/web/Chart.yaml".to_string())],
             Timestamp::from_second(1_700_000_000).unwrap(),

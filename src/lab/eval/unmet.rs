@@ -11,7 +11,7 @@ use crate::lab::spec::{DoneWhen, FieldPath, ObjectRef};
 use crate::t;
 
 fn short(rev: Option<&str>) -> String {
-    rev.map_or_else(|| "-".into(), |r| r[..r.len().min(7)].to_string())
+    rev.map_or_else(|| "-".into(), |r| crate::lab::short_commit(r).to_string())
 }
 
 /// A value as a person reads it: strings bare, the rest as JSON.
@@ -24,14 +24,33 @@ pub fn holds(value: &Value, subset: &Value) -> bool {
     first_missing(value, subset, "").is_none()
 }
 
-/// The first part of `subset` that `value` lacks: its path (`destination.namespace`) and what
-/// `subset` wants there; `None` when `value` holds it all.
-pub fn not_held(value: &Value, subset: &Value) -> Option<(String, Value)> {
+/// The first part of `subset` that `value` lacks: its path (`destination.namespace`), what
+/// `subset` wants there and what is there instead; `None` when `value` holds it all.
+pub fn not_held(value: &Value, subset: &Value) -> Option<Missing> {
     first_missing(value, subset, "")
 }
 
-/// The first part of `subset` that `value` lacks: its path and what it should be.
-fn first_missing(value: &Value, subset: &Value, at: &str) -> Option<(String, Value)> {
+/// A part of a wanted subset that a value lacks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Missing {
+    /// Its path: `destination.namespace`, `ignoreDifferences[0].jsonPointers[0]`, or
+    /// `syncOptions[]` for an item a list lacks with nothing like it there.
+    pub at: String,
+    pub want: Value,
+    /// What stands there instead: the value at the path, or the list item most like the one
+    /// wanted (`spec.replicas` for `/spec/replicas`), so a near miss is named, not only what
+    /// is missing.
+    pub have: Option<Value>,
+}
+
+/// The first part of `subset` that `value` lacks.
+fn first_missing(value: &Value, subset: &Value, at: &str) -> Option<Missing> {
+    let missing = |at: String, want: &Value, have: Option<&Value>| Missing {
+        at,
+        want: want.clone(),
+        // Nothing written there is nothing instead.
+        have: have.filter(|h| !h.is_null()).cloned(),
+    };
     match (value, subset) {
         (Value::Object(v), Value::Object(s)) => s.iter().find_map(|(k, want)| {
             let here = if at.is_empty() {
@@ -41,16 +60,75 @@ fn first_missing(value: &Value, subset: &Value, at: &str) -> Option<(String, Val
             };
             match v.get(k) {
                 Some(have) => first_missing(have, want, &here),
-                None => Some((here, want.clone())),
+                None => Some(missing(here, want, None)),
             }
         }),
-        (Value::Array(v), Value::Array(s)) => s
-            .iter()
-            .find(|want| !v.iter().any(|have| first_missing(have, want, "").is_none()))
-            .map(|want| (format!("{at}[]"), want.clone())),
+        (Value::Array(v), Value::Array(s)) => {
+            let want = s
+                .iter()
+                .find(|want| !v.iter().any(|have| first_missing(have, want, "").is_none()))?;
+            Some(match nearest(v, want) {
+                Some((i, have)) if have.is_object() => {
+                    first_missing(have, want, &format!("{at}[{i}]"))
+                        .unwrap_or_else(|| missing(format!("{at}[{i}]"), want, Some(have)))
+                }
+                Some((i, have)) => missing(format!("{at}[{i}]"), want, Some(have)),
+                None => missing(format!("{at}[]"), want, None),
+            })
+        }
         (v, s) if same(v, s) => None,
-        (_, s) => Some((at.to_string(), s.clone())),
+        (v, s) => Some(missing(at.to_string(), s, Some(v))),
     }
+}
+
+/// The item of a list most like `want`, when one is like it at all: for an object, the one
+/// that already holds most of its fields (the ignoreDifferences entry for the same kind); for
+/// text, one that differs only in how it is written (`spec.replicas` for `/spec/replicas`,
+/// `respectignoredifferences=true`, `CreateNamespace = true`).
+fn nearest<'a>(items: &'a [Value], want: &Value) -> Option<(usize, &'a Value)> {
+    match want {
+        Value::Object(fields) => items
+            .iter()
+            .enumerate()
+            .filter_map(|(i, item)| {
+                let object = item.as_object()?;
+                let held = fields
+                    .iter()
+                    .filter(|(k, w)| {
+                        object
+                            .get(*k)
+                            .is_some_and(|h| first_missing(h, w, "").is_none())
+                    })
+                    .count();
+                (held > 0).then_some((held, i, item))
+            })
+            // The most fields held; the first such item on a tie.
+            .min_by_key(|(held, i, _)| (std::cmp::Reverse(*held), *i))
+            .map(|(_, i, item)| (i, item)),
+        Value::String(w) => items
+            .iter()
+            .enumerate()
+            .find(|(_, item)| item.as_str().is_some_and(|h| written_alike(h, w))),
+        _ => None,
+    }
+}
+
+/// Two texts that say the same but for case, spacing, a leading `/` or `.` for `/`.
+fn written_alike(a: &str, b: &str) -> bool {
+    let plain = |s: &str| -> String {
+        s.trim_start_matches('/')
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| {
+                if c == '.' {
+                    '/'
+                } else {
+                    c.to_ascii_lowercase()
+                }
+            })
+            .collect()
+    };
+    plain(a) == plain(b)
 }
 
 /// Equal as the lab means it: a number written as a string in YAML ("3") matches the number
@@ -83,12 +161,16 @@ pub enum Unsettled {
     CannotRender { message: String },
     /// An operation keeps retrying another commit, and main's waits behind it.
     RetryingOther { at: String, attempt: i64 },
+    /// The sync of main fails with Argo CD's `message`; `retrying`: Argo CD retries it (the
+    /// same commit, so it fails the same way).
+    SyncFails { message: String, retrying: bool },
     /// A sync of main runs now.
     Syncing,
     /// Argo CD has not read main yet.
     NotCompared,
-    /// Compared at main and OutOfSync, with nothing syncing it.
-    OutOfSync,
+    /// Compared at main and OutOfSync, with nothing syncing it; `automated`: its syncPolicy
+    /// would (and has not started yet).
+    OutOfSync { automated: bool },
     /// Synced at main; its health is not Healthy yet.
     NotHealthy,
 }
@@ -130,6 +212,15 @@ pub enum Unmet {
         have: String,
         want: String,
     },
+    /// The file sets the value the lab wants as text, but unquoted, so YAML reads a number or
+    /// a boolean (`sync-wave: -1`): Kubernetes refuses it where it wants a string (annotations,
+    /// labels, a ConfigMap's data), and Argo CD then cannot sync.
+    GitNotText {
+        repo: String,
+        file: String,
+        path: String,
+        have: String,
+    },
     /// The file Git holds on main does not parse as YAML: the parser's reason.
     GitNotYaml {
         repo: String,
@@ -143,6 +234,8 @@ pub enum Unmet {
         app: String,
         at: String,
         want: String,
+        /// What the spec holds there instead, when it holds something like it.
+        have: Option<String>,
     },
     /// Not Synced/Healthy at `main` yet (or an operation runs).
     NotSettled {
@@ -213,6 +306,8 @@ pub enum Unmet {
     },
     /// The cluster's clock is not known yet, so the time that passed cannot be told.
     NoClock,
+    /// What the condition reads has not all come from the cluster yet (its Events).
+    NotReadYet,
 }
 
 impl Unmet {
@@ -226,11 +321,12 @@ impl Unmet {
 }
 
 impl Unmet {
-    /// Argo CD's render error, when that is why the condition does not hold.
-    pub fn render_error(&self) -> Option<&str> {
+    /// Argo CD's own words for why the condition does not hold, when it has them: its render
+    /// error, or the message of main's failing sync.
+    pub fn argo_cd_says(&self) -> Option<&str> {
         match self {
             Unmet::NotSettled {
-                why: Unsettled::CannotRender { message },
+                why: Unsettled::CannotRender { message } | Unsettled::SyncFails { message, .. },
                 ..
             } => Some(message),
             _ => None,
@@ -295,6 +391,19 @@ impl Say for Unmet {
                 file = file.as_str(),
                 why = why.as_str()
             ),
+            Unmet::GitNotText {
+                repo,
+                file,
+                path,
+                have,
+            } => t!(
+                lang,
+                "unmet-git-not-text",
+                repo = repo.as_str(),
+                file = file.as_str(),
+                path = path.as_str(),
+                have = have.as_str()
+            ),
             Unmet::GitDiffers {
                 repo,
                 file,
@@ -311,12 +420,30 @@ impl Say for Unmet {
                 want = want.as_str()
             ),
             Unmet::NoApp { app } => t!(lang, "unmet-no-app", app = app.as_str()),
-            Unmet::AppSpecLacks { app, at, want } => t!(
+            Unmet::AppSpecLacks {
+                app,
+                at,
+                want,
+                have: None,
+            } => t!(
                 lang,
                 "unmet-app-spec-lacks",
                 app = app.as_str(),
                 at = at.as_str(),
                 want = want.as_str()
+            ),
+            Unmet::AppSpecLacks {
+                app,
+                at,
+                want,
+                have: Some(have),
+            } => t!(
+                lang,
+                "unmet-app-spec-differs",
+                app = app.as_str(),
+                at = at.as_str(),
+                want = want.as_str(),
+                have = have.as_str()
             ),
             Unmet::NotSettled { state, why } => {
                 let now = t!(
@@ -344,11 +471,34 @@ impl Say for Unmet {
                         attempt = attempt,
                         app = app
                     ),
+                    Unsettled::SyncFails {
+                        message,
+                        retrying: true,
+                    } => t!(
+                        lang,
+                        "unmet-sync-fails-retrying",
+                        state = now,
+                        message = message.as_str()
+                    ),
+                    Unsettled::SyncFails {
+                        message,
+                        retrying: false,
+                    } => t!(
+                        lang,
+                        "unmet-sync-failed",
+                        state = now,
+                        message = message.as_str()
+                    ),
                     Unsettled::Syncing => t!(lang, "unmet-syncing", state = now),
                     Unsettled::NotCompared => {
                         t!(lang, "unmet-not-compared", state = now, app = app)
                     }
-                    Unsettled::OutOfSync => t!(lang, "unmet-out-of-sync", state = now, app = app),
+                    Unsettled::OutOfSync { automated: false } => {
+                        t!(lang, "unmet-out-of-sync", state = now)
+                    }
+                    Unsettled::OutOfSync { automated: true } => {
+                        t!(lang, "unmet-out-of-sync-automated", state = now, app = app)
+                    }
                     Unsettled::NotHealthy => t!(lang, "unmet-not-healthy", state = now),
                 }
             }
@@ -455,6 +605,7 @@ impl Say for Unmet {
             Unmet::NotScaled { object } => t!(lang, "unmet-not-scaled", object = object.as_str()),
             Unmet::Holding { left } => t!(lang, "unmet-holding", seconds = left.to_string()),
             Unmet::NoClock => t!(lang, "unmet-no-clock"),
+            Unmet::NotReadYet => t!(lang, "unmet-not-read-yet"),
         }
     }
 }

@@ -442,7 +442,7 @@ fn values(spec: &LessonSpec, tree: &Node, t: &Templates<'_>, say: &mut impl FnMu
                         .filter(|a| &a.name == app && spec.templates.contains(&a.template))
                         .collect();
                     let lacks = mine.first().and_then(|a| not_held(&a.spec, has));
-                    if let Some((field, wants)) = lacks
+                    if let Some(lacks) = lacks
                         && !mine.iter().any(|a| holds(&a.spec, has))
                     {
                         say(
@@ -454,8 +454,8 @@ fn values(spec: &LessonSpec, tree: &Node, t: &Templates<'_>, say: &mut impl FnMu
                                     .map(|a| format!("{}/{}", a.template, a.file))
                                     .collect::<Vec<_>>()
                                     .join(", "),
-                                field,
-                                wants: shown(&wants),
+                                field: lacks.at,
+                                wants: shown(&lacks.want),
                             },
                         );
                     }

@@ -239,8 +239,8 @@ fn narration_that_names_an_answer_while_the_question_is_asked_is_found() {
         &[
             (
                 "06-failed-hook/lesson.yaml",
-                "Wait for the hook. Predict: will settings turn ${new_mode}?\"",
-                "Wait for the hook: settings stays mode: ${old_mode}.\"",
+                "the PreSync hook runs before anything else.\"",
+                "settings stays mode: ${old_mode}.\"",
             ),
             (
                 "02-precedence/lesson.yaml",
@@ -263,6 +263,34 @@ fn narration_that_names_an_answer_while_the_question_is_asked_is_found() {
     assert_eq!(two.len(), 1, "{all:#?}");
     assert!(two[0].contains("from-parameter"), "{two:?}");
     assert_eq!(all.len(), 2, "nothing else, and no number: {all:#?}");
+}
+
+/// A question asked after an earlier action already set off the sync that answers it is found
+/// (lesson 6 once asked what settings reads after the hard refresh had started the failing
+/// sync, with the timeline showing it); one asked at that action, or after a scale, is not.
+#[test]
+fn a_question_asked_after_its_answer_was_set_going_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[(
+            "06-failed-hook/lesson.yaml",
+            "    until: operation-failed\n",
+            "    until: operation-failed\n    ask: {question: {en: \"Which?\", zh: \"哪个？\", ko: \"어느 것?\"}, choices: [one, two], reveal: {field: {object: src-waves/ConfigMap/settings, path: data.mode}}}\n",
+        )],
+    );
+    let report = lint(&root, None).unwrap();
+    let all = said(&report);
+    let found: Vec<_> = all
+        .iter()
+        .filter(|l| l.contains("after action 3 (hard-refresh) set off the sync"))
+        .collect();
+    assert_eq!(found.len(), 1, "{all:#?}");
+    assert!(
+        found[0].starts_with("06-failed-hook/lesson.yaml:98:5:"),
+        "at the asking action: {found:?}"
+    );
+    assert_eq!(all.len(), 1, "the lessons as shipped ask in time: {all:#?}");
 }
 
 /// A lesson pack whose evidence file leads out of the source dir (`../`, an absolute path) is
@@ -350,7 +378,7 @@ fn a_renamed_namespace_is_reported_at_every_place_with_the_right_cause() {
     );
     assert!(
         all.iter()
-            .any(|l| l.starts_with("01-helm-chart/lesson.yaml:47:14:")
+            .any(|l| l.starts_with("01-helm-chart/lesson.yaml:54:14:")
                 && l.contains("does not have destination.namespace: src-helm")),
         "{all:#?}"
     );

@@ -1,5 +1,5 @@
-//! Mistakes a lesson lists, known by the words of Argo CD's render error, so the checklist can
-//! name the mistake beside the error.
+//! Mistakes a lesson lists, known by Argo CD's words (its render error, or the message of a sync
+//! that fails), so the checklist can name the mistake beside them.
 
 use serde::Deserialize;
 
@@ -10,17 +10,18 @@ use crate::i18n::Lang;
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KnownMistake {
-    /// Words of Argo CD's message (a render error) that only this mistake makes.
+    /// Words of Argo CD's message (a render error, or a failing sync's message) that only this
+    /// mistake makes.
     pub when: String,
     /// What the learner did and what to do instead, per language.
     pub say: Localized,
 }
 
 impl LessonSpec {
-    /// The mistake this lesson lists that `unmet` shows, in `lang`: a render error whose
-    /// message holds a known mistake's words.
+    /// The mistake this lesson lists that `unmet` shows, in `lang`: Argo CD's message holds a
+    /// known mistake's words.
     pub fn known_mistake(&self, unmet: &crate::lab::eval::Unmet, lang: Lang) -> Option<&str> {
-        let message = unmet.render_error()?;
+        let message = unmet.argo_cd_says()?;
         self.mistakes
             .iter()
             .find(|m| message.contains(&m.when))
@@ -73,6 +74,33 @@ mod tests {
                 .contains("\"-1\"")
         );
         assert_eq!(lesson(4).known_mistake(&wave, Lang::FALLBACK), None);
+        // The values file named from the repo root: the chart path twice in helm's error.
+        let from_root = render_error(
+            "Error: open <path to cached source>/charts/web/charts/web/values-prod.yaml: no such file or directory",
+        );
+        let said = lesson(1).known_mistake(&from_root, Lang::FALLBACK).unwrap();
+        assert!(
+            said.contains("write values-prod.yaml, not charts/web/values-prod.yaml"),
+            "{said}"
+        );
+        // Known by a failing sync's words too, not only a render error's.
+        let no_namespace = Unmet::NotSettled {
+            state: AppState {
+                app: "src-helm".into(),
+                sync: "OutOfSync".into(),
+                health: "Missing".into(),
+                at: "abc1234".into(),
+                main: "abc1234".into(),
+            },
+            why: Unsettled::SyncFails {
+                message: "one or more synchronization tasks are not valid; Deployment/src-helm-web: namespaces \"src-helm\" not found".into(),
+                retrying: true,
+            },
+        };
+        let said = lesson(1)
+            .known_mistake(&no_namespace, Lang::FALLBACK)
+            .unwrap();
+        assert!(said.contains("CreateNamespace=true"), "{said}");
         assert_eq!(
             lesson(4).known_mistake(&Unmet::NoClock, Lang::FALLBACK),
             None

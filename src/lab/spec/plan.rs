@@ -5,8 +5,9 @@ use serde::Deserialize;
 
 use super::Localized;
 use crate::i18n::Lang;
+use crate::i18n::Words;
 use crate::lab::fit::Fit;
-use crate::t;
+use crate::{t, words};
 
 /// When a wait is over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
@@ -90,57 +91,46 @@ pub enum Step {
 }
 
 impl Step {
-    /// What the step does, in a few words, in the learner's language.
-    pub fn title(&self, lang: Lang) -> String {
+    /// What the step does, in a few words, said where it is drawn.
+    pub fn title(&self) -> Words {
         match self {
-            Step::CreateBareRepo { repo } => t!(lang, "step-create-bare-repo", repo = repo),
-            Step::Clone { repo } => t!(lang, "step-clone", repo = repo),
+            Step::CreateBareRepo { repo } => words!("step-create-bare-repo", repo = repo),
+            Step::Clone { repo } => words!("step-clone", repo = repo),
             Step::WriteTemplates { template } => {
-                t!(lang, "step-write-templates", template = template)
+                words!("step-write-templates", template = template)
             }
             Step::CommitPush { message } => {
-                t!(lang, "step-commit-push", message = message.get(lang))
+                words!("step-commit-push", message = message.clone())
             }
-            Step::ApplyApp { file } => t!(lang, "step-apply-app", file = file),
-            Step::HardRefresh { app } => t!(lang, "step-hard-refresh", app = app),
+            Step::ApplyApp { file } => words!("step-apply-app", file = file),
+            Step::HardRefresh { app } => words!("step-hard-refresh", app = app),
             Step::Wait { app, until } => match until {
-                Until::SyncedHealthy => t!(lang, "step-wait-synced-healthy", app = app),
-                Until::Succeeded => t!(lang, "step-wait-succeeded", app = app),
-                Until::OperationFailed => t!(lang, "step-wait-operation-failed", app = app),
+                Until::SyncedHealthy => words!("step-wait-synced-healthy", app = app),
+                Until::Succeeded => words!("step-wait-succeeded", app = app),
+                Until::OperationFailed => words!("step-wait-operation-failed", app = app),
             },
             Step::EndBlockingOperation { app } => {
-                t!(lang, "step-end-blocking-operation", app = app)
+                words!("step-end-blocking-operation", app = app)
             }
-            Step::EndOperation { app } => t!(lang, "step-end-operation", app = app),
+            Step::EndOperation { app } => words!("step-end-operation", app = app),
             Step::EndOperationAndRecord { app, file } => {
-                t!(
-                    lang,
-                    "step-end-operation-and-record",
-                    app = app,
-                    file = file
-                )
+                words!("step-end-operation-and-record", app = app, file = file)
             }
             Step::Scale {
                 deployment,
                 replicas,
                 ..
-            } => t!(
-                lang,
-                "step-scale",
-                deployment = deployment,
-                replicas = replicas
-            ),
+            } => words!("step-scale", deployment = deployment, replicas = replicas),
             Step::HoldAfterScale {
                 deployment,
                 seconds,
                 ..
-            } => t!(
-                lang,
+            } => words!(
                 "step-hold-after-scale",
                 deployment = deployment,
                 seconds = seconds
             ),
-            Step::Evidence { file } => t!(lang, "step-evidence", file = file),
+            Step::Evidence { file } => words!("step-evidence", file = file),
         }
     }
 

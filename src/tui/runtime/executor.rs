@@ -130,9 +130,7 @@ impl Executor {
                 lesson: n,
                 steps: steps
                     .iter()
-                    .map(|s| {
-                        PlanStep::todo(&s.title(self.lang), &s.command(&self.runner.fit, self.lang))
-                    })
+                    .map(|s| PlanStep::todo(s.title(), &s.command(&self.runner.fit, self.lang)))
                     .collect(),
             });
         }
@@ -181,19 +179,20 @@ impl Executor {
         let Some(lesson) = self.catalog.lesson(n).cloned() else {
             return;
         };
-        let (client, paths, tx) = (
+        let (client, paths, clock, tx) = (
             self.runner.client.clone(),
             self.runner.paths.clone(),
+            self.runner.clock.clone(),
             self.tx.clone(),
         );
-        let (catalog, lang) = (self.catalog.clone(), self.lang);
+        let catalog = self.catalog.clone();
         tokio::spawn(async move {
             let ctx = crate::lab::eval::context::Context {
                 client: &client,
                 catalog: &catalog,
-                lang,
                 src_dir: &paths.src_dir,
                 bare_dir: &paths.bare_dir,
+                clock: clock.as_ref(),
             };
             let grade = crate::lab::eval::check::grade_lesson(&lesson, &ctx).await;
             let FilesSnapshot {

@@ -62,6 +62,7 @@ impl StateBuilder {
     /// On lesson `n` (its number), at its first part.
     pub fn lesson(mut self, n: u8) -> Self {
         self.state.ui.lesson = LessonId(n);
+        self.state.ui.lesson_chosen = true;
         self
     }
 

@@ -36,6 +36,12 @@ impl State {
             git: &self.lab.git,
             evidence,
             now: self.live.cluster_now,
+            events_read: self
+                .live
+                .health
+                .streams()
+                .filter(|s| s.kind == crate::cluster::Kind::Event)
+                .all(|s| self.live.health.is_live(s)),
         }
     }
 

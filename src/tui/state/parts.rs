@@ -63,6 +63,10 @@ pub struct Ui {
     /// PgDn on the lesson's last part stopped here: the pane says which lesson comes next,
     /// and the next PgDn goes there.
     pub at_lesson_end: bool,
+    /// The lesson on screen was chosen (by the learner, or kept from their progress); until
+    /// it is, the tutor opens the first lesson whose checklist is not done once it has read
+    /// the lab (`do 1`…`do 4` then the tutor opened on lesson 1).
+    pub lesson_chosen: bool,
     /// The managedFields pane shows the raw entries.
     pub raw: bool,
     /// The learner asked (`v`) to see which Helm layer wins before writing the evidence.
@@ -117,6 +121,9 @@ pub enum Notice {
         action: Action,
         lesson: crate::lab::spec::LessonId,
     },
+    /// Quit was pressed while the plan of `lesson` runs: quitting stops it, so it asks first
+    /// (a walk's `q` mid-plan closed the tutor and the cluster with it, unasked).
+    QuitWhilePlanRuns { lesson: crate::lab::spec::LessonId },
 }
 
 /// The cluster as the watches last told it.
@@ -176,6 +183,8 @@ pub struct LabView {
     /// Self-checks asked for by changed evidence while the cluster was not live: run once it is.
     pub deferred_checks: BTreeSet<LessonId>,
     /// What the bare repos and the working copy hold.
+    /// The learner's folders have been read once (their Git facts came).
+    pub git_read: bool,
     pub git: GitFacts,
     /// Chart values from the learner's working copy: file name → values.
     pub chart_values: BTreeMap<String, Value>,

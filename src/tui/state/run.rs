@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use crate::i18n::{Lang, Say};
+use crate::i18n::{Lang, Say, Words};
 use crate::lab::spec::LessonId;
 
 /// What runs for the learner: a plan, and step mode around it.
@@ -69,8 +69,10 @@ impl PartialEq for JobFailure {
 pub struct JobView {
     pub lesson: LessonId,
     pub steps: Vec<PlanStep>,
-    pub blocker: String,
-    pub log: Vec<String>,
+    /// What the step running waits on now, as it last said.
+    pub blocker: Option<Words>,
+    /// What the plan did, newest last, said in the learner's language when drawn.
+    pub log: Vec<LogLine>,
     pub started: Instant,
     pub finished: Option<Result<(), JobFailure>>,
     /// How long the plan took, once it finished.
@@ -83,17 +85,56 @@ pub struct JobView {
 /// One step of a running plan: what it does, the command it stands for, and how far it got.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStep {
-    pub title: String,
+    pub title: Words,
     pub command: String,
     pub state: StepState,
 }
 
 impl PlanStep {
-    pub fn todo(title: &str, command: &str) -> PlanStep {
+    pub fn todo(title: impl Into<Words>, command: &str) -> PlanStep {
         PlanStep {
             title: title.into(),
             command: command.into(),
             state: StepState::Todo,
+        }
+    }
+}
+
+/// One line of a plan's log, kept as the engine said it: drawn in the language the tutor shows
+/// when it is drawn, so switching language mid-plan redraws the log too.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LogLine {
+    /// Step `step` began.
+    Started {
+        step: usize,
+        title: Words,
+    },
+    /// A wait said a new reason it waits.
+    Waiting(Words),
+    Done(Words),
+    Failed(Words),
+    /// The plan went back to its start.
+    StartedOver(Words),
+}
+
+crate::display_says!(LogLine);
+
+impl LogLine {
+    /// A line said by the step's own progress (its start or what it waits on), which a pane
+    /// that draws the running step live can leave out.
+    pub fn repeats_the_live_step(&self) -> bool {
+        matches!(self, LogLine::Started { .. } | LogLine::Waiting(_))
+    }
+}
+
+impl Say for LogLine {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            LogLine::Started { step, title } => format!("[{step}] {}", title.say(lang)),
+            LogLine::Waiting(why) => format!("    … {}", why.say(lang)),
+            LogLine::Done(summary) => format!("    ✓ {}", summary.say(lang)),
+            LogLine::Failed(error) => format!("    ✗ {}", error.say(lang)),
+            LogLine::StartedOver(why) => format!("  ↻ {}", why.say(lang)),
         }
     }
 }

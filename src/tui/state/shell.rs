@@ -69,6 +69,7 @@ impl ShellAbout {
                 .unwrap_or_default(),
             clock: env.clock.as_ref().map(|c| ShellClock {
                 speed: c.speed,
+                ahead_seconds: c.ahead_at_real_speed().map(|d| d.as_secs()),
                 follows: env.off_the_clusters_clock().is_none(),
             }),
         }
@@ -79,6 +80,8 @@ impl ShellAbout {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShellClock {
     pub speed: f64,
+    /// At real speed, how far the cluster's clock is ahead (it ran faster before).
+    pub ahead_seconds: Option<i64>,
     /// `date` and `sleep` in the shell keep the cluster's time (libfaketime is installed).
     pub follows: bool,
 }

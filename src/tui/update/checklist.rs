@@ -95,4 +95,28 @@ pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
         }
         s.lab.checklists.insert(lesson, states);
     }
+    if !arriving {
+        open_where_the_learner_is(s);
+    }
+}
+
+/// Until a lesson is chosen, the first lesson whose checklist is not done comes on screen once
+/// the lab has been read (the cluster and the folders, evidence first): after `capa-tui do 1`
+/// …`4`, lesson 5. Only then: a lesson done while the tutor is open never moves it.
+fn open_where_the_learner_is(s: &mut State) {
+    if s.ui.lesson_chosen || !s.lab.git_read {
+        return;
+    }
+    s.ui.lesson_chosen = true;
+    let first_open = s.session.catalog.lessons().iter().find(|l| {
+        s.lab
+            .checklists
+            .get(&l.id())
+            .is_some_and(|states| states.iter().any(|st| !st.done()))
+    });
+    if let Some(lesson) = first_open.map(Lesson::id)
+        && lesson != s.ui.lesson
+    {
+        super::navigate::go_to(s, lesson, crate::lab::catalog::Section::Goal);
+    }
 }

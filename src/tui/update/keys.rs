@@ -8,7 +8,7 @@ use super::{Effect, navigate, plan, shell, snippet, watch};
 use crate::lab::catalog::Section;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::{Action, action_for};
-use crate::tui::state::{Pane, State};
+use crate::tui::state::{Notice, Pane, State};
 
 pub(super) fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     let shown = (s.ui.lesson, s.ui.section);
@@ -29,8 +29,14 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     if key.kind != KeyEventKind::Press {
         return Vec::new();
     }
-    // A notice is read, then any key puts it away.
-    if s.ui.notice.take().is_some() {
+    // A notice is read, then any key puts it away; asked whether to quit mid-plan, quit again
+    // quits.
+    if let Some(notice) = s.ui.notice.take() {
+        if matches!(notice, Notice::QuitWhilePlanRuns { .. })
+            && action_for(&key) == Some(Action::Quit)
+        {
+            return quit(s);
+        }
         return Vec::new();
     }
     // While the learner types into the shell, every key is the shell's but Ctrl-].
@@ -68,20 +74,28 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     act(s, action, &key)
 }
 
+/// Quits, stopping a running plan first (a re-run carries on from where it stopped).
+fn quit(s: &mut State) -> Vec<Effect> {
+    s.ui.quit = true;
+    let mut effects = Vec::new();
+    if s.run.running() {
+        effects.push(Effect::Cancel);
+    }
+    effects.push(Effect::Quit);
+    effects
+}
+
 /// What a bound key does to the state, once nothing before it took the key.
 fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
     let lesson = s.ui.lesson;
     let running = s.run.running();
     match action {
-        Action::Quit => {
-            s.ui.quit = true;
-            let mut effects = Vec::new();
-            if running {
-                effects.push(Effect::Cancel);
+        Action::Quit if running => {
+            if let Some(job) = &s.run.job {
+                s.ui.notice = Some(Notice::QuitWhilePlanRuns { lesson: job.lesson });
             }
-            effects.push(Effect::Quit);
-            return effects;
         }
+        Action::Quit => return quit(s),
         Action::Help => {
             s.ui.help = !s.ui.help;
             s.ui.help_scroll = 0;

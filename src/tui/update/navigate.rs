@@ -50,6 +50,12 @@ pub(super) fn navigate(s: &mut State, action: Action) {
     let Some(lesson) = lesson else {
         return;
     };
+    s.ui.lesson_chosen = true;
+    go_to(s, lesson, section);
+}
+
+/// `section` of `lesson` on screen, with that lesson's hints shown and the pane at its top.
+pub(super) fn go_to(s: &mut State, lesson: LessonId, section: Section) {
     if lesson != s.ui.lesson {
         s.lab.hints_by_lesson.insert(s.ui.lesson, s.ui.hints_shown);
         s.ui.hints_shown = s.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);

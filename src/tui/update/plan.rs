@@ -7,7 +7,7 @@ use super::{Effect, Msg, watch};
 use crate::lab::engine::Progress;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
-use crate::tui::state::{JobView, PlanStep, State, StepMode, StepState};
+use crate::tui::state::{JobView, LogLine, PlanStep, State, StepMode, StepState};
 
 /// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
 pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
@@ -16,7 +16,7 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.run.job = Some(JobView {
                 lesson,
                 steps,
-                blocker: String::new(),
+                blocker: None,
                 log: Vec::new(),
                 started: Instant::now(),
                 finished: None,
@@ -42,7 +42,7 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
                 .is_none_or(|m| result.is_err() || (result.is_ok() && m.next + 1 >= m.total));
             let done_now = lesson.map(|l| s.checklist_done(l));
             if let Some(job) = &mut s.run.job {
-                job.blocker.clear();
+                job.blocker = None;
                 if plan_over {
                     job.took = Some(job.started.elapsed());
                     job.finished = Some(result.clone());
@@ -71,7 +71,7 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
 
 fn apply_progress(job: &mut JobView, p: Progress) {
     const LOG_LINES: usize = 50;
-    let mut log = |line: String| {
+    let mut log = |line: LogLine| {
         job.log.push(line);
         if job.log.len() > LOG_LINES {
             job.log.remove(0);
@@ -79,28 +79,36 @@ fn apply_progress(job: &mut JobView, p: Progress) {
     };
     match p {
         Progress::Started { step, title, .. } => {
-            log(format!("[{step}] {title}"));
+            log(LogLine::Started { step, title });
             if let Some(st) = job.steps.get_mut(step - 1) {
                 st.state = StepState::Running;
             }
         }
         // A wait says what blocks it on every change it sees; the log keeps each new reason once.
-        Progress::Blocker { line, .. } if *line == job.blocker => {}
+        Progress::Blocker { line, .. } if job.blocker.as_ref() == Some(&line) => {}
         Progress::Blocker { line, .. } => {
-            job.blocker = line.clone();
-            log(format!("    … {line}"));
+            job.blocker = Some(line.clone());
+            log(LogLine::Waiting(line));
         }
         Progress::Done { step, summary } => {
-            log(format!("    ✓ {summary}"));
-            job.blocker.clear();
+            log(LogLine::Done(summary));
+            job.blocker = None;
             if let Some(st) = job.steps.get_mut(step - 1) {
                 st.state = StepState::Done;
             }
         }
         Progress::Failed { step, error } => {
-            log(format!("    ✗ {error}"));
+            log(LogLine::Failed(error));
             if let Some(st) = job.steps.get_mut(step - 1) {
                 st.state = StepState::Failed;
+            }
+        }
+        // Every step is to do again: none keeps a ✓ from the pass that went back.
+        Progress::StartedOver { why } => {
+            log(LogLine::StartedOver(why));
+            job.blocker = None;
+            for st in &mut job.steps {
+                st.state = StepState::Todo;
             }
         }
     }
@@ -184,7 +192,7 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
                         .iter()
                         .map(|a| {
                             PlanStep::todo(
-                                &a.step.title(s.lang()),
+                                a.step.title(),
                                 &a.step.command(&s.session.fit, s.lang()),
                             )
                         })

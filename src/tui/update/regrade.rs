@@ -60,7 +60,10 @@ pub(super) fn on_lab(s: &mut State, msg: Msg) {
         }
         Msg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
         Msg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
-        Msg::Git(facts) => s.lab.git = on_the_clusters_clock(s, facts),
+        Msg::Git(facts) => {
+            s.lab.git = on_the_clusters_clock(s, facts);
+            s.lab.git_read = true;
+        }
         _ => {}
     }
 }

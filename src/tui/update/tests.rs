@@ -1,7 +1,7 @@
 //! How `update` turns keys and messages into state and effects, without a terminal: the
 //! helpers every test here shares, and the tests by what they drive.
 use super::*;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Section};
 use crate::lab::engine::Progress;
 use crate::tui::state::{PlanStep, StateBuilder, StepState};

@@ -10,6 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget};
 
 use super::{Look, health};
+use crate::i18n::Say;
 use crate::lab::spec::LessonId;
 use crate::t;
 use crate::tui::keymap::{Action, BINDINGS, Mode};
@@ -76,10 +77,11 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
         ));
     }
     if let Some(clock) = &s.shell.about.clock {
-        spans.push(Span::styled(
-            t!(look.lang, "header-clock", speed = clock.speed.to_string()),
-            look.theme.accent(),
-        ));
+        let said = match clock.ahead_seconds {
+            Some(secs) => t!(look.lang, "header-clock-ahead", ahead = said_ahead(secs)),
+            None => t!(look.lang, "header-clock", speed = clock.speed.to_string()),
+        };
+        spans.push(Span::styled(said, look.theme.accent()));
     }
     spans.extend(watch);
     let theme = Span::styled(
@@ -259,7 +261,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
     ];
     for (i, step) in l.spec.actions.iter().map(|a| &a.step).enumerate() {
         lines.push(Line::from(Span::styled(
-            format!("{:>2}. {}", i + 1, step.title(lang)),
+            format!("{:>2}. {}", i + 1, step.title().say(lang)),
             look.theme.title(),
         )));
         lines.push(Line::from(Span::styled(
@@ -524,4 +526,10 @@ mod overlay_tests {
         assert_eq!(buf[(0, 0)].symbol(), "手", "one further left stays");
         assert_eq!(buf[(1, 1)].symbol(), "b", "a narrow character stays");
     }
+}
+
+/// How far ahead a clock is, as people say it: `1h 5m`, `40s`.
+pub(super) fn said_ahead(secs: i64) -> String {
+    let rounded = if secs >= 3600 { secs / 60 * 60 } else { secs };
+    format!("{:#}", jiff::SignedDuration::from_secs(rounded))
 }

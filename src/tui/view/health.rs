@@ -235,6 +235,25 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             ];
             (t!(lang, "notice-title-plan"), lines)
         }
+        Some(Notice::QuitWhilePlanRuns { lesson }) => {
+            let lang = look.lang;
+            let lines = vec![
+                Line::from(Span::styled(
+                    t!(
+                        lang,
+                        "notice-quit-while-plan-runs",
+                        lesson = lesson.to_string()
+                    ),
+                    look.theme.warn(),
+                )),
+                Line::raw(""),
+                Line::from(Span::styled(
+                    t!(lang, "notice-quit-or-any-key"),
+                    look.theme.dim(),
+                )),
+            ];
+            (t!(lang, "notice-title-plan"), lines)
+        }
     };
     let width = area.width.saturating_sub(4).min(80);
     let lines = crate::tui::wrap::wrap(lines, width.saturating_sub(2));

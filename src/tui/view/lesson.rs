@@ -12,6 +12,7 @@ use super::{Look, markdown};
 use plan::{PlanShape, Wrapped, fit_plan, plan, plan_shape};
 use strum::EnumCount;
 
+use crate::i18n::Say;
 use crate::lab::catalog::{Lesson, Section};
 use crate::t;
 use crate::tui::state::{ItemState, Pane, State};
@@ -332,7 +333,11 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
             // The next step says what it lacks: after a reopen, a step undone while the tutor
             // was closed is not ticked, and this is where its cause is said.
             Some(ItemState::Open { why: Some(why) })
-                if Some(i) == next && !matches!(why, crate::lab::eval::Unmet::NoClock) =>
+                if Some(i) == next
+                    && !matches!(
+                        why,
+                        crate::lab::eval::Unmet::NoClock | crate::lab::eval::Unmet::NotReadYet
+                    ) =>
             {
                 vec![
                     Span::styled(format!(" ▸ {}", label(i)), theme.title()),
@@ -407,7 +412,7 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             lines.push(Line::from(Span::styled(
                 format!(
                     "  {}",
-                    t!(lang, "verdict-changed-since", what = first.what.as_str())
+                    t!(lang, "verdict-changed-since", what = first.what.say(lang))
                 ),
                 theme.dim(),
             )));
@@ -427,27 +432,27 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
         let hints = &lesson.text(lang).hints;
         for f in g.findings.iter().filter(|f| !f.ok).take(3) {
             lines.push(Line::from(Span::styled(
-                format!("  ✗ {}", f.what),
+                format!("  ✗ {}", f.what.say(lang)),
                 theme.bad(),
             )));
             if let Some(help) = &f.help {
                 lines.push(Line::from(Span::styled(
-                    format!("    {}", t!(lang, "verdict-help", help = help.as_str())),
+                    format!("    {}", t!(lang, "verdict-help", help = help.say(lang))),
                     theme.warn(),
                 )));
             } else if let Some((n, hint)) = f.hint.and_then(|h| hints.get(h - 1).map(|t| (h, t))) {
-                lines.push(Line::from(Span::styled(
-                    format!(
-                        "    {}",
-                        t!(
-                            lang,
-                            "verdict-hint",
-                            n = n,
-                            hint = s.session.fit.render(hint)
-                        )
-                    ),
+                // A hint is Markdown: its `code` is drawn as code, as in the Hints section.
+                let said = t!(
+                    lang,
+                    "verdict-hint",
+                    n = n,
+                    hint = s.session.fit.render(hint)
+                );
+                lines.push(super::markdown::inline(
+                    &format!("    {said}"),
                     theme.warn(),
-                )));
+                    theme,
+                ));
             }
         }
     }

@@ -152,6 +152,23 @@ fn starts_own_line(line: &str) -> bool {
         || (digits > 0 && t[digits..].starts_with(". "))
 }
 
+/// A line of text that may hold `code` spans (a hint said inside other words): the spans in
+/// the accent style, the rest in `style`, no backtick shown.
+pub fn inline(line: &str, style: ratatui::style::Style, theme: Theme) -> Line<'static> {
+    let spans: Vec<Span<'static>> = line
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                Span::styled(part.to_string(), theme.accent())
+            } else {
+                Span::styled(part.replace("**", ""), style)
+            }
+        })
+        .collect();
+    Line::from(spans)
+}
+
 fn prose(line: &str, theme: Theme) -> Line<'static> {
     if let Some(h) = line
         .strip_prefix("### ")

@@ -20,7 +20,7 @@ use crate::tui::state::{EvidenceStanding, LabView, Live, WinnerHidden};
 pub use super::timeline::TimelineView;
 
 fn short(rev: Option<&str>) -> String {
-    rev.map_or_else(|| "-".into(), |r| r.chars().take(7).collect())
+    rev.map_or_else(|| "-".into(), |r| crate::lab::short_commit(r).to_string())
 }
 
 pub struct AppsView<'a> {

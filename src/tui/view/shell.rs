@@ -48,13 +48,20 @@ impl Widget for &ShellPane<'_> {
                 ];
                 if let Some(clock) = &about.clock {
                     let speed = clock.speed.to_string();
-                    lines.push(if clock.follows {
-                        Line::raw(t!(lang, "shell-clock-follows", speed = speed))
-                    } else {
-                        Line::styled(
+                    let ahead = clock.ahead_seconds.map(super::chrome::said_ahead);
+                    lines.push(match (clock.follows, ahead) {
+                        (true, None) => Line::raw(t!(lang, "shell-clock-follows", speed = speed)),
+                        (true, Some(ahead)) => {
+                            Line::raw(t!(lang, "shell-clock-ahead-follows", ahead = ahead))
+                        }
+                        (false, None) => Line::styled(
                             t!(lang, "shell-clock-wall", speed = speed),
                             look.theme.warn(),
-                        )
+                        ),
+                        (false, Some(ahead)) => Line::styled(
+                            t!(lang, "shell-clock-ahead-wall", ahead = ahead),
+                            look.theme.warn(),
+                        ),
                     });
                 }
                 Paragraph::new(crate::tui::wrap::wrap(lines, area.width)).render(area, buf);

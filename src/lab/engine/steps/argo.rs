@@ -2,6 +2,7 @@
 //! then watches it, says what it waits for, and judges from the state now — a failure of an
 //! operation long over never fails a wait whose app is Synced and Healthy.
 
+use crate::i18n::Words;
 use std::time::Duration;
 
 mod ending;
@@ -10,16 +11,13 @@ pub mod last_sync;
 use super::{StepResult, blocking};
 use crate::cluster::{self, Application, argocd};
 use crate::git;
-use crate::i18n::Lang;
 use crate::lab::engine::app_watch::{next_app, watch_app};
 use crate::lab::engine::{Runner, StepError, reach};
 use crate::lab::eval::evidence;
 use crate::lab::spec::Until;
-use crate::t;
+use crate::words;
 
-fn short(s: &str) -> &str {
-    &s[..s.len().min(7)]
-}
+use crate::lab::short_commit as short;
 
 /// The commit Git's branch is at now for the app's source, read from the lab's bare repo: the
 /// truth a wait is judged against. Argo CD's own `status.sync.revision` lags behind a push
@@ -106,13 +104,12 @@ fn reached(app: &Application, until: Until, target: Option<&str>) -> Result<bool
 }
 
 /// One line saying what the app is waiting on.
-async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> String {
-    let lang = r.lang;
+async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> Words {
     let status = &app.status;
     if let Some(commit) = target.filter(|t| app.git_revision() != Some(*t))
         && app.operation.is_none()
     {
-        return t!(lang, "plan-waiting-see-commit", commit = short(commit));
+        return words!("plan-waiting-see-commit", commit = short(commit));
     }
     let message = status
         .operation_state
@@ -134,8 +131,7 @@ async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> St
                 if let Ok(d) = argocd::raw_get(r.client.clone(), &path).await {
                     let want = d["spec"]["replicas"].as_i64().unwrap_or(1);
                     let have = d["status"]["availableReplicas"].as_i64().unwrap_or(0);
-                    return t!(
-                        lang,
+                    return words!(
                         "plan-waiting-deployment",
                         wave = wave.to_string(),
                         name = name,
@@ -144,8 +140,7 @@ async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> St
                     );
                 }
             }
-            return t!(
-                lang,
+            return words!(
                 "plan-waiting-healthy",
                 wave = wave.to_string(),
                 kind = kind,
@@ -156,9 +151,9 @@ async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> St
     if !message.is_empty() && app.operation.is_some() {
         // Argo CD's own words: "waiting for completion of hook …" needs no second "waiting".
         return if message.starts_with("waiting for ") {
-            message.to_string()
+            Words::text(message)
         } else {
-            t!(lang, "plan-waiting-argo", message = message)
+            words!("plan-waiting-argo", message = message)
         };
     }
     let or_unknown = |s: &str| {
@@ -168,8 +163,7 @@ async fn blocker_line(r: &Runner, app: &Application, target: Option<&str>) -> St
             s.to_string()
         }
     };
-    t!(
-        lang,
+    words!(
         "plan-waiting-status",
         sync = or_unknown(&status.sync.status),
         health = or_unknown(&status.health.status)
@@ -180,14 +174,13 @@ pub async fn wait(
     r: &Runner,
     name: &str,
     until: Until,
-    blocker: &(dyn Fn(String) + Sync),
+    blocker: &(dyn Fn(Words) + Sync),
 ) -> StepResult {
-    let lang = r.lang;
     let deadline = tokio::time::Instant::now() + r.deadline;
     // Read first: an app already where we want it is done at once (argo-cd#12211).
     let mut changes = watch_app(r, name);
-    let mut last_line = String::new();
-    let mut away: Option<String> = None;
+    let mut last_line: Option<Words> = None;
+    let mut away: Option<crate::cluster::problem::Problem> = None;
     loop {
         let next = tokio::time::timeout_at(deadline, next_app(&mut changes, name)).await;
         let json = match next {
@@ -202,19 +195,18 @@ pub async fn wait(
             }
             Ok(Ok(None)) => return Err(StepError::WatchEnded),
             Ok(Err(problem)) => {
-                let why = crate::i18n::Say::say(&problem, lang);
                 let line = if problem.unreachable() {
-                    reach::waiting_line(lang, &why)
+                    reach::waiting_line(&problem)
                 } else {
-                    t!(lang, "plan-waiting-watch-stopped", why = why.as_str())
+                    words!("plan-waiting-watch-stopped", why = problem.clone())
                 };
                 blocker(line);
-                away = problem.unreachable().then_some(why);
+                away = problem.unreachable().then_some(problem);
                 continue;
             }
             Ok(Ok(Some(None))) => {
                 away = None;
-                blocker(t!(lang, "plan-waiting-no-app", app = name));
+                blocker(words!("plan-waiting-no-app", app = name));
                 continue;
             }
             Ok(Ok(Some(Some(json)))) => json,
@@ -225,8 +217,7 @@ pub async fn wait(
         let target = git_target(r, &app).await;
         if reached(&app, until, target.as_deref())? {
             let status = &app.status;
-            return Ok(t!(
-                lang,
+            return Ok(words!(
                 "did-wait",
                 app = name,
                 sync = status.sync.status.as_str(),
@@ -235,15 +226,14 @@ pub async fn wait(
             ));
         }
         let line = blocker_line(r, &app, target.as_deref()).await;
-        if line != last_line {
+        if last_line.as_ref() != Some(&line) {
             blocker(line.clone());
-            last_line = line;
+            last_line = Some(line);
         }
     }
 }
 
-pub async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
-    let lang = r.lang;
+pub async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(Words) + Sync)) -> StepResult {
     let repo_dir = r.paths.repo();
     let head = blocking(move || Ok(git::open(&repo_dir).ok().and_then(|repo| git::head(&repo))))
         .await?
@@ -261,23 +251,21 @@ pub async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sy
                 commit: short(&head).to_string(),
             });
         }
-        blocker(t!(lang, "plan-waiting-see-commit", commit = short(&head)));
+        blocker(words!("plan-waiting-see-commit", commit = short(&head)));
         tokio::time::sleep(Duration::from_millis(300)).await;
     };
     match app.running_revision() {
-        None => Ok(t!(lang, "did-nothing-blocks")),
-        Some(rev) if rev == head => Ok(t!(lang, "did-already-targets", commit = short(&head))),
+        None => Ok(words!("did-nothing-blocks")),
+        Some(rev) if rev == head => Ok(words!("did-already-targets", commit = short(&head))),
         Some(rev) => {
-            blocker(t!(
-                lang,
+            blocker(words!(
                 "plan-ending-blocking",
                 retrying = short(rev),
                 git = short(&head),
                 command = r.fit.terminate_op(name)
             ));
             argocd::terminate_op(r.client.clone(), argocd::NAMESPACE, name).await?;
-            Ok(t!(
-                lang,
+            Ok(words!(
                 "did-end-blocking",
                 retrying = short(rev),
                 git = short(&head)
@@ -288,16 +276,10 @@ pub async fn end_blocking(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sy
 
 /// Ends the app's running operation (as `argocd app terminate-op --core` does) and waits until
 /// it reads Failed, so what is recorded next is a finished operation's state.
-pub async fn end_operation(
-    r: &Runner,
-    name: &str,
-    blocker: &(dyn Fn(String) + Sync),
-) -> StepResult {
-    let lang = r.lang;
+pub async fn end_operation(r: &Runner, name: &str, blocker: &(dyn Fn(Words) + Sync)) -> StepResult {
     let app = argocd::application(r.client.clone(), argocd::NAMESPACE, name).await?;
     if app.operation.is_none() {
-        return Ok(t!(
-            lang,
+        return Ok(words!(
             "did-no-operation",
             app = name,
             phase = app
@@ -314,8 +296,7 @@ pub async fn end_operation(
         let state = app.status.operation_state.unwrap_or_default();
         let phase = state.phase.clone();
         if app.operation.is_none() && state.failed() {
-            return Ok(t!(
-                lang,
+            return Ok(words!(
                 "did-end-operation",
                 phase = phase,
                 message = state.message
@@ -327,13 +308,13 @@ pub async fn end_operation(
                 phase,
             });
         }
-        blocker(waiting_to_end(lang, &phase));
+        blocker(waiting_to_end(&phase));
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
 }
 
-fn waiting_to_end(lang: Lang, phase: &str) -> String {
-    t!(lang, "plan-waiting-end", phase = phase)
+fn waiting_to_end(phase: &str) -> Words {
+    words!("plan-waiting-end", phase = phase)
 }
 
 /// Ends the running operation and records `file` as of the moment it reads Failed.
@@ -341,13 +322,12 @@ pub async fn end_operation_and_record(
     r: &Runner,
     name: &str,
     file: &str,
-    blocker: &(dyn Fn(String) + Sync),
+    blocker: &(dyn Fn(Words) + Sync),
 ) -> StepResult {
-    let lang = r.lang;
-    let spec = r
+    let (lesson, spec) = r
         .catalog
         .lesson_for_evidence(file)
-        .and_then(|l| l.spec.evidence.clone())
+        .and_then(|l| Some((l.spec.number, l.spec.evidence.clone()?)))
         .ok_or_else(|| StepError::NoLessonWrites(file.to_string()))?;
     let app_path = format!(
         "{}/{name}",
@@ -369,17 +349,26 @@ pub async fn end_operation_and_record(
     let failing = running.operation_failing();
     let ended_revision = running.operation_revision().map(String::from);
     let saved = ending::Saved::path(&r.paths, file);
-    if !failing
+    let over = !failing
         && !running
             .status
             .operation_state
             .as_ref()
-            .is_some_and(|s| s.failed())
-        && let Some(value) = ending::record_from_saved(r, &saved, &spec).await?
-    {
+            .is_some_and(|s| s.failed());
+    if over && let Some(value) = ending::record_from_saved(r, &saved, &spec).await? {
         // A run stopped between ending the operation and recording it; the fix has synced
         // since, so the moment is read from what that run saved and the Event of its end.
         return written(r, file, &value, &saved).await;
+    }
+    // Nothing fails any more and the operation is on the commit Git is at: the failure ended
+    // unrecorded (its retries ran out, then the fix synced). Waiting would wait for ever.
+    let op_revision = running.operation_revision();
+    if over && (op_revision.is_none() || op_revision == running.git_revision()) {
+        return Err(StepError::MomentPassed {
+            app: name.to_string(),
+            revision: op_revision.unwrap_or_default().to_string(),
+            lesson,
+        });
     }
     // Watch from before the end, so the moment it reads Failed is seen even when a newer commit
     // starts syncing right after (a poll would miss it).
@@ -401,14 +390,11 @@ pub async fn end_operation_and_record(
             Ok(Some(Some(raw))) => raw,
             Ok(None) => return Err(StepError::WatchEnded),
             Ok(Some(None)) => {
-                blocker(t!(lang, "plan-waiting-no-app", app = name));
+                blocker(words!("plan-waiting-no-app", app = name));
                 continue;
             }
             Err(problem) => {
-                blocker(reach::waiting_line(
-                    lang,
-                    &crate::i18n::Say::say(&problem, lang),
-                ));
+                blocker(reach::waiting_line(&problem));
                 continue;
             }
         };
@@ -417,7 +403,7 @@ pub async fn end_operation_and_record(
         if state.failed() && app.operation_revision().map(String::from) == ended_revision {
             break raw;
         }
-        blocker(waiting_to_end(lang, &state.phase));
+        blocker(waiting_to_end(&state.phase));
     };
     known.insert(app_path, ended);
     let ctx = r.context();
@@ -439,8 +425,7 @@ async fn written(
     evidence::write(&path, value)?;
     super::written_evidence_passes(r, file).await?;
     let _ = std::fs::remove_file(saved);
-    Ok(t!(
-        r.lang,
+    Ok(words!(
         "did-end-and-record",
         path = path.display().to_string(),
         value = value.to_string()
@@ -452,22 +437,20 @@ pub async fn hold(
     namespace: &str,
     deployment: &str,
     seconds: u64,
-    blocker: &(dyn Fn(String) + Sync),
+    blocker: &(dyn Fn(Words) + Sync),
 ) -> StepResult {
-    let lang = r.lang;
     let scaled = evidence::scaled_at(&r.client, namespace, deployment).await?;
     let until = scaled + Duration::from_secs(seconds);
     loop {
         let now = cluster::now(&r.client).await?;
         if now >= until {
-            return Ok(t!(
-                lang,
+            return Ok(words!(
                 "did-hold",
                 seconds = now.duration_since(scaled).as_secs().to_string()
             ));
         }
         let left = until.duration_since(now).as_secs();
-        blocker(t!(lang, "plan-waiting-hold", seconds = left.to_string()));
+        blocker(words!("plan-waiting-hold", seconds = left.to_string()));
         // The cluster's clock may run faster than ours: look again soon.
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
@@ -552,7 +535,7 @@ mod tests {
             said.starts_with("src-waves is Synced at new5678 and no sync ran on it"),
             "{said}"
         );
-        assert!(said.contains("capa-tui --sim --fresh"), "{said}");
+        assert!(said.contains("capa-tui do"), "{said}");
     }
 
     /// Lesson 6 on a real Argo CD: the failing operation on the broken commit was ended, the

@@ -6,23 +6,23 @@
 
 use super::StepResult;
 use crate::cluster::argocd;
+use crate::i18n::Words;
 use crate::lab::engine::app_watch::{next_app, watch_app};
 use crate::lab::engine::{Runner, StepError, reach};
-use crate::t;
+use crate::words;
 
 /// The annotation that asks for a refresh, and that the controller removes once it has one.
 const REFRESH: &str = "argocd.argoproj.io/refresh";
 
-pub async fn hard_refresh(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sync)) -> StepResult {
-    let lang = r.lang;
+pub async fn hard_refresh(r: &Runner, name: &str, blocker: &(dyn Fn(Words) + Sync)) -> StepResult {
     argocd::refresh(r.client.clone(), argocd::NAMESPACE, name, true).await?;
     let deadline = tokio::time::Instant::now() + r.deadline;
     // Watched after the annotation is written: the first list holds it, or, when the controller
     // was quicker, already does not.
     let mut changes = watch_app(r, name);
-    let waiting = t!(lang, "plan-waiting-refresh", app = name);
+    let waiting = words!("plan-waiting-refresh", app = name);
     blocker(waiting.clone());
-    let mut away: Option<String> = None;
+    let mut away: Option<crate::cluster::problem::Problem> = None;
     loop {
         match tokio::time::timeout_at(deadline, next_app(&mut changes, name)).await {
             Err(_) => {
@@ -30,26 +30,25 @@ pub async fn hard_refresh(r: &Runner, name: &str, blocker: &(dyn Fn(String) + Sy
                     Some(why) => reach::gave_up(why, r.deadline),
                     None => StepError::GaveUp {
                         seconds: r.deadline.as_secs(),
-                        last: waiting,
+                        last: Some(waiting),
                     },
                 });
             }
             Ok(Ok(None)) => return Err(StepError::WatchEnded),
             Ok(Err(problem)) => {
-                let why = crate::i18n::Say::say(&problem, lang);
                 if problem.unreachable() {
-                    blocker(reach::waiting_line(lang, &why));
+                    blocker(reach::waiting_line(&problem));
                 }
-                away = problem.unreachable().then_some(why);
+                away = problem.unreachable().then_some(problem);
             }
             Ok(Ok(Some(None))) => {
                 away = None;
-                blocker(t!(lang, "plan-waiting-no-app", app = name));
+                blocker(words!("plan-waiting-no-app", app = name));
             }
             Ok(Ok(Some(Some(app)))) => {
                 away = None;
                 if app["metadata"]["annotations"][REFRESH].is_null() {
-                    return Ok(t!(lang, "did-hard-refresh", app = name));
+                    return Ok(words!("did-hard-refresh", app = name));
                 }
             }
         }

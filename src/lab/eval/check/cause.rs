@@ -2,11 +2,10 @@
 //! the lesson's app still syncing (check again once it ends), the file written before the last
 //! sync ended (read too early: write it again), or else a value the lesson's hint is about.
 
-use std::path::Path;
-
 use jiff::Timestamp;
 
 use super::super::context::Context;
+use crate::cluster::clock::FastClock;
 use crate::cluster::{self, Application};
 use crate::lab::spec::EvidenceSpec;
 
@@ -58,12 +57,12 @@ pub async fn why_live_differs(spec: &EvidenceSpec, ctx: &Context<'_>) -> LiveDif
         .and_then(|t| t.parse::<Timestamp>().ok());
     let (Some(ended), Some(written), Ok(cluster_now)) = (
         ended,
-        written_at(&ctx.src_dir.join(&spec.file)),
+        crate::lab::eval::facts::modified(&ctx.src_dir.join(&spec.file)),
         cluster::now(ctx.client).await,
     ) else {
         return LiveDiffers::Value;
     };
-    let written = on_the_clusters_clock(written, Timestamp::now(), cluster_now);
+    let written = on_the_clusters_clock(written, ctx.clock, Timestamp::now(), cluster_now);
     // The Date header says whole seconds: a file written in the second the sync ended is not
     // called early.
     if written.as_second() < ended.as_second() {
@@ -77,18 +76,17 @@ pub async fn why_live_differs(spec: &EvidenceSpec, ctx: &Context<'_>) -> LiveDif
     }
 }
 
-/// When the file was last written, by the file system's clock.
-fn written_at(path: &Path) -> Option<Timestamp> {
-    let modified = std::fs::metadata(path).ok()?.modified().ok()?;
-    Timestamp::try_from(modified).ok()
-}
-
-/// A time of the local clock said on the cluster's, which may run ahead (`--speed`).
+/// A time of the local clock said on the cluster's: by its `clock` when it runs fast and that
+/// is known, else moved by how far the cluster's runs ahead now (exact at real speed).
 fn on_the_clusters_clock(
     local: Timestamp,
+    clock: Option<&FastClock>,
     local_now: Timestamp,
     cluster_now: Timestamp,
 ) -> Timestamp {
+    if let Some(clock) = clock {
+        return clock.at(local);
+    }
     let ahead = cluster_now.duration_since(local_now);
     local.checked_add(ahead).unwrap_or(local)
 }
@@ -103,6 +101,7 @@ mod tests {
         assert_eq!(
             on_the_clusters_clock(
                 t("2026-03-01T10:00:00Z"),
+                None,
                 t("2026-03-01T10:01:00Z"),
                 t("2026-03-01T10:05:00Z")
             ),
@@ -111,10 +110,33 @@ mod tests {
         assert_eq!(
             on_the_clusters_clock(
                 t("2026-03-01T10:00:00Z"),
+                None,
                 t("2026-03-01T10:01:00Z"),
                 t("2026-03-01T10:01:00Z")
             ),
             t("2026-03-01T10:00:00Z")
+        );
+    }
+
+    /// Under `--speed 5`, a file written a wall minute ago was written five cluster minutes
+    /// ago: said by the offset alone it would look written after a sync that ended in between,
+    /// and a value read too early would be blamed on the value.
+    #[test]
+    fn at_speed_a_local_time_is_said_on_the_clusters_clock_at_its_pace() {
+        let t = |s: &str| s.parse::<Timestamp>().unwrap();
+        let clock = FastClock {
+            speed: 5.0,
+            cluster_at: t("2026-03-01T12:00:00Z"),
+            wall_at: t("2026-03-01T10:01:00Z"),
+        };
+        assert_eq!(
+            on_the_clusters_clock(
+                t("2026-03-01T10:00:00Z"),
+                Some(&clock),
+                t("2026-03-01T10:01:00Z"),
+                t("2026-03-01T12:00:00Z")
+            ),
+            t("2026-03-01T11:55:00Z")
         );
     }
 }

@@ -8,26 +8,23 @@ use serde_json::Value;
 use super::time::time_of;
 use super::{Finding, expect, fail, fail_with, pass};
 use crate::cluster::argocd;
-use crate::i18n::{Lang, Say};
+use crate::i18n::Words;
 use crate::lab::eval::context::Context;
 use crate::lab::spec::{CommitCheck, FieldPath, Rule};
-use crate::t;
+use crate::words;
 
 fn is_full_sha(s: &str) -> bool {
     s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn short(s: &str) -> &str {
-    &s[..s.len().min(7)]
-}
+use crate::lab::short_commit as short;
 
-pub fn full_sha(ctx: &Context<'_>, v: &Value, field: &str, hint: usize) -> Finding {
+pub fn full_sha(v: &Value, field: &str, hint: usize) -> Finding {
     let found = &v[field];
     expect(
         found.as_str().is_some_and(is_full_sha),
-        t!(ctx.lang, "rule-full-sha-ok", field = field),
-        t!(
-            ctx.lang,
+        words!("rule-full-sha-ok", field = field),
+        words!(
             "rule-full-sha-not",
             field = field,
             found = found.to_string()
@@ -54,15 +51,14 @@ fn the_breaking_commit(repo: &Repository, c: &CommitCheck) -> Option<Oid> {
     crate::git::main_history(repo)
         .into_iter()
         .rev()
-        .find(|oid| describes(Lang::FALLBACK, repo, &oid.to_string(), c).is_none())
+        .find(|oid| describes(repo, &oid.to_string(), c).is_none())
 }
 
 /// Why `commit` is not the commit the lab describes, if it is not.
-fn describes(lang: Lang, repo: &Repository, commit: &str, c: &CommitCheck) -> Option<String> {
+fn describes(repo: &Repository, commit: &str, c: &CommitCheck) -> Option<Words> {
     let set = value_at(repo, commit, &c.file, &c.path);
     if set != c.value {
-        return Some(t!(
-            lang,
+        return Some(words!(
             "rule-commit-sets-other",
             commit = short(commit),
             path = c.path.to_string(),
@@ -74,8 +70,7 @@ fn describes(lang: Lang, repo: &Repository, commit: &str, c: &CommitCheck) -> Op
     if let Some(b) = &c.breaks {
         let text = crate::git::file_at(repo, commit, &b.file).unwrap_or_default();
         if !text.contains(&b.contains) {
-            return Some(t!(
-                lang,
+            return Some(words!(
                 "rule-commit-does-not-break",
                 commit = short(commit),
                 contains = b.contains.as_str(),
@@ -86,8 +81,7 @@ fn describes(lang: Lang, repo: &Repository, commit: &str, c: &CommitCheck) -> Op
     let parent = parent_of(repo, commit)?;
     let before = value_at(repo, &parent, &c.file, &c.path);
     (before == c.value).then(|| {
-        t!(
-            lang,
+        words!(
             "rule-commit-did-not-change",
             commit = short(commit),
             path = c.path.to_string(),
@@ -106,23 +100,22 @@ fn parent_of(repo: &Repository, commit: &str) -> Option<String> {
 /// The recorded commit is the one the lab describes, in `main`'s history, and the live value
 /// recorded beside it is the value from before it: the change was not applied.
 pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<Finding> {
-    let lang = ctx.lang;
     let commit = v[&c.commit].as_str().unwrap_or_default();
     let Some(repo) = bare(ctx, &c.repo) else {
         return vec![fail_with(
-            t!(
-                lang,
+            words!(
                 "rule-no-bare-repo",
                 bare = ctx.bare_dir.display().to_string(),
                 repo = c.repo.as_str()
             ),
-            t!(lang, "rule-no-bare-repo-help"),
+            words!("rule-no-bare-repo-help"),
         )];
     };
     let suggest = || {
-        the_breaking_commit(&repo, c).map_or_else(String::new, |oid| {
-            t!(lang, "rule-that-is", commit = oid.to_string())
-        })
+        the_breaking_commit(&repo, c).map_or_else(
+            || Words::text(""),
+            |oid| words!("rule-that-is", commit = oid.to_string()),
+        )
     };
     let in_main = Oid::from_str(commit)
         .ok()
@@ -130,8 +123,7 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
         .is_some_and(|oid| crate::git::main_history(&repo).contains(&oid));
     if !in_main {
         return vec![fail(
-            t!(
-                lang,
+            words!(
                 "rule-commit-not-in-main",
                 field = c.commit.as_str(),
                 commit = commit,
@@ -141,9 +133,8 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
             c.hint,
         )];
     }
-    let mut out = vec![match describes(lang, &repo, commit, c) {
-        None => pass(t!(
-            lang,
+    let mut out = vec![match describes(&repo, commit, c) {
+        None => pass(words!(
             "rule-commit-ok",
             commit = short(commit),
             path = c.path.to_string(),
@@ -151,7 +142,7 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
             breaks = c.breaks.as_ref().map_or("-", |b| b.file.as_str())
         )),
         Some(why) => fail(
-            t!(lang, "rule-commit-not", why = why, suggest = suggest()),
+            words!("rule-commit-not", why = why, suggest = suggest()),
             c.hint,
         ),
     }];
@@ -161,14 +152,12 @@ pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<
     let live = &v[c.live.as_str()];
     out.push(expect(
         live.is_string() && *live == before,
-        t!(
-            lang,
+        words!(
             "rule-not-applied-ok",
             field = c.live.as_str(),
             live = live.to_string()
         ),
-        t!(
-            lang,
+        words!(
             "rule-not-applied-not",
             field = c.live.as_str(),
             live = live.to_string(),
@@ -194,7 +183,6 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
         return Vec::new();
     };
     let hint = *hint;
-    let lang = ctx.lang;
     let job = v[name.as_str()].as_str().unwrap_or_default();
     let suffix = format!("-{}-", phase.to_lowercase());
     let parsed = job
@@ -204,8 +192,7 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
         .and_then(|(rev, at)| Some((rev, at.parse::<i64>().ok()?)));
     let Some((rev, started)) = parsed else {
         return vec![fail(
-            t!(
-                lang,
+            words!(
                 "rule-hook-name-not",
                 field = name.as_str(),
                 job = job,
@@ -224,15 +211,13 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
     });
     out.push(expect(
         known,
-        t!(
-            lang,
+        words!(
             "rule-hook-commit-ok",
             field = name.as_str(),
             rev = rev,
             repo = repo.as_str()
         ),
-        t!(
-            lang,
+        words!(
             "rule-hook-commit-not",
             field = name.as_str(),
             rev = rev,
@@ -259,14 +244,12 @@ pub async fn hook_job(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding>
     if let Some(t) = recorded {
         out.push(expect(
             t.as_second() >= started,
-            t!(
-                lang,
+            words!(
                 "rule-hook-after-start-ok",
                 field = created.as_str(),
                 job = job
             ),
-            t!(
-                lang,
+            words!(
                 "rule-hook-after-start-not",
                 field = created.as_str(),
                 at = t.to_string(),
@@ -290,13 +273,11 @@ async fn the_live_hook(
     recorded: Option<jiff::Timestamp>,
     hint: usize,
 ) -> Vec<Finding> {
-    let lang = ctx.lang;
     let path = format!("/apis/batch/v1/namespaces/{namespace}/jobs/{job}");
     match argocd::raw_get_if_any(ctx.client.clone(), &path).await {
-        Ok(Some(live)) => live_hook(lang, &live, (name, created), phase, recorded, hint),
+        Ok(Some(live)) => live_hook(&live, (name, created), phase, recorded, hint),
         Ok(None) => vec![fail(
-            t!(
-                lang,
+            words!(
                 "rule-hook-gone",
                 job = job,
                 namespace = namespace,
@@ -305,20 +286,18 @@ async fn the_live_hook(
             hint,
         )],
         Err(e) => vec![fail_with(
-            t!(
-                lang,
+            words!(
                 "rule-cannot-read",
                 object = format!("Job {job}"),
-                why = e.say(lang)
+                why = Words::of(e)
             ),
-            t!(lang, "check-cluster-help"),
+            words!("check-cluster-help"),
         )],
     }
 }
 
 /// The live hook Job is that phase's hook, it succeeded, and was created when recorded.
 fn live_hook(
-    lang: Lang,
     live: &Value,
     (name, created): (&str, &str),
     phase: &str,
@@ -334,17 +313,16 @@ fn live_hook(
         .and_then(time_of);
     let mut out = vec![expect(
         hooks.split(',').any(|h| h.trim() == phase) && succeeded,
-        t!(lang, "rule-hook-succeeded-ok", field = name, phase = phase),
-        t!(lang, "rule-hook-succeeded-not", field = name, phase = phase),
+        words!("rule-hook-succeeded-ok", field = name, phase = phase),
+        words!("rule-hook-succeeded-not", field = name, phase = phase),
         hint,
     )];
     // A field that is not a time is said by the type check.
     if let Some(recorded) = recorded {
         out.push(expect(
             Some(recorded) == real,
-            t!(lang, "rule-hook-created-ok", field = created),
-            t!(
-                lang,
+            words!("rule-hook-created-ok", field = created),
+            words!(
                 "rule-hook-created-not",
                 field = created,
                 recorded = recorded.to_string(),

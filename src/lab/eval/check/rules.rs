@@ -8,19 +8,19 @@ use serde_json::Value;
 use super::time::time;
 use super::{Finding, expect, fail, fail_with, history, pass, same_value};
 use crate::cluster::{self, argocd};
-use crate::i18n::Say;
+use crate::i18n::Words;
 use crate::lab::eval::context::Context;
 use crate::lab::eval::derived::{field_owner, writes_of};
 use crate::lab::eval::shown;
 use crate::lab::spec::{FieldPath, Localized, ObjectRef, Rule};
-use crate::t;
+use crate::words;
 
 /// Unix times this far apart from now are milliseconds or a made-up number, not seconds.
 const SECONDS_PLAUSIBLE: std::ops::RangeInclusive<f64> = 1.5e9..=1.0e10;
 
 /// A failure to read what proves a rule: no lesson hint, the words say what to do.
-fn unreadable(ctx: &Context<'_>, what: String) -> Finding {
-    fail_with(what, t!(ctx.lang, "check-cluster-help"))
+fn unreadable(what: Words) -> Finding {
+    fail_with(what, words!("check-cluster-help"))
 }
 
 /// What `rule` finds of `v`. A rule that compares the file with objects or conditions as the
@@ -43,7 +43,6 @@ pub async fn apply(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
 // One arm per rule, each short: the rules read as one table.
 #[allow(clippy::too_many_lines)]
 async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
-    let lang = ctx.lang;
     match rule {
         Rule::InOrder {
             earlier,
@@ -53,15 +52,14 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
         } => match (time(&v[earlier]), time(&v[later])) {
             (Some(a), Some(b)) => vec![expect(
                 a <= b,
-                t!(lang, "rule-in-order-ok", earlier = earlier, later = later),
-                t!(
-                    lang,
+                words!("rule-in-order-ok", earlier = earlier, later = later),
+                words!(
                     "rule-in-order-not",
                     earlier = earlier,
                     a = a.to_string(),
                     later = later,
                     b = b.to_string(),
-                    fix = fix.get(lang)
+                    fix = fix.clone()
                 ),
                 *hint,
             )],
@@ -78,15 +76,13 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             Some(recorded) => match condition_since(ctx, object, condition).await {
                 Ok(t) => vec![expect(
                     recorded <= t,
-                    t!(
-                        lang,
+                    words!(
                         "rule-before-condition-ok",
                         field = field,
                         object = object.name.as_str(),
                         condition = condition
                     ),
-                    t!(
-                        lang,
+                    words!(
                         "rule-before-condition-not",
                         field = field,
                         recorded = recorded.to_string(),
@@ -117,16 +113,14 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             let apart = b - a;
             vec![expect(
                 apart >= *seconds,
-                t!(
-                    lang,
+                words!(
                     "rule-apart-ok",
                     to = to,
                     apart = format!("{apart:.0}"),
                     from = from,
                     seconds = seconds.to_string()
                 ),
-                t!(
-                    lang,
+                words!(
                     "rule-apart-not",
                     to = to,
                     from = from,
@@ -144,10 +138,10 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
             says,
         } => fields
             .iter()
-            .map(|f| one_of(ctx, v, f, values, (why.as_ref(), says), *hint))
+            .map(|f| one_of(v, f, values, (why.as_ref(), says), *hint))
             .collect(),
         Rule::CommitNotApplied(c) => history::commit_not_applied(v, c, ctx),
-        Rule::FullSha { field, hint } => vec![history::full_sha(ctx, v, field, *hint)],
+        Rule::FullSha { field, hint } => vec![history::full_sha(v, field, *hint)],
         Rule::UnixSeconds { fields, hint } => unix_seconds(v, fields, *hint, ctx).await,
         Rule::RightAfterWrite {
             field,
@@ -174,7 +168,6 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
 
 /// Field `f` is one of `values`; `says` explains a common wrong value in the lesson's words.
 fn one_of(
-    ctx: &Context<'_>,
     v: &Value,
     f: &str,
     values: &[Value],
@@ -184,24 +177,20 @@ fn one_of(
     ),
     hint: usize,
 ) -> Finding {
-    let lang = ctx.lang;
     let found = &v[f];
     let allowed: Vec<String> = values.iter().map(shown).collect();
     let bad = says.get(&shown(found)).map_or_else(
         || {
-            let or = t!(lang, "rule-or");
-            let allowed = allowed.join(&or);
+            let allowed = crate::i18n::Joined(allowed.clone(), words!("rule-or"));
             match why {
-                Some(w) => t!(
-                    lang,
+                Some(w) => words!(
                     "rule-one-of-not-why",
                     field = f,
                     found = found.to_string(),
                     allowed = allowed,
-                    why = w.get(lang)
+                    why = w.clone()
                 ),
-                None => t!(
-                    lang,
+                None => words!(
                     "rule-one-of-not",
                     field = f,
                     found = found.to_string(),
@@ -209,11 +198,11 @@ fn one_of(
                 ),
             }
         },
-        |said| said.get(lang).to_string(),
+        |said| Words::of(said.clone()),
     );
     expect(
         values.iter().any(|a| same_value(a, found)),
-        t!(lang, "rule-one-of-ok", field = f, found = found.to_string()),
+        words!("rule-one-of-ok", field = f, found = found.to_string()),
         bad,
         hint,
     )
@@ -226,21 +215,16 @@ async fn condition_since(
     object: &ObjectRef,
     condition: &str,
 ) -> Result<jiff::Timestamp, Finding> {
-    let lang = ctx.lang;
     let name = object.name.as_str();
     let kind = object.kind.name();
     let d = argocd::raw_get(ctx.client.clone(), &object.path(&serde_json::Map::new()))
         .await
         .map_err(|e| {
-            unreadable(
-                ctx,
-                t!(
-                    lang,
-                    "rule-cannot-read",
-                    object = format!("{kind} {name}"),
-                    why = e.say(lang)
-                ),
-            )
+            unreadable(words!(
+                "rule-cannot-read",
+                object = format!("{kind} {name}"),
+                why = Words::of(e)
+            ))
         })?;
     d["status"]["conditions"]
         .as_array()
@@ -250,14 +234,13 @@ async fn condition_since(
         .and_then(|c| time(&c["lastTransitionTime"]))
         .ok_or_else(|| {
             fail_with(
-                t!(
-                    lang,
+                words!(
                     "rule-not-condition-yet",
                     kind = kind,
                     name = name,
                     condition = condition
                 ),
-                t!(lang, "rule-not-condition-yet-help"),
+                words!("rule-not-condition-yet-help"),
             )
         })
 }
@@ -269,7 +252,6 @@ async fn created_after(
     condition: &str,
     hint: usize,
 ) -> Finding {
-    let lang = ctx.lang;
     let since = match condition_since(ctx, after, condition).await {
         Ok(t) => t,
         Err(why) => return why,
@@ -279,15 +261,13 @@ async fn created_after(
         Ok(Some(o)) => match time(&o["metadata"]["creationTimestamp"]) {
             Some(created) => expect(
                 created >= since,
-                t!(
-                    lang,
+                words!(
                     "rule-created-after-ok",
                     object = object.name.as_str(),
                     after = after.name.as_str(),
                     condition = condition
                 ),
-                t!(
-                    lang,
+                words!(
                     "rule-created-after-not",
                     object = object.name.as_str(),
                     created = created.to_string(),
@@ -297,24 +277,20 @@ async fn created_after(
                 ),
                 hint,
             ),
-            None => unreadable(
-                ctx,
-                t!(lang, "rule-no-creation-time", object = object.name.as_str()),
-            ),
+            None => unreadable(words!(
+                "rule-no-creation-time",
+                object = object.name.as_str()
+            )),
         },
         Ok(None) => fail_with(
-            t!(lang, "rule-wave-object-gone", object = object.to_string()),
-            t!(lang, "rule-sync-again-help"),
+            words!("rule-wave-object-gone", object = object.to_string()),
+            words!("rule-sync-again-help"),
         ),
-        Err(e) => unreadable(
-            ctx,
-            t!(
-                lang,
-                "rule-cannot-read",
-                object = object.to_string(),
-                why = e.say(lang)
-            ),
-        ),
+        Err(e) => unreadable(words!(
+            "rule-cannot-read",
+            object = object.to_string(),
+            why = Words::of(e)
+        )),
     }
 }
 
@@ -325,8 +301,8 @@ async fn unix_seconds(
     hint: usize,
     ctx: &Context<'_>,
 ) -> Vec<Finding> {
-    let lang = ctx.lang;
-    let now = cluster::now(ctx.client).await;
+    // Its failure said in each finding that needs the clock.
+    let now = cluster::now(ctx.client).await.map_err(Words::of);
     fields
         .iter()
         // A field that is not a number is said by the type check.
@@ -334,8 +310,7 @@ async fn unix_seconds(
         .map(|(f, t)| {
             if !SECONDS_PLAUSIBLE.contains(&t) {
                 return fail(
-                    t!(
-                        lang,
+                    words!(
                         "rule-not-unix-seconds",
                         field = f.as_str(),
                         value = t.to_string()
@@ -346,8 +321,7 @@ async fn unix_seconds(
             match &now {
                 #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64 exactly
                 Ok(now) if t > now.as_second() as f64 + 5.0 => fail(
-                    t!(
-                        lang,
+                    words!(
                         "rule-in-the-future",
                         field = f.as_str(),
                         value = format!("{t:.0}"),
@@ -355,16 +329,12 @@ async fn unix_seconds(
                     ),
                     hint,
                 ),
-                Ok(_) => pass(t!(lang, "rule-unix-seconds-ok", field = f.as_str())),
-                Err(e) => unreadable(
-                    ctx,
-                    t!(
-                        lang,
-                        "rule-cannot-read-clock",
-                        field = f.as_str(),
-                        why = e.say(lang)
-                    ),
-                ),
+                Ok(_) => pass(words!("rule-unix-seconds-ok", field = f.as_str())),
+                Err(e) => unreadable(words!(
+                    "rule-cannot-read-clock",
+                    field = f.as_str(),
+                    why = e.clone()
+                )),
             }
         })
         .collect()
@@ -385,21 +355,16 @@ async fn right_after_write(
     hint: usize,
     ctx: &Context<'_>,
 ) -> Option<Finding> {
-    let lang = ctx.lang;
     let recorded = v[field].as_f64()?;
     let obj =
         match argocd::raw_get(ctx.client.clone(), &w.object.path(&serde_json::Map::new())).await {
             Ok(o) => o,
             Err(e) => {
-                return Some(unreadable(
-                    ctx,
-                    t!(
-                        lang,
-                        "rule-cannot-read",
-                        object = w.object.to_string(),
-                        why = e.say(lang)
-                    ),
-                ));
+                return Some(unreadable(words!(
+                    "rule-cannot-read",
+                    object = w.object.to_string(),
+                    why = Words::of(e)
+                )));
             }
         };
     let (path, manager) = (w.path, w.manager);
@@ -420,16 +385,14 @@ async fn right_after_write(
             let t = t.as_second() as f64;
             expect(
                 recorded >= t - 1.0 && recorded <= t + within as f64,
-                t!(
-                    lang,
+                words!(
                     "rule-after-write-ok",
                     field = field,
                     manager = manager,
                     path = path.to_string(),
                     at = format!("{t:.0}")
                 ),
-                t!(
-                    lang,
+                words!(
                     "rule-after-write-not",
                     field = field,
                     recorded = format!("{recorded:.0}"),
@@ -443,8 +406,7 @@ async fn right_after_write(
         }
         // The right manager owns it, and the cluster no longer says when it wrote it (a
         // scale's Event lives an hour): nothing to hold the recorded time against.
-        (Some(o), None) if o == manager => pass(t!(
-            lang,
+        (Some(o), None) if o == manager => pass(words!(
             "rule-after-write-undated",
             field = field,
             manager = manager,
@@ -452,12 +414,11 @@ async fn right_after_write(
             object = w.object.name.as_str()
         )),
         (owner, _) => fail(
-            t!(
-                lang,
+            words!(
                 "rule-after-write-owner",
                 path = path.to_string(),
                 object = w.object.name.as_str(),
-                owner = owner.unwrap_or_else(|| t!(lang, "rule-nobody")),
+                owner = owner.map_or_else(|| words!("rule-nobody"), Words::text),
                 manager = manager
             ),
             hint,
@@ -477,7 +438,6 @@ fn last_write(obj: &Value, path: &FieldPath, manager: &str) -> Option<jiff::Time
 /// (do it, or see what its own check says), never a detail of the cluster this report is not
 /// about.
 async fn passes(files: &[String], hint: usize, ctx: &Context<'_>) -> Vec<Finding> {
-    let lang = ctx.lang;
     let mut out = Vec::new();
     for file in files {
         let grade = Box::pin(super::grade(file, ctx)).await;
@@ -493,26 +453,24 @@ async fn passes(files: &[String], hint: usize, ctx: &Context<'_>) -> Vec<Finding
             ..f
         };
         out.push(match first {
-            None => pass(t!(lang, "rule-passes-ok", file = file.as_str())),
+            None => pass(words!("rule-passes-ok", file = file.as_str())),
             Some(_) if !ctx.src_dir.join(file).exists() => with_hint(fail_with(
-                t!(
-                    lang,
+                words!(
                     "rule-passes-missing",
                     file = file.as_str(),
                     lesson = lesson.as_str()
                 ),
-                t!(lang, "rule-passes-missing-help", lesson = lesson.as_str()),
+                words!("rule-passes-missing-help", lesson = lesson.as_str()),
             )),
             Some(why) => {
                 let failed = with_hint(fail_with(
-                    t!(
-                        lang,
+                    words!(
                         "rule-passes-not",
                         file = file.as_str(),
                         lesson = lesson.as_str(),
                         why = why
                     ),
-                    t!(lang, "rule-passes-not-help", lesson = lesson.as_str()),
+                    words!("rule-passes-not-help", lesson = lesson.as_str()),
                 ));
                 // It fails only where the cluster has moved on: so does this, as of then.
                 if grade.findings.iter().all(|f| f.ok || f.live) {

@@ -2,13 +2,13 @@
 //! the same conditions as the ticking checklist (its lasting steps).
 
 use super::{Finding, fail_with, pass};
-use crate::i18n::Say;
+use crate::i18n::Words;
 use crate::lab::catalog::Lesson;
 use crate::lab::eval::LiveFacts;
 use crate::lab::eval::context::Context;
 use crate::lab::paths::LabPaths;
 use crate::lab::spec::{ChecklistItem, DoneWhen};
-use crate::t;
+use crate::words;
 
 /// The steps the self-check asks to still hold: not moments, not the evidence itself.
 fn lasting(lesson: &Lesson) -> Vec<&ChecklistItem> {
@@ -27,7 +27,6 @@ fn lasting(lesson: &Lesson) -> Vec<&ChecklistItem> {
 }
 
 pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
-    let lang = ctx.lang;
     let items = lasting(lesson);
     if items.is_empty() {
         return Vec::new();
@@ -41,13 +40,12 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
         Ok(l) => l,
         Err(e) => {
             return vec![fail_with(
-                t!(
-                    lang,
+                words!(
                     "check-cannot-read-steps",
                     lesson = lesson.spec.number.to_string(),
-                    why = e.say(lang)
+                    why = Words::of(e)
                 ),
-                t!(lang, "check-cluster-help"),
+                words!("check-cluster-help"),
             )];
         }
     };
@@ -55,11 +53,11 @@ pub async fn findings(lesson: &Lesson, ctx: &Context<'_>) -> Vec<Finding> {
     items
         .iter()
         .map(|item| match item.done_when.unmet(&facts) {
-            None => pass(item.step.get(lang)),
+            None => pass(Words::of(item.step.clone())),
             // The reason already says what to do; a hint only where the lesson names one.
             Some(why) => Finding {
                 ok: false,
-                what: format!("{} — {}", item.step.get(lang), why.say(lang)),
+                what: words!("check-step-unmet", step = item.step.clone(), why = why),
                 hint: item.hint,
                 help: None,
                 // What the lesson's steps left must hold now: a learner who deletes their app

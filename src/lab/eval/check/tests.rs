@@ -1,7 +1,7 @@
 //! Grading evidence files: what each fault says, and the rules in the lessons' words.
 
 use super::*;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Catalog;
 use serde_json::json;
 
@@ -29,15 +29,11 @@ impl Offline {
         Context {
             client: &self.client,
             catalog: &self.catalog,
-            lang: Lang::FALLBACK,
             src_dir: self.dir.path(),
             bare_dir: self.dir.path(),
+            clock: None,
         }
     }
-}
-
-fn with_ctx<T>(f: impl FnOnce(&Context<'_>) -> T) -> T {
-    f(&Offline::new().ctx())
 }
 
 #[test]
@@ -56,11 +52,19 @@ fn every_lesson_with_evidence_checks_its_fields() {
 #[tokio::test]
 async fn a_wrong_type_is_named_with_the_type_the_lab_wants_and_advice_for_that_type() {
     let v = json!({"replicas": "3"});
-    let f = with_ctx(|ctx| typed(ctx, &v, "replicas", JsonType::Number));
+    let f = typed(&v, "replicas", JsonType::Number);
     assert!(!f.ok);
-    assert_eq!(f.what, "replicas must be a number, found \"3\"");
+    assert_eq!(
+        f.what.say(Lang::FALLBACK),
+        "replicas must be a number, found \"3\""
+    );
     assert_eq!(f.hint, None, "no lesson hint: the type's advice");
-    assert!(f.help.unwrap().contains("without quotes"));
+    assert!(
+        f.help
+            .unwrap()
+            .say(Lang::FALLBACK)
+            .contains("without quotes")
+    );
 }
 
 /// `hook_created: "yesterday"` is flagged as not a time even while `hook_job` has the wrong
@@ -78,25 +82,32 @@ async fn every_field_is_checked_on_its_own_with_the_help_for_its_own_fault() {
     let about = |field: &str| {
         findings
             .iter()
-            .filter(|f| !f.ok && f.what.starts_with(field))
+            .filter(|f| !f.ok && f.what.say(Lang::FALLBACK).starts_with(field))
             .collect::<Vec<_>>()
     };
     let job = about("hook_job");
     assert!(
-        job.iter().any(|f| f.what.contains("must be a string")),
+        job.iter()
+            .any(|f| f.what.say(Lang::FALLBACK).contains("must be a string")),
         "{findings:#?}"
     );
     let created = about("hook_created");
     assert!(
-        created.iter().any(|f| f.what.contains("RFC 3339")
-            && f.help
-                .as_deref()
-                .is_some_and(|h| h.contains("copy the time"))),
+        created
+            .iter()
+            .any(|f| f.what.say(Lang::FALLBACK).contains("RFC 3339")
+                && f.help
+                    .as_ref()
+                    .map(|h| h.say(Lang::FALLBACK))
+                    .as_deref()
+                    .is_some_and(|h| h.contains("copy the time"))),
         "{findings:#?}"
     );
     let settings = about("settings_created");
     assert!(
-        settings.iter().any(|f| f.what.contains("must be a string")),
+        settings
+            .iter()
+            .any(|f| f.what.say(Lang::FALLBACK).contains("must be a string")),
         "{findings:#?}"
     );
     // Each fault gets its own advice, never a lesson hint about something else, and no rule
@@ -124,30 +135,41 @@ async fn garbage_empty_and_non_object_files_say_what_they_are() {
     let garbage: Vec<u8> = (0..300u32).map(|i| (i * 7919 % 251) as u8).collect();
     let g = said(&garbage);
     assert!(
-        g.what.contains("is not JSON") || g.what.contains("is not text"),
+        g.what.say(Lang::FALLBACK).contains("is not JSON")
+            || g.what.say(Lang::FALLBACK).contains("is not text"),
         "{g:?}"
     );
-    assert!(!g.what.contains("missing"), "{g:?}");
+    assert!(!g.what.say(Lang::FALLBACK).contains("missing"), "{g:?}");
     assert!(
         g.help
+            .as_ref()
+            .map(|h| h.say(Lang::FALLBACK))
             .as_deref()
             .unwrap()
             .contains("did the command that wrote it fail")
     );
     let e = said(b"  \n");
-    assert_eq!(e.what, "waves.json is empty");
+    assert_eq!(e.what.say(Lang::FALLBACK), "waves.json is empty");
     assert!(
         e.help
+            .as_ref()
+            .map(|h| h.say(Lang::FALLBACK))
             .as_deref()
             .unwrap()
             .contains("did the command that wrote it fail")
     );
-    assert!(said(b"[1, 2]").what.contains("must hold a JSON object"));
+    assert!(
+        said(b"[1, 2]")
+            .what
+            .say(Lang::FALLBACK)
+            .contains("must hold a JSON object")
+    );
     std::fs::remove_file(dir.path().join("waves.json")).unwrap();
     assert!(
         read_evidence(&spec, &ctx)
             .unwrap_err()
             .what
+            .say(Lang::FALLBACK)
             .contains("is missing")
     );
 }
@@ -171,14 +193,22 @@ async fn a_fifo_or_a_huge_file_as_evidence_is_refused_at_once() {
     .await
     .unwrap()
     .unwrap_err();
-    assert!(fifo.what.contains("is not a regular file"), "{fifo:?}");
+    assert!(
+        fifo.what
+            .say(Lang::FALLBACK)
+            .contains("is not a regular file"),
+        "{fifo:?}"
+    );
     std::fs::remove_file(&path).unwrap();
     std::fs::File::create(&path)
         .unwrap()
         .set_len(MAX_LEARNER_FILE + 1)
         .unwrap();
     let huge = read_evidence(&spec, &ctx).unwrap_err();
-    assert!(huge.what.contains("more than"), "{huge:?}");
+    assert!(
+        huge.what.say(Lang::FALLBACK).contains("more than"),
+        "{huge:?}"
+    );
 }
 
 #[tokio::test]
@@ -190,12 +220,66 @@ async fn one_of_explains_a_common_wrong_value_in_the_lessons_words() {
     let offline = Offline::new();
     let ctx = offline.ctx();
     let f = rules::apply(&rule, &json!({"phase": "Running"}), &ctx).await;
-    assert_eq!(f[0].what, "still retrying");
+    assert_eq!(f[0].what.say(Lang::FALLBACK), "still retrying");
     let f = rules::apply(&rule, &json!({"phase": "Succeeded"}), &ctx).await;
     assert_eq!(
-        f[0].what,
+        f[0].what.say(Lang::FALLBACK),
         "phase is \"Succeeded\", not Failed or Error: record it once the hook has failed"
     );
     let f = rules::apply(&rule, &json!({"phase": "Failed"}), &ctx).await;
     assert!(f[0].ok);
+}
+
+/// A grade keeps its findings as words, not sentences: saved in `tutor.json` and read back, it
+/// says them in whichever language the tutor is shown in, words inside words and typed values
+/// (an error, a lesson's own text) included. A file saved before words were kept (its findings
+/// as sentences) still reads, each sentence as it was written.
+#[test]
+fn a_saved_grade_reads_back_in_every_language() {
+    use crate::i18n::{Lang, Say};
+    let v = json!({"replicas": "3", "owner": 4});
+    let typed_wrong = typed(&v, "replicas", JsonType::Number);
+    let step = crate::lab::spec::Localized::from_fn(|l| format!("step in {}", l.code()));
+    let unmet = crate::words!(
+        "check-step-unmet",
+        step = step,
+        why = typed_wrong.what.clone()
+    );
+    let grade = Grade {
+        file: "replicas.json".into(),
+        lesson: crate::lab::spec::LessonId(2),
+        findings: vec![typed_wrong.clone(), fail(unmet, 1)],
+        checked_at: None,
+        changed_since: Vec::new(),
+    };
+    let saved = serde_json::to_string(&grade).unwrap();
+    assert!(
+        saved.contains("\"id\":\"check-type-wrong\""),
+        "saved as what it is: {saved}"
+    );
+    let back: Grade = serde_json::from_str(&saved).unwrap();
+    for &lang in Lang::all() {
+        for (before, after) in grade.findings.iter().zip(&back.findings) {
+            assert_eq!(before.what.say(lang), after.what.say(lang), "{lang:?}");
+            assert_eq!(
+                before.help.as_ref().map(|h| h.say(lang)),
+                after.help.as_ref().map(|h| h.say(lang))
+            );
+        }
+        assert!(
+            back.findings[1]
+                .what
+                .say(lang)
+                .starts_with(&format!("step in {}", lang.code()))
+        );
+    }
+    let zh = Lang::parse("zh").unwrap();
+    assert_ne!(
+        back.findings[0].what.say(zh),
+        back.findings[0].what.say(Lang::FALLBACK),
+        "said in Chinese, not kept in English"
+    );
+    let old = r#"{"file": "x.json", "lesson": 2, "findings": [{"ok": false, "what": "x.json is missing", "hint": 1}]}"#;
+    let old: Grade = serde_json::from_str(old).unwrap();
+    assert_eq!(old.findings[0].what.say(zh), "x.json is missing");
 }

@@ -36,6 +36,7 @@ pub fn as_of_then(now: Grade, before: Option<&Grade>, written: Option<jiff::Time
 mod tests {
     use super::super::Finding;
     use super::*;
+    use crate::i18n::{Lang, Say};
     use crate::lab::spec::LessonId;
 
     fn finding(ok: bool, live: bool, what: &str) -> Finding {
@@ -76,7 +77,10 @@ mod tests {
         assert!(judged.passed());
         assert_eq!(judged.checked_at, passed.checked_at, "passed as of then");
         assert_eq!(judged.changed_since.len(), 1);
-        assert_eq!(judged.changed_since[0].what, "Job migrate-x is gone");
+        assert_eq!(
+            judged.changed_since[0].what.say(Lang::FALLBACK),
+            "Job migrate-x is gone"
+        );
     }
 
     #[test]

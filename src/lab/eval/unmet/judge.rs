@@ -48,10 +48,13 @@ impl DoneWhen {
             } => git_value(f, (repo, file), path, equals),
             DoneWhen::AppSpec { app, has } => match f.apps.get(app) {
                 None => Some(Unmet::NoApp { app: app.clone() }),
-                Some(a) => first_missing(&a.spec, has, "").map(|(at, want)| Unmet::AppSpecLacks {
+                Some(a) => not_held(&a.spec, has).map(|m| Unmet::AppSpecLacks {
                     app: app.clone(),
-                    at,
-                    want: serde_json::to_string(&want).unwrap_or_default(),
+                    at: m.at,
+                    want: serde_json::to_string(&m.want).unwrap_or_default(),
+                    have: m
+                        .have
+                        .map(|h| serde_json::to_string(&h).unwrap_or_default()),
                 }),
             },
             DoneWhen::Synced { app }
@@ -117,8 +120,10 @@ impl DoneWhen {
                             object: object.to_string(),
                         });
                     }
-                    // Its Events have expired: the scale is over an hour old.
-                    Scale::Undated => return None,
+                    // Its Events have expired: the scale is over an hour old. Unless they are
+                    // still on their way (a reopened tutor ticked "40 s later" at once).
+                    Scale::Undated if f.events_read => return None,
+                    Scale::Undated => return Some(Unmet::NotReadYet),
                     // Scaled just now: the whole time is still to hold.
                     Scale::Awaited => return Some(Unmet::Holding { left: *seconds }),
                     Scale::At(t) => t,
@@ -213,11 +218,13 @@ impl DoneWhen {
 
     /// The Application conditions, judged against `main` of the repo it points at.
     fn app_unmet(&self, f: &Facts<'_>, name: &str) -> Option<Unmet> {
-        let Some(app) = f.apps.get(name).map(|a| &a.app) else {
+        let Some(facts) = f.apps.get(name) else {
             return Some(Unmet::NoApp {
                 app: name.to_string(),
             });
         };
+        let app = &facts.app;
+        let automated = facts.spec["syncPolicy"]["automated"].is_object();
         let repo = app.source_repo_name().unwrap_or_default();
         let main = f.git.repos.get(&repo).cloned().flatten();
         let path = app.spec.source.as_ref().map_or("", |s| s.path.as_str());
@@ -238,7 +245,7 @@ impl DoneWhen {
         match self {
             DoneWhen::Synced { .. } | DoneWhen::Succeeded { .. } if !settled => {
                 Some(Unmet::NotSettled {
-                    why: unsettled(app, &at_main),
+                    why: unsettled(app, automated, &at_main),
                     state,
                 })
             }
@@ -272,7 +279,11 @@ impl DoneWhen {
 /// Why an Application that is not settled at main is not, from its status: a render error
 /// first (nothing else can happen until it is fixed), then an operation (retrying another
 /// commit, or syncing main), then what Argo CD has compared.
-fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unsettled {
+fn unsettled(
+    app: &Application,
+    automated: bool,
+    at_main: &impl Fn(Option<&str>) -> bool,
+) -> Unsettled {
     let rendering = app
         .status
         .conditions
@@ -284,10 +295,20 @@ fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unse
         };
     }
     let op = app.status.operation_state.as_ref();
+    let failure = sync_failure;
     if app.operation.is_some() || op.is_some_and(|o| o.phase == "Running") {
         let revision = app.running_revision().or(app.operation_revision());
+        let retrying = op.filter(|o| {
+            o.retry_count.is_some_and(|n| n > 0) || o.message.contains("Retrying attempt")
+        });
         return if at_main(revision) {
-            Unsettled::Syncing
+            match retrying {
+                Some(o) => Unsettled::SyncFails {
+                    message: failure(o),
+                    retrying: true,
+                },
+                None => Unsettled::Syncing,
+            }
         } else {
             Unsettled::RetryingOther {
                 at: short(revision),
@@ -297,11 +318,42 @@ fn unsettled(app: &Application, at_main: &impl Fn(Option<&str>) -> bool) -> Unse
     }
     if !at_main(app.git_revision()) {
         Unsettled::NotCompared
+    } else if let Some(o) = op.filter(|o| o.failed() && at_main(app.operation_revision())) {
+        Unsettled::SyncFails {
+            message: failure(o),
+            retrying: false,
+        }
     } else if app.status.sync.status != "Synced" {
-        Unsettled::OutOfSync
+        Unsettled::OutOfSync { automated }
     } else {
         Unsettled::NotHealthy
     }
+}
+
+/// Argo CD's words for a failed sync: the operation's message without the retry's own ("…
+/// Retrying attempt #2 at 3:04PM."), then what each failed resource says that the message does
+/// not ("one or more synchronization tasks are not valid" names no cause; its tasks do).
+fn sync_failure(op: &crate::cluster::application::OperationState) -> String {
+    let mut said = op
+        .message
+        .split(". Retrying attempt")
+        .next()
+        .unwrap_or_default()
+        .trim_end_matches('.')
+        .to_string();
+    let failed = op
+        .sync_result
+        .iter()
+        .flat_map(|r| &r.resources)
+        .filter(|r| {
+            r.status == "SyncFailed" || matches!(r.hook_phase.as_deref(), Some("Failed" | "Error"))
+        });
+    for r in failed {
+        if !r.message.is_empty() && !said.contains(&r.message) {
+            said.push_str(&format!("; {}/{}: {}", r.kind, r.name, r.message));
+        }
+    }
+    said
 }
 
 /// The part of Argo CD's render error that names the cause: the tool's own `Error: …` at the end
@@ -408,10 +460,20 @@ fn git_value(
         }
     };
     let have = path.get(&doc).cloned().unwrap_or(Value::Null);
+    let (repo, file, path) = (repo.clone(), file.clone(), path.to_string());
+    // The lab writes text here; the same digits unquoted are a number, which Kubernetes refuses
+    // where it wants a string: it is not done, however alike the two look.
+    if equals.is_string() && (have.is_number() || have.is_boolean()) {
+        return Some(Unmet::GitNotText {
+            repo,
+            file,
+            path,
+            have: shown(&have),
+        });
+    }
     if same(&have, equals) {
         return None;
     }
-    let (repo, file, path) = (repo.clone(), file.clone(), path.to_string());
     Some(if equals.is_null() {
         Unmet::GitSetsUnwanted {
             repo,

@@ -433,3 +433,53 @@ fn file_times_are_said_on_the_clusters_clock() {
         Some(on_the_cluster)
     );
 }
+
+/// Lesson 7 reopened after a scale, before the cluster's scale Events have come: a scale with no
+/// Event is one over an hour old only once they are all read. Walked: a reopened tutor ticked
+/// "✓ 40 s later" 9 s after the scale, because the Events had not arrived yet.
+#[test]
+fn a_scale_is_not_called_an_hour_old_before_its_events_are_read() {
+    let mut s = builder().lesson(7).build();
+    let app = serde_json::json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+        "metadata": {"name": "src-kust", "namespace": "argocd"},
+        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
+                 "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
+                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}},
+        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}});
+    let mut git = crate::lab::eval::GitFacts::default();
+    git.repos.insert("src".into(), Some("abc".into()));
+    update(&mut s, Msg::Git(git));
+    update(&mut s, Msg::App(app));
+    scale_deployment(&mut s, 4);
+    let held = |s: &State| {
+        matches!(
+            s.lab.checklists[&L(7)][2],
+            crate::tui::state::ItemState::Done { .. }
+        )
+    };
+    assert!(!held(&s), "{:?}", s.lab.checklists[&L(7)]);
+    // Every watch has listed, Events included, and none dates the scale: it is over an hour old.
+    let streams: Vec<_> = s.live.health.streams().cloned().collect();
+    assert!(
+        streams
+            .iter()
+            .any(|st| st.kind == crate::cluster::Kind::Event),
+        "the tutor watches scale Events: {streams:?}"
+    );
+    for st in &streams {
+        if st.kind == crate::cluster::Kind::Event {
+            let at = s.live.now;
+            update(
+                &mut s,
+                Msg::Listed {
+                    stream: st.clone(),
+                    objects: Vec::new(),
+                    at,
+                },
+            );
+        } else {
+            s.live.health.listed(st);
+        }
+    }
+    assert!(held(&s), "{:?}", s.lab.checklists[&L(7)]);
+}

@@ -40,8 +40,10 @@ fn releases_are_ignored_and_help_swallows_other_keys() {
     assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
 }
 
+/// `q` while a plan runs asks first (quitting stops it); `q` again quits, cancelling the plan
+/// first; any other key goes back, the plan still running.
 #[test]
-fn quitting_cancels_a_running_plan_first() {
+fn quitting_while_a_plan_runs_asks_then_cancels_it_first() {
     let mut s = state();
     update(
         &mut s,
@@ -50,6 +52,16 @@ fn quitting_cancels_a_running_plan_first() {
             steps: vec![PlanStep::todo("a", "b")],
         },
     );
+    assert!(key(&mut s, KeyCode::Char('q')).is_empty());
+    assert!(!s.ui.quit);
+    let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(
+        screen.contains("q again quits") && screen.contains("Lesson 1's plan is running"),
+        "{screen}"
+    );
+    assert!(key(&mut s, KeyCode::Char('j')).is_empty());
+    assert!(s.ui.notice.is_none() && !s.ui.quit && s.run.running());
+    key(&mut s, KeyCode::Char('q'));
     assert_eq!(
         key(&mut s, KeyCode::Char('q')),
         [Effect::Cancel, Effect::Quit]

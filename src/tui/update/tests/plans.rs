@@ -5,7 +5,7 @@ use super::*;
 /// The lesson's plan on screen as the runtime sends it, each action titled by `title`.
 fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) -> String) {
     let steps = (0..s.current().unwrap().spec.actions.len())
-        .map(|i| PlanStep::todo(&title(i), "$ a command"))
+        .map(|i| PlanStep::todo(title(i), "$ a command"))
         .collect();
     update(s, Msg::JobSteps { lesson, steps });
 }
@@ -57,7 +57,10 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
             line: "waiting: wave 0".into(),
         }),
     );
-    assert_eq!(s.run.job.as_ref().unwrap().blocker, "waiting: wave 0");
+    assert_eq!(
+        s.run.job.as_ref().unwrap().blocker,
+        Some("waiting: wave 0".into())
+    );
     // Said again on every change the wait sees, a reason is logged once; a new one is logged.
     for line in ["waiting: wave 0", "waiting: wave 0", "waiting: wave 1"] {
         update(
@@ -70,7 +73,9 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     }
     let log = &s.run.job.as_ref().unwrap().log;
     assert_eq!(
-        log.iter().filter(|l| l.contains("waiting:")).count(),
+        log.iter()
+            .filter(|l| l.to_string().contains("waiting:"))
+            .count(),
         2,
         "{log:?}"
     );
@@ -83,6 +88,45 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     );
     assert_eq!(s.run.job.as_ref().unwrap().steps[0].state, StepState::Done);
     assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(L(2))]);
+}
+
+/// A plan that goes back to its first step (its moment passed and is staged again) keeps no ✓
+/// from the pass before, and its log says why.
+#[test]
+fn a_plan_that_starts_over_ticks_nothing_it_must_do_again() {
+    let mut s = state();
+    plan_shown(&mut s, L(6), |i| format!("action {i}"));
+    for step in 1..=3 {
+        started(&mut s, step, "an action");
+        update(
+            &mut s,
+            Msg::Job(Progress::Done {
+                step,
+                summary: "ok".into(),
+            }),
+        );
+    }
+    update(
+        &mut s,
+        Msg::Job(Progress::StartedOver {
+            why: "src-waves is past where this lesson starts".into(),
+        }),
+    );
+    let job = s.run.job.as_ref().unwrap();
+    assert!(
+        job.steps.iter().all(|st| st.state == StepState::Todo),
+        "{:?}",
+        job.steps
+    );
+    assert!(
+        job.log
+            .last()
+            .unwrap()
+            .to_string()
+            .contains("past where this lesson starts"),
+        "{:?}",
+        job.log
+    );
 }
 
 #[test]
@@ -306,7 +350,7 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
             &mut s,
             Msg::Job(Progress::Failed {
                 step: 1,
-                error: said.clone(),
+                error: said.clone().into(),
             }),
         );
         update(
@@ -314,7 +358,7 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
             Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
                 step: 1,
                 title: "wait for src-waves's operation to fail".into(),
-                source: Box::new(error),
+                source: std::sync::Arc::new(error),
             }))),
         );
         let screen = crate::tui::view::text_of_screen(&s, w, h);
@@ -412,7 +456,7 @@ fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
             let screen = crate::tui::view::text_of_screen(&s, 80, 24);
             let words = lesson_words(&s, 80, 24);
             let say = action.say.as_ref().map_or_else(
-                || action.step.title(Lang::FALLBACK),
+                || action.step.title().say(Lang::FALLBACK),
                 |l| l.get(Lang::FALLBACK).to_string(),
             );
             let next = format!("▶ {}", first_words(&say));
@@ -516,7 +560,7 @@ fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
         &mut s,
         Msg::Job(Progress::Failed {
             step: 1,
-            error: said.clone(),
+            error: said.clone().into(),
         }),
     );
     update(
@@ -524,7 +568,7 @@ fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
         Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
             step: 1,
             title: "step 0".into(),
-            source: Box::new(error),
+            source: std::sync::Arc::new(error),
         }))),
     );
     let end: String = said
@@ -549,4 +593,62 @@ fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
         after.contains("stopped at step 1; the lab has changed since"),
         "{after}"
     );
+}
+
+/// A plan's progress keeps the engine's words, not sentences: the same running plan, its
+/// steps, what it waits on and its log, draws in each language it is shown in.
+#[test]
+fn a_running_plan_draws_in_the_language_it_is_shown_in() {
+    let mut s = state();
+    let steps = s.current().unwrap().spec.actions.clone();
+    let lesson = s.current().unwrap().id();
+    let titled: Vec<PlanStep> = steps
+        .iter()
+        .map(|a| PlanStep::todo(a.step.title(), "$ a command"))
+        .collect();
+    update(
+        &mut s,
+        Msg::JobSteps {
+            lesson,
+            steps: titled,
+        },
+    );
+    let title = steps[0].step.title();
+    update(
+        &mut s,
+        Msg::Job(Progress::Started {
+            step: 1,
+            title: title.clone(),
+            command: "$ a command".into(),
+        }),
+    );
+    let waiting = crate::words!("did-skip-passes", lesson = "5");
+    update(
+        &mut s,
+        Msg::Job(Progress::Blocker {
+            step: 1,
+            line: waiting.clone(),
+        }),
+    );
+    let mut seen = Vec::new();
+    for &lang in Lang::all() {
+        s.session.lang = lang;
+        // Wide characters take two cells: read the screen without its spacing.
+        let words: String = lesson_words(&s, 160, 50).split_whitespace().collect();
+        for said in [title.say(lang), waiting.say(lang)] {
+            let start: String = first_chars(&said, 12).split_whitespace().collect();
+            assert!(words.contains(&start), "{lang:?}: no {start:?} in {words}");
+        }
+        seen.push(title.say(lang));
+    }
+    seen.dedup();
+    assert_eq!(
+        seen.len(),
+        Lang::all().len(),
+        "each language its own words: {seen:?}"
+    );
+}
+
+fn first_chars(text: &str, n: usize) -> String {
+    text.chars().take(n).collect()
 }

@@ -299,3 +299,41 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
         "short, zoomable and taller-than-the-screen commands: {seen:?}"
     );
 }
+
+/// The header and the shell pane say the cluster's clock as it is: N× under `--speed`, and how
+/// far ahead when a lab once run faster is reopened at real speed (it said "×1 clock" and "runs
+/// 1× as fast as yours", and nothing of the hour between the shell's date and the cluster's).
+#[test]
+fn the_clock_is_said_as_it_runs_fast_or_ahead() {
+    use crate::tui::state::ShellClock;
+    for (clock, says, never) in [
+        (
+            ShellClock {
+                speed: 5.0,
+                ahead_seconds: None,
+                follows: true,
+            },
+            ["×5 clock", "runs 5× as fast as yours"],
+            "ahead",
+        ),
+        (
+            ShellClock {
+                speed: 1.0,
+                ahead_seconds: Some(3_930),
+                follows: true,
+            },
+            ["clock +1h 5m", "is 1h 5m ahead of yours"],
+            "×1",
+        ),
+    ] {
+        let mut s = builder().live().size(120, 40).build();
+        s.shell.about.clock = Some(clock);
+        s.ui.focus = crate::tui::state::Pane::Shell;
+        let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+        let unspaced: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
+        for said in says {
+            assert!(unspaced.contains(said), "{said:?} not on screen:\n{screen}");
+        }
+        assert!(!screen.contains(never), "{never:?} on screen:\n{screen}");
+    }
+}

@@ -4,6 +4,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
+use crate::i18n::Say;
 use crate::lab::spec::Localized;
 use crate::t;
 use crate::tui::state::{JobView, State, StepState};
@@ -190,7 +191,7 @@ fn narration(s: &State) -> Vec<Said> {
         let say = action
             .say
             .as_ref()
-            .map_or_else(|| action.step.title(lang), words);
+            .map_or_else(|| action.step.title().say(lang), words);
         lines.push((
             Line::from(Span::styled(
                 format!("▶ {say}"),
@@ -310,13 +311,19 @@ pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
             StepState::Todo | StepState::Done => Keep::Log,
         };
         plan.push((
-            Line::from(Span::styled(format!(" {glyph} {}", step.title), style)),
+            Line::from(Span::styled(
+                format!(" {glyph} {}", step.title.say(lang)),
+                style,
+            )),
             keep,
         ));
     }
-    if !job.blocker.is_empty() {
+    if let Some(blocker) = &job.blocker {
         plan.push((
-            Line::from(Span::styled(format!(" {}", job.blocker), theme.warn())),
+            Line::from(Span::styled(
+                format!(" {}", blocker.say(lang)),
+                theme.warn(),
+            )),
             Keep::Always,
         ));
     }
@@ -330,12 +337,11 @@ pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
     for line in job.log.iter().skip(job.log.len().saturating_sub(tail)) {
         // Presenting, a step's title and what blocks it are drawn live above: the log's copies
         // of them would only push the live lines out of a small pane.
-        if shape == PlanShape::CurrentStep && (line.starts_with('[') || line.starts_with("    …"))
-        {
+        if shape == PlanShape::CurrentStep && line.repeats_the_live_step() {
             continue;
         }
         plan.push((
-            Line::from(Span::styled(line.clone(), theme.dim())),
+            Line::from(Span::styled(line.say(lang), theme.dim())),
             Keep::Log,
         ));
     }
