@@ -201,7 +201,7 @@ async fn half_sent_requests_are_dropped_in_time_and_the_learner_is_still_served(
     // the learner's own uid, within its share.
     let (attacker, attempts) = if is_root() { (65_534, 200) } else { (0, 12) };
     let mut held = Vec::new();
-    let mut refused = 0;
+    let (mut refused, mut most_held) = (0, 0);
     for _ in 0..attempts {
         let tcp = if is_root() {
             connect_as(attacker, lab.handle.addr).unwrap()
@@ -214,14 +214,20 @@ async fn half_sent_requests_are_dropped_in_time_and_the_learner_is_still_served(
             Some(c) => held.push(c),
             None => refused += 1,
         }
+        // What the share bounds is the connections held at once: on a loaded machine the
+        // attempts outlast a head's 1 s, and one dropped for it frees its place for another.
+        let mut open = Vec::new();
+        for mut c in held.drain(..) {
+            if !closed_within(&mut c, Duration::from_millis(1)).await {
+                open.push(c);
+            }
+        }
+        held = open;
+        most_held = most_held.max(held.len());
     }
-    eprintln!(
-        "half-sent requests: {} held, {refused} refused at once",
-        held.len()
-    );
+    eprintln!("half-sent requests: at most {most_held} held at once, {refused} refused at once");
     if is_root() {
-        assert!(held.len() <= 16, "{} held by one user", held.len());
-        assert_eq!(held.len() + refused, attempts);
+        assert!(most_held <= 16, "{most_held} held at once by one user");
     }
     // The learner is served while the attack holds its share.
     let probe = Client::new(&lab);
