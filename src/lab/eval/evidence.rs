@@ -227,6 +227,15 @@ pub async fn scaled_at(
     })
 }
 
+/// Whole seconds still to wait for `hold` seconds from `scaled` to pass at `now`, counted up as
+/// a countdown is ("1 s to go" until the time has come): the plan, the checklist and the
+/// self-check show one number for one moment. 0 once the time has passed.
+pub fn seconds_to_go(scaled: jiff::Timestamp, hold: u64, now: jiff::Timestamp) -> u64 {
+    let passed_ms = now.duration_since(scaled).as_millis().max(0).unsigned_abs();
+    let hold_ms = u128::from(hold) * 1000;
+    u64::try_from(hold_ms.saturating_sub(passed_ms).div_ceil(1000)).unwrap_or(u64::MAX)
+}
+
 /// Writes `value` to `path` atomically (pretty JSON). If a different file is already there (the
 /// learner's own), it is first kept as `<name>.bak`; returns that backup's path.
 pub fn write(path: &Path, value: &Value) -> Result<Option<PathBuf>> {
@@ -243,6 +252,19 @@ pub fn write(path: &Path, value: &Value) -> Result<Option<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_countdown_says_one_second_until_the_time_has_come() {
+        let scaled: jiff::Timestamp = "2026-12-04T10:00:00Z".parse().unwrap();
+        let at = |ms: i64| scaled + jiff::SignedDuration::from_millis(ms);
+        assert_eq!(seconds_to_go(scaled, 45, at(-2_000)), 45, "a clock behind");
+        assert_eq!(seconds_to_go(scaled, 45, at(0)), 45);
+        assert_eq!(seconds_to_go(scaled, 45, at(22_000)), 23);
+        assert_eq!(seconds_to_go(scaled, 45, at(22_300)), 23);
+        assert_eq!(seconds_to_go(scaled, 45, at(44_999)), 1);
+        assert_eq!(seconds_to_go(scaled, 45, at(45_000)), 0);
+        assert_eq!(seconds_to_go(scaled, 45, at(90_000)), 0);
+    }
 
     #[test]
     fn evidence_is_pretty_json_and_a_learners_file_is_kept() {

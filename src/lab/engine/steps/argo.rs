@@ -440,16 +440,15 @@ pub async fn hold(
     blocker: &(dyn Fn(Words) + Sync),
 ) -> StepResult {
     let scaled = evidence::scaled_at(&r.client, namespace, deployment).await?;
-    let until = scaled + Duration::from_secs(seconds);
     loop {
         let now = cluster::now(&r.client).await?;
-        if now >= until {
+        let left = evidence::seconds_to_go(scaled, seconds, now);
+        if left == 0 {
             return Ok(words!(
                 "did-hold",
                 seconds = now.duration_since(scaled).as_secs().to_string()
             ));
         }
-        let left = until.duration_since(now).as_secs();
         blocker(words!("plan-waiting-hold", seconds = left.to_string()));
         // The cluster's clock may run faster than ours: look again soon.
         tokio::time::sleep(Duration::from_millis(500)).await;

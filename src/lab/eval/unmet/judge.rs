@@ -131,10 +131,8 @@ impl DoneWhen {
                 let Some(now) = f.now else {
                     return Some(Unmet::NoClock);
                 };
-                let passed = now.duration_since(scaled).as_secs().max(0).unsigned_abs();
-                (passed < *seconds).then(|| Unmet::Holding {
-                    left: seconds - passed,
-                })
+                let left = crate::lab::eval::evidence::seconds_to_go(scaled, *seconds, now);
+                (left > 0).then_some(Unmet::Holding { left })
             }
             DoneWhen::EvidenceExists(file) => f
                 .evidence
