@@ -2,7 +2,9 @@
 //! `{bare_dir}` and `{terminate_op APP}` where the lab names a path or a command, and this fills
 //! them in with the real values — `/root/capa-src`, `/srv/bare` and `argocd app terminate-op APP
 //! --core` on the lab VM (so the text reads exactly as the lab does), the embedded cluster's
-//! own folders and `capa-tui app terminate-op APP` (no argocd CLI there) under `--sim`.
+//! own folders and `capa-tui app terminate-op APP` (no argocd CLI there) under `--sim`. A line
+//! that begins `{if_argocd_cli}` is true only where that CLI is (`--core`'s namespace, say):
+//! it is shown there and left out elsewhere, so no line speaks of a command the learner lacks.
 
 use std::path::Path;
 
@@ -18,7 +20,10 @@ pub struct Fit {
 }
 
 /// Every placeholder the lessons may use, for the test that keeps them honest.
-pub const PLACEHOLDERS: [&str; 3] = ["{src_dir}", "{bare_dir}", "{terminate_op "];
+pub const PLACEHOLDERS: [&str; 4] = ["{src_dir}", "{bare_dir}", "{terminate_op ", IF_ARGOCD_CLI];
+
+/// Begins a line that holds only where the argocd CLI is.
+const IF_ARGOCD_CLI: &str = "{if_argocd_cli}";
 
 impl Fit {
     /// As the lab's own text reads on its VM.
@@ -48,9 +53,10 @@ impl Fit {
         }
     }
 
-    /// `text` with every placeholder filled in.
+    /// `text` with every placeholder filled in, and the lines that do not hold here left out.
     pub fn render(&self, text: &str) -> String {
-        let mut out = text
+        let mut out = self
+            .lines_that_hold(text)
             .replace("{src_dir}", &self.src_dir)
             .replace("{bare_dir}", &self.bare_dir);
         while let Some(start) = out.find("{terminate_op ") {
@@ -63,6 +69,24 @@ impl Fit {
             out.replace_range(start..=start + len, &self.terminate_op(&app));
         }
         out
+    }
+
+    /// `text` without the lines meant for the argocd CLI where it is not (their markers gone
+    /// where it is); every other line, its end included, as it was.
+    fn lines_that_hold(&self, text: &str) -> String {
+        if !text.contains(IF_ARGOCD_CLI) {
+            return text.to_string();
+        }
+        text.split_inclusive('\n')
+            .filter_map(|line| {
+                let indent = line.len() - line.trim_start().len();
+                match line[indent..].strip_prefix(IF_ARGOCD_CLI) {
+                    Some(rest) if self.argocd_cli => Some(format!("{}{rest}", &line[..indent])),
+                    Some(_) => None,
+                    None => Some(line.to_string()),
+                }
+            })
+            .collect()
     }
 }
 
@@ -99,6 +123,19 @@ mod tests {
     }
 
     #[test]
+    fn a_line_for_the_argocd_cli_is_shown_only_where_it_is() {
+        let text = "```sh\n{if_argocd_cli}kubectl config set-context --current --namespace=argocd\n{terminate_op src-waves}\n```\n- one\n  {if_argocd_cli}- two\n- three";
+        assert_eq!(
+            Fit::lab_vm().render(text),
+            "```sh\nkubectl config set-context --current --namespace=argocd\nargocd app terminate-op src-waves --core\n```\n- one\n  - two\n- three"
+        );
+        assert_eq!(
+            sim().render(text),
+            "```sh\ncapa-tui app terminate-op src-waves\n```\n- one\n- three"
+        );
+    }
+
+    #[test]
     fn helm_and_jq_braces_are_left_alone() {
         let text = "{{ .Release.Name }}-web '{replicas: $r}' {.status.resources}";
         assert_eq!(Fit::lab_vm().render(text), text);
@@ -123,7 +160,9 @@ mod tests {
                         }
                     }
                     let on_sim = sim().render(&text);
-                    for vm_only in ["/root/capa-src", "/srv/bare", "argocd app terminate-op src"] {
+                    // Nothing on the embedded cluster names the lab VM's paths or the argocd
+                    // CLI, which it does not have.
+                    for vm_only in ["/root/capa-src", "/srv/bare", "argocd app", "--core"] {
                         assert!(
                             !on_sim.contains(vm_only),
                             "lesson {} {lang:?} {section:?} shows {vm_only} on the embedded cluster",

@@ -167,10 +167,14 @@ impl State {
         self.values_lesson().and_then(|l| l.spec.values.as_ref())
     }
 
-    /// The commands of the part of the lesson shown.
+    /// The commands of the part of the lesson shown, fitted to this lab (`Fit::render`), so
+    /// their lines are the lines the lesson pane draws and the text is what is typed.
     pub fn snippets(&self) -> Vec<Snippet> {
         self.current()
-            .map(|l| snippets(&l.text(self.lang()).section(self.ui.section)))
+            .map(|l| {
+                let text = l.text(self.lang()).section(self.ui.section);
+                snippets(&self.session.fit.render(&text))
+            })
             .unwrap_or_default()
     }
 

@@ -47,7 +47,7 @@ pub fn type_it(s: &mut State) -> Vec<Effect> {
     let Some(snippet) = selected(s) else {
         return Vec::new();
     };
-    let text = s.session.fit.render(&snippet.text);
+    let text = snippet.text;
     // A command taller than the shell pane scrolls its start out of sight as it is typed: the
     // pane says so, and whether zooming it would show the whole command (the lesson pane beside
     // it shows it whole, marked, so nothing is zoomed for the learner).
@@ -69,7 +69,7 @@ pub fn copy_it(s: &mut State) -> Vec<Effect> {
         step(s, true);
     }
     selected(s)
-        .map(|snippet| vec![Effect::CopyToClipboard(s.session.fit.render(&snippet.text))])
+        .map(|snippet| vec![Effect::CopyToClipboard(snippet.text)])
         .unwrap_or_default()
 }
 

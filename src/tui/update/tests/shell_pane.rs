@@ -125,7 +125,7 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
                 key(&mut s, KeyCode::Char(']'));
             }
             let chosen = s.selected_command().unwrap();
-            let text = s.session.fit.render(&chosen.text);
+            let text = chosen.text;
             let screen = crate::tui::view::text_of_screen(&s, w, h);
             // Tell update where the lesson was drawn from, as the runtime does.
             let area = ratatui::layout::Rect::new(0, 0, w, h);
@@ -140,9 +140,11 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
                         .and_then(|(_, rest)| rest.split(['┃', '│']).next())
                 })
                 .collect();
+            // A row that goes on with the line above starts with `↪`; the rest start a line.
+            let continued = marked.iter().filter(|l| l.starts_with('↪')).count();
             let shown: String = marked
                 .iter()
-                .map(|l| l.trim())
+                .map(|l| l.strip_prefix('↪').unwrap_or(l).trim())
                 .collect::<Vec<_>>()
                 .join(" ");
             // Rows wrap anywhere in a long word: compare the characters, not the spaces.
@@ -156,6 +158,11 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
                 );
             } else {
                 assert_eq!(got, want, "{w}x{h}, command {i}:\n{screen}");
+                assert_eq!(
+                    marked.len() - continued,
+                    text.lines().count(),
+                    "{w}x{h}, command {i}: each of its lines starts a row, and only they do:\n{screen}"
+                );
             }
         }
     }
@@ -211,12 +218,7 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
         let count = s.snippets().len();
         for i in 0..count {
             s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, i));
-            let lines = s
-                .session
-                .fit
-                .render(&s.selected_command().unwrap().text)
-                .lines()
-                .count();
+            let lines = s.selected_command().unwrap().text.lines().count();
             let mut sent = key(&mut s, KeyCode::Char('y'));
             sent.extend(update(
                 &mut s,
