@@ -173,30 +173,56 @@ fn text_of(
     let mut out = crate::tui::wrap::wrap(lines, top.width);
     let head_rows = out.len();
     let marked = s.selected_command().map(|c| c.code_lines);
-    let (text, first_marked) =
-        markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
+    let markdown::Rendered {
+        lines: text,
+        first_marked,
+        code,
+    } = markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
     let marked_rows = marked.map_or(0, |(a, b)| b - a + 1);
     let mut rows: Option<(usize, usize)> = None;
+    let mut code = code.into_iter().peekable();
     for (i, line) in text.into_iter().enumerate() {
-        let is_marked = first_marked.is_some_and(|f| (f..f + marked_rows).contains(&i));
-        if !is_marked {
+        if code.next_if_eq(&i).is_none() {
             out.extend(crate::tui::wrap::wrap(vec![line], top.width));
             continue;
         }
-        // Every row of the chosen command carries the mark, wrapped ones too.
-        let style = line.style;
-        let mut rest = line;
-        let mark = rest.spans.remove(0);
         let start = out.len();
-        for row in crate::tui::wrap::wrap(vec![rest], top.width.saturating_sub(2)) {
-            let mut spans = vec![mark.clone()];
-            spans.extend(row.spans);
-            out.push(Line::from(spans).style(style));
+        out.extend(code_rows(line, top.width, s.ui.theme));
+        if first_marked.is_some_and(|f| (f..f + marked_rows).contains(&i)) {
+            let end = out.len() - 1;
+            rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
         }
-        let end = out.len() - 1;
-        rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
     }
     (out, head_rows, rows)
+}
+
+/// A code line wrapped to `width`: every row keeps the line's gutter (the chosen command's
+/// bar on each of its rows), and a row that continues the line above says so with `↪`, so a
+/// long command is not read as two (as Vim's `showbreak` does).
+fn code_rows(
+    mut line: Line<'static>,
+    width: u16,
+    theme: crate::tui::theme::Theme,
+) -> Vec<Line<'static>> {
+    let style = line.style;
+    let gutter = line.spans.remove(0);
+    let bar: String = gutter.content.chars().take(1).collect();
+    crate::tui::wrap::wrap(vec![line], width.saturating_sub(2))
+        .into_iter()
+        .enumerate()
+        .map(|(row, wrapped)| {
+            let mut spans = if row == 0 {
+                vec![gutter.clone()]
+            } else {
+                vec![
+                    Span::styled(bar.clone(), gutter.style),
+                    Span::styled("↪", theme.dim()),
+                ]
+            };
+            spans.extend(wrapped.spans);
+            Line::from(spans).style(style)
+        })
+        .collect()
 }
 
 /// The lesson's number and title, the part shown and the evidence file it writes.

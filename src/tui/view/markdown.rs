@@ -24,11 +24,16 @@ fn syntaxes() -> &'static (SyntaxSet, ThemeSet) {
 
 #[cfg(test)]
 pub fn render(text: &str, theme: Theme) -> Vec<Line<'static>> {
-    render_marked(text, theme, None).0
+    render_marked(text, theme, None).lines
 }
 
-/// Lines as drawn, with the index of the first marked one.
-type Rendered = (Vec<Line<'static>>, Option<usize>);
+/// Lines as drawn, with the index of the first marked one and of every code line.
+pub struct Rendered {
+    pub lines: Vec<Line<'static>>,
+    pub first_marked: Option<usize>,
+    /// The lines that are code, in order: each begins with its two-cell gutter span.
+    pub code: Vec<usize>,
+}
 
 /// A text highlighted: its lines, and the line each code line (counted from 0) is drawn on.
 type Highlighted = (Vec<Line<'static>>, Vec<usize>);
@@ -56,7 +61,11 @@ fn mark((mut lines, rows): Highlighted, theme: Theme, marked: Option<(usize, usi
             *line = std::mem::take(line).style(Style::default().add_modifier(Modifier::BOLD));
         }
     }
-    (lines, first_marked)
+    Rendered {
+        lines,
+        first_marked,
+        code: rows,
+    }
 }
 
 /// `text` highlighted once per text and theme, then kept.
@@ -304,13 +313,13 @@ mod tests {
             (Theme::Default, None),
         ] {
             assert_eq!(
-                render_marked(text, theme, marked),
-                mark(highlight_text(text, theme), theme, marked)
+                render_marked(text, theme, marked).lines,
+                mark(highlight_text(text, theme), theme, marked).lines
             );
         }
         assert_ne!(
-            render_marked(text, Theme::Default, None),
-            render_marked("Other text.", Theme::Default, None)
+            render_marked(text, Theme::Default, None).lines,
+            render_marked("Other text.", Theme::Default, None).lines
         );
     }
 
@@ -379,12 +388,17 @@ mod tests {
 
     #[test]
     fn the_selected_command_is_marked() {
-        let (lines, first) = render_marked(
+        let Rendered {
+            lines,
+            first_marked,
+            code,
+        } = render_marked(
             "Run:\n```sh\nls\nkubectl get app\n```\n",
             Theme::Default,
             Some((1, 1)),
         );
-        assert_eq!(first, Some(2));
+        assert_eq!(first_marked, Some(2));
+        assert_eq!(code, vec![1, 2]);
         let text: String = lines[2].spans.iter().map(|s| s.content.as_ref()).collect();
         assert_eq!(text, "▌ kubectl get app");
     }
