@@ -209,6 +209,7 @@ timeline-existed-before = {" "}(existed before)
 timeline-existed-configured = {" "}(existed before, changed)
 timeline-failed-at = {" "}failed +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → ready +{ $ready }s
+timeline-created-done = {" "}+{ $created }s → done +{ $done }s
 timeline-created-failed = {" "}+{ $created }s → failed +{ $failed }s
 timeline-created = {" "}+{ $created }s
 timeline-failed = {" "}failed

@@ -229,6 +229,7 @@ timeline-existed-before = {" "}(이전부터 있었음)
 timeline-existed-configured = {" "}(이전부터 있었음, 변경됨)
 timeline-failed-at = {" "}실패 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 준비됨 +{ $ready }s
+timeline-created-done = {" "}+{ $created }s → 완료 +{ $done }s
 timeline-created-failed = {" "}+{ $created }s → 실패 +{ $failed }s
 timeline-created = {" "}+{ $created }s
 timeline-failed = {" "}실패

@@ -204,6 +204,7 @@ timeline-existed-before = {" "}（之前就已存在）
 timeline-existed-configured = {" "}（之前就已存在，已修改）
 timeline-failed-at = {" "}失败 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 就绪 +{ $ready }s
+timeline-created-done = {" "}+{ $created }s → 完成 +{ $done }s
 timeline-created-failed = {" "}+{ $created }s → 失败 +{ $failed }s
 timeline-created = {" "}+{ $created }s
 timeline-failed = {" "}失败

@@ -99,6 +99,11 @@ fn final_phase(item: &LaneItem, reach: Reach) -> String {
     }
 }
 
+/// Kinds whose health is having run to their end, not being ready to serve.
+fn runs_to_an_end(kind: &str) -> bool {
+    matches!(kind, "Job" | "Pod")
+}
+
 /// Stands for a hook the ended operation left running; drawn with its own words and glyph.
 const UNFINISHED: &str = "Unfinished";
 
@@ -126,6 +131,10 @@ fn outcome(item: &LaneItem, reach: Reach, lang: Lang) -> (String, String) {
             None => t!(lang, "timeline-failed"),
         },
         Some(c) => match (healthy, failed_at) {
+            // A Job or Pod that ran to its end is done; "ready" is a Deployment's word.
+            (Some(h), _) if runs_to_an_end(&item.kind) => {
+                t!(lang, "timeline-created-done", created = c, done = h)
+            }
             (Some(h), _) => t!(lang, "timeline-created-ready", created = c, ready = h),
             (_, Some(f)) => t!(lang, "timeline-created-failed", created = c, failed = f),
             (None, None) => t!(lang, "timeline-created", created = c),
@@ -397,8 +406,25 @@ mod tests {
         let (phase, times) = outcome(&item("Succeeded", 0, Some(2), None), ENDED_AT_10, EN);
         assert_eq!(
             (status_glyph(&phase), times.as_str()),
-            ("✓", " +0s → ready +2s")
+            ("✓", " +0s → done +2s")
         );
+    }
+
+    /// A Job ran to its end ("done"); only what serves is "ready".
+    #[test]
+    fn a_job_completes_and_a_deployment_is_ready() {
+        let mut api = item("Synced", 1, Some(4), None);
+        api.kind = "Deployment".into();
+        api.hook = None;
+        assert_eq!(outcome(&api, ENDED_AT_10, EN).1, " +1s → ready +4s");
+        let job = item("Succeeded", 1, Some(4), None);
+        assert_eq!(outcome(&job, ENDED_AT_10, EN).1, " +1s → done +4s");
+        for &lang in &Lang::all()[1..] {
+            assert_ne!(
+                outcome(&job, ENDED_AT_10, lang).1,
+                outcome(&api, ENDED_AT_10, lang).1
+            );
+        }
     }
 
     /// An object older than the operation says whether this sync changed it: lesson 6's fix
