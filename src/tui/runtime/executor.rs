@@ -31,7 +31,6 @@ pub struct Executor {
     shell: Option<ShellProcess>,
     pub tx: mpsc::UnboundedSender<Msg>,
     catalog: Arc<Catalog>,
-    lang: Lang,
     cancel: Option<watch::Sender<bool>>,
 }
 
@@ -48,7 +47,6 @@ impl Executor {
             shell: None,
             tx,
             catalog,
-            lang,
             cancel: None,
         }
     }
@@ -128,10 +126,7 @@ impl Executor {
         if action.is_none() {
             let _ = self.tx.send(Msg::JobSteps {
                 lesson: n,
-                steps: steps
-                    .iter()
-                    .map(|s| PlanStep::todo(s.title(), &s.command(&self.runner.fit, self.lang)))
-                    .collect(),
+                steps: steps.iter().map(|s| PlanStep::todo(s.title())).collect(),
             });
         }
         let (cancel_tx, cancel_rx) = watch::channel(false);

@@ -82,19 +82,17 @@ pub struct JobView {
     pub done_when_ended: Option<usize>,
 }
 
-/// One step of a running plan: what it does, the command it stands for, and how far it got.
+/// One step of a running plan: what it does and how far it got.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStep {
     pub title: Words,
-    pub command: String,
     pub state: StepState,
 }
 
 impl PlanStep {
-    pub fn todo(title: impl Into<Words>, command: &str) -> PlanStep {
+    pub fn todo(title: impl Into<Words>) -> PlanStep {
         PlanStep {
             title: title.into(),
-            command: command.into(),
             state: StepState::Todo,
         }
     }

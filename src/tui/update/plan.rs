@@ -190,12 +190,7 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
                     l.spec
                         .actions
                         .iter()
-                        .map(|a| {
-                            PlanStep::todo(
-                                a.step.title(),
-                                &a.step.command(&s.session.fit, s.lang()),
-                            )
-                        })
+                        .map(|a| PlanStep::todo(a.step.title()))
                         .collect()
                 })
                 .unwrap_or_default();

@@ -49,7 +49,7 @@ fn quitting_while_a_plan_runs_asks_then_cancels_it_first() {
         &mut s,
         Msg::JobSteps {
             lesson: L(1),
-            steps: vec![PlanStep::todo("a", "b")],
+            steps: vec![PlanStep::todo("a")],
         },
     );
     assert!(key(&mut s, KeyCode::Char('q')).is_empty());

@@ -5,7 +5,7 @@ use super::*;
 /// The lesson's plan on screen as the runtime sends it, each action titled by `title`.
 fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) -> String) {
     let steps = (0..s.current().unwrap().spec.actions.len())
-        .map(|i| PlanStep::todo(title(i), "$ a command"))
+        .map(|i| PlanStep::todo(title(i)))
         .collect();
     update(s, Msg::JobSteps { lesson, steps });
 }
@@ -39,7 +39,7 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
         &mut s,
         Msg::JobSteps {
             lesson: L(2),
-            steps: vec![PlanStep::todo("a", "$ a"), PlanStep::todo("b", "$ b")],
+            steps: vec![PlanStep::todo("a"), PlanStep::todo("b")],
         },
     );
     update(
@@ -259,7 +259,7 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
         .object("src-kust/Deployment/prod-api", serde_json::json!({}))
         .object("src-waves/Deployment/app", serde_json::json!({}))
         .build();
-    let steps = vec![PlanStep::todo("write the files", "git add")];
+    let steps = vec![PlanStep::todo("write the files")];
     update(
         &mut s,
         Msg::JobSteps {
@@ -412,7 +412,7 @@ fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
         &mut s,
         Msg::JobSteps {
             lesson: L(5),
-            steps: vec![PlanStep::todo("a", "$ a")],
+            steps: vec![PlanStep::todo("a")],
         },
     );
     key(&mut s, KeyCode::Char('n'));
@@ -604,7 +604,7 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
     let lesson = s.current().unwrap().id();
     let titled: Vec<PlanStep> = steps
         .iter()
-        .map(|a| PlanStep::todo(a.step.title(), "$ a command"))
+        .map(|a| PlanStep::todo(a.step.title()))
         .collect();
     update(
         &mut s,
