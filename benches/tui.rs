@@ -67,7 +67,7 @@ async fn main() {
     let runner = Runner {
         client: client.clone(),
         catalog: catalog.clone(),
-        lang: Lang::FALLBACK,
+        commit_lang: Lang::FALLBACK,
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         paths,
         kubeconfig: Some(kc.clone()),

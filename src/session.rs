@@ -463,8 +463,8 @@ impl Session {
     }
 
     /// What a plan needs to run on this session's cluster and folders: the same for the tutor
-    /// and the CLI.
-    pub fn runner(&self, catalog: Arc<Catalog>, lang: Lang, deadline: Duration) -> Runner {
+    /// and the CLI. Its commits are written in `commit_lang`.
+    pub fn runner(&self, catalog: Arc<Catalog>, commit_lang: Lang, deadline: Duration) -> Runner {
         Runner {
             client: self.client.clone(),
             catalog,
@@ -473,7 +473,7 @@ impl Session {
             context: self.context.clone(),
             deadline,
             fit: Fit::for_paths(&self.paths),
-            lang,
+            commit_lang,
             clock: self.clock.clone(),
         }
     }

@@ -26,14 +26,7 @@ fn key(s: &mut State, code: KeyCode) {
 /// The action the room is shown runs, as the runtime reports it.
 fn run_shown_action(s: &mut State, i: usize) {
     let title = s.current().unwrap().spec.actions[i].step.title();
-    update(
-        s,
-        Msg::Job(Progress::Started {
-            step: i + 1,
-            title,
-            command: String::new(),
-        }),
-    );
+    update(s, Msg::Job(Progress::Started { step: i + 1, title }));
     update(
         s,
         Msg::Job(Progress::Done {

@@ -336,7 +336,7 @@ async fn a_plan_interrupted_by_a_server_restart_completes_after_it() {
     let runner = Runner {
         client: followed.client.clone(),
         catalog: catalog.clone(),
-        lang: capa_tui::i18n::Lang::FALLBACK,
+        commit_lang: capa_tui::i18n::Lang::FALLBACK,
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         paths: paths.clone(),
         kubeconfig: Some(kc.clone()),

@@ -35,10 +35,11 @@ use crate::t;
 /// Progress, as the tutor and the CLI show it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Progress {
+    /// Step `step` (from 1) of the plan began; the plan's own `Step` says its command, in the
+    /// language of whoever shows it.
     Started {
         step: usize,
         title: Words,
-        command: String,
     },
     /// What the step is waiting on or doing right now (`waiting: wave 0 · Deployment/app 0/1 available`).
     Blocker {
@@ -132,8 +133,10 @@ pub struct Runner {
     pub deadline: Duration,
     /// How commands are shown where the learner is.
     pub fit: Fit,
-    /// The language progress and errors are told in.
-    pub lang: Lang,
+    /// The language the plan's commits are written in. A commit message stays in Git, in the
+    /// learner's words like the rest of their work; progress and errors are words said where
+    /// they are shown, in whatever language that is.
+    pub commit_lang: Lang,
     /// The cluster's clock when it runs faster than the wall's (`--speed`).
     pub clock: Option<crate::cluster::clock::FastClock>,
 }
@@ -301,7 +304,6 @@ impl Runner {
             let _ = progress.send(Progress::Started {
                 step: n,
                 title: title.clone(),
-                command: step.command(&self.fit, self.lang),
             });
             if i < done_now {
                 let summary = if passes {

@@ -27,7 +27,7 @@ async fn runner_on(lab: &Lab) -> (Runner, LabPaths, std::sync::Arc<catalog::Cata
         deadline: Duration::from_secs(90),
         fit: capa_tui::lab::fit::Fit::for_paths(&paths),
         catalog: catalog.clone(),
-        lang: capa_tui::i18n::Lang::FALLBACK,
+        commit_lang: capa_tui::i18n::Lang::FALLBACK,
         clock: None,
     };
     (runner, paths, catalog)

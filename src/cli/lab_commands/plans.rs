@@ -139,14 +139,17 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
         );
         let (tx, mut rx) = mpsc::unbounded_channel();
         let started = Instant::now();
+        let (shown, fit) = (steps.clone(), runner.fit.clone());
         let printer = tokio::spawn(async move {
             while let Some(p) = rx.recv().await {
                 match p {
-                    Progress::Started {
-                        step,
-                        title,
-                        command,
-                    } => outln!("[{step}] {}\n    $ {command}", title.say(lang)),
+                    Progress::Started { step, title } => {
+                        let command = shown
+                            .get(step - 1)
+                            .map(|s| s.command(&fit, lang))
+                            .unwrap_or_default();
+                        outln!("[{step}] {}\n    $ {command}", title.say(lang));
+                    }
                     Progress::Blocker { line, .. } => outln!("    … {}", line.say(lang)),
                     Progress::Done { summary, .. } => outln!("    ✓ {}", summary.say(lang)),
                     Progress::Failed { error, .. } => outln!("    ✗ {}", error.say(lang)),

@@ -97,7 +97,7 @@ mod tests {
         let r = Runner {
             client: followed.client.clone(),
             catalog: std::sync::Arc::new(crate::lab::catalog::Catalog::embedded().unwrap()),
-            lang: crate::i18n::Lang::FALLBACK,
+            commit_lang: crate::i18n::Lang::FALLBACK,
             fit: crate::lab::fit::Fit::for_paths(&paths),
             paths,
             kubeconfig: Some(kc),

@@ -35,7 +35,7 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(Words) + Sync)) -> S
         }
         Step::Clone { repo } => clone(r, repo).await,
         Step::WriteTemplates { template } => write_templates(r, template).await,
-        Step::CommitPush { message } => commit_push(r, message.get(r.lang), blocker).await,
+        Step::CommitPush { message } => commit_push(r, message.get(r.commit_lang), blocker).await,
         Step::ApplyApp { file } => apply_app(r, file).await,
         Step::HardRefresh { app } => refreshed::hard_refresh(r, app, blocker).await,
         Step::Wait { app, until } => argo::wait(r, app, *until, blocker).await,

@@ -17,7 +17,6 @@ fn started(s: &mut State, step: usize, title: &str) {
         Msg::Job(Progress::Started {
             step,
             title: title.into(),
-            command: "$ a command".into(),
         }),
     );
 }
@@ -47,7 +46,6 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
         Msg::Job(Progress::Started {
             step: 1,
             title: "a".into(),
-            command: "$ a".into(),
         }),
     );
     update(
@@ -482,7 +480,6 @@ fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
                 Msg::Job(Progress::Started {
                     step: i + 1,
                     title: "a step of the plan".into(),
-                    command: "$ something".into(),
                 }),
             );
             update(
@@ -619,7 +616,6 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
         Msg::Job(Progress::Started {
             step: 1,
             title: title.clone(),
-            command: "$ a command".into(),
         }),
     );
     let waiting = crate::words!("did-skip-passes", lesson = "5");
