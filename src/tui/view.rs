@@ -181,6 +181,10 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
             live: &s.live,
             lab: &s.lab,
             lesson_app: s.lesson_app(),
+            builds_on: s
+                .current()
+                .and_then(|l| l.spec.requires.first())
+                .map(|r| r.lesson),
             terminate_op: &|app| fit.terminate_op(app),
             look,
         }

@@ -85,6 +85,7 @@ step-evidence = write { $file } from the cluster
 ## Applications pane (tui/view/panes.rs).
 apps-not-loaded = The Applications are not loaded yet: the cluster has not answered (see the header).
 apps-none-yet = There are no Applications in argocd. r runs this lesson's plan, which creates what it needs.
+apps-none-builds-on = There are no Applications in argocd. This lesson builds on lesson { $needs }: once that is done, r runs this lesson's plan (n/p reaches a lesson).
 apps-revisions = {"  "}git { $git }{ $git_subject } · { $good }
 apps-last-good = last synced OK { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.

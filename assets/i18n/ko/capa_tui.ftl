@@ -107,6 +107,7 @@ step-evidence = 클러스터에서 읽어 { $file } 작성하기
 ## Applications 패널(tui/view/panes.rs).
 apps-not-loaded = Applications를 아직 불러오지 못했습니다. 클러스터가 아직 응답하지 않았습니다(헤더 참고).
 apps-none-yet = argocd에 Application이 없습니다. r을 누르면 이 레슨의 계획이 실행되어 필요한 것을 만듭니다.
+apps-none-builds-on = argocd에 Application이 없습니다. 이 레슨은 { $needs }번 레슨을 바탕으로 합니다. 그 레슨을 마친 뒤 r을 누르면 이 레슨의 계획이 실행됩니다 (n/p로 레슨 이동).
 apps-revisions = {"  "}Git { $git }{ $git_subject } · { $good }
 apps-last-good = 마지막 동기화 성공 { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.

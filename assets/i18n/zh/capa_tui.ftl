@@ -84,6 +84,7 @@ step-evidence = 从集群读取并写出 { $file }
 ## Applications 窗格（tui/view/panes.rs）。
 apps-not-loaded = Applications 尚未载入：集群还没有回应（见顶部）。
 apps-none-yet = argocd 中没有 Application。按 r 执行本课计划，它会创建所需的一切。
+apps-none-builds-on = argocd 中没有 Application。本课建立在第 { $needs } 课之上：先完成那一课，再按 r 执行本课计划（n/p 切换课程）。
 apps-revisions = {"  "}Git { $git }{ $git_subject } · { $good }
 apps-last-good = 上次成功同步 { $revision }{ $subject }
 # When the commit that last synced OK is Git\'s own: its subject is not said twice.

@@ -288,3 +288,37 @@ fn unspaced(screen: &str) -> String {
         .filter(|c| !c.is_whitespace() && *c != '│')
         .collect()
 }
+
+/// With no Applications yet, the pane says what `r` does in the lesson shown: a lesson that
+/// builds on another changes nothing until that one is done (it had promised "r … creates what
+/// it needs" on lesson 6 of a new lab, and `r` then refused).
+#[test]
+fn no_applications_yet_promises_r_only_where_it_will_create_them() {
+    let catalog = catalog();
+    for lesson in catalog.lessons() {
+        let mut s = state();
+        s.open_lesson(lesson.id());
+        for stream in streams().iter().filter(|st| st.is_app()) {
+            listed(&mut s, stream, Vec::new(), "2026-03-01T10:00:00Z");
+        }
+        s.ui.focus = crate::tui::state::Pane::Apps;
+        s.ui.zoom = true;
+        let (_, whole) = screen(&s);
+        let whole: String = whole.split_whitespace().collect::<Vec<_>>().join(" ");
+        match lesson.spec.requires.first() {
+            Some(needs) => {
+                assert!(
+                    whole.contains(&format!("builds on lesson {}", needs.lesson)),
+                    "lesson {}: {whole}",
+                    lesson.id()
+                );
+                assert!(!whole.contains("creates what it needs"), "{whole}");
+            }
+            None => assert!(
+                whole.contains("creates what it needs"),
+                "lesson {}: {whole}",
+                lesson.id()
+            ),
+        }
+    }
+}

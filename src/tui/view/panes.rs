@@ -28,6 +28,9 @@ pub struct AppsView<'a> {
     pub lab: &'a LabView,
     /// The lesson's Application, listed first.
     pub lesson_app: &'a str,
+    /// The lesson the shown one builds on (its first requirement): with no Applications yet,
+    /// `r` here changes nothing until that one is done, and the pane must not promise it will.
+    pub builds_on: Option<crate::lab::spec::LessonId>,
     /// How to end a blocking operation where the learner is.
     pub terminate_op: &'a dyn Fn(&str) -> String,
     pub look: Look<'a>,
@@ -52,7 +55,10 @@ impl AppsView<'_> {
         if self.live.apps.is_empty() && !loaded {
             lines.push(Line::raw(t!(lang, "apps-not-loaded")));
         } else if self.live.apps.is_empty() {
-            lines.push(Line::raw(t!(lang, "apps-none-yet")));
+            lines.push(Line::raw(match self.builds_on {
+                Some(needs) => t!(lang, "apps-none-builds-on", needs = needs.to_string()),
+                None => t!(lang, "apps-none-yet"),
+            }));
         }
         // The lesson's own Application first: its operation and banner are what matter.
         for (name, app) in super::summary::ordered_apps(self.live, self.lesson_app) {
