@@ -124,10 +124,21 @@ fn each_presented_step_shows_what_it_narrates() {
                 }
             }
             if w >= 110 && h >= 30 {
+                let areas = layout::areas(&s, Rect::new(0, 0, w, h));
                 assert!(
-                    layout::areas(&s, Rect::new(0, 0, w, h)).big_key.is_some(),
+                    areas.big_key.is_some(),
                     "{w}x{h}: the key pressed is shown large"
                 );
+                // What the action just run changed stays in sight until the next press, even
+                // when the next action watches another pane.
+                if let Some(last) = actions[..=i].iter().rev().find_map(|a| a.watch) {
+                    let last = Pane::named(last);
+                    assert!(
+                        areas.panes.iter().any(|(p, r)| *p == last && r.height >= 8),
+                        "{w}x{h}, after action {}: {last:?} is not drawn whole:\n{screen}",
+                        i + 1
+                    );
+                }
             }
         }
     }
@@ -281,6 +292,14 @@ fn a_question_is_asked_before_anything_on_screen_gives_its_answer_away() {
                     assert!(
                         !winner(&screen),
                         "{w}x{h}, action {}: the winner waits:\n{screen}",
+                        i + 1
+                    );
+                    // Only the lesson that traces values asks about them: another's question
+                    // does not hide an earlier lesson's winner.
+                    assert!(
+                        spec.values.is_some() || !words.contains("untilthequestion"),
+                        "{w}x{h}, lesson {}, action {}: the values wait for this question only where it is about them:\n{screen}",
+                        spec.number,
                         i + 1
                     );
                 } else {

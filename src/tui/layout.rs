@@ -72,11 +72,11 @@ fn shell_shown(s: &State) -> bool {
     s.shell.status != ShellStatus::NotStarted || s.ui.focus == Pane::Shell
 }
 
-/// The live panes in the order they get room: the one step mode's narration names first, then
-/// the lesson's, a focused other one next.
+/// The live panes in the order they get room: the one step mode's narration names first, the
+/// one the action just run watched next, then the lesson's, a focused other one next.
 fn live_order(s: &State) -> Vec<Pane> {
     let mut order = s.lesson_panes();
-    if let Some(watched) = s.watched_pane() {
+    for watched in [s.aftermath_pane(), s.watched_pane()].into_iter().flatten() {
         order.retain(|p| *p != watched);
         order.insert(0, watched);
     }
@@ -114,21 +114,29 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
         out.panes.push((Pane::Lesson, left));
     }
     let order = live_order(s);
-    // Presenting: one large live pane, the others a line each.
+    // Presenting: one large live pane (two between actions that watch different ones: the
+    // next action's over what the last one changed), the others a line each.
     if s.ui.present {
-        let rest = u16::try_from(order.len().saturating_sub(1)).unwrap_or(0);
+        let large = if s.aftermath_pane().is_some() { 2 } else { 1 };
+        let rest = u16::try_from(order.len().saturating_sub(large)).unwrap_or(0);
         let [main, lines] = Layout::vertical([
             Constraint::Fill(1),
             Constraint::Length(rest.max(BIG_KEY_ROWS)),
         ])
         .areas(right);
-        out.panes.push((order[0], main));
+        if large == 2 {
+            let [next, last] =
+                Layout::vertical([Constraint::Fill(3), Constraint::Fill(2)]).areas(main);
+            out.panes.extend([(order[0], next), (order[1], last)]);
+        } else {
+            out.panes.push((order[0], main));
+        }
         // Beside the one-line panes, the key just pressed, large for the back of the room.
         let [lines, key] =
             Layout::horizontal([Constraint::Fill(1), Constraint::Length(BIG_KEY_COLUMNS)])
                 .areas(lines);
         out.big_key = Some(key);
-        for (i, pane) in order.iter().skip(1).enumerate() {
+        for (i, pane) in order.iter().skip(large).enumerate() {
             let row = lines.y + u16::try_from(i).unwrap_or(0);
             out.summaries
                 .push((*pane, Rect::new(lines.x, row, lines.width, 1)));

@@ -89,7 +89,10 @@ impl State {
         if self.ui.values_revealed {
             return None;
         }
-        if self.stepping_here().is_some() {
+        // The room's question is about the values only in the lesson that traces them (lesson
+        // 6's about a ConfigMap had hidden lesson 2's finished winner).
+        let values_here = self.current().is_some_and(|l| l.spec.values.is_some());
+        if self.stepping_here().is_some() && values_here {
             return self.room_predicts().then_some(WinnerHidden::UntilAnswered);
         }
         self.values_lesson()
@@ -147,6 +150,25 @@ impl State {
             .rev()
             .find_map(|a| a.watch)
             .map(Pane::named)
+    }
+
+    /// Between two actions, the pane the one just run watched when the next watches another:
+    /// what it changed stays in sight until the next press (lesson 6's push had said "watch
+    /// Applications: src-waves still shows the old commit", and the pane gave way to the
+    /// timeline the moment the push was done). `None` while an action runs.
+    pub fn aftermath_pane(&self) -> Option<Pane> {
+        let m = self.stepping_here()?;
+        if m.running || m.next == 0 {
+            return None;
+        }
+        let actions = &self.current()?.spec.actions;
+        let last = (m.next - 1).min(actions.len().checked_sub(1)?);
+        let pane = actions[..=last]
+            .iter()
+            .rev()
+            .find_map(|a| a.watch)
+            .map(Pane::named)?;
+        (Some(pane) != self.watched_pane()).then_some(pane)
     }
 
     /// The plan the lesson on screen ran or runs (another lesson's is not shown).
