@@ -183,8 +183,13 @@ impl ShellEnv {
             return Ok((shell, Vec::new()));
         }
         let rc = rc_dir.join("bashrc");
+        // libfaketime (the shell on a fast clock) names this shell's shared memory in
+        // FAKETIME_SHARED, and a forked subshell removes it as it ends (`x=$(…)` in a
+        // ~/.bashrc, or pyenv's prompt hook): every program started after that printed
+        // "libfaketime: … sem_open failed". The offset file needs no shared memory, so the name
+        // is not passed on, before anything runs; each program then keeps its own.
         let text = format!(
-            "# Written by capa-tui for its lab shell: your own ~/.bashrc, then the lab's prompt.\n[ -f ~/.bashrc ] && . ~/.bashrc\nPS1={}\"${{PS1:-\\$ }}\"\n",
+            "# Written by capa-tui for its lab shell: your own ~/.bashrc, then the lab's prompt.\nunset FAKETIME_SHARED\n[ -f ~/.bashrc ] && . ~/.bashrc\nPS1={}\"${{PS1:-\\$ }}\"\n",
             quote(&self.prompt_marker())
         );
         std::fs::create_dir_all(rc_dir)
@@ -317,5 +322,54 @@ mod tests {
             .command_with(Some("/bin/sh".into()), dir.path())
             .unwrap();
         assert_eq!((sh, args), (PathBuf::from("/bin/sh"), Vec::<String>::new()));
+    }
+
+    /// On a fast clock, a lab shell whose ~/.bashrc runs a subshell starts programs without
+    /// libfaketime's "sem_open failed" (the shell pane printed it under every `bash -c`).
+    #[test]
+    fn a_lab_shell_on_a_fast_clock_starts_programs_without_libfaketimes_complaints() {
+        use std::io::Write;
+        assert!(
+            libfaketime().is_some(),
+            "libfaketime is not installed: scripts/debian-packages faketime (scripts/test does it)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir_all(&home).unwrap();
+        // A command substitution: the forked subshell that runs it ends, as most ~/.bashrc
+        // files (and pyenv's prompt hook) do.
+        std::fs::write(home.join(".bashrc"), "greeting=$(echo hello)\n").unwrap();
+        let now = jiff::Timestamp::now();
+        let clock = FastClock {
+            speed: 5.0,
+            cluster_at: now,
+            wall_at: now,
+        };
+        let env = ShellEnv::new(&paths(dir.path()), None, "sim").on_clock(Some(clock));
+        let rc_dir = dir.path().join("rc");
+        let (shell, args) = env.command_with(Some("/bin/bash".into()), &rc_dir).unwrap();
+        let _keeper = env.keep_clock(&rc_dir);
+        let mut child = std::process::Command::new(shell)
+            .args(args)
+            .env("HOME", &home)
+            .envs(env.vars_for(&rc_dir))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(b"bash -c 'date +%Y'\nexit\n")
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(stdout.trim().starts_with("20"), "{stdout}\n{stderr}");
+        assert!(!stderr.contains("libfaketime"), "{stderr}");
     }
 }
