@@ -169,90 +169,59 @@ pub fn fade(theme: Theme, area: Rect, buf: &mut Buffer) {
 /// The notice over the screen, when there is one.
 pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
+    let lang = look.lang;
+    let any_key = t!(lang, "notice-any-key");
     let (title, lines) = match &s.ui.notice {
         None => return,
-        Some(Notice::LabStarted(started)) => {
-            let lang = look.lang;
-            let mut lines: Vec<Line<'static>> = started
-                .lines(lang)
-                .into_iter()
-                .map(|l| Line::from(Span::styled(l, look.theme.warn())))
-                .collect();
-            lines.extend([
-                Line::raw(""),
-                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
-            ]);
-            (t!(lang, "notice-title-lab"), lines)
-        }
-        Some(Notice::SetupOfTheLab(kept)) => {
-            let lang = look.lang;
-            let lines = vec![
-                Line::from(Span::styled(kept.say(lang), look.theme.warn())),
-                Line::raw(""),
-                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
-            ];
-            (t!(lang, "notice-title-lab"), lines)
-        }
+        Some(Notice::LabStarted(started)) => (
+            t!(lang, "notice-title-lab"),
+            warning(look, started.lines(lang), any_key),
+        ),
+        Some(Notice::SetupOfTheLab(kept)) => (
+            t!(lang, "notice-title-lab"),
+            warning(look, vec![kept.say(lang)], any_key),
+        ),
         Some(Notice::ProgressKeptAside(kept)) => {
-            let lang = look.lang;
-            let lines = vec![
-                Line::from(Span::styled(
-                    t!(
-                        lang,
-                        "progress-damaged-screen",
-                        kept = kept.display().to_string()
-                    ),
-                    look.theme.warn(),
-                )),
-                Line::raw(""),
-                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
-            ];
-            (t!(lang, "notice-title-lab"), lines)
+            let kept = kept.display().to_string();
+            (
+                t!(lang, "notice-title-lab"),
+                warning(
+                    look,
+                    vec![t!(lang, "progress-damaged-screen", kept = kept)],
+                    any_key,
+                ),
+            )
         }
         Some(Notice::ClusterUnreachable {
             action,
             problem,
             since,
         }) => (
-            t!(look.lang, "notice-title"),
+            t!(lang, "notice-title"),
             unreachable_lines(look, *action, problem, *since),
         ),
         Some(Notice::PlanRunning { action, lesson }) => {
-            let lang = look.lang;
-            let what = what_needs(lang, *action);
-            let lines = vec![
-                Line::from(Span::styled(
-                    t!(
-                        lang,
-                        "notice-plan-running",
-                        what = what,
-                        lesson = lesson.to_string()
-                    ),
-                    look.theme.warn(),
-                )),
-                Line::raw(""),
-                Line::from(Span::styled(t!(lang, "notice-any-key"), look.theme.dim())),
-            ];
-            (t!(lang, "notice-title-plan"), lines)
+            let said = t!(
+                lang,
+                "notice-plan-running",
+                what = what_needs(lang, *action),
+                lesson = lesson.to_string()
+            );
+            (
+                t!(lang, "notice-title-plan"),
+                warning(look, vec![said], any_key),
+            )
         }
         Some(Notice::QuitWhilePlanRuns { lesson }) => {
-            let lang = look.lang;
-            let lines = vec![
-                Line::from(Span::styled(
-                    t!(
-                        lang,
-                        "notice-quit-while-plan-runs",
-                        lesson = lesson.to_string()
-                    ),
-                    look.theme.warn(),
-                )),
-                Line::raw(""),
-                Line::from(Span::styled(
-                    t!(lang, "notice-quit-or-any-key"),
-                    look.theme.dim(),
-                )),
-            ];
-            (t!(lang, "notice-title-plan"), lines)
+            let said = t!(
+                lang,
+                "notice-quit-while-plan-runs",
+                lesson = lesson.to_string()
+            );
+            (
+                t!(lang, "notice-title-plan"),
+                warning(look, vec![said], t!(lang, "notice-quit-or-any-key")),
+            )
         }
     };
     let width = area.width.saturating_sub(4).min(80);
@@ -268,6 +237,17 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
             .title(title),
     )
     .render(rect, buf);
+}
+
+/// A notice's lines: what it warns of, a blank line, then how to go on (dim).
+fn warning(look: Look<'_>, said: Vec<String>, go_on: String) -> Vec<Line<'static>> {
+    said.into_iter()
+        .map(|l| Line::from(Span::styled(l, look.theme.warn())))
+        .chain([
+            Line::raw(""),
+            Line::from(Span::styled(go_on, look.theme.dim())),
+        ])
+        .collect()
 }
 
 /// What a refused key would have done, as a notice names it.
