@@ -172,20 +172,30 @@ fn lesson_7_held(ticked: jiff::Timestamp, scaled: &str, live: bool) -> State {
         earlier.ticks.entry(L(7)).or_default().insert(step, ticked);
     }
     s.resume(earlier);
-    let app = serde_json::json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
-        "metadata": {"name": "src-kust", "namespace": "argocd"},
-        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
-                 "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
-                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}},
-        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}});
-    let mut git = crate::lab::eval::GitFacts::default();
-    git.repos.insert("src".into(), Some("abc".into()));
-    update(&mut s, Msg::Git(git));
+    let app = src_kust_ignoring_replicas();
+    main_at_abc(&mut s);
     // The scale is dated (its Event), so only the clock is missing to tell 40 s have passed.
     scale_event(&mut s, 1, "from 2 to 4", scaled);
     update(&mut s, Msg::App(app));
     scale_deployment(&mut s, 4);
     s
+}
+
+/// Lesson 7's Application as its steps make it, Synced and Healthy at main (`abc`).
+fn src_kust_ignoring_replicas() -> serde_json::Value {
+    serde_json::json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+        "metadata": {"name": "src-kust", "namespace": "argocd"},
+        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
+                 "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
+                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}},
+        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}})
+}
+
+/// Git's main of `src` read at `abc`.
+fn main_at_abc(s: &mut State) {
+    let mut git = crate::lab::eval::GitFacts::default();
+    git.repos.insert("src".into(), Some("abc".into()));
+    update(s, Msg::Git(git));
 }
 
 /// The deployment controller's Event number `n` for a scale of prod-api's ReplicaSet.
@@ -440,15 +450,8 @@ fn file_times_are_said_on_the_clusters_clock() {
 #[test]
 fn a_scale_is_not_called_an_hour_old_before_its_events_are_read() {
     let mut s = builder().lesson(7).build();
-    let app = serde_json::json!({"apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
-        "metadata": {"name": "src-kust", "namespace": "argocd"},
-        "spec": {"source": {"repoURL": "git://gitd.gitsrv.svc.cluster.local:9418/src.git", "path": "kust/overlays/prod"},
-                 "ignoreDifferences": [{"group": "apps", "kind": "Deployment", "jsonPointers": ["/spec/replicas"]}],
-                 "syncPolicy": {"automated": {"selfHeal": true}, "syncOptions": ["RespectIgnoreDifferences=true", "CreateNamespace=true"]}},
-        "status": {"sync": {"status": "Synced", "revision": "abc"}, "health": {"status": "Healthy"}}});
-    let mut git = crate::lab::eval::GitFacts::default();
-    git.repos.insert("src".into(), Some("abc".into()));
-    update(&mut s, Msg::Git(git));
+    let app = src_kust_ignoring_replicas();
+    main_at_abc(&mut s);
     update(&mut s, Msg::App(app));
     scale_deployment(&mut s, 4);
     let held = |s: &State| {
