@@ -143,13 +143,7 @@ impl State {
     /// (or running), else by the last one before it that names one.
     pub fn watched_pane(&self) -> Option<Pane> {
         let m = self.stepping_here()?;
-        let actions = &self.current()?.spec.actions;
-        let shown = m.next.min(actions.len().checked_sub(1)?);
-        actions[..=shown]
-            .iter()
-            .rev()
-            .find_map(|a| a.watch)
-            .map(Pane::named)
+        self.pane_watched_up_to(m.next)
     }
 
     /// Between two actions, the pane the one just run watched when the next watches another:
@@ -161,14 +155,20 @@ impl State {
         if m.running || m.next == 0 {
             return None;
         }
+        let pane = self.pane_watched_up_to(m.next - 1)?;
+        (Some(pane) != self.watched_pane()).then_some(pane)
+    }
+
+    /// The pane named by the lesson's action `i` (0-based, the last one past the end), else by
+    /// the last action before it that names one.
+    fn pane_watched_up_to(&self, i: usize) -> Option<Pane> {
         let actions = &self.current()?.spec.actions;
-        let last = (m.next - 1).min(actions.len().checked_sub(1)?);
-        let pane = actions[..=last]
+        let i = i.min(actions.len().checked_sub(1)?);
+        actions[..=i]
             .iter()
             .rev()
             .find_map(|a| a.watch)
-            .map(Pane::named)?;
-        (Some(pane) != self.watched_pane()).then_some(pane)
+            .map(Pane::named)
     }
 
     /// The plan the lesson on screen ran or runs (another lesson's is not shown).
