@@ -1,7 +1,8 @@
 //! How conditions are judged and said, on hand-built facts.
 use super::judge::rolled_out;
+use super::subset::Missing;
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn deployment() -> ObjectRef {
     ObjectRef::try_from("ns/Deployment/d".to_string()).unwrap()
@@ -18,19 +19,17 @@ fn the_first_missing_part_is_named_with_its_path() {
         })
     };
     assert_eq!(
-        first_missing(
+        not_held(
             &spec,
-            &json!({"source": {"helm": {"valuesObject": {"replicaCount": 3}}}}),
-            ""
+            &json!({"source": {"helm": {"valuesObject": {"replicaCount": 3}}}})
         ),
         missing("source.helm.valuesObject", json!({"replicaCount": 3}), None)
     );
     // The parameter of the same name is there: its value is what differs.
     assert_eq!(
-        first_missing(
+        not_held(
             &spec,
-            &json!({"source": {"helm": {"parameters": [{"name": "greeting", "value": "from-parameter"}]}}}),
-            ""
+            &json!({"source": {"helm": {"parameters": [{"name": "greeting", "value": "from-parameter"}]}}})
         ),
         missing(
             "source.helm.parameters[0].value",
@@ -40,10 +39,9 @@ fn the_first_missing_part_is_named_with_its_path() {
     );
     // Nothing like it in the list: the list lacks it.
     assert_eq!(
-        first_missing(
+        not_held(
             &spec,
-            &json!({"source": {"helm": {"parameters": [{"name": "other", "value": "y"}]}}}),
-            ""
+            &json!({"source": {"helm": {"parameters": [{"name": "other", "value": "y"}]}}})
         ),
         missing(
             "source.helm.parameters[]",
