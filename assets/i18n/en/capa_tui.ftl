@@ -520,6 +520,7 @@ plan-waiting-refresh = waiting: Argo CD to read { $app } again
 plan-ending-blocking = an operation is still retrying { $retrying } while Git is at { $git }: ending it ({ $command })
 plan-waiting-end = waiting: the operation to end (phase { $phase })
 plan-waiting-hold = waiting: { $seconds } s to go (selfHeal would revert replicas in that time if ignoreDifferences did not hold)
+plan-waiting-scale-record = waiting: the deployment controller to record the scale of { $deployment } (its Event dates the scale)
 run-cancelled = cancelled during step { $step }; run the lesson again to finish it
 run-step-failed = step { $step } ({ $title }) failed: { $why }
 run-no-actions = lesson { $folder } has no actions in its lesson.yaml

@@ -539,6 +539,7 @@ plan-waiting-refresh = 기다리는 중: Argo CD가 { $app }을(를) 다시 읽�
 plan-ending-blocking = 작업이 아직 { $retrying } 커밋을 재시도하고 있고, Git은 이미 { $git }입니다. 작업을 끝내는 중({ $command })
 plan-waiting-end = 기다리는 중: 작업이 끝나기를(phase { $phase })
 plan-waiting-hold = 기다리는 중: { $seconds }초 남음(ignoreDifferences가 제대로 동작하지 않는다면 그동안 selfHeal이 레플리카 수를 되돌립니다)
+plan-waiting-scale-record = 기다리는 중: deployment 컨트롤러가 { $deployment }의 스케일 변경을 기록하기를(그 Event가 스케일 시각을 알려 줍니다)
 run-cancelled = { $step }단계에서 취소됨. 마저 끝내려면 레슨을 다시 실행하세요
 run-step-failed = { $step }단계({ $title }) 실패: { $why }
 run-no-actions = 레슨 { $folder }의 lesson.yaml에 동작이 없습니다

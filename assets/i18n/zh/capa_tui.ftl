@@ -513,6 +513,7 @@ plan-waiting-refresh = 等待：Argo CD 重新读取 { $app }
 plan-ending-blocking = 一个操作仍在重试 { $retrying }，而 Git 已在 { $git }：结束它（{ $command }）
 plan-waiting-end = 等待：操作结束（phase { $phase }）
 plan-waiting-hold = 等待：还剩 { $seconds } 秒（如果 ignoreDifferences 不起作用，selfHeal 会在这段时间内改回副本数）
+plan-waiting-scale-record = 等待：deployment 控制器记录 { $deployment } 的扩缩（由它的 Event 确定扩缩的时间）
 run-cancelled = 在第 { $step } 步取消了；再执行一次本课即可完成
 run-step-failed = 第 { $step } 步（{ $title }）失败：{ $why }
 run-no-actions = 课程 { $folder } 的 lesson.yaml 中没有动作

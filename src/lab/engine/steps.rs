@@ -5,6 +5,7 @@
 //! strings layer, in the runner's language.
 
 mod argo;
+mod recorded;
 mod refreshed;
 
 use crate::i18n::Words;

@@ -439,7 +439,14 @@ pub async fn hold(
     seconds: u64,
     blocker: &(dyn Fn(Words) + Sync),
 ) -> StepResult {
-    let scaled = evidence::scaled_at(&r.client, namespace, deployment).await?;
+    // The scale is dated by the deployment controller's Event, which comes a moment after it.
+    let scaled = super::recorded::once_recorded(
+        || evidence::scaled_at(&r.client, namespace, deployment),
+        super::recorded::PATIENCE,
+        &words!("plan-waiting-scale-record", deployment = deployment),
+        blocker,
+    )
+    .await?;
     loop {
         let now = cluster::now(&r.client).await?;
         let left = evidence::seconds_to_go(scaled, seconds, now);
