@@ -108,7 +108,8 @@ impl Say for RunError {
                 "run-needs-lesson",
                 lesson = lesson.to_string(),
                 needs = needs.to_string(),
-                why = why.say(lang)
+                // Only the fact: the message's own advice is to do that lesson first.
+                why = why.fact(lang)
             ),
             RunError::Unknowable(e) => t!(lang, "run-unknowable", why = e.say(lang)),
         }

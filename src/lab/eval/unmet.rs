@@ -206,14 +206,55 @@ impl Unmet {
     }
 }
 
+/// A reason said whole (its fact, then what to do), or its fact alone.
+#[derive(Clone, Copy)]
+enum Part {
+    Whole,
+    Fact,
+}
+
+/// A reason's message whole, or its `.fact` attribute: the fact without the advice.
+/// `[fact arguments], [advice arguments]` when the advice names more than the fact.
+macro_rules! told {
+    ($part:expr, $lang:expr, $id:literal, [$($fact:tt)*], [$($advice:tt)*]) => {
+        match $part {
+            Part::Whole => t!($lang, $id, $($fact)*, $($advice)*),
+            Part::Fact => t!($lang, $id, "fact", $($fact)*),
+        }
+    };
+    ($part:expr, $lang:expr, $id:literal $(, $($args:tt)*)?) => {
+        match $part {
+            Part::Whole => t!($lang, $id $(, $($args)*)?),
+            Part::Fact => t!($lang, $id, "fact" $(, $($args)*)?),
+        }
+    };
+}
+
 impl Say for Unmet {
+    fn say(&self, lang: Lang) -> String {
+        self.said(lang, Part::Whole)
+    }
+}
+
+impl Unmet {
+    /// What is not so, without what to do about it: for a message that gives its own advice
+    /// (a lesson's prerequisite says to do that lesson first).
+    pub fn fact(&self, lang: Lang) -> String {
+        self.said(lang, Part::Fact)
+    }
+
     // One arm per message: split, the messages would only be scattered.
     #[allow(clippy::too_many_lines)]
-    fn say(&self, lang: Lang) -> String {
+    fn said(&self, lang: Lang, part: Part) -> String {
         match self {
-            Unmet::NoBareRepo { repo } => t!(lang, "unmet-no-bare-repo", repo = repo.as_str()),
-            Unmet::NotCloned { repo } => t!(lang, "unmet-not-cloned", repo = repo.as_str()),
-            Unmet::NotPushed { repo, path } => t!(
+            Unmet::NoBareRepo { repo } => {
+                told!(part, lang, "unmet-no-bare-repo", repo = repo.as_str())
+            }
+            Unmet::NotCloned { repo } => {
+                told!(part, lang, "unmet-not-cloned", repo = repo.as_str())
+            }
+            Unmet::NotPushed { repo, path } => told!(
+                part,
                 lang,
                 "unmet-not-pushed",
                 repo = repo.as_str(),
@@ -223,7 +264,8 @@ impl Say for Unmet {
                 repo,
                 path,
                 contains,
-            } => t!(
+            } => told!(
+                part,
                 lang,
                 "unmet-pushed-without",
                 repo = repo.as_str(),
@@ -256,7 +298,8 @@ impl Say for Unmet {
                 path = path.as_str(),
                 want = want.as_str()
             ),
-            Unmet::GitNotYaml { repo, file, why } => t!(
+            Unmet::GitNotYaml { repo, file, why } => told!(
+                part,
                 lang,
                 "unmet-git-not-yaml",
                 repo = repo.as_str(),
@@ -268,7 +311,8 @@ impl Say for Unmet {
                 file,
                 path,
                 have,
-            } => t!(
+            } => told!(
+                part,
                 lang,
                 "unmet-git-not-text",
                 repo = repo.as_str(),
@@ -291,13 +335,14 @@ impl Say for Unmet {
                 have = have.as_str(),
                 want = want.as_str()
             ),
-            Unmet::NoApp { app } => t!(lang, "unmet-no-app", app = app.as_str()),
+            Unmet::NoApp { app } => told!(part, lang, "unmet-no-app", app = app.as_str()),
             Unmet::AppSpecLacks {
                 app,
                 at,
                 want,
                 have: None,
-            } => t!(
+            } => told!(
+                part,
                 lang,
                 "unmet-app-spec-lacks",
                 app = app.as_str(),
@@ -309,7 +354,8 @@ impl Say for Unmet {
                 at,
                 want,
                 have: Some(have),
-            } => t!(
+            } => told!(
+                part,
                 lang,
                 "unmet-app-spec-differs",
                 app = app.as_str(),
@@ -329,24 +375,25 @@ impl Say for Unmet {
                 );
                 let app = state.app.as_str();
                 match why {
-                    Unsettled::CannotRender { message } => t!(
+                    Unsettled::CannotRender { message } => told!(
+                        part,
                         lang,
                         "unmet-cannot-render",
                         state = now,
                         message = message.as_str()
                     ),
-                    Unsettled::RetryingOther { at, attempt } => t!(
+                    Unsettled::RetryingOther { at, attempt } => told!(
+                        part,
                         lang,
                         "unmet-retrying-other",
-                        state = now,
-                        at = at.as_str(),
-                        attempt = attempt,
-                        app = app
+                        [state = now, at = at.as_str(), attempt = attempt],
+                        [app = app]
                     ),
                     Unsettled::SyncFails {
                         message,
                         retrying: true,
-                    } => t!(
+                    } => told!(
+                        part,
                         lang,
                         "unmet-sync-fails-retrying",
                         state = now,
@@ -355,23 +402,30 @@ impl Say for Unmet {
                     Unsettled::SyncFails {
                         message,
                         retrying: false,
-                    } => t!(
+                    } => told!(
+                        part,
                         lang,
                         "unmet-sync-failed",
                         state = now,
                         message = message.as_str()
                     ),
-                    Unsettled::Syncing => t!(lang, "unmet-syncing", state = now),
+                    Unsettled::Syncing => told!(part, lang, "unmet-syncing", state = now),
                     Unsettled::NotCompared => {
-                        t!(lang, "unmet-not-compared", state = now, app = app)
+                        told!(part, lang, "unmet-not-compared", [state = now], [app = app])
                     }
                     Unsettled::OutOfSync { automated: false } => {
-                        t!(lang, "unmet-out-of-sync", state = now)
+                        told!(part, lang, "unmet-out-of-sync", state = now)
                     }
                     Unsettled::OutOfSync { automated: true } => {
-                        t!(lang, "unmet-out-of-sync-automated", state = now, app = app)
+                        told!(
+                            part,
+                            lang,
+                            "unmet-out-of-sync-automated",
+                            [state = now],
+                            [app = app]
+                        )
                     }
-                    Unsettled::NotHealthy => t!(lang, "unmet-not-healthy", state = now),
+                    Unsettled::NotHealthy => told!(part, lang, "unmet-not-healthy", state = now),
                 }
             }
             Unmet::NotSucceeded {
@@ -460,7 +514,8 @@ impl Say for Unmet {
                 want,
                 updated,
                 total,
-            } => t!(
+            } => told!(
+                part,
                 lang,
                 "unmet-not-rolled-out",
                 object = object.as_str(),
@@ -474,7 +529,9 @@ impl Say for Unmet {
             Unmet::EvidenceFails { file } => {
                 t!(lang, "unmet-evidence-fails", file = file.as_str())
             }
-            Unmet::NotScaled { object } => t!(lang, "unmet-not-scaled", object = object.as_str()),
+            Unmet::NotScaled { object } => {
+                told!(part, lang, "unmet-not-scaled", object = object.as_str())
+            }
             Unmet::Holding { left } => t!(lang, "unmet-holding", seconds = left.to_string()),
             Unmet::NoClock => t!(lang, "unmet-no-clock"),
             Unmet::NotReadYet => t!(lang, "unmet-not-read-yet"),
@@ -487,5 +544,7 @@ crate::display_says!(Unmet);
 mod judge;
 mod subset;
 
+#[cfg(test)]
+mod said_tests;
 #[cfg(test)]
 mod tests;
