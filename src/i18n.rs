@@ -261,6 +261,41 @@ mod tests {
         }
     }
 
+    /// `message.attribute` of every attribute in one language's file.
+    fn attributes(lang: Lang) -> BTreeSet<String> {
+        let file = format!("{ASSETS}{}/{DOMAIN}.ftl", lang.code());
+        let text = crate::embedded::FILES
+            .iter()
+            .find(|(p, _)| *p == file)
+            .map(|(_, t)| *t)
+            .unwrap_or_default();
+        let resource = fluent_syntax::parser::parse(text).unwrap_or_else(|(r, _)| r);
+        resource
+            .body
+            .iter()
+            .filter_map(|entry| match entry {
+                fluent_syntax::ast::Entry::Message(m) => Some(m),
+                _ => None,
+            })
+            .flat_map(|m| {
+                m.attributes
+                    .iter()
+                    .map(move |a| format!("{}.{}", m.id.name, a.id.name))
+            })
+            .collect()
+    }
+
+    /// An attribute is a message's part said alone (a reason's `.fact`): a language that lacks
+    /// one would say the message's id in its place.
+    #[test]
+    fn every_attribute_exists_in_every_language_and_no_other() {
+        let english = attributes(Lang::FALLBACK);
+        assert!(english.contains("unmet-no-app.fact"), "{english:?}");
+        for &lang in Lang::all() {
+            assert_eq!(attributes(lang), english, "{lang}");
+        }
+    }
+
     #[test]
     fn every_language_parses_without_errors() {
         for &lang in Lang::all() {
