@@ -1,6 +1,6 @@
-//! A lesson's checklist judged on facts, true right now: a step is done — in order, with the
-//! time the facts say it was done — or undone, with the reason, when the cluster or Git undid
-//! it. A moment (lesson 6's failed sync) stays done once it happened or its evidence proves it.
+//! A lesson's checklist judged on facts, true right now: a step is done — in order, or after the
+//! last step before it that is done, with the time the facts say it was done — or undone, with
+//! the reason, when the cluster or Git undid it. A moment (lesson 6's failed sync) stays done once it happened or its evidence proves it.
 //! A step that needs time to pass counts down until it has. The tutor and `capa-tui status`
 //! both judge this way.
 
@@ -62,8 +62,25 @@ pub fn judge(
                 _ => None,
             }
         });
-        // A step that was never done counts only once the steps before it are done.
+        // A step that was never done counts only once the steps before it are done: what
+        // holds before the lesson's first steps (left over from an earlier lesson) is not done
+        // by this lesson.
         let in_order = states.iter().all(ItemState::done);
+        // ... or once it came true after the last step before it that is done: then it was
+        // done in this lesson, only in another order (lesson 6's plan pushes the fix before it
+        // writes failed-hook.json, to show the trap). Both times are on the cluster's clock.
+        let last_done = states
+            .iter()
+            .filter_map(|s| match s {
+                ItemState::Done { at } => Some(*at),
+                _ => None,
+            })
+            .max();
+        let came_after = || {
+            last_done
+                .zip(item.done_when.since(facts))
+                .is_some_and(|(last, since)| since >= last)
+        };
         let why = item.done_when.unmet(facts);
         let state = match (why, ticked) {
             // Once it happened, a moment stays done.
@@ -78,7 +95,7 @@ pub fn judge(
             (None, Some(_)) => ItemState::Done {
                 at: item.done_when.since(facts).unwrap_or(now),
             },
-            (None, None) if in_order => ItemState::Done {
+            (None, None) if in_order || came_after() => ItemState::Done {
                 at: item.done_when.since(facts).unwrap_or(now),
             },
             (None, None) => ItemState::Open { why: None },

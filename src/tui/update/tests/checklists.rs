@@ -84,7 +84,9 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
         }]),
     );
     let ticked: Vec<usize> = s.lab.ticks[&L(6)].keys().copied().collect();
-    assert_eq!(ticked, [0, 1, 2], "the two moments, and the file is there");
+    // The two moments, the file is there, and it passes: that came after the last step before
+    // it that is done, so it ticks though the steps between are not known.
+    assert_eq!(ticked, [0, 1, 2, 6]);
     for moment in [0, 1] {
         assert_eq!(
             s.lab.ticks[&L(6)][&moment],
@@ -485,4 +487,52 @@ fn a_scale_is_not_called_an_hour_old_before_its_events_are_read() {
         }
     }
     assert!(held(&s), "{:?}", s.lab.checklists[&L(7)]);
+}
+
+/// Lesson 6 as its plan does it: the failed sync ticked, then the fix pushed before
+/// failed-hook.json is written (to show the trap). The fix is done, said as done, though a step
+/// before it is not; a fix that was in Git before the failed sync (left over) is not.
+#[test]
+fn a_step_done_after_the_last_done_step_ticks_out_of_order() {
+    use crate::lab::eval::GitFacts;
+    use crate::tui::state::ItemState;
+    let failed: jiff::Timestamp = "2026-12-03T08:00:00Z".parse().unwrap();
+    let pushed = |at: &str| {
+        let mut s = builder().lesson(6).live().build();
+        let mut earlier = crate::lab::progress::Progress::default();
+        for step in 0..2 {
+            earlier.ticks.entry(L(6)).or_default().insert(step, failed);
+        }
+        s.resume(earlier);
+        let mut git = GitFacts::default();
+        git.repos.insert("src".into(), Some("fix".into()));
+        for template in ["06-failed-hook", "06-failed-hook-fix"] {
+            for (path, text) in catalog().template_files(template) {
+                if let Some(in_repo) = path.strip_prefix("repo/") {
+                    git.files.insert(("src".into(), in_repo.to_string()), text);
+                    git.changed
+                        .insert(("src".into(), in_repo.to_string()), at.parse().unwrap());
+                }
+            }
+        }
+        update(&mut s, Msg::Git(git));
+        s.lab.checklists[&L(6)].clone()
+    };
+    let after = pushed("2026-12-03T08:01:00Z");
+    assert!(
+        matches!(after[2], ItemState::Open { .. }),
+        "failed-hook.json is not written: {after:?}"
+    );
+    assert_eq!(
+        after[3],
+        ItemState::Done {
+            at: "2026-12-03T08:01:00Z".parse().unwrap()
+        },
+        "the fix, pushed after the failed sync"
+    );
+    let before = pushed("2026-12-03T07:59:00Z");
+    assert!(
+        matches!(before[3], ItemState::Open { .. }),
+        "a fix older than the failure is not this lesson's: {before:?}"
+    );
 }
