@@ -112,6 +112,16 @@ pub struct Destination {
 #[serde(default)]
 pub struct Operation {
     pub sync: Option<SyncOperation>,
+    /// How often a failed attempt is retried (Argo CD's automated sync writes `{limit: 5}`
+    /// unless `spec.syncPolicy.retry` says otherwise).
+    pub retry: Option<RetryStrategy>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct RetryStrategy {
+    /// Retries after the first attempt; negative: without end.
+    pub limit: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

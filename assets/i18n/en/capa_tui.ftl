@@ -96,6 +96,7 @@ apps-never-good = never synced OK yet
 apps-op-ended = {"  "}last sync of { $revision }:{" "}
 apps-op-running = {"  "}⧗ syncing { $revision }:{" "}
 apps-op-retrying = {"  "}⧗ retrying { $revision } (retry #{ $count }):{" "}
+apps-op-retrying-of = {"  "}⧗ retrying { $revision } (retry #{ $count } of { $limit }):{" "}
 apps-op-after-retries = {" "}after { $count ->
     [one] 1 retry
    *[other] { $count } retries

@@ -117,6 +117,7 @@ apps-never-good = 아직 동기화에 성공한 적 없음
 apps-op-ended = {"  "}{ $revision }의 마지막 동기화:{" "}
 apps-op-running = {"  "}⧗ { $revision } 동기화 중:{" "}
 apps-op-retrying = {"  "}⧗ { $revision } 재시도 중({ $count }번째 재시도):{" "}
+apps-op-retrying-of = {"  "}⧗ { $revision } 재시도 중({ $limit }번 중 { $count }번째 재시도):{" "}
 apps-op-after-retries = {" "}({ $count ->
    *[other] 재시도 { $count }회
 } 후)

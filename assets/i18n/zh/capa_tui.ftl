@@ -94,6 +94,7 @@ apps-never-good = 尚未成功同步过
 apps-op-ended = {"  "}上次同步（{ $revision }）：
 apps-op-running = {"  "}⧗ 正在同步 { $revision }：
 apps-op-retrying = {"  "}⧗ 正在重试 { $revision }（第 { $count } 次重试）：
+apps-op-retrying-of = {"  "}⧗ 正在重试 { $revision }（第 { $count } 次重试，共 { $limit } 次）：
 apps-op-after-retries = {" "}重试 { $count } 次后
 apps-op-since = 始于 { $time }
 retry-count = {" "}· 第 { $count } 次重试

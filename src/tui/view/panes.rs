@@ -146,8 +146,25 @@ impl AppsView<'_> {
         let retries = op.retry_count.filter(|n| *n > 0);
         let running = matches!(op.phase.as_str(), "Running" | "Terminating");
         let (lead, style) = match (running, retries) {
+            // How many retries are left is what a presenter needs: once they run out, the
+            // next commit syncs by itself.
             (true, Some(n)) => (
-                t!(lang, "apps-op-retrying", revision = revision, count = n),
+                match op
+                    .operation
+                    .retry
+                    .as_ref()
+                    .and_then(|r| r.limit)
+                    .filter(|l| *l > 0)
+                {
+                    Some(limit) => t!(
+                        lang,
+                        "apps-op-retrying-of",
+                        revision = revision,
+                        count = n,
+                        limit = limit
+                    ),
+                    None => t!(lang, "apps-op-retrying", revision = revision, count = n),
+                },
                 look.theme.warn(),
             ),
             (true, None) => (
