@@ -38,6 +38,26 @@ fn the_corpus_loads_and_every_listed_difference_names_a_probe() {
             assert!(ids.insert(id.clone()), "probe {id} is defined twice");
         }
     }
+    // The groups that make a CRD run alone: discovery by the others would race them.
+    let alone: Vec<&str> = groups
+        .iter()
+        .filter(|g| g.group.changes_discovery())
+        .map(|g| g.id.as_str())
+        .collect();
+    for crd_group in [
+        "survey-named/crd",
+        "survey-helm/chart-crds",
+        "survey-argocd/crd-in-app",
+    ] {
+        assert!(
+            alone.contains(&crd_group),
+            "{crd_group} runs alone: {alone:?}"
+        );
+    }
+    assert!(
+        !alone.contains(&"survey-clients/kr8s"),
+        "only the groups that change discovery run alone: {alone:?}"
+    );
     let groups_ids: std::collections::BTreeSet<String> =
         groups.iter().map(|g| format!("{}/*", g.id)).collect();
     let listed = listed::read();

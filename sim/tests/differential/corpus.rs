@@ -48,6 +48,18 @@ pub struct Probe {
     pub timeout: Option<u64>,
 }
 
+impl Group {
+    /// Whether the group makes or removes a CustomResourceDefinition: while it does, another
+    /// group's discovery (`/apis`, then each group version) can list a group whose version is
+    /// already gone, on either cluster (kr8s warned "the server could not find the requested
+    /// resource" on one and not the other). Such a group runs alone.
+    pub fn changes_discovery(&self) -> bool {
+        std::iter::once(&self.setup)
+            .chain(self.probes.iter().map(|p| &p.run))
+            .any(|text| text.contains("CustomResourceDefinition") || text.contains("delete crd"))
+    }
+}
+
 /// One group ready to run: its id prefix and the masks that apply to it.
 #[derive(Debug, Clone)]
 pub struct Planned {

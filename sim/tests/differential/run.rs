@@ -1,5 +1,6 @@
 //! Running the corpus on both clusters at once (a group on each in parallel, a few groups at a
-//! time) and judging what came back against the list of known differences.
+//! time, one that changes discovery alone) and judging what came back against the list of known
+//! differences.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -42,11 +43,19 @@ pub async fn both(groups: Vec<Planned>) -> Vec<Outcome> {
     let real = Arc::new(Target::real());
     let embedded = Arc::new(Target::embedded().await);
     let gate = Arc::new(tokio::sync::Semaphore::new(GROUPS_AT_ONCE));
+    // Held shared by every group, and alone by one that changes discovery (a CRD).
+    let discovery = Arc::new(tokio::sync::RwLock::new(()));
     let mut tasks = Vec::new();
     for g in groups {
         let (real, embedded, gate) = (real.clone(), embedded.clone(), gate.clone());
+        let discovery = discovery.clone();
         tasks.push(tokio::spawn(async move {
             let _turn = gate.acquire().await.unwrap();
+            let (_shared, _alone) = if g.group.changes_discovery() {
+                (None, Some(discovery.write().await))
+            } else {
+                (Some(discovery.read().await), None)
+            };
             let (r, e) = tokio::join!(group(&real, &g), group(&embedded, &g));
             g.probe_ids()
                 .zip(r.into_iter().zip(e))
