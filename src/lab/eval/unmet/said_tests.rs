@@ -4,21 +4,15 @@ use crate::lab::engine::RunError;
 use crate::lab::spec::LessonId;
 
 /// One reason of each kind (the match in `every_kind_is_here` fails to compile when a kind is
-/// added and not listed here).
+/// added and not listed there).
 fn one_of_each() -> Vec<Unmet> {
+    [git_reasons(), app_reasons(), cluster_reasons()].concat()
+}
+
+/// Why Git or the working copy is not as the lab wants.
+fn git_reasons() -> Vec<Unmet> {
     let s = |v: &str| v.to_string();
-    let state = AppState {
-        app: s("src-waves"),
-        sync: s("OutOfSync"),
-        health: s("Healthy"),
-        at: s("abc1234"),
-        main: s("def5678"),
-    };
-    let settled = |why| Unmet::NotSettled {
-        state: state.clone(),
-        why,
-    };
-    let mut all = vec![
+    vec![
         Unmet::NoBareRepo {
             repo: s("capa-src"),
         },
@@ -64,6 +58,24 @@ fn one_of_each() -> Vec<Unmet> {
             file: s("f.yaml"),
             why: s("bad indent"),
         },
+    ]
+}
+
+/// Why an Application is not as the lab wants.
+fn app_reasons() -> Vec<Unmet> {
+    let s = |v: &str| v.to_string();
+    let state = AppState {
+        app: s("src-waves"),
+        sync: s("OutOfSync"),
+        health: s("Healthy"),
+        at: s("abc1234"),
+        main: s("def5678"),
+    };
+    let settled = |why| Unmet::NotSettled {
+        state: state.clone(),
+        why,
+    };
+    let mut all = vec![
         Unmet::NoApp {
             app: s("src-waves"),
         },
@@ -91,6 +103,38 @@ fn one_of_each() -> Vec<Unmet> {
             phase: s("Succeeded"),
             at: s("abc"),
         },
+    ];
+    all.extend(
+        [
+            Unsettled::CannotRender { message: s("boom") },
+            Unsettled::RetryingOther {
+                at: s("abc"),
+                attempt: 2,
+            },
+            Unsettled::SyncFails {
+                message: s("boom"),
+                retrying: true,
+            },
+            Unsettled::SyncFails {
+                message: s("boom"),
+                retrying: false,
+            },
+            Unsettled::Syncing,
+            Unsettled::NotCompared,
+            Unsettled::OutOfSync { automated: false },
+            Unsettled::OutOfSync { automated: true },
+            Unsettled::NotHealthy,
+        ]
+        .into_iter()
+        .map(settled),
+    );
+    all
+}
+
+/// Why the cluster or the evidence is not as the lab wants.
+fn cluster_reasons() -> Vec<Unmet> {
+    let s = |v: &str| v.to_string();
+    vec![
         Unmet::NotInCluster {
             object: s("ns/Job/j"),
         },
@@ -140,32 +184,7 @@ fn one_of_each() -> Vec<Unmet> {
         Unmet::Holding { left: 3 },
         Unmet::NoClock,
         Unmet::NotReadYet,
-    ];
-    all.extend(
-        [
-            Unsettled::CannotRender { message: s("boom") },
-            Unsettled::RetryingOther {
-                at: s("abc"),
-                attempt: 2,
-            },
-            Unsettled::SyncFails {
-                message: s("boom"),
-                retrying: true,
-            },
-            Unsettled::SyncFails {
-                message: s("boom"),
-                retrying: false,
-            },
-            Unsettled::Syncing,
-            Unsettled::NotCompared,
-            Unsettled::OutOfSync { automated: false },
-            Unsettled::OutOfSync { automated: true },
-            Unsettled::NotHealthy,
-        ]
-        .into_iter()
-        .map(settled),
-    );
-    all
+    ]
 }
 
 #[test]
