@@ -343,7 +343,7 @@ fn lesson_six_in_step_mode_stages_the_trap_before_ending_the_operation() {
     step(3);
     let failing = step(4);
     assert!(
-        failing.contains("The hook failed and the sync retries"),
+        failing.contains("The hook failed. settings is still blue"),
         "{failing}"
     );
     assert!(
