@@ -267,6 +267,7 @@ plan-waiting-for-g = · waiting for g
 plan-waiting-for-next = · waiting for the next press
 plan-running = … running · { $seconds }s
 plan-done = ✓ done in { $seconds }s
+plan-took-fast = { $said } ({ $seconds }s on the cluster's ×{ $speed } clock)
 plan-failed-lab-moved-on = ✗ stopped at step { $step }; the lab has changed since, so why it stopped may no longer hold: r runs the plan again
 
 ## Argo CD's status words glossed where they appear (tui/theme.rs). English needs no gloss: each

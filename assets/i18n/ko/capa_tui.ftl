@@ -287,6 +287,7 @@ plan-waiting-for-g = · g를 기다리는 중
 plan-waiting-for-next = · 다음 키를 기다리는 중
 plan-running = … 실행 중 · { $seconds }초
 plan-done = ✓ { $seconds }초 만에 완료
+plan-took-fast = { $said }(클러스터의 ×{ $speed } 시계로는 { $seconds }초)
 plan-failed-lab-moved-on = ✗ { $step }단계에서 멈췄습니다. 그 뒤로 실습이 바뀌어서 멈춘 이유가 더 이상 맞지 않을 수 있습니다. r을 눌러 계획을 다시 실행하세요
 
 ## Argo CD의 상태 단어 옆에 붙이는 한국어 뜻(tui/theme.rs).

@@ -262,6 +262,7 @@ plan-waiting-for-g = · 等待按 g
 plan-waiting-for-next = · 等待下一次按键
 plan-running = … 执行中 · { $seconds } 秒
 plan-done = ✓ 完成，用时 { $seconds } 秒
+plan-took-fast = { $said }（集群的 ×{ $speed } 时钟上为 { $seconds } 秒）
 plan-failed-lab-moved-on = ✗ 在第 { $step } 步停止；此后实验已有变化，当时的原因可能已不再成立：按 r 重新执行计划
 
 ## Argo CD 的状态词在出现处加注中文（tui/theme.rs）。

@@ -536,3 +536,38 @@ fn a_step_done_after_the_last_done_step_ticks_out_of_order() {
         "a fix older than the failure is not this lesson's: {before:?}"
     );
 }
+
+/// Under --speed the checklist's times are the cluster's, so the time a plan took is said on
+/// both clocks: 66 s of the wall beside five minutes of ticks read as a contradiction.
+#[test]
+fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
+    let done_in = |clock: Option<crate::session::clock::FastClock>| {
+        let mut s = builder().lesson(6).size(200, 50).build();
+        s.session.clock = clock;
+        update(
+            &mut s,
+            Msg::JobSteps {
+                lesson: L(6),
+                steps: Vec::new(),
+            },
+        );
+        update(&mut s, Msg::JobEnded(Ok(())));
+        s.run.job.as_mut().unwrap().took = Some(std::time::Duration::from_secs(66));
+        crate::tui::view::text_of_screen(&s, 200, 50)
+    };
+    let wall: jiff::Timestamp = "2026-12-04T10:00:00Z".parse().unwrap();
+    let fast = done_in(Some(crate::session::clock::FastClock {
+        speed: 5.0,
+        cluster_at: wall,
+        wall_at: wall,
+    }));
+    assert!(
+        fast.contains("✓ done in 66s (330s on the cluster's ×5 clock)"),
+        "{fast}"
+    );
+    let real = done_in(None);
+    assert!(
+        real.contains("✓ done in 66s") && !real.contains("cluster's ×"),
+        "{real}"
+    );
+}
