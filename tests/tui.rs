@@ -491,6 +491,9 @@ fn applications_name_the_last_good_revision_and_the_one_retrying() {
         "{waves}"
     );
     assert!(!waves.contains("synced d845f08"), "{waves}");
+    // The timeline counts the same retries the same way.
+    let timeline = zoomed(scene(5, retry_blocked), Pane::Timeline);
+    assert!(timeline.contains("Running · retry 1 of 5"), "{timeline}");
     // Where Git's commit is the one that last synced OK (the recorded lab as it was), it is
     // named once.
     let before = zoomed(scene(5, |_| {}), Pane::Apps);

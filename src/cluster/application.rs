@@ -187,6 +187,15 @@ pub struct OperationState {
 }
 
 impl OperationState {
+    /// How many retries the operation may run, when it says and they are limited.
+    pub fn retry_limit(&self) -> Option<i64> {
+        self.operation
+            .retry
+            .as_ref()
+            .and_then(|r| r.limit)
+            .filter(|l| *l > 0)
+    }
+
     /// Whether this phase is a failed operation's.
     pub fn failed(&self) -> bool {
         matches!(self.phase.as_str(), "Failed" | "Error")

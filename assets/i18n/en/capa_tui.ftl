@@ -103,6 +103,7 @@ apps-op-after-retries = {" "}after { $count ->
 }
 apps-op-since = since { $time }
 retry-count = {" "}· retry { $count }
+retry-count-of = {" "}· retry { $count } of { $limit }
 apps-retry-trap = {"  "}⚠ An operation is still retrying { $retrying } while Git is at { $git }: the new commit waits until it ends. End it with: { $command }
 
 ## managedFields pane.

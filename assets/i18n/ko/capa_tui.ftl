@@ -123,6 +123,7 @@ apps-op-after-retries = {" "}({ $count ->
 } 후)
 apps-op-since = { $time }부터
 retry-count = {" "}· 재시도 { $count }회
+retry-count-of = {" "}· 재시도 { $limit }회 중 { $count }회
 apps-retry-trap = {"  "}⚠ 작업이 아직 { $retrying } 커밋을 재시도하고 있고, Git은 이미 { $git }입니다. 새 커밋은 이 작업이 끝나야 동기화됩니다. 끝내는 명령: { $command }
 
 ## managedFields 패널.

@@ -98,6 +98,7 @@ apps-op-retrying-of = {"  "}⧗ 正在重试 { $revision }（第 { $count } 次�
 apps-op-after-retries = {" "}重试 { $count } 次后
 apps-op-since = 始于 { $time }
 retry-count = {" "}· 第 { $count } 次重试
+retry-count-of = {" "}· 第 { $count } 次重试，共 { $limit } 次
 apps-retry-trap = {"  "}⚠ 一个操作仍在重试 { $retrying }，而 Git 已在 { $git }：新提交要等它结束才会同步。结束它：{ $command }
 
 ## managedFields 窗格。

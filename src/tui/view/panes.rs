@@ -149,13 +149,7 @@ impl AppsView<'_> {
             // How many retries are left is what a presenter needs: once they run out, the
             // next commit syncs by itself.
             (true, Some(n)) => (
-                match op
-                    .operation
-                    .retry
-                    .as_ref()
-                    .and_then(|r| r.limit)
-                    .filter(|l| *l > 0)
-                {
+                match op.retry_limit() {
                     Some(limit) => t!(
                         lang,
                         "apps-op-retrying-of",

@@ -119,11 +119,7 @@ fn timeline(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
         Some(op) => vec![
             Span::raw(format!("{name} ")),
             word(look, &op.phase),
-            Span::raw(
-                op.retry_count
-                    .map(|n| t!(look.lang, "retry-count", count = n))
-                    .unwrap_or_default(),
-            ),
+            Span::raw(super::timeline::retry_said(look.lang, &op)),
         ],
         None => vec![Span::raw(t!(
             look.lang,

@@ -323,10 +323,7 @@ impl TimelineView<'_> {
         else {
             return vec![Line::raw(t!(lang, "timeline-no-operation", app = name))];
         };
-        let retry = op
-            .retry_count
-            .map(|n| t!(lang, "retry-count", count = n))
-            .unwrap_or_default();
+        let retry = retry_said(lang, &op);
         let started = op
             .started_at
             .as_deref()
@@ -372,6 +369,19 @@ impl TimelineView<'_> {
             }
         }
         lines
+    }
+}
+
+/// The operation's retry, and how many it may run when that is known (` · retry 3 of 5`): once
+/// they run out, the next commit syncs by itself. Empty before the first retry.
+pub(super) fn retry_said(
+    lang: crate::i18n::Lang,
+    op: &crate::cluster::application::OperationState,
+) -> String {
+    match (op.retry_count, op.retry_limit()) {
+        (Some(n), Some(limit)) => t!(lang, "retry-count-of", count = n, limit = limit),
+        (Some(n), None) => t!(lang, "retry-count", count = n),
+        (None, _) => String::new(),
     }
 }
 
