@@ -21,6 +21,11 @@ pub struct LaneItem {
     pub created_at: Option<i64>,
     pub healthy_at: Option<i64>,
     pub failed_at: Option<i64>,
+    /// When Argo CD last changed it (its `argocd-controller` managedFields entry's time): the
+    /// one time an object older than the operation has in it. The API server moves an entry's
+    /// time only when the request changed the object, so an apply that changed nothing leaves
+    /// the older time.
+    pub changed_at: Option<i64>,
 }
 
 /// A (phase, wave) group of the last operation, in the order the engine runs them.
@@ -30,6 +35,9 @@ pub struct Lane {
     pub wave: i64,
     pub items: Vec<LaneItem>,
 }
+
+/// The field manager Argo CD's controller applies as (client-side or server-side).
+const ARGO_CD_MANAGER: &str = "argocd-controller";
 
 /// The last operation of an Application as lanes: from `operationState.syncResult.resources`
 /// and the waves in `status.resources` (a hook's wave is 0 unless recorded), with times read off
@@ -72,6 +80,14 @@ pub fn timeline(app: &Application, live: &dyn Fn(&str, &str, &str) -> Option<Val
         let phase = r.sync_phase.clone().unwrap_or_else(|| "Sync".into());
         let wave = wave_of(&r.kind, &r.name);
         let obj = live(&r.namespace, &r.kind, &r.name);
+        let changed_at = obj.as_ref().and_then(|o| {
+            o["metadata"]["managedFields"]
+                .as_array()?
+                .iter()
+                .filter(|m| m["manager"] == ARGO_CD_MANAGER && m["subresource"].is_null())
+                .filter_map(|m| since(&m["time"]))
+                .max()
+        });
         let (created_at, healthy_at, failed_at) = match &obj {
             Some(o) => (
                 since(&o["metadata"]["creationTimestamp"]),
@@ -86,6 +102,7 @@ pub fn timeline(app: &Application, live: &dyn Fn(&str, &str, &str) -> Option<Val
             created_at,
             healthy_at,
             failed_at,
+            changed_at,
             phase: if r.hook_type.is_some() {
                 r.hook_phase.clone().unwrap_or_default()
             } else {
@@ -249,6 +266,24 @@ mod tests {
             ]
         );
         assert_eq!(lanes[0].items[0].hook.as_deref(), Some("PreSync"));
+    }
+
+    /// An object older than the operation is dated by Argo CD's own managedFields entry: not
+    /// kubectl's, not the status subresource's.
+    #[test]
+    fn an_older_object_is_dated_by_argo_cds_managed_fields_entry() {
+        let app = json!({"status": {"operationState": {"startedAt": "2026-12-05T03:15:49Z",
+            "syncResult": {"resources": [{"kind": "ConfigMap", "namespace": "w", "name": "settings",
+                "syncPhase": "Sync", "status": "Synced", "message": "configmap/settings configured"}]}}}});
+        let settings = json!({"metadata": {"creationTimestamp": "2026-12-05T03:09:37Z", "managedFields": [
+            {"manager": "kubectl", "operation": "Update", "time": "2026-12-05T03:15:58Z"},
+            {"manager": "argocd-controller", "operation": "Update", "subresource": "status", "time": "2026-12-05T03:15:57Z"},
+            {"manager": "argocd-controller", "operation": "Update", "time": "2026-12-05T03:15:51Z"}]}});
+        let lanes = timeline(&Application::from_json(&app).unwrap(), &|_, _, _| {
+            Some(settings.clone())
+        });
+        let item = &lanes[0].items[0];
+        assert_eq!((item.created_at, item.changed_at), (Some(-372), Some(2)));
     }
 
     #[test]

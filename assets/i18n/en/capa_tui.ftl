@@ -210,6 +210,7 @@ timeline-failed-gone = {" "}failed (gone)
 timeline-gone-or-unseen = {" "}(gone or not yet seen)
 timeline-existed-before = {" "}(existed before)
 timeline-existed-configured = {" "}(existed before, changed)
+timeline-existed-changed-at = {" "}(existed before) changed +{ $at }s
 timeline-failed-at = {" "}failed +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → ready +{ $ready }s
 timeline-created-done = {" "}+{ $created }s → done +{ $done }s

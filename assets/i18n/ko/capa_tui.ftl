@@ -230,6 +230,7 @@ timeline-failed-gone = {" "}실패(사라짐)
 timeline-gone-or-unseen = {" "}(사라졌거나 아직 안 보임)
 timeline-existed-before = {" "}(이전부터 있었음)
 timeline-existed-configured = {" "}(이전부터 있었음, 변경됨)
+timeline-existed-changed-at = {" "}(이전부터 있었음) +{ $at }s에 변경됨
 timeline-failed-at = {" "}실패 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 준비됨 +{ $ready }s
 timeline-created-done = {" "}+{ $created }s → 완료 +{ $done }s

@@ -205,6 +205,7 @@ timeline-failed-gone = {" "}失败（已不存在）
 timeline-gone-or-unseen = {" "}（已不存在或尚未看到）
 timeline-existed-before = {" "}（之前就已存在）
 timeline-existed-configured = {" "}（之前就已存在，已修改）
+timeline-existed-changed-at = {" "}（之前就已存在）+{ $at }s 时被修改
 timeline-failed-at = {" "}失败 +{ $at }s
 timeline-created-ready = {" "}+{ $created }s → 就绪 +{ $ready }s
 timeline-created-done = {" "}+{ $created }s → 完成 +{ $done }s

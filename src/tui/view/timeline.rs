@@ -75,12 +75,25 @@ fn reach(op: &OperationState, lanes: &[Lane], now: jiff::Timestamp) -> Reach {
     }
 }
 
-/// When the item was last seen to change within the operation: done, failed, or created.
+/// When the item was last seen to change within the operation: done, failed, (an older
+/// object) changed by the apply, or created.
 fn last_seen(item: &LaneItem, reach: Option<Reach>) -> Option<i64> {
     let within = |t| reach.map_or(t, |r| r.within(t));
     within(item.healthy_at)
         .or(within(item.failed_at))
+        .or(within(changed_by_the_operation(item)))
         .or(within(item.created_at))
+}
+
+/// When Argo CD changed an object older than the operation, if that was during it.
+fn changed_by_the_operation(item: &LaneItem) -> Option<i64> {
+    item.changed_at
+        .filter(|t| *t >= 0 && item.created_at.is_some_and(|c| c < 0))
+}
+
+/// [`changed_by_the_operation`], within what the operation covers.
+fn changed_within(item: &LaneItem, reach: Reach) -> Option<i64> {
+    reach.within(changed_by_the_operation(item))
 }
 
 /// The word and glyph for the item's state: a hook still running when the operation has ended
@@ -121,9 +134,13 @@ fn outcome(item: &LaneItem, reach: Reach, lang: Lang) -> (String, String) {
         None => t!(lang, "timeline-gone-or-unseen"),
         // Made again after this operation (deleted and re-created since): its times are not ours.
         c if reach.after(c) => t!(lang, "timeline-made-after"),
-        // Older than this operation: applying it changed it (the fix's new mode) or not.
+        // Older than this operation: applying it changed it (the fix's new mode), when the
+        // API server dated the change, or not.
         Some(c) if c < 0 && item.message.ends_with(" configured") => {
-            t!(lang, "timeline-existed-configured")
+            match changed_within(item, reach) {
+                Some(at) => t!(lang, "timeline-existed-changed-at", at = at),
+                None => t!(lang, "timeline-existed-configured"),
+            }
         }
         Some(c) if c < 0 => t!(lang, "timeline-existed-before"),
         Some(_) if failed => match failed_at.or(healthy) {
@@ -156,8 +173,14 @@ fn bar(item: &LaneItem, reach: Reach, cols: usize) -> String {
     let col =
         |t: i64| usize::try_from(t.clamp(0, max) * (cols as i64 - 1) / max.max(1)).unwrap_or(0);
     let mut cells = vec![' '; cols];
-    let start = reach.within(item.created_at).filter(|c| *c >= 0);
-    if let (Some(start), Some(end)) = (start, last_seen(item, Some(reach))) {
+    // An object older than the operation has one moment in it: when the apply changed it.
+    let start = reach
+        .within(item.created_at)
+        .filter(|c| *c >= 0)
+        .or(changed_within(item, reach));
+    if let Some(start) = start {
+        // Never before the start: an older Deployment's Available dates from before the sync.
+        let end = last_seen(item, Some(reach)).map_or(start, |end| end.max(start));
         for c in cells.iter_mut().take(col(end) + 1).skip(col(start)) {
             *c = '█';
         }
@@ -399,6 +422,7 @@ mod tests {
             created_at: Some(created),
             healthy_at: healthy,
             failed_at: failed,
+            changed_at: None,
         }
     }
 
@@ -450,6 +474,33 @@ mod tests {
         );
         settings.message = "configmap/settings unchanged".into();
         assert_eq!(outcome(&settings, ENDED_AT_10, EN).1, " (existed before)");
+    }
+
+    /// The moment the apply changed an older object, as the API server dated it (its
+    /// `argocd-controller` managedFields entry), is on the axis: lesson 6's narration puts the
+    /// fix's settings between the hook and the app, and the timeline showed no bar for it.
+    #[test]
+    fn an_older_object_changed_by_the_sync_has_its_moment_on_the_axis() {
+        let mut settings = item("Synced", -300, None, None);
+        settings.message = "configmap/settings configured".into();
+        settings.changed_at = Some(2);
+        assert_eq!(
+            outcome(&settings, ENDED_AT_10, EN).1,
+            " (existed before) changed +2s"
+        );
+        assert_eq!(bar(&settings, ENDED_AT_10, 11), "  █        ");
+        // An older Deployment stays Available from before the sync: its change still shows.
+        let mut app = item("Synced", -300, Some(-200), None);
+        app.message = "deployment.apps/app configured".into();
+        app.changed_at = Some(4);
+        assert_eq!(bar(&app, ENDED_AT_10, 11), "    █      ");
+        // A change before this operation (an earlier sync's) is not this operation's.
+        settings.changed_at = Some(-40);
+        assert_eq!(
+            outcome(&settings, ENDED_AT_10, EN).1,
+            " (existed before, changed)"
+        );
+        assert_eq!(bar(&settings, ENDED_AT_10, 11).trim(), "");
     }
 
     /// An Application that never ran an operation (a render error before its first sync)
