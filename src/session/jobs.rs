@@ -39,9 +39,17 @@ pub fn end_marked(mark: &str) {
     }
 }
 
+/// Whether process `pid` runs now and carries `mark`. A pid is a number the kernel hands out
+/// again once its process is gone (every 32,768 here): a pid kept from earlier names whoever
+/// has it now, so it is signalled only while it still carries the mark.
+pub fn carries(pid: i32, mark: &str) -> bool {
+    let wanted = format!("{MARK_VAR}={mark}");
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == wanted.as_bytes()))
+}
+
 /// The processes (other than this one) whose environment holds `MARK_VAR=mark`.
 pub fn marked(mark: &str) -> Vec<i32> {
-    let wanted = format!("{MARK_VAR}={mark}");
     let me = i32::try_from(std::process::id()).unwrap_or(0);
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -49,16 +57,46 @@ pub fn marked(mark: &str) -> Vec<i32> {
     dir.flatten()
         .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
         .filter(|pid| *pid != me)
-        .filter(|pid| {
-            std::fs::read(format!("/proc/{pid}/environ"))
-                .is_ok_and(|env| env.split(|b| *b == 0).any(|var| var == wanted.as_bytes()))
-        })
+        .filter(|pid| carries(*pid, mark))
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pid is signalled only while it still names a process with the mark: a shell's pid
+    /// after the shell is gone (reaped, so the kernel may give the number to anyone) is not.
+    #[test]
+    fn a_pid_carries_the_mark_only_while_its_process_runs_with_it() {
+        let mark = new_mark();
+        let mut ours = std::process::Command::new("sleep")
+            .arg("30")
+            .env(MARK_VAR, &mark)
+            .spawn()
+            .unwrap();
+        let mut other = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let (ours_pid, other_pid) = (ours.id() as i32, other.id() as i32);
+        // The exec may not have happened yet: the mark is in the environment from then on.
+        let start = std::time::Instant::now();
+        while !carries(ours_pid, &mark) && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(carries(ours_pid, &mark));
+        assert!(!carries(other_pid, &mark), "another process does not");
+        assert!(!carries(ours_pid, "another-mark"));
+        ours.kill().unwrap();
+        ours.wait().unwrap();
+        other.kill().unwrap();
+        other.wait().unwrap();
+        assert!(
+            !carries(ours_pid, &mark),
+            "a reaped process's pid names no one of ours"
+        );
+    }
 
     #[test]
     fn background_and_nohup_jobs_of_a_marked_shell_are_ended() {

@@ -121,10 +121,17 @@ impl ShellProcess {
     /// Ends the shell and everything in its session: a hangup first (as closing a terminal
     /// does), then a kill for anything still there.
     pub fn end(mut self) {
-        let Some(sid) = self.session else {
-            let _ = self.killer.kill();
-            jobs::end_marked(&self.mark);
-            return;
+        // The session is signalled only while its leader is still this shell: once the shell
+        // has gone, its pid (the session's id) may be another process's, a test's or the
+        // learner's (CI once lost a `setsid` job of another test this way).
+        let sid = match self.session {
+            Some(sid) if jobs::carries(sid, &self.mark) => sid,
+            // Gone: what is left of it carries the mark.
+            Some(_) => return jobs::end_marked(&self.mark),
+            None => {
+                let _ = self.killer.kill();
+                return jobs::end_marked(&self.mark);
+            }
         };
         // SAFETY: killpg only sends a signal to the group the shell leads; no memory is touched.
         unsafe {
