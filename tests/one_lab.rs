@@ -126,6 +126,12 @@ fn commands_on_a_served_lab_attach_to_its_cluster_and_leave_it_serving() {
     );
     let out = capa(&state, &["do", "1", "--yes"]);
     assert!(out.status.success(), "{}", text(&out));
+    // The served cluster's clock runs ×10: the lesson's time is said on both clocks.
+    assert!(
+        text(&out).contains("s on the cluster's ×10 clock)"),
+        "{}",
+        text(&out)
+    );
     passes_soon(&state, "1");
     let out = capa(&state, &["env"]);
     assert!(

@@ -38,6 +38,31 @@ pub fn libfaketime() -> Option<std::path::PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// `said` (a time taken on the wall's clock, `wall` long), followed by how long that was on the
+/// cluster's clock when it runs at another speed: a plan's time beside the cluster's times
+/// (checklist ticks, evidence) is never a contradiction. `decimals`: as `said` gives seconds.
+pub fn took_on_both_clocks(
+    lang: crate::i18n::Lang,
+    said: String,
+    wall: std::time::Duration,
+    clock: Option<&FastClock>,
+    decimals: usize,
+) -> String {
+    match clock
+        .map(|c| c.speed)
+        .filter(|s| (s - 1.0).abs() > f64::EPSILON)
+    {
+        Some(speed) => crate::t!(
+            lang,
+            "plan-took-fast",
+            said = said,
+            seconds = format!("{:.decimals$}", wall.as_secs_f64() * speed),
+            speed = speed
+        ),
+        None => said,
+    }
+}
+
 impl FastClock {
     /// libfaketime's spec for the cluster's clock at wall time `wall`: its offset from the
     /// wall's (`+3600.000s`).

@@ -181,14 +181,16 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
                 1
             };
         }
+        let took = started.elapsed();
+        let said = t!(
+            lang,
+            "do-lesson-done",
+            lesson = lesson.spec.number.to_string(),
+            seconds = format!("{:.1}", took.as_secs_f64())
+        );
         outln!(
             "{}",
-            t!(
-                lang,
-                "do-lesson-done",
-                lesson = lesson.spec.number.to_string(),
-                seconds = format!("{:.1}", started.elapsed().as_secs_f64())
-            )
+            crate::session::clock::took_on_both_clocks(lang, said, took, runner.clock.as_ref(), 1)
         );
     }
     0

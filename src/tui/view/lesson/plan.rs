@@ -209,33 +209,19 @@ fn plan_state(s: &State, job: &JobView, shape: PlanShape, elapsed: u64) -> (Span
     let (theme, lang) = (s.ui.theme, s.lang());
     // Under --speed the checklist and the steps' times are the cluster's: the time the plan
     // took is said on both clocks, so 66 s beside five minutes of ticks is not a contradiction.
-    let fast = s
-        .session
-        .clock
-        .as_ref()
-        .map(|c| c.speed)
-        .filter(|speed| (speed - 1.0).abs() > f64::EPSILON);
     let took = |done: bool| -> String {
         let wall = if done {
             t!(lang, "plan-done", seconds = elapsed)
         } else {
             t!(lang, "plan-running", seconds = elapsed)
         };
-        match fast {
-            Some(speed) => {
-                // Whole seconds, as the wall's are said.
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                let seconds = ((elapsed as f64) * speed).round() as u64;
-                t!(
-                    lang,
-                    "plan-took-fast",
-                    said = wall,
-                    seconds = seconds,
-                    speed = speed
-                )
-            }
-            None => wall,
-        }
+        crate::session::clock::took_on_both_clocks(
+            lang,
+            wall,
+            std::time::Duration::from_secs(elapsed),
+            s.session.clock.as_ref(),
+            0,
+        )
     };
     let stepping_idle = s.stepping_here().is_some_and(|m| !m.running);
     // Waiting for the next press says again what step mode's heading says: it goes first.
