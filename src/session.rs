@@ -328,6 +328,10 @@ impl Session {
                 _ => o.speed,
             };
             s.clock = clock::FastClock::read(&s.client, speed).await;
+            // What its clock said before, while other processes served the lab.
+            if let (Some(c), Target::Embedded { state, .. }) = (&mut s.clock, &s.target) {
+                c.runs = capa_sim::read_runs(state);
+            }
             return Ok(s);
         }
         let path = cluster::kubeconfig_path(o.kubeconfig)?;

@@ -11,8 +11,47 @@ use jiff::Timestamp;
 #[derive(Debug, Clone)]
 pub struct Clock {
     started: Instant,
+    /// The wall's time when it started.
+    wall: Timestamp,
     origin: Timestamp,
     speed: f64,
+}
+
+/// One run of a kept cluster's clock: from wall time `wall_ms` on, it ran from `cluster_ms` at
+/// `speed`. The runs of a state dir say what the cluster's time was at any past wall time (a
+/// file written an hour ago, while an earlier process served the lab at another speed).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ClockRun {
+    /// Milliseconds since the Unix epoch, on the wall's clock.
+    pub wall_ms: i64,
+    /// Milliseconds since the Unix epoch, on the cluster's clock.
+    pub cluster_ms: i64,
+    /// How many of the cluster's seconds passed in one of the wall's.
+    pub speed: f64,
+}
+
+/// Where a state dir keeps its clock's runs.
+pub const RUNS_FILE: &str = "clock-runs.json";
+
+/// Runs kept: enough for any lab's life; a file that never grows without end.
+const RUNS_KEPT: usize = 200;
+
+/// The runs of the clock kept in `dir`, oldest first (none when there is no such file).
+pub fn read_runs(dir: &std::path::Path) -> Vec<ClockRun> {
+    std::fs::read(dir.join(RUNS_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default()
+}
+
+/// Adds `run` to the runs kept in `dir`, written privately (`private_files`).
+pub fn record_run(dir: &std::path::Path, run: ClockRun) -> std::io::Result<()> {
+    let mut runs = read_runs(dir);
+    runs.push(run);
+    let skip = runs.len().saturating_sub(RUNS_KEPT);
+    let kept: Vec<ClockRun> = runs.into_iter().skip(skip).collect();
+    let bytes = serde_json::to_vec(&kept).map_err(std::io::Error::other)?;
+    crate::private_files::write_private(&dir.join(RUNS_FILE), &bytes)
 }
 
 impl Clock {
@@ -26,8 +65,18 @@ impl Clock {
         };
         Clock {
             started: Instant::now(),
+            wall,
             origin,
             speed: speed.max(0.01),
+        }
+    }
+
+    /// This clock's run, to keep with the state (`record_run`).
+    pub fn run(&self) -> ClockRun {
+        ClockRun {
+            wall_ms: self.wall.as_millisecond(),
+            cluster_ms: self.origin.as_millisecond(),
+            speed: self.speed,
         }
     }
 
@@ -71,6 +120,26 @@ pub fn parse(s: &str) -> Option<Timestamp> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each start of a kept cluster adds its run (wall time, cluster time, speed) to the state
+    /// dir, oldest first, bounded.
+    #[test]
+    fn every_start_of_a_kept_cluster_keeps_its_clocks_run() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(crate::store::Store::open(dir.path(), 5.0).unwrap());
+        drop(crate::store::Store::open(dir.path(), 1.0).unwrap());
+        let runs = read_runs(dir.path());
+        assert_eq!(runs.iter().map(|r| r.speed).collect::<Vec<_>>(), [5.0, 1.0]);
+        assert!(runs[0].wall_ms <= runs[1].wall_ms);
+        assert!(
+            runs[1].cluster_ms >= runs[0].cluster_ms,
+            "the clock never goes back"
+        );
+        for _ in 0..RUNS_KEPT {
+            record_run(dir.path(), runs[0]).unwrap();
+        }
+        assert_eq!(read_runs(dir.path()).len(), RUNS_KEPT);
+    }
 
     #[test]
     fn a_sped_up_clock_runs_faster_than_the_wall() {

@@ -61,6 +61,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 pub use api::{MAX_BODY_BYTES, RequestCounts};
+pub use clock::{ClockRun, read_runs};
 pub use connections::Limits;
 pub use journal::Repaired;
 pub use private_files::UnsafeFolder;

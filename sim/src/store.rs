@@ -108,6 +108,11 @@ impl Store {
     pub fn open(dir: &Path, speed: f64) -> Result<Arc<Store>, StoreError> {
         let (journal, loaded) = Journal::open(dir)?;
         let clock = Clock::new(speed, loaded.clock);
+        // Kept so that a time read off the wall (a file's) can be said on this cluster's clock
+        // later, whatever process served it then.
+        if let Err(e) = crate::clock::record_run(dir, clock.run()) {
+            tracing::warn!("the clock's run is not kept in {}: {e}", dir.display());
+        }
         let objects = loaded
             .objects
             .into_iter()

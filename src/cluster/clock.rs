@@ -11,6 +11,10 @@ pub struct FastClock {
     pub speed: f64,
     pub cluster_at: Timestamp,
     pub wall_at: Timestamp,
+    /// The runs an embedded cluster's state dir keeps (`capa_sim::read_runs`): what its clock
+    /// said at a wall time before this one was read, while another process served the lab,
+    /// maybe at another speed. Empty: the pace now is assumed all along.
+    pub runs: Vec<capa_sim::ClockRun>,
 }
 
 impl FastClock {
@@ -39,6 +43,7 @@ impl FastClock {
             speed,
             cluster_at,
             wall_at,
+            runs: Vec::new(),
         })
     }
 
@@ -50,10 +55,34 @@ impl FastClock {
 
     /// The cluster's time when the wall clock says `wall`.
     pub fn at(&self, wall: Timestamp) -> Timestamp {
+        if wall < self.wall_at
+            && let Some(then) = self.at_in_runs(wall)
+        {
+            return then;
+        }
         let passed = wall.duration_since(self.wall_at).as_secs_f64() * self.speed;
         self.cluster_at
             .checked_add(SignedDuration::from_secs_f64(passed))
             .unwrap_or(self.cluster_at)
+    }
+}
+
+impl FastClock {
+    /// The cluster's time at a wall time before this clock was read, from the runs kept with
+    /// the lab: within a run, at that run's pace; and never later than where the next run
+    /// started (the clock never goes back, and it stood still while nothing served the lab).
+    fn at_in_runs(&self, wall: Timestamp) -> Option<Timestamp> {
+        let wall_ms = wall.as_millisecond();
+        let i = self.runs.iter().rposition(|r| r.wall_ms <= wall_ms)?;
+        let run = self.runs[i];
+        // Milliseconds of a lab's life fit an f64 exactly enough.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+        let ran = ((wall_ms - run.wall_ms) as f64 * run.speed) as i64;
+        let next = self
+            .runs
+            .get(i + 1)
+            .map_or(self.cluster_at.as_millisecond(), |n| n.cluster_ms);
+        Timestamp::from_millisecond((run.cluster_ms + ran).min(next)).ok()
     }
 }
 
@@ -63,6 +92,56 @@ mod tests {
 
     fn t(s: &str) -> Timestamp {
         s.parse().unwrap()
+    }
+
+    /// A lab done by `capa-tui do` (one process per lesson, each serving at ×5 for a minute)
+    /// and reopened later: a file written during an earlier run is said at that run's pace, not
+    /// at today's run extrapolated backwards (a walk read "✓ 03:43:21 waves.json is written"
+    /// under a push at 03:51), and a file written while nothing served the lab is said at
+    /// where the clock stood.
+    #[test]
+    fn a_time_before_this_run_is_said_on_the_clock_of_the_run_it_fell_in() {
+        let ms = |s: &str| t(s).as_millisecond();
+        let run = |wall: &str, cluster: &str, speed: f64| capa_sim::ClockRun {
+            wall_ms: ms(wall),
+            cluster_ms: ms(cluster),
+            speed,
+        };
+        let mut clock =
+            FastClock::if_not_the_walls(5.0, t("2026-03-01T13:00:00Z"), t("2026-03-01T12:00:00Z"))
+                .unwrap();
+        clock.runs = vec![
+            // Lesson 5's process: a minute at ×5 from 10:00.
+            run("2026-03-01T10:00:00Z", "2026-03-01T10:00:00Z", 5.0),
+            // Today's: the cluster resumed at 10:05 (it stood still in between).
+            run("2026-03-01T11:50:00Z", "2026-03-01T12:10:00Z", 5.0),
+        ];
+        assert_eq!(
+            clock.at(t("2026-03-01T10:00:30Z")),
+            t("2026-03-01T10:02:30Z"),
+            "at lesson 5's pace"
+        );
+        assert_eq!(
+            clock.at(t("2026-03-01T11:00:00Z")),
+            t("2026-03-01T12:10:00Z"),
+            "nothing served the lab: no later than where the next run began"
+        );
+        assert_eq!(
+            clock.at(t("2026-03-01T11:51:00Z")),
+            t("2026-03-01T12:15:00Z"),
+            "in today's run, at its pace"
+        );
+        assert_eq!(
+            clock.at(t("2026-03-01T12:01:00Z")),
+            t("2026-03-01T13:05:00Z"),
+            "after the clock was read, as before"
+        );
+        clock.runs.clear();
+        assert_eq!(
+            clock.at(t("2026-03-01T10:00:30Z")),
+            t("2026-03-01T03:02:30Z"),
+            "without the runs: today's pace backwards, as it was"
+        );
     }
 
     #[test]

@@ -124,6 +124,7 @@ impl FastClock {
             speed: self.speed,
             cluster_at: halfway(second, next_second),
             wall_at: halfway(asked, answered),
+            runs: self.runs.clone(),
         })
     }
 
@@ -226,6 +227,7 @@ mod tests {
             speed,
             cluster_at: "2026-12-03T10:00:00Z".parse().unwrap(),
             wall_at: "2026-12-03T09:00:00Z".parse().unwrap(),
+            runs: Vec::new(),
         }
     }
 
@@ -291,6 +293,7 @@ mod tests {
             speed: 5.0,
             cluster_at: wall.checked_add(SignedDuration::from_hours(2)).unwrap(),
             wall_at: wall,
+            runs: Vec::new(),
         };
         let file = dir.path().join("clock");
         let keeper = c.keep(file.clone(), None).unwrap();

@@ -344,6 +344,7 @@ mod tests {
             speed: 5.0,
             cluster_at: now,
             wall_at: now,
+            runs: Vec::new(),
         };
         let env = ShellEnv::new(&paths(dir.path()), None, "sim").on_clock(Some(clock));
         let rc_dir = dir.path().join("rc");

@@ -128,6 +128,7 @@ mod tests {
             speed: 5.0,
             cluster_at: t("2026-03-01T12:00:00Z"),
             wall_at: t("2026-03-01T10:01:00Z"),
+            runs: Vec::new(),
         };
         assert_eq!(
             on_the_clusters_clock(

@@ -421,6 +421,7 @@ fn file_times_are_said_on_the_clusters_clock() {
         speed: 5.0,
         cluster_at: "2026-12-04T11:00:00Z".parse().unwrap(),
         wall_at: wall,
+        runs: Vec::new(),
     };
     let mut s = builder().live().build();
     s.session.clock = Some(clock.clone());
@@ -560,6 +561,7 @@ fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
         speed: 5.0,
         cluster_at: wall,
         wall_at: wall,
+        runs: Vec::new(),
     }));
     assert!(
         fast.contains("✓ done in 66s (330s on the cluster's ×5 clock)"),
