@@ -246,11 +246,18 @@ fn the_state_dir_is_0700_and_its_files_0600() {
     assert_eq!(mode(&dir), 0o700);
     assert_eq!(mode(&dir.join(SNAPSHOT)), 0o600);
     assert_eq!(mode(&dir.join(JOURNAL)), 0o600);
-    let names: Vec<String> = fs::read_dir(&dir)
+    assert_eq!(mode(&dir.join(crate::clock::RUNS_FILE)), 0o600);
+    // Nothing else: no temporary file is left behind.
+    let mut names: Vec<String> = fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(names.len(), 2, "{names:?}");
+    names.sort();
+    assert_eq!(
+        names,
+        [crate::clock::RUNS_FILE, JOURNAL, SNAPSHOT],
+        "{names:?}"
+    );
 }
 
 /// The store's own refusal of a folder others may write carries the folder, found by
