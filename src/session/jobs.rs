@@ -108,25 +108,32 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        // Generous: on a loaded two-core machine a job's exec can wait its turn (CI saw two of
-        // three after 5 s once); the loop ends as soon as all three are there.
+        // What the marked processes run, sorted. On the way there are other processes with
+        // the mark (`setsid` and `nohup` before they exec `sleep`, a `setsid` that forks and
+        // leaves): counting pids once saw three, then two a moment later. So it waits for the
+        // three sleeps themselves. Generous: on a loaded two-core machine an exec can wait.
+        let running = || {
+            let mut commands: Vec<String> = marked(&mark)
+                .iter()
+                .map(|pid| {
+                    std::fs::read(format!("/proc/{pid}/cmdline"))
+                        .map(|c| {
+                            String::from_utf8_lossy(&c)
+                                .trim_end_matches('\0')
+                                .replace('\0', " ")
+                        })
+                        .unwrap_or_default()
+                })
+                .collect();
+            commands.sort();
+            commands
+        };
+        let jobs = ["sleep 9101", "sleep 9102", "sleep 9103"];
         let start = std::time::Instant::now();
-        while marked(&mark).len() < 3 && start.elapsed() < Duration::from_secs(30) {
+        while running() != jobs && start.elapsed() < Duration::from_secs(30) {
             std::thread::sleep(Duration::from_millis(50));
         }
-        let running: Vec<String> = marked(&mark)
-            .iter()
-            .map(|pid| {
-                std::fs::read(format!("/proc/{pid}/cmdline"))
-                    .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-                    .unwrap_or_default()
-            })
-            .collect();
-        assert_eq!(
-            running.len(),
-            3,
-            "the shell's three jobs run on: {running:?}"
-        );
+        assert_eq!(running(), jobs, "the shell's three jobs run on");
         end_marked(&mark);
         let start = std::time::Instant::now();
         // Killed processes are reaped by whoever adopted them; wait until /proc drops them.
