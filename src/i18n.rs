@@ -233,14 +233,20 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    /// Message ids of one language's file (terms and comments aside).
-    fn ids(lang: Lang) -> BTreeSet<String> {
+    /// One language's strings file: its path among the embedded files, and its text.
+    fn strings_of(lang: Lang) -> (String, &'static str) {
         let file = format!("{ASSETS}{}/{DOMAIN}.ftl", lang.code());
         let text = crate::embedded::FILES
             .iter()
             .find(|(p, _)| *p == file)
             .map(|(_, t)| *t)
             .unwrap_or_default();
+        (file, text)
+    }
+
+    /// Message ids of one language's file (terms and comments aside).
+    fn ids(lang: Lang) -> BTreeSet<String> {
+        let text = strings_of(lang).1;
         text.lines()
             .filter(|l| !l.starts_with([' ', '#', '-', '\t', '.', '[', '*', '}']))
             .filter_map(|l| l.split_once(" =").map(|(id, _)| id.trim().to_string()))
@@ -263,12 +269,7 @@ mod tests {
 
     /// `message.attribute` of every attribute in one language's file.
     fn attributes(lang: Lang) -> BTreeSet<String> {
-        let file = format!("{ASSETS}{}/{DOMAIN}.ftl", lang.code());
-        let text = crate::embedded::FILES
-            .iter()
-            .find(|(p, _)| *p == file)
-            .map(|(_, t)| *t)
-            .unwrap_or_default();
+        let text = strings_of(lang).1;
         let resource = fluent_syntax::parser::parse(text).unwrap_or_else(|(r, _)| r);
         resource
             .body
@@ -299,12 +300,7 @@ mod tests {
     #[test]
     fn every_language_parses_without_errors() {
         for &lang in Lang::all() {
-            let file = format!("{ASSETS}{}/{DOMAIN}.ftl", lang.code());
-            let text = crate::embedded::FILES
-                .iter()
-                .find(|(p, _)| *p == file)
-                .map(|(_, t)| *t)
-                .unwrap_or_default();
+            let (file, text) = strings_of(lang);
             if let Err((_, errors)) = fluent_syntax::parser::parse(text) {
                 panic!("{file}: {errors:?}");
             }
