@@ -4,6 +4,11 @@
 
 use jiff::{SignedDuration, Timestamp};
 
+/// Whether a clock at `speed` keeps the wall's pace (`--speed 1`).
+pub fn is_real_speed(speed: f64) -> bool {
+    (speed - 1.0).abs() < f64::EPSILON
+}
+
 /// A cluster clock that runs `speed` times as fast as the wall clock: at wall time `wall_at`
 /// it read `cluster_at`.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,7 +39,7 @@ impl FastClock {
         cluster_at: Timestamp,
         wall_at: Timestamp,
     ) -> Option<FastClock> {
-        let real_speed = (speed - 1.0).abs() < f64::EPSILON;
+        let real_speed = is_real_speed(speed);
         let ahead = cluster_at.duration_since(wall_at).abs();
         if real_speed && ahead < SignedDuration::from_secs(2) {
             return None;
@@ -49,8 +54,7 @@ impl FastClock {
 
     /// How far ahead of the wall a clock at real speed is; `None` when it runs faster.
     pub fn ahead_at_real_speed(&self) -> Option<SignedDuration> {
-        ((self.speed - 1.0).abs() < f64::EPSILON)
-            .then(|| self.cluster_at.duration_since(self.wall_at))
+        is_real_speed(self.speed).then(|| self.cluster_at.duration_since(self.wall_at))
     }
 
     /// The cluster's time when the wall clock says `wall`.

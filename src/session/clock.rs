@@ -50,7 +50,7 @@ pub fn took_on_both_clocks(
 ) -> String {
     match clock
         .map(|c| c.speed)
-        .filter(|s| (s - 1.0).abs() > f64::EPSILON)
+        .filter(|s| !crate::cluster::clock::is_real_speed(*s))
     {
         Some(speed) => crate::t!(
             lang,

@@ -30,7 +30,7 @@ pub fn env(g: &Global) -> i32 {
         if let Some(speed) = served
             .as_ref()
             .and_then(|s| s.speed)
-            .filter(|v| (v - 1.0).abs() > f64::EPSILON)
+            .filter(|v| !crate::cluster::clock::is_real_speed(*v))
         {
             errln!("{}", t!(lang, "env-clock-fast", speed = speed.to_string()));
         }
