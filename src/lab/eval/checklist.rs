@@ -1,8 +1,8 @@
 //! A lesson's checklist judged on facts, true right now: a step is done — in order, or after the
 //! last step before it that is done, with the time the facts say it was done — or undone, with
-//! the reason, when the cluster or Git undid it. A moment (lesson 6's failed sync) stays done once it happened or its evidence proves it.
-//! A step that needs time to pass counts down until it has. The tutor and `capa-tui status`
-//! both judge this way.
+//! the reason, when the cluster or Git undid it. A moment (lesson 6's failed sync) stays done
+//! once it happened or its evidence proves it. A step that needs time to pass counts down until
+//! it has. The tutor and `capa-tui status` both judge this way.
 
 use std::collections::BTreeMap;
 
