@@ -152,7 +152,7 @@ pub async fn run(
                 break;
             }
             if let Some(frame) = frame {
-                if frame.limits != state.ui.scroll_max {
+                if frame.limits != state.ui.reach {
                     update(&mut state, Msg::ScrollLimits(frame.limits));
                 }
                 // The lesson moved to show the chosen command: scrolling goes on from there.

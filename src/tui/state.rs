@@ -25,7 +25,7 @@ mod shell;
 
 pub use builder::StateBuilder;
 pub use derived::{EvidenceStanding, WinnerHidden, answer_key};
-pub use pane::Pane;
+pub use pane::{Pane, Reach};
 pub use parts::{LabView, Live, Notice, SessionView, Ui};
 pub use run::{JobFailure, JobView, LogLine, PlanStep, Run, StepMode, StepState};
 pub use shell::{
@@ -82,7 +82,7 @@ impl State {
                 notice: None,
                 confirm: None,
                 scroll: BTreeMap::new(),
-                scroll_max: BTreeMap::new(),
+                reach: BTreeMap::new(),
                 selected_app: None,
                 selected_object: None,
                 selected_snippet: None,

@@ -119,12 +119,12 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::ScrollLimits(limits) => {
-            for (pane, max) in &limits {
+            for (pane, reach) in &limits {
                 if let Some(at) = s.ui.scroll.get_mut(pane) {
-                    *at = (*at).min(*max);
+                    *at = (*at).min(reach.max);
                 }
             }
-            s.ui.scroll_max = limits;
+            s.ui.reach = limits;
             Vec::new()
         }
         Msg::ShellOutput(bytes) => {

@@ -18,7 +18,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::layout;
-use super::state::{Pane, State};
+use super::state::{Pane, Reach, State};
 use super::theme::{Theme, gloss, status_glyph, status_style};
 use crate::i18n::Lang;
 
@@ -130,8 +130,8 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                     Some((total, inner.height, max))
                 }
             };
-            if let Some((_, _, max)) = extent {
-                limits.insert(*pane, max);
+            if let Some((_, page, max)) = extent {
+                limits.insert(*pane, Reach { max, page });
             }
             if let Some((total, shown, max)) = extent
                 && max > 0
@@ -168,7 +168,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
 /// What a drawn frame tells `update`: how far each pane can scroll, and the line the lesson
 /// pane was drawn from (it moves to show the chosen command whole).
 pub struct Frame {
-    pub limits: std::collections::BTreeMap<Pane, u16>,
+    pub limits: std::collections::BTreeMap<Pane, Reach>,
     pub lesson_at: Option<u16>,
 }
 

@@ -5,6 +5,13 @@ use strum::{EnumCount, EnumIter, FromRepr};
 use crate::i18n::Lang;
 use crate::t;
 
+/// How far a drawn pane can scroll, and how many of its lines one screen shows (a page).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Reach {
+    pub max: u16,
+    pub page: u16,
+}
+
 /// The panes, in the order Tab visits them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, EnumIter, EnumCount, FromRepr)]
 pub enum Pane {

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use super::{ItemState, Pane};
+use super::{ItemState, Pane, Reach};
 use crate::cluster::Application;
 use crate::cluster::health::Health;
 use crate::cluster::problem::Problem;
@@ -84,8 +84,9 @@ pub struct Ui {
     pub confirm: Option<LessonId>,
     /// How far each pane is scrolled down, in lines.
     pub scroll: BTreeMap<Pane, u16>,
-    /// How far each pane can scroll, as last drawn (the runtime reports it after each frame).
-    pub scroll_max: BTreeMap<Pane, u16>,
+    /// How far each pane can scroll and its page, as last drawn (the runtime reports it after
+    /// each frame).
+    pub reach: BTreeMap<Pane, Reach>,
     /// The Application the timeline shows (`a` cycles), chosen in a lesson; every other lesson
     /// shows its own app.
     pub selected_app: Option<(LessonId, String)>,

@@ -12,11 +12,8 @@ use crate::tui::state::{Notice, Pane, State};
 
 pub(super) fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     let shown = (s.ui.lesson, s.ui.section);
+    // Every move to another part goes through `navigate::go_to`, which starts it at its top.
     let effects = on_key_inner(s, key);
-    // Another part of the lesson starts at its top.
-    if (s.ui.lesson, s.ui.section) != shown {
-        s.ui.scroll.remove(&Pane::Lesson);
-    }
     // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
     if s.ui.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
         plan::leave_step_mode(s);
@@ -135,7 +132,7 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         Action::Hint => {
             let total = s.current().map_or(0, |l| l.text(s.lang()).hints.len());
             s.ui.hints_shown = (s.ui.hints_shown + 1).min(total);
-            s.ui.section = Section::Hints;
+            navigate::go_to(s, s.ui.lesson, Section::Hints);
         }
         Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {

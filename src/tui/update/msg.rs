@@ -65,8 +65,8 @@ pub enum Msg {
     Git(GitFacts),
     /// These evidence files were written or changed: grade them.
     EvidenceChanged(Vec<String>),
-    /// How far each pane on screen can scroll, as last drawn.
-    ScrollLimits(std::collections::BTreeMap<Pane, u16>),
+    /// How far each pane on screen can scroll, and its page, as last drawn.
+    ScrollLimits(std::collections::BTreeMap<Pane, crate::tui::state::Reach>),
     /// The line the lesson pane was drawn from (it moves to show the chosen command whole).
     LessonShownAt(u16),
     /// The mouse wheel turned over a pane.

@@ -23,8 +23,12 @@ pub(super) fn scroll_help(s: &mut State, action: Action) {
     s.ui.help_scroll = u16::try_from(to).unwrap_or(0);
 }
 
-/// Through the lesson: parts, then the next or previous lesson.
+/// Through the lesson: a page at a time within a part taller than the pane (as a reader
+/// pages), then to the next or previous part, then lesson.
 pub(super) fn navigate(s: &mut State, action: Action) {
+    if page_within_part(s, action) {
+        return;
+    }
     let here = s.lesson_index();
     let lessons: Vec<LessonId> = s.lessons().iter().map(|l| l.id()).collect();
     let at = |i: usize| lessons.get(i).copied();
@@ -52,6 +56,27 @@ pub(super) fn navigate(s: &mut State, action: Action) {
     };
     s.ui.lesson_chosen = true;
     go_to(s, lesson, section);
+    // Paging back lands on the previous part's last page, as a reader turning back would.
+    if action == Action::PrevSection {
+        s.ui.scroll.insert(Pane::Lesson, u16::MAX);
+    }
+}
+
+/// PgDn/PgUp move the lesson pane a page (keeping one line of the last page in view) while the
+/// part goes on beyond it; `false` at the part's end, where they turn the part instead.
+fn page_within_part(s: &mut State, action: Action) -> bool {
+    let reach = s.ui.reach.get(&Pane::Lesson).copied().unwrap_or_default();
+    let at = (s.ui.scroll.get(&Pane::Lesson).copied().unwrap_or(0)).min(reach.max);
+    let page = reach.page.saturating_sub(1).max(1);
+    let to = match action {
+        Action::NextSection if at < reach.max => at.saturating_add(page).min(reach.max),
+        Action::PrevSection if at > 0 => at.saturating_sub(page),
+        _ => return false,
+    };
+    s.ui.follow_selection = false;
+    s.ui.at_lesson_end = false;
+    s.ui.scroll.insert(Pane::Lesson, to);
+    true
 }
 
 /// `section` of `lesson` on screen, with that lesson's hints shown and the pane at its top.
@@ -80,7 +105,7 @@ pub(super) fn scroll_focused(s: &mut State, action: Action) {
             s.ui.scroll.insert(pane, 0);
         }
         (pane, _) => {
-            let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+            let max = s.ui.reach.get(&pane).map_or(0, |r| r.max);
             s.ui.scroll.insert(pane, max);
         }
     }
@@ -101,7 +126,7 @@ pub(super) fn wheel(s: &mut State, (column, row): (u16, u16), up: bool) {
 
 /// Scrolls a pane by `lines` (up when negative), within what it holds.
 fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
-    let max = s.ui.scroll_max.get(&pane).copied().unwrap_or(0);
+    let max = s.ui.reach.get(&pane).map_or(0, |r| r.max);
     let at = i32::from(s.ui.scroll.get(&pane).copied().unwrap_or(0));
     let to = (at + lines).clamp(0, i32::from(max));
     s.ui.scroll.insert(pane, u16::try_from(to).unwrap_or(0));

@@ -18,7 +18,7 @@ fn selected(s: &State) -> Option<Snippet> {
 /// Selects the next (or previous) command; a part without commands moves to "By hand".
 pub fn step(s: &mut State, forward: bool) {
     if current(s).is_empty() {
-        s.ui.section = Section::ByHand;
+        super::navigate::go_to(s, s.ui.lesson, Section::ByHand);
     }
     let count = current(s).len();
     if count == 0 {

@@ -160,3 +160,50 @@ fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
     key(&mut s, KeyCode::Esc);
     assert!(!s.ui.help);
 }
+
+/// Draws `s` at `width`×`height` and reports what the frame says back, as the runtime does.
+fn drawn_at(s: &mut State, width: u16, height: u16) -> String {
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    let frame = crate::tui::view::draw(s, area, &mut buf);
+    update(s, Msg::ScrollLimits(frame.limits));
+    if let Some(at) = frame.lesson_at {
+        update(s, Msg::LessonShownAt(at));
+    }
+    crate::tui::view::text_of_screen(s, width, height)
+}
+
+/// At 80×24 a part is taller than the pane: PgDn pages through it before turning the part, so
+/// every line of it is read, and PgUp turns back to the previous part's last page.
+#[test]
+fn page_down_reads_a_tall_part_whole_before_turning_it() {
+    let mut s = state();
+    s.ui.size = (80, 24);
+    key(&mut s, KeyCode::PageDown);
+    assert_eq!(s.ui.section, Section::Why);
+    let mut seen = drawn_at(&mut s, 80, 24);
+    assert!(
+        !seen.contains("gitd.gitsrv"),
+        "the part is cut at 80×24:\n{seen}"
+    );
+    let mut pages = 0;
+    while s.ui.section == Section::Why {
+        key(&mut s, KeyCode::PageDown);
+        seen.push_str(&drawn_at(&mut s, 80, 24));
+        pages += 1;
+        assert!(pages < 10, "PgDn never left the part");
+    }
+    assert!(pages > 1, "the part took one PgDn: nothing was paged");
+    assert!(
+        seen.contains("gitd.gitsrv"),
+        "the part's last line was never shown"
+    );
+    assert_eq!(s.ui.section, Section::Steps);
+    key(&mut s, KeyCode::PageUp);
+    assert_eq!(s.ui.section, Section::Why);
+    let back = drawn_at(&mut s, 80, 24);
+    assert!(
+        back.contains("gitd.gitsrv"),
+        "PgUp lands on the last page:\n{back}"
+    );
+}
