@@ -128,7 +128,13 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         // Between two actions, nothing runs to cancel: x leaves step mode.
         Action::Cancel if s.run.step_mode.is_some() => plan::leave_step_mode(s),
         Action::Cancel => {}
-        Action::Check => return vec![Effect::Check(lesson)],
+        Action::Check => {
+            // The verdict is drawn above the lesson's text: a pane scrolled down to a chosen
+            // command would hide the answer the learner just asked for.
+            s.ui.follow_selection = false;
+            s.ui.scroll.insert(Pane::Lesson, 0);
+            return vec![Effect::Check(lesson)];
+        }
         Action::Hint => {
             let total = s.current().map_or(0, |l| l.text(s.lang()).hints.len());
             s.ui.hints_shown = (s.ui.hints_shown + 1).min(total);

@@ -207,3 +207,41 @@ fn page_down_reads_a_tall_part_whole_before_turning_it() {
         "PgUp lands on the last page:\n{back}"
     );
 }
+
+/// `c` with a command chosen far down "By hand" at 80×24 (the checklist and verdict scrolled
+/// away above it): the pane goes back to its top, so the verdict the learner asked for is read.
+#[test]
+fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
+    let mut s = state();
+    s.ui.size = (80, 24);
+    for _ in 0..12 {
+        key(&mut s, KeyCode::Char(']'));
+        drawn_at(&mut s, 80, 24);
+    }
+    assert_eq!(s.ui.section, Section::ByHand);
+    assert!(!drawn_at(&mut s, 80, 24).contains("Checklist"));
+    assert_eq!(key(&mut s, KeyCode::Char('c')), [Effect::Check(L(1))]);
+    update(
+        &mut s,
+        Msg::Graded(vec![crate::lab::eval::check::Grade {
+            file: String::new(),
+            lesson: L(1),
+            findings: vec![crate::lab::eval::check::Finding {
+                ok: true,
+                what: "src-helm is Synced and Healthy".into(),
+                hint: None,
+                help: None,
+                live: true,
+            }],
+            checked_at: None,
+            changed_since: Vec::new(),
+        }]),
+    );
+    let screen = drawn_at(&mut s, 80, 24);
+    assert!(
+        screen.contains("lesson 1's steps pass the self-check"),
+        "{screen}"
+    );
+    // The command stays chosen: `y` types it, `]` goes on from it.
+    assert!(s.selected_command().is_some());
+}
