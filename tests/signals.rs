@@ -1,4 +1,5 @@
-//! Signals end cleanly: the tutor killed with SIGTERM, SIGINT or SIGHUP restores the terminal
+//! Signals end cleanly: the tutor killed with SIGTERM, SIGINT or SIGHUP (or its window closed)
+//! restores the terminal
 //! and leaves none of its shell pane's jobs (`nohup` ones included); `capa-tui shell --sim`
 //! ends its subshell's jobs on `exit` and on each of those signals. Each runs the real binary in tmux on an
 //! embedded lab, and looks in /proc for what is left.
@@ -114,6 +115,38 @@ fn the_tutor_ended_by_a_signal_restores_the_terminal_and_ends_its_shells_jobs() 
             "signal {sig}: the terminal as it was"
         );
     }
+}
+
+/// The window closed under the tutor (tmux's server killed: SIGHUP and a terminal that can no
+/// longer be written to). Restoring that dead terminal must not stop the tutor from stopping
+/// its cluster in order: the lab is not left "served" by a process that is gone, so the next
+/// start does not say its server died, and the shell's jobs end.
+#[test]
+fn the_tutor_whose_terminal_hangs_up_still_stops_its_cluster_in_order() {
+    let (_dir, state, t) = start("capa-signals-hangup", "");
+    t.wait_for("✓ live", Duration::from_secs(60));
+    t.keys(&["]", "y"]);
+    t.wait_until("the shell pane", Duration::from_secs(20), |s| {
+        s.contains("typing · Ctrl-] back to capa-tui")
+    });
+    t.keys(&["C-u", "nohup sleep 92511 >/dev/null 2>&1 &", "Enter"]);
+    wait_until("the job runs", Duration::from_secs(10), || {
+        processes("sleep 92511").len() == 1
+    });
+    let serving = std::path::Path::new(&state).join("serving.json");
+    assert!(serving.exists(), "the tutor serves its lab");
+    let pid = capa_pid(&state);
+    t.run(&["kill-server"]);
+    wait_until("the tutor ends", Duration::from_secs(30), || {
+        !std::path::Path::new(&format!("/proc/{pid}")).exists()
+    });
+    assert!(
+        !serving.exists(),
+        "the cluster was not stopped in order: serving.json is left behind"
+    );
+    wait_until("the shell's job ends", Duration::from_secs(5), || {
+        processes("sleep 92511").is_empty()
+    });
 }
 
 #[test]

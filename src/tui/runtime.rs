@@ -192,11 +192,23 @@ pub async fn run(
         }
     }
     executor.end_shell();
-    let _ = execute!(stdout(), DisableMouseCapture);
-    ratatui::restore();
+    restore_terminal();
     for w in watches {
         w.abort();
     }
     session.close().await;
     code
+}
+
+/// Gives the terminal back. A terminal that hung up (its window closed: SIGHUP) cannot be
+/// written to, and `ratatui::restore` says so with `eprintln!`, which panics on that same dead
+/// stderr: the panic skipped the cluster's orderly stop, and the next start said the lab's
+/// server had died. Here a failure is only logged.
+fn restore_terminal() {
+    if let Err(e) = execute!(stdout(), DisableMouseCapture) {
+        tracing::info!("the terminal did not take the mouse back: {e}");
+    }
+    if let Err(e) = ratatui::try_restore() {
+        tracing::info!("the terminal was not restored (it may have hung up): {e}");
+    }
 }
