@@ -1,8 +1,8 @@
 //! Signals end cleanly: the tutor killed with SIGTERM, SIGINT or SIGHUP (or its window closed)
-//! restores the terminal
-//! and leaves none of its shell pane's jobs (`nohup` ones included); `capa-tui shell --sim`
-//! ends its subshell's jobs on `exit` and on each of those signals. Each runs the real binary in tmux on an
-//! embedded lab, and looks in /proc for what is left.
+//! restores the terminal, stops its cluster in order and leaves none of its shell pane's jobs
+//! (`nohup` ones included); `capa-tui shell --sim` ends its subshell's jobs on `exit` and on
+//! each of those signals. Each runs the real binary in tmux on an embedded lab, and looks in
+//! /proc for what is left.
 
 #![allow(
     clippy::unwrap_used,
