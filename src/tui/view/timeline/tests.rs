@@ -59,7 +59,7 @@ fn an_older_object_says_whether_this_sync_changed_it() {
     settings.message = "configmap/settings configured".into();
     assert_eq!(
         outcome(&settings, ENDED_AT_10, EN).1,
-        " (existed before, changed)"
+        " changed (existed before)"
     );
     settings.message = "configmap/settings unchanged".into();
     assert_eq!(outcome(&settings, ENDED_AT_10, EN).1, " (existed before)");
@@ -75,7 +75,7 @@ fn an_older_object_changed_by_the_sync_has_its_moment_on_the_axis() {
     settings.changed_at = Some(2);
     assert_eq!(
         outcome(&settings, ENDED_AT_10, EN).1,
-        " (existed before) changed +2s"
+        " changed +2s (existed before)"
     );
     assert_eq!(bar(&settings, ENDED_AT_10, 11), "  █        ");
     // An older Deployment stays Available from before the sync: its change still shows.
@@ -87,9 +87,49 @@ fn an_older_object_changed_by_the_sync_has_its_moment_on_the_axis() {
     settings.changed_at = Some(-40);
     assert_eq!(
         outcome(&settings, ENDED_AT_10, EN).1,
-        " (existed before, changed)"
+        " changed (existed before)"
     );
     assert_eq!(bar(&settings, ENDED_AT_10, 11).trim(), "");
+}
+
+/// What the sync did to an older object comes first and survives an 80-column row in every
+/// language (a row gives way from its end): a zh walk read "（之前就已存在）+0s 时被…", the
+/// change cut away and the background kept.
+#[test]
+fn the_change_to_an_older_object_survives_a_narrow_row_in_every_language() {
+    let lane = Lane {
+        phase: "Sync".into(),
+        wave: -1,
+        items: Vec::new(),
+    };
+    let mut settings = item("Synced", -300, None, None);
+    (settings.kind, settings.name, settings.hook) =
+        ("ConfigMap".into(), "src-helm-greeting".into(), None);
+    settings.message = "configmap/src-helm-greeting configured".into();
+    settings.changed_at = Some(2);
+    for &lang in Lang::all() {
+        let catalog = std::sync::Arc::new(crate::lab::catalog::Catalog::embedded().unwrap());
+        let s = crate::tui::state::State::builder(catalog)
+            .lang(lang)
+            .build();
+        let look = Look::of(&s);
+        let row: String = item_row(look, &lane, &settings, (ENDED_AT_10, axis_width(78), 78))
+            .spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect();
+        let change = crate::t!(lang, "timeline-existed-changed-at", at = 2);
+        // The words before the background in brackets: what this sync did.
+        let first = change.split(['(', '（']).next().unwrap().trim();
+        assert!(
+            !first.is_empty(),
+            "{lang:?}: {change:?} leads with the background"
+        );
+        assert!(
+            row.contains(first),
+            "{lang:?}: {first:?} is cut from {row:?}"
+        );
+    }
 }
 
 /// An Application that never ran an operation (a render error before its first sync)
