@@ -38,7 +38,9 @@ pub(super) fn navigate(s: &mut State, action: Action) {
         Action::NextSection => match s.ui.section.next() {
             Some(next) => (Some(s.ui.lesson), next),
             None if !stopped => {
+                // Said below the part's last line: the pane goes to its (new) end.
                 s.ui.at_lesson_end = true;
+                s.ui.scroll.insert(Pane::Lesson, u16::MAX);
                 return;
             }
             None => (at(here + 1), Section::Goal),
@@ -69,6 +71,8 @@ fn page_within_part(s: &mut State, action: Action) -> bool {
     let at = (s.ui.scroll.get(&Pane::Lesson).copied().unwrap_or(0)).min(reach.max);
     let page = reach.page.saturating_sub(1).max(1);
     let to = match action {
+        // The end of the lesson was said: the next PgDn goes on to the next lesson.
+        Action::NextSection if s.ui.at_lesson_end => return false,
         Action::NextSection if at < reach.max => at.saturating_add(page).min(reach.max),
         Action::PrevSection if at > 0 => at.saturating_sub(page),
         _ => return false,

@@ -162,9 +162,6 @@ fn text_of(
         )));
         return (crate::tui::wrap::wrap(lines, top.width), 0, None);
     }
-    if s.ui.at_lesson_end {
-        lines.extend(next_lesson(s));
-    }
     // Small panes get the checklist as one line; the rest, step by step.
     lines.extend(checklist(s, lesson, top.height < 18));
     // The self-check's verdict first (a long lesson must not push it out of sight), with
@@ -192,6 +189,10 @@ fn text_of(
             let end = out.len() - 1;
             rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
         }
+    }
+    // Said below the part's last line, where the reader who paged to its end is looking.
+    if s.ui.at_lesson_end {
+        out.extend(crate::tui::wrap::wrap(next_lesson(s), top.width));
     }
     (out, head_rows, rows)
 }
@@ -270,13 +271,13 @@ fn next_lesson(s: &State) -> Vec<Line<'static>> {
         None => t!(lang, "lesson-end-last"),
     };
     vec![
+        Line::raw(""),
         Line::from(Span::styled(
             words,
             theme
                 .warn()
                 .add_modifier(Modifier::BOLD | Modifier::REVERSED),
         )),
-        Line::raw(""),
     ]
 }
 

@@ -245,3 +245,25 @@ fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
     // The command stays chosen: `y` types it, `]` goes on from it.
     assert!(s.selected_command().is_some());
 }
+
+/// At 80×24 the last part of lesson 2 is taller than the pane: PgDn pages to its end, says
+/// which lesson comes next below the last line, and the next PgDn goes there (a walk found the
+/// end's own line re-opening the page, so PgDn went back and forth for ever).
+#[test]
+fn page_down_through_a_tall_last_part_reaches_the_next_lesson() {
+    let mut s = state();
+    s.ui.size = (80, 24);
+    key(&mut s, KeyCode::Char('n'));
+    drawn_at(&mut s, 80, 24);
+    let mut presses = 0;
+    let mut said = false;
+    while s.ui.lesson == L(2) {
+        key(&mut s, KeyCode::PageDown);
+        let screen = drawn_at(&mut s, 80, 24);
+        said |= s.ui.at_lesson_end && screen.contains("PgDn → lesson 3");
+        presses += 1;
+        assert!(presses < 60, "PgDn never left lesson 2:\n{screen}");
+    }
+    assert!(said, "the end of the lesson was never on screen");
+    assert_eq!((s.ui.lesson, s.ui.section), (L(3), Section::Goal));
+}
