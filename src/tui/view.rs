@@ -120,7 +120,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                     None
                 }
                 other => {
-                    let text = pane_text(s, *other, inner.width);
+                    let text = pane_text(s, *other, inner);
                     let (total, max) = text_extent(&text, inner);
                     let offset = s.ui.scroll.get(other).copied().unwrap_or(0).min(max);
                     text.scroll((offset, 0)).render(inner, buf);
@@ -173,7 +173,8 @@ pub struct Frame {
 }
 
 /// A scrollable pane's lines, wrapped to its width.
-fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
+fn pane_text(s: &State, pane: Pane, inner: Rect) -> Paragraph<'static> {
+    let width = inner.width;
     let look = Look::of(s);
     let fit = &s.session.fit;
     let lines = match pane {
@@ -194,7 +195,7 @@ fn pane_text(s: &State, pane: Pane, width: u16) -> Paragraph<'static> {
             app: s.timeline_app(),
             look,
         }
-        .lines(width),
+        .fitted(width, inner.height),
         Pane::Fields => panes::FieldsView {
             objects: &s.live.objects,
             key: s.fields_object(),

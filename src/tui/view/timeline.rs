@@ -288,13 +288,18 @@ fn keep_start(name: &str, room: usize) -> String {
     format!("{head}…{end}")
 }
 
-/// One resource: phase and wave, its bar, and its outcome in words.
+/// One resource: phase and wave, its bar, and its outcome in words. The name gives way first,
+/// down to enough of it to say which one. Words still wider than the pane's room go on under
+/// themselves when `continued` (in the words' column, the phase and bar columns left blank, as
+/// a table's cell wraps: the times a narrow pane would cut, `→ ready +10s`, are what the row is
+/// for); otherwise they give way from their end, one row per resource.
 fn item_row(
     look: Look<'_>,
     lane: &Lane,
     item: &LaneItem,
     (reach, cols, width): (Reach, usize, usize),
-) -> Line<'static> {
+    continued: bool,
+) -> Vec<Line<'static>> {
     use unicode_width::UnicodeWidthStr;
     let (phase, times) = outcome(item, reach, look.lang);
     // The phase column already says which hook it is.
@@ -304,7 +309,32 @@ fn item_row(
     } else {
         (status_style(look.theme, &phase), status_glyph(&phase))
     };
-    Line::from(vec![
+    // The words' column: what is left of the row after the phase, the bar and their rules;
+    // continued lines are indented past the glyph.
+    let room = width.saturating_sub(12 + 1 + cols + 2).max(8);
+    let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
+    let name_room = room
+        .saturating_sub(fixed.width())
+        .max(item.name.width().min(NAME_KEEPS));
+    let name = keep_start(&item.name, name_room.max(3));
+    let mut words = format!("{}/{name}{hook}{times}", item.kind);
+    let glyph_cells = glyph.width() + 1;
+    if !continued {
+        words = super::chrome::cut_end(&words, room.saturating_sub(glyph_cells));
+    }
+    let mut pieces = crate::tui::wrap::wrap(
+        vec![Line::raw(words)],
+        u16::try_from(room.saturating_sub(glyph_cells)).unwrap_or(u16::MAX),
+    )
+    .into_iter()
+    .map(|l| {
+        l.spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect::<String>()
+    });
+    let first = pieces.next().unwrap_or_default();
+    let mut rows = vec![Line::from(vec![
         Span::styled(
             format!("{:<8}{:>3} ", lane.phase, lane.wave),
             look.theme.accent(),
@@ -312,28 +342,30 @@ fn item_row(
         Span::raw("│"),
         Span::styled(bar(item, reach, cols), style),
         Span::raw("│ "),
-        Span::styled(
-            {
-                // One row per resource at every width, so nothing wraps under the bars: the
-                // name gives way first (cut with `…`), down to enough of it to say which one
-                // it is; then the words after it give way from their end.
-                let room = width.saturating_sub(12 + 1 + cols + 2);
-                let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
-                let name_room = room
-                    .saturating_sub(fixed.width())
-                    .max(item.name.width().min(NAME_KEEPS));
-                let name = keep_start(&item.name, name_room.max(3));
-                let row = format!("{glyph} {}/{name}{hook}{times}", item.kind);
-                super::chrome::cut_end(&row, room)
-            },
-            style,
-        ),
-    ])
+        Span::styled(format!("{glyph} {first}"), style),
+    ])];
+    for more in pieces {
+        rows.push(Line::from(vec![
+            Span::raw(format!("{:12}│{:cols$}│ ", "", "")),
+            Span::styled(format!("{:glyph_cells$}{}", "", more.trim_start()), style),
+        ]));
+    }
+    rows
 }
 
 impl TimelineView<'_> {
-    /// The pane's lines for a pane `width` wide.
-    pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
+    /// The pane's lines for a pane `width` × `height`: each resource's words whole when they
+    /// fit the pane that way, else one row per resource (every resource on screen matters more
+    /// than the end of one's words).
+    pub fn fitted(&self, width: u16, height: u16) -> Vec<Line<'static>> {
+        let whole = self.lines_with(width, true);
+        if crate::tui::wrap::wrap(whole.clone(), width).len() <= usize::from(height) {
+            return whole;
+        }
+        self.lines_with(width, false)
+    }
+
+    fn lines_with(&self, width: u16, continued: bool) -> Vec<Line<'static>> {
         let look = self.look;
         let lang = look.lang;
         let name = self.app.to_string();
@@ -388,7 +420,7 @@ impl TimelineView<'_> {
                 lines.push(gap_line(look, &lanes[i - 1], lane, (reach, width)));
             }
             for item in &lane.items {
-                lines.push(item_row(look, lane, item, (reach, cols, width)));
+                lines.extend(item_row(look, lane, item, (reach, cols, width), continued));
             }
         }
         lines

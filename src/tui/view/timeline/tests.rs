@@ -113,11 +113,13 @@ fn the_change_to_an_older_object_survives_a_narrow_row_in_every_language() {
             .lang(lang)
             .build();
         let look = Look::of(&s);
-        let row: String = item_row(look, &lane, &settings, (ENDED_AT_10, axis_width(78), 78))
-            .spans
-            .iter()
-            .map(|s| s.content.as_ref())
-            .collect();
+        let row = words_of(&item_row(
+            look,
+            &lane,
+            &settings,
+            (ENDED_AT_10, axis_width(78), 78),
+            true,
+        ));
         let change = crate::t!(lang, "timeline-existed-changed-at", at = 2);
         // The words before the background in brackets: what this sync did.
         let first = change.split(['(', '（']).next().unwrap().trim();
@@ -151,7 +153,11 @@ fn an_app_without_an_operation_says_it_has_none() {
         app: "src-waves",
         look: Look::of(&s),
     };
-    let text: Vec<String> = view.lines(80).iter().map(ToString::to_string).collect();
+    let text: Vec<String> = view
+        .fitted(80, 40)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(text, ["src-waves: no operation yet"]);
 }
 
@@ -222,16 +228,27 @@ fn bars_sit_on_the_time_axis() {
     );
 }
 
-/// Narrow, a row keeps enough of its name to say which resource it is, and its words give
-/// way from their end (`Job/sm… +10s · se… the operation ended` said neither).
+/// The rows' text after the bar: a resource's words, its continued lines joined.
+fn words_of(rows: &[Line<'_>]) -> String {
+    rows.iter()
+        .map(|row| {
+            let text: String = row.spans.iter().map(|s| s.content.as_ref()).collect();
+            text.rsplit("│ ")
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Narrow, a row keeps its name whole and its words go on under themselves, in their own
+/// column (`Job/sm… +10s · se… the operation ended` said neither; then a ko walk at 120×40
+/// read `Deployment/app +4s → 준…`, the ready time cut).
 #[test]
-fn a_narrow_row_keeps_the_name_and_cuts_its_words_from_the_end() {
+fn a_narrow_row_keeps_the_name_and_continues_its_words_below() {
     let tz = jiff::tz::TimeZone::UTC;
-    let look = Look {
-        theme: crate::tui::theme::Theme::Default,
-        lang: EN,
-        tz: &tz,
-    };
     let lane = Lane {
         phase: "Sync".into(),
         wave: 1,
@@ -242,22 +259,33 @@ fn a_narrow_row_keeps_the_name_and_cuts_its_words_from_the_end() {
         hook: None,
         ..item("Succeeded", 10, Some(52), None)
     };
-    for width in [68, 60, 52] {
-        let row: String = item_row(look, &lane, &smoke, (ENDED_AT_10, 13, width))
-            .spans
-            .iter()
-            .map(|s| s.content.as_ref())
-            .collect();
-        let words = row.rsplit("│ ").next().unwrap_or_default();
-        assert!(words.starts_with("✓ Job/smoke +10s"), "{width}: {row}");
-        assert!(
-            words.ends_with("ended") || words.ends_with('…'),
-            "{width}: {row}"
-        );
-        assert!(
-            unicode_width::UnicodeWidthStr::width(row.as_str()) <= width,
-            "{width}: {row}"
-        );
+    for &lang in Lang::all() {
+        let look = Look {
+            theme: crate::tui::theme::Theme::Default,
+            lang,
+            tz: &tz,
+        };
+        let whole = outcome(&smoke, ENDED_AT_10, lang).1;
+        for width in [80, 68, 60, 52] {
+            let rows = item_row(look, &lane, &smoke, (ENDED_AT_10, 13, width), true);
+            let words = words_of(&rows);
+            assert!(words.starts_with("✓ Job/smoke"), "{width}: {words}");
+            let said: String = words.split_whitespace().collect();
+            let meant: String = format!("Job/smoke{whole}").split_whitespace().collect();
+            assert!(
+                said.ends_with(&meant),
+                "{lang:?} {width}: {words:?} lost words of {meant:?}"
+            );
+            for row in &rows {
+                let text: String = row.spans.iter().map(|s| s.content.as_ref()).collect();
+                assert!(
+                    unicode_width::UnicodeWidthStr::width(text.as_str()) <= width,
+                    "{width}: {text}"
+                );
+                // The phase and bar columns keep their rules on every line.
+                assert_eq!(text.matches('│').count(), 2, "{width}: {text}");
+            }
+        }
     }
 }
 
