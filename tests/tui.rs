@@ -468,6 +468,47 @@ fn zoomed(s: StateBuilder, pane: Pane) -> String {
     format!("{}", draw(&s.zoom(true).focus(pane).build(), 200, 60))
 }
 
+/// A narrow timeline spends the rows it has to spare on the words that did not fit, from the
+/// first resource down, and never at the cost of a resource: every resource is on screen at
+/// every height, the cut rows get fewer as the pane grows, and a tall pane cuts none.
+#[test]
+fn a_narrow_timeline_continues_words_in_the_rows_it_can_spare() {
+    let mut cut_before = usize::MAX;
+    for height in 15..=30 {
+        let screen = format!(
+            "{}",
+            draw(
+                &scene(4, |_| {}).zoom(true).focus(Pane::Timeline).build(),
+                56,
+                height
+            )
+        );
+        for resource in [
+            "Job/migrat",
+            "ConfigMap/settings",
+            "Deployment/app",
+            "Job/smoke",
+        ] {
+            assert!(
+                screen.contains(resource),
+                "{resource} at 56x{height}:\n{screen}"
+            );
+        }
+        let cut = screen
+            .lines()
+            .filter(|l| {
+                l.contains("│ ✓") && l.trim_end_matches(['"', '│', '┃', ' ']).ends_with('…')
+            })
+            .count();
+        assert!(
+            cut <= cut_before,
+            "56x{height} cut more than a shorter pane:\n{screen}"
+        );
+        cut_before = cut;
+    }
+    assert_eq!(cut_before, 0, "a tall pane cuts no words");
+}
+
 /// A failed sync never reaches history: the Applications pane names the revision that last
 /// synced successfully, and says the new one is retrying, not that it synced.
 #[test]

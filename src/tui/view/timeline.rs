@@ -354,18 +354,16 @@ fn item_row(
 }
 
 impl TimelineView<'_> {
-    /// The pane's lines for a pane `width` × `height`: each resource's words whole when they
-    /// fit the pane that way, else one row per resource (every resource on screen matters more
-    /// than the end of one's words).
+    /// The pane's lines for a pane `width` × `height`: one row per resource, and the rows the
+    /// pane has to spare go to the words that did not fit, from the first resource down
+    /// (every resource on screen matters more than the end of one's words).
     pub fn fitted(&self, width: u16, height: u16) -> Vec<Line<'static>> {
-        let whole = self.lines_with(width, true);
-        if crate::tui::wrap::wrap(whole.clone(), width).len() <= usize::from(height) {
-            return whole;
-        }
-        self.lines_with(width, false)
+        let rows = crate::tui::wrap::wrap(self.lines_with(width, 0), width).len();
+        self.lines_with(width, usize::from(height).saturating_sub(rows))
     }
 
-    fn lines_with(&self, width: u16, continued: bool) -> Vec<Line<'static>> {
+    /// The lines, with up to `spare` more rows for words continued below their resource.
+    fn lines_with(&self, width: u16, mut spare: usize) -> Vec<Line<'static>> {
         let look = self.look;
         let lang = look.lang;
         let name = self.app.to_string();
@@ -420,7 +418,13 @@ impl TimelineView<'_> {
                 lines.push(gap_line(look, &lanes[i - 1], lane, (reach, width)));
             }
             for item in &lane.items {
-                lines.extend(item_row(look, lane, item, (reach, cols, width), continued));
+                let whole = item_row(look, lane, item, (reach, cols, width), true);
+                if whole.len() - 1 <= spare {
+                    spare -= whole.len() - 1;
+                    lines.extend(whole);
+                } else {
+                    lines.extend(item_row(look, lane, item, (reach, cols, width), false));
+                }
             }
         }
         lines
