@@ -11,6 +11,7 @@ use strum::EnumCount;
 mod checklists;
 mod keys;
 mod plans;
+mod plans_on_screen;
 mod shell_pane;
 
 fn catalog() -> std::sync::Arc<Catalog> {
