@@ -427,3 +427,52 @@ fn no_source_file_is_over_600_lines() {
         over.join("\n")
     );
 }
+
+/// The variants of `enum name` in `file`, read from its source: the lines at one indent
+/// inside the enum that start with a capital.
+fn variants(file: &str, name: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(file)).unwrap_or_default();
+    let start = text
+        .find(&format!("pub enum {name} {{"))
+        .unwrap_or_else(|| panic!("enum {name} in {file}"));
+    text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with('}'))
+        .filter_map(|l| l.strip_prefix("    "))
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_uppercase()))
+        .map(|l| l.chars().take_while(|c| c.is_alphanumeric()).collect())
+        .collect()
+}
+
+/// The guide's list of what `update` asks of the world names every `Effect` there is and
+/// nothing else (an audit found it missing one), and its list of `update`'s helpers names
+/// every file in `src/tui/update/` (tests aside).
+#[test]
+fn the_guides_lists_of_effects_and_update_helpers_are_the_codes() {
+    let guide = guide();
+    let effects = variants("src/tui/update/msg.rs", "Effect");
+    assert!(effects.len() > 5, "{effects:?}");
+    let said: std::collections::BTreeSet<String> = guide
+        .split("Effect::")
+        .skip(1)
+        .map(|rest| rest.chars().take_while(|c| c.is_alphanumeric()).collect())
+        .collect();
+    let real: std::collections::BTreeSet<String> = effects.into_iter().collect();
+    assert_eq!(
+        said, real,
+        "ARCHITECTURE.md's Effects (left) against src/tui/update/msg.rs (right)"
+    );
+    let helpers = std::fs::read_dir(root().join("src/tui/update"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".rs") && !n.ends_with("tests.rs"));
+    for file in helpers {
+        let path = format!("src/tui/update/{file}");
+        assert!(
+            guide.contains(&format!("`{path}`")),
+            "ARCHITECTURE.md does not say what {path} is for"
+        );
+    }
+}
