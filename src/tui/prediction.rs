@@ -26,7 +26,19 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
         t!(lang, "predict-question", question = ask.question.get(lang)),
         theme.accent().add_modifier(Modifier::BOLD),
     ))];
-    let keys = format!("← 1–{}", ask.choices.len());
+    let range = format!("1–{}", ask.choices.len());
+    let keys = format!("← {range}");
+    // Asked to go on before answering: the band says what it waits for, in the accent that
+    // draws the eye (`answer_first` is set by the press that was refused).
+    let nudged = s.run.step_mode.as_ref().is_some_and(|m| m.answer_first);
+    let nudge = || {
+        Span::styled(
+            t!(lang, "predict-answer-first", keys = range.as_str()),
+            theme
+                .warn()
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        )
+    };
     if roomy {
         lines.push(Line::raw(""));
         for (i, c) in ask.choices.iter().enumerate() {
@@ -41,10 +53,11 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
             ]));
         }
         lines.push(Line::raw(""));
-        lines.push(Line::from(Span::styled(
-            t!(lang, "predict-keys", keys = keys),
-            theme.dim(),
-        )));
+        lines.push(Line::from(if nudged {
+            nudge()
+        } else {
+            Span::styled(t!(lang, "predict-keys", keys = keys), theme.dim())
+        }));
     } else {
         let choices: Vec<String> = ask
             .choices
@@ -52,7 +65,12 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
             .enumerate()
             .map(|(i, c)| format!("{}) {c}", i + 1))
             .collect();
-        lines.push(Line::raw(format!("  {}   {keys}", choices.join("   "))));
+        let choices = Span::raw(format!("  {}   ", choices.join("   ")));
+        lines.push(Line::from(if nudged {
+            vec![choices, nudge()]
+        } else {
+            vec![choices, Span::raw(keys)]
+        }));
     }
     lines
 }

@@ -259,6 +259,7 @@ step-mode-clicker-runs-it = space, PgDn or g runs it
 predict-question = ? Predict: { $question }
 predict-reveal = you said: { $said } · live: { $live }
 predict-keys = { $keys }: press the number of your answer
+predict-answer-first = The room answers first: press { $keys }
 verdict-file-passes = { $file } passes the self-check{ $when }
 verdict-file-fails = { $file } fails the self-check{ $when }:
 verdict-steps-pass = lesson { $lesson }'s steps pass the self-check{ $when }

@@ -279,6 +279,7 @@ step-mode-clicker-runs-it = 스페이스, PgDn 또는 g를 누르면 실행
 predict-question = ? 예측: { $question }
 predict-reveal = 내 예측: { $said } · 실제: { $live }
 predict-keys = { $keys }: 답의 번호를 누르세요
+predict-answer-first = 먼저 모두의 답을 고르세요: { $keys } 누르기
 verdict-file-passes = { $file } 자가 점검 통과{ $when }
 verdict-file-fails = { $file } 자가 점검 실패{ $when }:
 verdict-steps-pass = 레슨 { $lesson }: 절차 자가 점검 통과{ $when }

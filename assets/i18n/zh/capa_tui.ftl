@@ -254,6 +254,7 @@ step-mode-clicker-runs-it = 按空格、PgDn 或 g 执行
 predict-question = ? 预测：{ $question }
 predict-reveal = 你的预测：{ $said } · 实际：{ $live }
 predict-keys = { $keys }：按答案对应的数字
+predict-answer-first = 请先让大家作答：按 { $keys }
 verdict-file-passes = { $file } 通过自检{ $when }
 verdict-file-fails = { $file } 未通过自检{ $when }：
 verdict-steps-pass = 第 { $lesson } 课的步骤通过自检{ $when }

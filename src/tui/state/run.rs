@@ -31,6 +31,9 @@ pub struct StepMode {
     pub total: usize,
     /// An action is running now.
     pub running: bool,
+    /// The next action was asked for before the room answered its question: the band says
+    /// to answer first, until an answer comes (a clicker's press did nothing, unexplained).
+    pub answer_first: bool,
 }
 
 /// Why a plan stopped, as typed where it failed (a plan that does not load, a folder that

@@ -54,6 +54,9 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
     {
         let choice = choice.clone();
         s.lab.answers.insert(answer, choice);
+        if let Some(m) = &mut s.run.step_mode {
+            m.answer_first = false;
+        }
         return Vec::new();
     }
     let Some(mut action) = action_for(&key) else {

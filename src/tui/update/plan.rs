@@ -146,7 +146,13 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
     match &mut s.run.step_mode {
         // The action waits for the room's prediction first.
         Some(m) if m.lesson == lesson && !running && m.next < m.total => {
-            if s.pending_question().is_some() || watch::refused_while_unreachable(s, Action::Step) {
+            if s.pending_question().is_some() {
+                if let Some(m) = &mut s.run.step_mode {
+                    m.answer_first = true;
+                }
+                return Vec::new();
+            }
+            if watch::refused_while_unreachable(s, Action::Step) {
                 return Vec::new();
             }
             let Some(m) = &mut s.run.step_mode else {
@@ -183,6 +189,7 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
                 next: 0,
                 total,
                 running: false,
+                answer_first: false,
             });
             let steps = s
                 .current()

@@ -177,14 +177,23 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     let (answer_key, ask) = s.pending_question().map(|(k, a)| (k, a.clone())).unwrap();
     assert_eq!(answer_key, "2:1");
     assert!(ask.question.get(Lang::FALLBACK).contains("replicas"));
+    let asks = crate::tui::prediction::text(&s);
+    assert!(!asks.contains("answers first"), "{asks}");
     assert!(
         key(&mut s, KeyCode::Char('g')).is_empty(),
         "not before the room answers"
+    );
+    // The press that went nowhere is answered: the band says what it waits for.
+    let nudged = crate::tui::prediction::text(&s);
+    assert!(
+        nudged.contains("The room answers first: press 1–3"),
+        "{nudged}"
     );
     assert!(key(&mut s, KeyCode::Char('9')).is_empty(), "no 9th choice");
     assert!(s.pending_question().is_some());
     key(&mut s, KeyCode::Char('3'));
     assert_eq!(s.lab.answers["2:1"], "3");
+    assert!(!crate::tui::prediction::text(&s).contains("answers first"));
     assert_eq!(
         key(&mut s, KeyCode::Char('g')),
         [Effect::RunStep {
