@@ -495,6 +495,16 @@ fn a_narrow_timeline_continues_words_in_the_rows_it_can_spare() {
                 "{resource} at 56x{height}:\n{screen}"
             );
         }
+        // The heading is one row, as every row is: the first resource follows it.
+        let after_heading = screen
+            .lines()
+            .skip_while(|l| !l.contains("phase wave"))
+            .nth(1)
+            .unwrap_or_default();
+        assert!(
+            after_heading.contains("PreSync"),
+            "the heading wrapped at 56x{height}:\n{screen}"
+        );
         let cut = screen
             .lines()
             .filter(|l| {

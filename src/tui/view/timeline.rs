@@ -189,7 +189,7 @@ fn bar(item: &LaneItem, reach: Reach, cols: usize) -> String {
 }
 
 /// The column heads: phase and wave, the axis from 0 to `max` seconds, the resource.
-fn axis_line(look: Look<'_>, cols: usize, max: i64) -> Line<'static> {
+fn axis_line(look: Look<'_>, (cols, width): (usize, usize), max: i64) -> Line<'static> {
     let mut axis = vec![' '; cols];
     let label = format!("{max}s");
     for (i, ch) in label.chars().enumerate() {
@@ -203,7 +203,11 @@ fn axis_line(look: Look<'_>, cols: usize, max: i64) -> Line<'static> {
             "{}│{}│ {}",
             super::chrome::cut_pad(&t!(look.lang, "timeline-head-lane"), 12),
             axis.iter().collect::<String>(),
-            t!(look.lang, "timeline-head-resource")
+            // One row, as the resources' rows are: a narrow pane cuts the heading, not a row.
+            super::chrome::cut_end(
+                &t!(look.lang, "timeline-head-resource"),
+                width.saturating_sub(12 + 1 + cols + 2)
+            )
         ),
         look.theme.dim(),
     ))
@@ -411,8 +415,8 @@ impl TimelineView<'_> {
         let live = |ns: &str, kind: &str, name: &str| self.live.object(ns, kind, name).cloned();
         let lanes = derive::timeline(app, &live);
         let (reach, cols) = (reach(&op, &lanes, self.live.now), axis_width(width));
-        lines.push(axis_line(look, cols, reach.seconds));
         let width = usize::from(width);
+        lines.push(axis_line(look, (cols, width), reach.seconds));
         for (i, lane) in lanes.iter().enumerate() {
             if i > 0 {
                 lines.push(gap_line(look, &lanes[i - 1], lane, (reach, width)));
