@@ -21,6 +21,35 @@ pub(super) fn started(s: &mut State, step: usize, title: &str) {
     );
 }
 
+/// Step `step` of the plan, titled `title`, fails with `error`, as the runtime reports it: the
+/// step's failure, then the plan's end. The words the step said, in English.
+pub(super) fn step_failed(
+    s: &mut State,
+    step: usize,
+    title: &str,
+    error: crate::lab::engine::StepError,
+) -> String {
+    let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
+    update(
+        s,
+        Msg::Job(Progress::Failed {
+            step,
+            error: said.clone().into(),
+        }),
+    );
+    update(
+        s,
+        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(
+            crate::lab::engine::RunError::Step {
+                step,
+                title: title.into(),
+                source: std::sync::Arc::new(error),
+            },
+        ))),
+    );
+    said
+}
+
 /// The lesson pane's words as a reader reads them: its rows joined, their indent dropped.
 pub(super) fn lesson_words(s: &State, w: u16, h: u16) -> String {
     crate::tui::view::text_of_screen(s, w, h)
@@ -303,30 +332,19 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
 /// held (a walk fixed lesson 5 by hand and kept reading "cannot render" beside a Synced app).
 #[test]
 fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
-    use crate::lab::engine::{RunError, StepError};
+    use crate::lab::engine::StepError;
     let mut s = builder().live().size(120, 40).build();
     let lesson = s.current().unwrap().id();
     plan_shown(&mut s, lesson, |i| format!("step {i}"));
     started(&mut s, 1, "step 0");
-    let error = StepError::NothingToSync {
-        app: "src-helm".into(),
-        commit: "962e9c1".into(),
-    };
-    let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
-    update(
+    let said = step_failed(
         &mut s,
-        Msg::Job(Progress::Failed {
-            step: 1,
-            error: said.clone().into(),
-        }),
-    );
-    update(
-        &mut s,
-        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
-            step: 1,
-            title: "step 0".into(),
-            source: std::sync::Arc::new(error),
-        }))),
+        1,
+        "step 0",
+        StepError::NothingToSync {
+            app: "src-helm".into(),
+            commit: "962e9c1".into(),
+        },
     );
     let end: String = said
         .split_whitespace()

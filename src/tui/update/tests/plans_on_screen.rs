@@ -1,7 +1,7 @@
 //! Plans on a small screen, presenting or not: what the next press will do, what a running step
 //! waits for and why a step failed stay on screen, and step mode left behind leaves nothing
 //! running.
-use super::plans::{lesson_words, plan_shown, started};
+use super::plans::{lesson_words, plan_shown, started, step_failed};
 use super::*;
 
 /// Presenting on a small screen, a running step shows what it waits for: the log's copies of it
@@ -46,7 +46,7 @@ fn presenting_a_running_step_keeps_what_it_waits_for_on_screen() {
 /// failure, then the failure again from the log).
 #[test]
 fn presenting_a_failed_step_says_its_reason_once_and_whole() {
-    use crate::lab::engine::{RunError, StepError};
+    use crate::lab::engine::StepError;
     for (w, h) in [(80, 24), (120, 40)] {
         let mut s = builder().lesson(6).present(true).size(w, h).build();
         key(&mut s, KeyCode::Char('g'));
@@ -54,25 +54,14 @@ fn presenting_a_failed_step_says_its_reason_once_and_whole() {
         let title = "wait for src-waves's operation to fail";
         plan_shown(&mut s, L(6), |_| title.into());
         started(&mut s, 1, title);
-        let error = StepError::NothingToSync {
-            app: "src-waves".into(),
-            commit: "962e9c1".into(),
-        };
-        let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
-        update(
+        let said = step_failed(
             &mut s,
-            Msg::Job(Progress::Failed {
-                step: 1,
-                error: said.clone().into(),
-            }),
-        );
-        update(
-            &mut s,
-            Msg::JobEnded(Err(crate::tui::state::JobFailure::new(RunError::Step {
-                step: 1,
-                title: "wait for src-waves's operation to fail".into(),
-                source: std::sync::Arc::new(error),
-            }))),
+            1,
+            title,
+            StepError::NothingToSync {
+                app: "src-waves".into(),
+                commit: "962e9c1".into(),
+            },
         );
         let screen = crate::tui::view::text_of_screen(&s, w, h);
         let lesson_words = lesson_words(&s, w, h);
