@@ -206,7 +206,7 @@ fn axis_line(look: Look<'_>, (cols, width): (usize, usize), max: i64) -> Line<'s
             // One row, as the resources' rows are: a narrow pane cuts the heading, not a row.
             super::chrome::cut_end(
                 &t!(look.lang, "timeline-head-resource"),
-                width.saturating_sub(12 + 1 + cols + 2)
+                words_room(width, cols)
             )
         ),
         look.theme.dim(),
@@ -292,18 +292,28 @@ fn keep_start(name: &str, room: usize) -> String {
     format!("{head}…{end}")
 }
 
-/// One resource: phase and wave, its bar, and its outcome in words. The name gives way first,
-/// down to enough of it to say which one. Words still wider than the pane's room go on under
-/// themselves when `continued` (in the words' column, the phase and bar columns left blank, as
-/// a table's cell wraps: the times a narrow pane would cut, `→ ready +10s`, are what the row is
-/// for); otherwise they give way from their end, one row per resource.
-fn item_row(
+/// The cells a row has for a resource's words in a pane `width` wide with an axis `cols` wide:
+/// what is left after the phase and wave, the bar and their rules.
+fn words_room(width: usize, cols: usize) -> usize {
+    width.saturating_sub(12 + 1 + cols + 2)
+}
+
+/// One resource's rows, both ways: `whole`, its words going on under themselves (in the words'
+/// column, the phase and bar columns left blank, as a table's cell wraps: the times a narrow
+/// pane would cut, `→ ready +10s`, are what the row is for), and `cut`, one row whose words
+/// give way from their end. Either way the name gives way first, down to enough of it to say
+/// which one.
+struct ItemRows {
+    whole: Vec<Line<'static>>,
+    cut: Line<'static>,
+}
+
+fn item_rows(
     look: Look<'_>,
     lane: &Lane,
     item: &LaneItem,
     (reach, cols, width): (Reach, usize, usize),
-    continued: bool,
-) -> Vec<Line<'static>> {
+) -> ItemRows {
     use unicode_width::UnicodeWidthStr;
     let (phase, times) = outcome(item, reach, look.lang);
     // The phase column already says which hook it is.
@@ -313,22 +323,31 @@ fn item_row(
     } else {
         (status_style(look.theme, &phase), status_glyph(&phase))
     };
-    // The words' column: what is left of the row after the phase, the bar and their rules;
-    // continued lines are indented past the glyph.
-    let room = width.saturating_sub(12 + 1 + cols + 2).max(8);
+    let room = words_room(width, cols).max(8);
     let fixed = format!("{glyph} {}/{hook}{times}", item.kind);
     let name_room = room
         .saturating_sub(fixed.width())
         .max(item.name.width().min(NAME_KEEPS));
     let name = keep_start(&item.name, name_room.max(3));
-    let mut words = format!("{}/{name}{hook}{times}", item.kind);
+    let words = format!("{}/{name}{hook}{times}", item.kind);
+    // Continued lines are indented past the glyph.
     let glyph_cells = glyph.width() + 1;
-    if !continued {
-        words = super::chrome::cut_end(&words, room.saturating_sub(glyph_cells));
-    }
+    let first_row = |first: &str| {
+        Line::from(vec![
+            Span::styled(
+                format!("{:<8}{:>3} ", lane.phase, lane.wave),
+                look.theme.accent(),
+            ),
+            Span::raw("│"),
+            Span::styled(bar(item, reach, cols), style),
+            Span::raw("│ "),
+            Span::styled(format!("{glyph} {first}"), style),
+        ])
+    };
+    let room_after_glyph = room.saturating_sub(glyph_cells);
     let mut pieces = crate::tui::wrap::wrap(
-        vec![Line::raw(words)],
-        u16::try_from(room.saturating_sub(glyph_cells)).unwrap_or(u16::MAX),
+        vec![Line::raw(words.clone())],
+        u16::try_from(room_after_glyph).unwrap_or(u16::MAX),
     )
     .into_iter()
     .map(|l| {
@@ -337,24 +356,23 @@ fn item_row(
             .map(|s| s.content.as_ref())
             .collect::<String>()
     });
-    let first = pieces.next().unwrap_or_default();
-    let mut rows = vec![Line::from(vec![
-        Span::styled(
-            format!("{:<8}{:>3} ", lane.phase, lane.wave),
-            look.theme.accent(),
-        ),
-        Span::raw("│"),
-        Span::styled(bar(item, reach, cols), style),
-        Span::raw("│ "),
-        Span::styled(format!("{glyph} {first}"), style),
-    ])];
+    let mut whole = vec![first_row(&pieces.next().unwrap_or_default())];
     for more in pieces {
-        rows.push(Line::from(vec![
+        whole.push(Line::from(vec![
             Span::raw(format!("{:12}│{:cols$}│ ", "", "")),
             Span::styled(format!("{:glyph_cells$}{}", "", more.trim_start()), style),
         ]));
     }
-    rows
+    ItemRows {
+        whole,
+        cut: first_row(&super::chrome::cut_end(&words, room_after_glyph)),
+    }
+}
+
+/// A line of the pane: one said as it is (it may wrap), or a resource's rows in both forms.
+enum Row {
+    Said(Line<'static>),
+    Item(ItemRows),
 }
 
 impl TimelineView<'_> {
@@ -362,12 +380,31 @@ impl TimelineView<'_> {
     /// pane has to spare go to the words that did not fit, from the first resource down
     /// (every resource on screen matters more than the end of one's words).
     pub fn fitted(&self, width: u16, height: u16) -> Vec<Line<'static>> {
-        let rows = crate::tui::wrap::wrap(self.lines_with(width, 0), width).len();
-        self.lines_with(width, usize::from(height).saturating_sub(rows))
+        let rows = self.rows(width);
+        let least: usize = rows
+            .iter()
+            .map(|r| match r {
+                Row::Said(line) => crate::tui::wrap::wrap(vec![line.clone()], width).len(),
+                Row::Item(_) => 1,
+            })
+            .sum();
+        let mut spare = usize::from(height).saturating_sub(least);
+        let mut lines = Vec::new();
+        for row in rows {
+            match row {
+                Row::Said(line) => lines.push(line),
+                Row::Item(item) if item.whole.len() - 1 <= spare => {
+                    spare -= item.whole.len() - 1;
+                    lines.extend(item.whole);
+                }
+                Row::Item(item) => lines.push(item.cut),
+            }
+        }
+        lines
     }
 
-    /// The lines, with up to `spare` more rows for words continued below their resource.
-    fn lines_with(&self, width: u16, mut spare: usize) -> Vec<Line<'static>> {
+    /// The pane's rows, built once a frame: the heading, then each lane's resources.
+    fn rows(&self, width: u16) -> Vec<Row> {
         let look = self.look;
         let lang = look.lang;
         let name = self.app.to_string();
@@ -378,7 +415,11 @@ impl TimelineView<'_> {
             .app(&name)
             .and_then(|a| Some((a, a.status.operation_state.clone()?)))
         else {
-            return vec![Line::raw(t!(lang, "timeline-no-operation", app = name))];
+            return vec![Row::Said(Line::raw(t!(
+                lang,
+                "timeline-no-operation",
+                app = name
+            )))];
         };
         let retry = retry_said(lang, &op);
         let started = op
@@ -386,7 +427,7 @@ impl TimelineView<'_> {
             .as_deref()
             .and_then(|t| t.get(11..19))
             .unwrap_or("-");
-        let mut lines = vec![Line::from(vec![
+        let mut lines = vec![Row::Said(Line::from(vec![
             Span::styled(
                 if matches!(op.phase.as_str(), "Running" | "Terminating") {
                     t!(lang, "timeline-current-operation", app = name.as_str())
@@ -405,30 +446,29 @@ impl TimelineView<'_> {
                 retry = retry,
                 started = started
             )),
-        ])];
+        ]))];
         if app.operation.is_some() && !op.message.is_empty() {
-            lines.push(Line::from(Span::styled(
+            lines.push(Row::Said(Line::from(Span::styled(
                 t!(lang, "timeline-now", message = op.message.as_str()),
                 look.theme.warn(),
-            )));
+            ))));
         }
         let live = |ns: &str, kind: &str, name: &str| self.live.object(ns, kind, name).cloned();
         let lanes = derive::timeline(app, &live);
         let (reach, cols) = (reach(&op, &lanes, self.live.now), axis_width(width));
         let width = usize::from(width);
-        lines.push(axis_line(look, (cols, width), reach.seconds));
+        lines.push(Row::Said(axis_line(look, (cols, width), reach.seconds)));
         for (i, lane) in lanes.iter().enumerate() {
             if i > 0 {
-                lines.push(gap_line(look, &lanes[i - 1], lane, (reach, width)));
+                lines.push(Row::Said(gap_line(
+                    look,
+                    &lanes[i - 1],
+                    lane,
+                    (reach, width),
+                )));
             }
             for item in &lane.items {
-                let whole = item_row(look, lane, item, (reach, cols, width), true);
-                if whole.len() - 1 <= spare {
-                    spare -= whole.len() - 1;
-                    lines.extend(whole);
-                } else {
-                    lines.extend(item_row(look, lane, item, (reach, cols, width), false));
-                }
+                lines.push(Row::Item(item_rows(look, lane, item, (reach, cols, width))));
             }
         }
         lines

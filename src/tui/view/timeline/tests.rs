@@ -113,13 +113,8 @@ fn the_change_to_an_older_object_survives_a_narrow_row_in_every_language() {
             .lang(lang)
             .build();
         let look = Look::of(&s);
-        let row = words_of(&item_row(
-            look,
-            &lane,
-            &settings,
-            (ENDED_AT_10, axis_width(78), 78),
-            true,
-        ));
+        let row =
+            words_of(&item_rows(look, &lane, &settings, (ENDED_AT_10, axis_width(78), 78)).whole);
         let change = crate::t!(lang, "timeline-existed-changed-at", at = 2);
         // The words before the background in brackets: what this sync did.
         let first = change.split(['(', '（']).next().unwrap().trim();
@@ -267,7 +262,7 @@ fn a_narrow_row_keeps_the_name_and_continues_its_words_below() {
         };
         let whole = outcome(&smoke, ENDED_AT_10, lang).1;
         for width in [80, 68, 60, 52] {
-            let rows = item_row(look, &lane, &smoke, (ENDED_AT_10, 13, width), true);
+            let rows = item_rows(look, &lane, &smoke, (ENDED_AT_10, 13, width)).whole;
             let words = words_of(&rows);
             assert!(words.starts_with("✓ Job/smoke"), "{width}: {words}");
             let said: String = words.split_whitespace().collect();
