@@ -186,9 +186,28 @@ conditions() {
   kubectl -n argocd get application "$1" -o json | jq -r '(.status.conditions // [])[] | "\(.type): \(.message)"'
 }
 
-# done_ok NAME [SECONDS]: waits for a succeeded operation, Synced and Healthy.
+# done_ok NAME [SECONDS]: waits for a succeeded operation, Synced and Healthy, then for the
+# app's view to settle. Real Argo CD writes the operation's end before the refresh that follows
+# it, and what the sync deleted last (a HookSucceeded hook, a pruned object under foreground
+# deletion) leaves status.resources only when the garbage collector and the watch have caught
+# up: read at once, the real lab sometimes still lists it. Both clusters are read once settled.
 done_ok() {
-  until_app "$1" '.status.operationState.phase == "Succeeded" and .operation == null and .status.sync.status == "Synced" and .status.health.status == "Healthy"' "${2:-120}"
+  until_app "$1" '.status.operationState.phase == "Succeeded" and .operation == null and .status.sync.status == "Synced" and .status.health.status == "Healthy"' "${2:-120}" || return 1
+  until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
+  steady_view "$1" 20
+}
+
+# steady_view NAME [SECONDS]: waits until the app's view reads the same twice, a second apart
+# (at most SECONDS; a view that never settles is then compared as it is).
+steady_view() {
+  local previous="" current deadline=$((SECONDS + ${2:-20}))
+  while [ $SECONDS -lt $deadline ]; do
+    current=$(view "$1" 2>/dev/null)
+    [ -n "$current" ] && [ "$current" = "$previous" ] && return 0
+    previous=$current
+    sleep 1
+  done
+  return 0
 }
 
 # until_done NAME [SECONDS]: waits for the operation to end, then for the comparison that
