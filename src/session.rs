@@ -73,6 +73,9 @@ pub enum SessionError {
     InUse {
         state: PathBuf,
     },
+    /// The tutor's own folder in the source dir (`.capa-tui`: progress, the lab shell's
+    /// start-up file) is one another user controls.
+    TutorFolder(capa_sim::UnsafeFolder),
 }
 
 impl Say for SessionError {
@@ -109,6 +112,7 @@ impl Say for SessionError {
                 "session-fresh-in-use",
                 state = state.display().to_string()
             ),
+            SessionError::TutorFolder(u) => unsafe_folder_words(u, Whose::Tutor, lang),
         }
     }
 }
@@ -117,7 +121,7 @@ impl Say for SessionError {
 fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
     use capa_sim::SimError;
     if let Some(u) = e.unsafe_folder() {
-        return unsafe_folder_words(u, lang);
+        return unsafe_folder_words(u, Whose::Cluster, lang);
     }
     match e {
         SimError::NotLoopback(addr) => t!(lang, "sim-not-loopback", addr = addr.to_string()),
@@ -145,24 +149,45 @@ fn sim_words(e: &capa_sim::SimError, lang: Lang) -> String {
     }
 }
 
-/// A folder the cluster refuses to keep its files in, and what to do, in the learner's words
-/// (the cluster's own message is English).
-fn unsafe_folder_words(u: &capa_sim::UnsafeFolder, lang: Lang) -> String {
+/// Whose files an unsafe folder would hold: what another user could then change differs.
+#[derive(Clone, Copy)]
+enum Whose {
+    /// The embedded cluster's (its store, Secrets, token, kubeconfig).
+    Cluster,
+    /// The tutor's own (progress, the lab shell's start-up file).
+    Tutor,
+}
+
+/// A folder refused for the cluster's or the tutor's files, and what to do, in the learner's
+/// words (the cluster's own message is English).
+fn unsafe_folder_words(u: &capa_sim::UnsafeFolder, whose: Whose, lang: Lang) -> String {
     use capa_sim::UnsafeFolder;
-    match u {
-        UnsafeFolder::NotYours { path, owner } => t!(
+    match (u, whose) {
+        (UnsafeFolder::NotYours { path, owner }, Whose::Cluster) => t!(
             lang,
             "sim-folder-not-yours",
             path = path.display().to_string(),
             owner = owner.to_string()
         ),
-        UnsafeFolder::OthersMayWrite { path, mode } => t!(
+        (UnsafeFolder::NotYours { path, owner }, Whose::Tutor) => t!(
+            lang,
+            "tutor-folder-not-yours",
+            path = path.display().to_string(),
+            owner = owner.to_string()
+        ),
+        (UnsafeFolder::OthersMayWrite { path, mode }, Whose::Cluster) => t!(
             lang,
             "sim-folder-others-write",
             path = path.display().to_string(),
             mode = format!("{mode:o}")
         ),
-        UnsafeFolder::Unreadable { path, source } => t!(
+        (UnsafeFolder::OthersMayWrite { path, mode }, Whose::Tutor) => t!(
+            lang,
+            "tutor-folder-others-write",
+            path = path.display().to_string(),
+            mode = format!("{mode:o}")
+        ),
+        (UnsafeFolder::Unreadable { path, source }, _) => t!(
             lang,
             "sim-folder-unreadable",
             path = path.display().to_string(),
@@ -304,6 +329,15 @@ pub fn default_sim_state() -> PathBuf {
         .join("capa-tui/sim")
 }
 
+/// Makes the tutor's own folder in the source dir (`.capa-tui`) private, or refuses it: it
+/// holds the learner's progress and the lab shell's start-up file, which the shell runs, so a
+/// folder another user owns or may write into (or above it) would let them run their
+/// commands as the learner (issue 32). Every file in it is then written under a fresh
+/// `O_EXCL` name and renamed into place, so nothing planted there is followed.
+fn keep_tutor_folder_private(paths: &LabPaths) -> Result<(), SessionError> {
+    capa_sim::check_private_dir(&paths.tutor_dir()).map_err(SessionError::TutorFolder)
+}
+
 /// How long an attaching command waits for an owner that is starting the cluster to say where.
 const OWNER_PATIENCE: Duration = Duration::from_secs(20);
 
@@ -332,8 +366,15 @@ impl Session {
             if let (Some(c), Target::Embedded { state, .. }) = (&mut s.clock, &s.target) {
                 c.runs = capa_sim::read_runs(state);
             }
+            // Checked once the state dir is the one this session uses (`--fresh` moves the
+            // old one, with its source dir, aside).
+            if let Err(e) = keep_tutor_folder_private(&s.paths) {
+                s.close().await;
+                return Err(e);
+            }
             return Ok(s);
         }
+        keep_tutor_folder_private(&o.lab_paths())?;
         let path = cluster::kubeconfig_path(o.kubeconfig)?;
         let followed = cluster::follow::connect(&path, o.context).await?;
         Ok(Session {

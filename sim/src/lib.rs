@@ -468,6 +468,13 @@ pub fn check_state_dir(state_dir: &Path) -> Result<(), SimError> {
     Ok(private_files::make_private_dir(state_dir)?)
 }
 
+/// Makes `dir` (0700) or checks the one there as [`check_state_dir`] does, for a folder of
+/// the tutor's own that holds what it later trusts or runs (a learner's progress, a shell's
+/// start-up file): refused when another user owns it or may write into it or above it.
+pub fn check_private_dir(dir: &Path) -> Result<(), UnsafeFolder> {
+    private_files::make_private_dir(dir)
+}
+
 /// Repairs a state dir whose journal stops the cluster from starting (`Damaged at line N`):
 /// keeps every change before the first damaged line, and the whole journal as it was in
 /// `journal.jsonl.damaged-<time>` beside it. `None` when there was nothing to repair. Call it

@@ -84,9 +84,7 @@ pub fn read_bounded(path: &Path, limit: u64) -> Result<Vec<u8>, ReadError> {
 pub fn write_keeping_backup(path: &Path, text: &str) -> std::io::Result<Option<PathBuf>> {
     let mut backup = None;
     if differs(path, text.as_bytes())? {
-        let bak = free_backup_name(path);
-        std::fs::copy(path, &bak)?;
-        backup = Some(bak);
+        backup = Some(keep_backup(path)?);
     }
     write_atomic(path, text)?;
     Ok(backup)
@@ -152,16 +150,36 @@ fn write_with_mode(path: &Path, text: &str, mode: u32) -> std::io::Result<()> {
     Ok(())
 }
 
-fn free_backup_name(path: &Path) -> PathBuf {
+/// Copies the file at `path` to the first free `<name>.bak`, `.bak.1`, ... The copy is a new
+/// file made with `O_EXCL`: a name already taken, even by a link pointing nowhere, is passed
+/// over, so a backup never writes through a link someone left there, nor over an older backup.
+fn keep_backup(path: &Path) -> std::io::Result<PathBuf> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let base = path.with_file_name(format!("{name}.bak"));
-    if !base.exists() {
-        return base;
+    let mut source = std::fs::File::open(path)?;
+    let mode = source.metadata()?.permissions().mode() & 0o777;
+    let names = std::iter::once(format!("{name}.bak"))
+        .chain((1..).map(|n| format!("{name}.bak.{n}")))
+        .map(|n| path.with_file_name(n));
+    for bak in names.take(10_000) {
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(mode)
+            .open(&bak)
+        {
+            Ok(mut copy) => {
+                std::io::copy(&mut source, &mut copy)?;
+                return Ok(bak);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(e),
+        }
     }
-    (1..)
-        .map(|n| path.with_file_name(format!("{name}.bak.{n}")))
-        .find(|p| !p.exists())
-        .unwrap_or(base)
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("{} has 10,000 backups; move some away", path.display()),
+    ))
 }
 
 #[cfg(test)]

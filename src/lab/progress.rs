@@ -149,10 +149,14 @@ impl Lock {
             .parent()
             .map_or(Ok(()), std::fs::create_dir_all)
             .and_then(|()| {
+                use std::os::unix::fs::OpenOptionsExt;
+                // Never through a link left at its name: the lock opens only a file there.
                 std::fs::OpenOptions::new()
                     .create(true)
                     .truncate(false)
                     .write(true)
+                    .mode(0o600)
+                    .custom_flags(libc::O_NOFOLLOW)
                     .open(&path)
             });
         match opened {

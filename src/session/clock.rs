@@ -143,10 +143,9 @@ impl FastClock {
                     .lock()
                     .map_err(|_| std::io::Error::other("clock lock poisoned"))?
                     .offset_spec(Timestamp::now());
-                // Renamed into place, so a reader never sees half an offset.
-                let staged = file.with_extension("new");
-                std::fs::write(&staged, spec)?;
-                std::fs::rename(&staged, &file)
+                // Under a fresh name, renamed into place: a reader never sees half an offset,
+                // and a link left at either name is never written through.
+                crate::lab::files::write_private(&file, &spec)
             }
         };
         write()?;
@@ -276,6 +275,26 @@ mod tests {
             again.at(t("2026-12-03T09:00:12.05Z")).to_string(),
             "2026-12-03T10:00:30.5Z"
         );
+    }
+
+    /// The clock file is renamed into place from a fresh name: links left at its name, or
+    /// at the name it was once staged under, are never written through (issue 32).
+    #[test]
+    fn the_clock_file_never_writes_through_a_link_left_at_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        let file = dir.path().join("clock");
+        std::os::unix::fs::symlink(outside.join("a"), &file).unwrap();
+        std::os::unix::fs::symlink(outside.join("b"), file.with_extension("new")).unwrap();
+        let keeper = clock(5.0).keep(file.clone(), None).unwrap();
+        let written: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+        assert!(
+            written.is_empty(),
+            "the clock went through a link: {written:?}"
+        );
+        assert!(std::fs::read_to_string(&file).unwrap().ends_with('s'));
+        drop(keeper);
     }
 
     /// The real library, where Debian's package is installed (scripts/test installs it): a

@@ -192,12 +192,12 @@ impl ShellEnv {
             "# Written by capa-tui for its lab shell: your own ~/.bashrc, then the lab's prompt.\nunset FAKETIME_SHARED\n[ -f ~/.bashrc ] && . ~/.bashrc\nPS1={}\"${{PS1:-\\$ }}\"\n",
             quote(&self.prompt_marker())
         );
-        std::fs::create_dir_all(rc_dir)
-            .and_then(|()| std::fs::write(&rc, text))
-            .map_err(|e| ShellError::RcFile {
-                path: rc.clone(),
-                why: e.to_string(),
-            })?;
+        // Under a fresh name, renamed into place: a link left at `bashrc` is replaced, never
+        // written through (the shell runs this file).
+        crate::lab::files::write_private(&rc, &text).map_err(|e| ShellError::RcFile {
+            path: rc.clone(),
+            why: e.to_string(),
+        })?;
         Ok((
             shell,
             vec!["--rcfile".into(), rc.display().to_string(), "-i".into()],
@@ -322,6 +322,22 @@ mod tests {
             .command_with(Some("/bin/sh".into()), dir.path())
             .unwrap();
         assert_eq!((sh, args), (PathBuf::from("/bin/sh"), Vec::<String>::new()));
+    }
+
+    /// The shell runs its start-up file: a link left at its name is replaced, never written
+    /// through (issue 32).
+    #[test]
+    fn the_start_up_file_never_writes_through_a_link_left_at_its_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = dir.path().join("outside");
+        std::os::unix::fs::symlink(&outside, dir.path().join("bashrc")).unwrap();
+        let env = ShellEnv::new(&paths(dir.path()), None, "sim");
+        let (_, args) = env
+            .command_with(Some("/bin/bash".into()), dir.path())
+            .unwrap();
+        assert!(!outside.exists(), "the start-up file went through the link");
+        let rc = std::fs::symlink_metadata(&args[1]).unwrap();
+        assert!(rc.is_file(), "{rc:?}");
     }
 
     /// On a fast clock, a lab shell whose ~/.bashrc runs a subshell starts programs without

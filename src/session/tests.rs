@@ -39,3 +39,42 @@ async fn an_unsafe_state_dir_is_refused_in_the_learners_language() {
     let ko = refused.say(Lang::parse("ko").unwrap());
     assert!(ko.contains("다른 사용자가"), "{ko}");
 }
+
+/// The tutor's own folder in a source dir others may write into is refused, in the learner's
+/// language, before anything is written there: its files decide what the lab shell runs.
+#[tokio::test]
+async fn a_source_dir_others_may_write_into_is_refused_in_the_learners_language() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("shared-src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::set_permissions(&src, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let refused = Session::open(Options {
+        sim: false,
+        speed: 1.0,
+        state_dir: None,
+        kubeconfig: Some(&dir.path().join("no-kubeconfig")),
+        context: None,
+        src_dir: Some(&src),
+        bare_dir: Some(&dir.path().join("bare")),
+        fresh: false,
+    })
+    .await
+    .err()
+    .unwrap();
+    assert!(
+        matches!(
+            refused,
+            SessionError::TutorFolder(capa_sim::UnsafeFolder::OthersMayWrite { .. })
+        ),
+        "{refused:?}"
+    );
+    let zh = refused.say(Lang::parse("zh").unwrap());
+    assert!(
+        zh.contains("实验 shell") && zh.contains("chmod go-w"),
+        "{zh}"
+    );
+    // Its own folder, made there before the refusal, is the learner's alone.
+    let made = std::fs::metadata(src.join(".capa-tui")).unwrap();
+    assert_eq!(made.permissions().mode() & 0o777, 0o700);
+}

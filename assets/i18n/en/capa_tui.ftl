@@ -839,3 +839,5 @@ setup-cannot-keep = Cannot keep this lab's lessons and templates in { $file } ({
 sim-folder-not-yours = { $path } belongs to another user (uid { $owner }), who could replace the cluster's files; use a folder of your own (for example the default state dir)
 sim-folder-others-write = { $path } can be written by other users (mode { $mode }), who could replace the cluster's files; run `chmod go-w { $path }` or use a folder of your own
 sim-folder-unreadable = cannot look at { $path }: { $why }
+tutor-folder-not-yours = { $path } belongs to another user (uid { $owner }), who could change your progress and what the lab shell runs as it starts; use a source dir of your own (`--src-dir`)
+tutor-folder-others-write = { $path } can be written by other users (mode { $mode }), who could change your progress and what the lab shell runs as it starts; run `chmod go-w { $path }` or use a source dir of your own (`--src-dir`)

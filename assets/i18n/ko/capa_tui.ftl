@@ -841,3 +841,5 @@ setup-cannot-keep = 이 실습의 레슨과 템플릿을 { $file }에 저장할 
 sim-folder-not-yours = { $path } 은(는) 다른 사용자(uid { $owner })의 것이어서 그 사용자가 클러스터의 파일을 바꿔치기할 수 있습니다. 자신의 폴더(예: 기본 상태 디렉터리)를 사용하세요
 sim-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권한 { $mode }) 클러스터의 파일을 바꿔치기할 수 있습니다. `chmod go-w { $path }` 를 실행하거나 자신의 폴더를 사용하세요
 sim-folder-unreadable = { $path } 을(를) 살펴볼 수 없습니다: { $why }
+tutor-folder-not-yours = { $path } 은(는) 다른 사용자(uid { $owner })의 것이어서 그 사용자가 진행 상황과 실습 셸이 시작할 때 실행하는 내용을 바꿀 수 있습니다. 자신의 소스 디렉터리(`--src-dir`)를 사용하세요
+tutor-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권한 { $mode }) 진행 상황과 실습 셸이 시작할 때 실행하는 내용을 바꿀 수 있습니다. `chmod go-w { $path }` 를 실행하거나 자신의 소스 디렉터리(`--src-dir`)를 사용하세요

@@ -815,3 +815,5 @@ setup-cannot-keep = 无法把本实验的课程和模板保存到 { $file }（{ 
 sim-folder-not-yours = { $path } 属于另一个用户（uid { $owner }），他可以替换集群的文件；请使用你自己的文件夹（例如默认的状态目录）
 sim-folder-others-write = 其他用户可以写入 { $path }（权限 { $mode }），他们可以替换集群的文件；请运行 `chmod go-w { $path }`，或使用你自己的文件夹
 sim-folder-unreadable = 无法查看 { $path }：{ $why }
+tutor-folder-not-yours = { $path } 属于另一个用户（uid { $owner }），他可以改动你的进度，以及实验 shell 启动时运行的内容；请使用你自己的源码目录（`--src-dir`）
+tutor-folder-others-write = 其他用户可以写入 { $path }（权限 { $mode }），他们可以改动你的进度，以及实验 shell 启动时运行的内容；请运行 `chmod go-w { $path }`，或使用你自己的源码目录（`--src-dir`）

@@ -103,3 +103,18 @@ fn a_private_file_is_the_owners_alone() {
         0o600
     );
 }
+
+/// A backup is a new file: a name already taken, even by a link that points nowhere (where
+/// a copy would have created the file it names), is passed over.
+#[test]
+fn a_backup_never_writes_through_a_link_left_at_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("precedence.json");
+    std::fs::write(&p, "mine").unwrap();
+    let elsewhere = dir.path().join("elsewhere");
+    std::os::unix::fs::symlink(&elsewhere, dir.path().join("precedence.json.bak")).unwrap();
+    let bak = write_keeping_backup(&p, "new").unwrap().unwrap();
+    assert_eq!(bak, dir.path().join("precedence.json.bak.1"));
+    assert_eq!(std::fs::read_to_string(&bak).unwrap(), "mine");
+    assert!(!elsewhere.exists(), "the backup went through the link");
+}

@@ -130,3 +130,28 @@ fn many_saves_from_two_threads_lose_nothing() {
     assert_eq!(all.ticks[&LessonId(1)].len(), 40);
     assert_eq!(all.ticks[&LessonId(2)].len(), 40);
 }
+
+/// Links left at the names the tutor keeps progress under are never followed for a write:
+/// the lock opens only a file of its own, and the progress replaces a link (issue 32).
+#[test]
+fn progress_never_writes_through_a_link_left_in_its_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = file(dir.path()).parent().unwrap().to_path_buf();
+    std::fs::create_dir_all(&folder).unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    for name in ["tutor.lock", "tutor.json"] {
+        std::os::unix::fs::symlink(outside.join(name), folder.join(name)).unwrap();
+    }
+    let p = Progress {
+        lesson: Some(LessonId(3)),
+        ..Progress::default()
+    };
+    save(dir.path(), &Progress::default(), &p).unwrap();
+    assert_eq!(load(dir.path()).progress, p);
+    let written: Vec<_> = std::fs::read_dir(&outside).unwrap().collect();
+    assert!(
+        written.is_empty(),
+        "a write went through a link: {written:?}"
+    );
+}
