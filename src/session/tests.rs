@@ -1,6 +1,7 @@
 //! A session's refusals, said in the learner's language.
 
 use super::*;
+use crate::i18n::Say;
 
 /// The cluster refuses a state dir others may write to in English; the tutor says it in the
 /// learner's language, with what to do.
