@@ -7,9 +7,9 @@
 pub mod clock;
 pub mod ending;
 mod fresh;
-mod said;
 pub mod jobs;
 pub mod logfile;
+mod said;
 pub mod serving;
 pub mod shell_env;
 
@@ -217,7 +217,12 @@ pub fn default_sim_state() -> PathBuf {
 /// folder another user owns or may write into (or above it) would let them run their
 /// commands as the learner (issue 32). Every file in it is then written under a fresh
 /// `O_EXCL` name and renamed into place, so nothing planted there is followed.
+/// A source dir not made yet is left to the plan that makes it (a session only looking, as
+/// `status` does, creates nothing); the next session checks it.
 fn keep_tutor_folder_private(paths: &LabPaths) -> Result<(), SessionError> {
+    if !paths.src_dir.is_dir() {
+        return Ok(());
+    }
     capa_sim::check_private_dir(&paths.tutor_dir()).map_err(SessionError::TutorFolder)
 }
 
