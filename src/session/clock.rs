@@ -63,23 +63,47 @@ pub fn took_on_both_clocks(
     }
 }
 
-impl FastClock {
+/// What the tutor's shells need of the cluster's clock: libfaketime's settings and a file
+/// kept at the cluster's offset. (A trait because `FastClock` is the lab crate's: the shell
+/// side of the clock is the tutor's.)
+pub trait ShellClock {
     /// libfaketime's spec for the cluster's clock at wall time `wall`: its offset from the
     /// wall's (`+3600.000s`).
-    pub fn offset_spec(&self, wall: Timestamp) -> String {
+    fn offset_spec(&self, wall: Timestamp) -> String;
+
+    /// The variables that put a shell on this clock, with the library at `lib` reading the
+    /// offset from `file` (kept by [`ShellClock::keep`]); `preload` is the inherited
+    /// `LD_PRELOAD`, kept after it.
+    fn shell_vars(&self, lib: &Path, preload: Option<&str>, file: &Path) -> Vec<(String, String)>;
+
+    /// The clock anchored again on what the cluster said (`second`, a Date header's whole
+    /// second, in a reply asked for at wall time `asked` and read at `answered`), when this one
+    /// is plainly off: the embedded cluster was stopped and started again, and its clock stood
+    /// still meanwhile. `None` while it still tells the cluster's time. The reply's second and
+    /// its latency (which a sped-up clock multiplies) are allowed for: re-anchoring on a slow
+    /// reply had put a shell's `date` two seconds behind the cluster under load.
+    fn followed(
+        &self,
+        asked: Timestamp,
+        answered: Timestamp,
+        second: Timestamp,
+    ) -> Option<FastClock>;
+
+    /// Writes the cluster's offset to `file` now and then ten times a second until the
+    /// returned keeper is dropped (the shell that reads it has ended). With `follow` (the
+    /// kubeconfig of the cluster, read afresh each time: a restarted cluster may serve on
+    /// another port), the cluster's clock is read every few seconds and the offset follows it
+    /// when it has moved on its own (a shell left open across a restart).
+    fn keep(&self, file: PathBuf, follow: Option<PathBuf>) -> std::io::Result<ClockFile>;
+}
+
+impl ShellClock for FastClock {
+    fn offset_spec(&self, wall: Timestamp) -> String {
         let offset = self.at(wall).duration_since(wall).as_secs_f64();
         format!("{offset:+.3}s")
     }
 
-    /// The variables that put a shell on this clock, with the library at `lib` reading the
-    /// offset from `file` (kept by [`FastClock::keep`]); `preload` is the inherited
-    /// `LD_PRELOAD`, kept after it.
-    pub fn shell_vars(
-        &self,
-        lib: &Path,
-        preload: Option<&str>,
-        file: &Path,
-    ) -> Vec<(String, String)> {
+    fn shell_vars(&self, lib: &Path, preload: Option<&str>, file: &Path) -> Vec<(String, String)> {
         let preload = match preload.filter(|p| !p.is_empty()) {
             Some(p) => format!("{}:{p}", lib.display()),
             None => lib.display().to_string(),
@@ -97,13 +121,7 @@ impl FastClock {
         ]
     }
 
-    /// The clock anchored again on what the cluster said (`second`, a Date header's whole
-    /// second, in a reply asked for at wall time `asked` and read at `answered`), when this one
-    /// is plainly off: the embedded cluster was stopped and started again, and its clock stood
-    /// still meanwhile. `None` while it still tells the cluster's time. The reply's second and
-    /// its latency (which a sped-up clock multiplies) are allowed for: re-anchoring on a slow
-    /// reply had put a shell's `date` two seconds behind the cluster under load.
-    pub fn followed(
+    fn followed(
         &self,
         asked: Timestamp,
         answered: Timestamp,
@@ -128,12 +146,7 @@ impl FastClock {
         })
     }
 
-    /// Writes the cluster's offset to `file` now and then ten times a second until the
-    /// returned keeper is dropped (the shell that reads it has ended). With `follow` (the
-    /// kubeconfig of the cluster, read afresh each time: a restarted cluster may serve on
-    /// another port), the cluster's clock is read every few seconds and the offset follows it
-    /// when it has moved on its own (a shell left open across a restart).
-    pub fn keep(&self, file: PathBuf, follow: Option<PathBuf>) -> std::io::Result<ClockFile> {
+    fn keep(&self, file: PathBuf, follow: Option<PathBuf>) -> std::io::Result<ClockFile> {
         let clock = Arc::new(std::sync::Mutex::new(self.clone()));
         let write = {
             let clock = clock.clone();

@@ -84,25 +84,12 @@ fn rewire_remotes(from: &Path, to: &Path) {
         .map(|e| e.path().join("repo"))
         .chain(std::iter::once(to.join("repo")));
     for repo_dir in candidates.filter(|d| d.join(".git").is_dir()) {
-        let Ok(repo) = git2::Repository::open(&repo_dir) else {
-            continue;
-        };
-        let Ok(names) = repo.remotes() else { continue };
-        for name in names.iter().flatten().flatten() {
-            let Some(url) = repo
-                .find_remote(name)
-                .ok()
-                .and_then(|r| r.url().ok().map(String::from))
-            else {
-                continue;
-            };
-            let Ok(rest) = Path::new(&url).strip_prefix(from) else {
-                continue;
-            };
-            let moved = to.join(rest).display().to_string();
-            if let Err(e) = repo.remote_set_url(name, &moved) {
-                tracing::warn!("cannot point {} at {moved}: {e}", repo_dir.display());
-            }
+        if let Err(e) = crate::git::move_remotes(&repo_dir, from, to) {
+            tracing::warn!(
+                "cannot point {} at {}: {e}",
+                repo_dir.display(),
+                to.display()
+            );
         }
     }
 }

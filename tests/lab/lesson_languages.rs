@@ -42,7 +42,7 @@ fn settings_missing_from_steps(folder: &str, lang: &str, text: &Text) -> Vec<Str
         .collect()
 }
 
-/// Issue 31, item 8, now held by lint (issue 35, item 6: `src/lab/lint/translations.rs`). For
+/// Issue 31, item 8, now held by lint (issue 35, item 6: `lab/src/lab/lint/translations.rs`). For
 /// every lesson folder and every language besides English, held against `en.md`: the six
 /// sections; per section, the fenced code blocks (their comments aside, which are translated),
 /// the numbers said outside code, the inline code spans (the words inside a `<placeholder>`

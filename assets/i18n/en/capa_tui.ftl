@@ -553,7 +553,6 @@ run-step-failed = step { $step } ({ $title }) failed: { $why }
 run-no-actions = lesson { $folder } has no actions in its lesson.yaml
 run-needs-lesson = lesson { $lesson } needs lesson { $needs } first: { $why }. Nothing was changed: do lesson { $needs } first (n/p reaches it, or capa-tui do { $needs })
 run-unknowable = cannot tell whether this lesson's prerequisites are there: { $why }
-step-error-git = git: { $why }
 step-error-bare-dir = { $why }. Is the bare dir right (--bare-dir) and writable?
 step-error-clone-of-other = { $dest } is a clone of { $url }, not of { $wanted }: move it aside or pass another --src-dir
 step-error-no-bare-repo = the bare repo { $bare } does not exist: create it first (git init --bare -b main { $bare })

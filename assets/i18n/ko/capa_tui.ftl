@@ -570,7 +570,6 @@ run-step-failed = { $step }단계({ $title }) 실패: { $why }
 run-no-actions = 레슨 { $folder }의 lesson.yaml에 동작이 없습니다
 run-needs-lesson = 레슨 { $lesson }에 앞서 레슨 { $needs }부터 해야 합니다: { $why }. 아무것도 바꾸지 않았습니다. 먼저 레슨 { $needs }부터 하세요(n/p로 이동하거나 capa-tui do { $needs })
 run-unknowable = 이 레슨의 선행 조건이 갖춰졌는지 알 수 없습니다: { $why }
-step-error-git = git: { $why }
 step-error-bare-dir = { $why }. 베어 디렉터리(--bare-dir)가 맞고, 쓰기 권한이 있나요?
 step-error-clone-of-other = { $dest } 디렉터리는 { $wanted } 대신 { $url }의 클론입니다. 다른 곳으로 옮기거나 --src-dir로 다른 디렉터리를 지정하세요
 step-error-no-bare-repo = { $bare } 베어 저장소가 없습니다. 먼저 만드세요(git init --bare -b main { $bare })

@@ -544,7 +544,6 @@ run-step-failed = 第 { $step } 步（{ $title }）失败：{ $why }
 run-no-actions = 课程 { $folder } 的 lesson.yaml 中没有动作
 run-needs-lesson = 第 { $lesson } 课需要先完成第 { $needs } 课：{ $why }。请先做第 { $needs } 课（用 n/p 切换过去，或 capa-tui do { $needs }）；什么都没有改动
 run-unknowable = 无法判断本课的前置条件是否具备：{ $why }
-step-error-git = git：{ $why }
 step-error-bare-dir = { $why }。裸仓库目录（--bare-dir）对吗？可写吗？
 step-error-clone-of-other = { $dest } 是 { $url } 的克隆，不是 { $wanted } 的：把它移开，或换一个 --src-dir
 step-error-no-bare-repo = 裸仓库 { $bare } 不存在：先创建它（git init --bare -b main { $bare }）

@@ -43,11 +43,11 @@ mod tests {
         for (path, committed) in [
             (
                 "lessons/lesson.schema.json",
-                include_str!("../../../lessons/lesson.schema.json"),
+                include_str!("../../../../lessons/lesson.schema.json"),
             ),
             (
                 "examples/adapted-lab/lessons/lesson.schema.json",
-                include_str!("../../../examples/adapted-lab/lessons/lesson.schema.json"),
+                include_str!("../../../../examples/adapted-lab/lessons/lesson.schema.json"),
             ),
         ] {
             assert!(
@@ -87,7 +87,7 @@ mod tests {
         let schema: serde_json::Value = serde_json::from_str(&lesson_schema_text()).unwrap();
         let mut names = std::collections::BTreeSet::new();
         walk(&schema, &mut names);
-        let doc = include_str!("../../../docs/lessons.md");
+        let doc = include_str!("../../../../docs/lessons.md");
         let missing: Vec<&String> = names
             .iter()
             .filter(|n| !doc.contains(&format!("`{n}`")))

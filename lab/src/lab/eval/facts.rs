@@ -245,52 +245,13 @@ pub fn modified(path: &Path) -> Option<Timestamp> {
 }
 
 /// `main`'s commits and the tree id of each top-level folder at each.
-fn folders_of(repo: &git2::Repository) -> BTreeMap<String, BTreeMap<String, String>> {
-    let mut out = BTreeMap::new();
-    for oid in crate::git::main_history(repo)
-        .into_iter()
-        .take(HISTORY_LIMIT)
-    {
-        let Ok(tree) = repo.find_commit(oid).and_then(|c| c.tree()) else {
-            continue;
-        };
-        let dirs = tree
-            .iter()
-            .filter(|e| e.kind() == Some(git2::ObjectType::Tree))
-            .map(|e| {
-                (
-                    String::from_utf8_lossy(e.name_bytes()).into_owned(),
-                    e.id().to_string(),
-                )
-            })
-            .collect();
-        out.insert(oid.to_string(), dirs);
-    }
-    out
+fn folders_of(repo: &crate::git::Repository) -> BTreeMap<String, BTreeMap<String, String>> {
+    crate::git::folders_at(repo, HISTORY_LIMIT)
 }
 
 /// When the newest commit of `main` that changed `path` was made.
-fn changed_at(repo: &git2::Repository, path: &str) -> Option<Timestamp> {
-    let blob = |oid: git2::Oid| {
-        repo.find_commit(oid)
-            .ok()?
-            .tree()
-            .ok()?
-            .get_path(Path::new(path))
-            .ok()
-            .map(|e| e.id())
-    };
-    let history = crate::git::main_history(repo);
-    let newest = *history.first()?;
-    let now = blob(newest)?;
-    // The oldest commit, walking back, that still has the file as it is now.
-    let since = history
-        .iter()
-        .take(HISTORY_LIMIT)
-        .take_while(|c| blob(**c) == Some(now))
-        .last()?;
-    let time = repo.find_commit(*since).ok()?.time();
-    Timestamp::from_second(time.seconds()).ok()
+fn changed_at(repo: &crate::git::Repository, path: &str) -> Option<Timestamp> {
+    Timestamp::from_second(crate::git::changed_at(repo, path, HISTORY_LIMIT)?).ok()
 }
 
 /// Reads what the conditions need from the bare repos and the working copy, plus the `main` of
@@ -455,7 +416,7 @@ mod tests {
         let cloned = read_git_facts(&paths, [&item.done_when]).cloned_at.unwrap();
         std::fs::create_dir_all(paths.repo().join("charts/web")).unwrap();
         std::fs::write(paths.repo().join("charts/web/Chart.yaml"), "name: web\n").unwrap();
-        let sig = git2::Signature::new("t", "t@t", &git2::Time::new(1_700_000_000, 0)).unwrap();
+        let sig = crate::git::signature("t", "t@t", Some(1_700_000_000)).unwrap();
         crate::git::commit_all(&repo, "chart", &sig).unwrap();
         crate::git::push(&repo, "main", |_| {}).unwrap();
         let mut live = LiveFacts {

@@ -5,13 +5,18 @@
 
 use std::path::{Path, PathBuf};
 
-use git2::{
-    BranchType, IndexAddOption, PushOptions, RemoteCallbacks, Repository, Signature, Status,
-    StatusOptions,
-};
+use git2::{BranchType, IndexAddOption, PushOptions, RemoteCallbacks, Status, StatusOptions};
 
 use crate::i18n::{Lang, Say};
 use crate::t;
+
+mod history;
+/// The types of libgit2 the lab holds: a repository, a commit's id, an author. Named through
+/// this module, so `git` is the one place that names `git2`.
+pub use git2::{Oid, Repository, Signature};
+pub use history::{
+    authors_ahead, changed_at, file_at, folders_at, head, main_history, parent_of, resolve,
+};
 
 /// What git was doing when it failed.
 #[derive(Debug, Clone, PartialEq)]
@@ -93,6 +98,37 @@ impl std::error::Error for GitError {
 }
 
 pub type Result<T> = std::result::Result<T, GitError>;
+
+/// Points each remote of the working copy at `repo_dir` whose URL is a path under `from` at
+/// the same path under `to` (the folder it moved to); other remotes stay as they are.
+pub fn move_remotes(repo_dir: &Path, from: &Path, to: &Path) -> Result<()> {
+    let repo = open(repo_dir)?;
+    let names = git(GitOp::FindRemote, repo.remotes())?;
+    for name in names.iter().flatten().flatten() {
+        let Some(url) = git(GitOp::FindRemote, repo.find_remote(name))?
+            .url()
+            .ok()
+            .map(String::from)
+        else {
+            continue;
+        };
+        let Ok(rest) = Path::new(&url).strip_prefix(from) else {
+            continue;
+        };
+        let moved = to.join(rest).display().to_string();
+        git(GitOp::Configure, repo.remote_set_url(name, &moved))?;
+    }
+    Ok(())
+}
+
+/// An author's signature dated `at` (seconds since the epoch), or now when `None`.
+pub fn signature(name: &str, email: &str, at: Option<i64>) -> Result<Signature<'static>> {
+    let made = match at {
+        Some(seconds) => Signature::new(name, email, &git2::Time::new(seconds, 0)),
+        None => Signature::now(name, email),
+    };
+    git(GitOp::Commit, made)
+}
 
 fn git<T>(op: GitOp, r: std::result::Result<T, git2::Error>) -> Result<T> {
     r.map_err(|source| GitError::Git { op, source })
@@ -315,38 +351,6 @@ pub fn push(repo: &Repository, branch: &str, mut progress: impl FnMut(PushProgre
         });
     }
     Ok(())
-}
-
-/// A file's text at a revision (SHA, branch, `HEAD`), if it exists there.
-pub fn file_at(repo: &Repository, revision: &str, path: &str) -> Option<String> {
-    let blob = repo
-        .revparse_single(&format!("{revision}:{path}"))
-        .ok()?
-        .peel_to_blob()
-        .ok()?;
-    String::from_utf8(blob.content().to_vec()).ok()
-}
-
-/// The commits of branch `main`, newest first (none when it has no commit).
-pub fn main_history(repo: &Repository) -> Vec<git2::Oid> {
-    let Ok(mut walk) = repo.revwalk() else {
-        return Vec::new();
-    };
-    if walk.push_ref("refs/heads/main").is_err() {
-        return Vec::new();
-    }
-    walk.flatten().collect()
-}
-
-/// The full SHA of the commit `revision` (a branch, tag, `HEAD` or SHA) names, if any.
-pub fn resolve(repo: &Repository, revision: &str) -> Option<String> {
-    let commit = repo.revparse_single(revision).ok()?.peel_to_commit().ok()?;
-    Some(commit.id().to_string())
-}
-
-/// The full SHA of HEAD, if there is a commit.
-pub fn head(repo: &Repository) -> Option<String> {
-    repo.head().ok()?.target().map(|o| o.to_string())
 }
 
 #[cfg(test)]

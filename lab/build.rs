@@ -1,4 +1,4 @@
-//! Embeds `lessons/`, `repo-template/`, the strings (`assets/i18n/`) and the skeleton of a new
+//! Embeds the repository's `lessons/`, `repo-template/`, the strings (`assets/i18n/`) and the skeleton of a new
 //! lesson (`assets/skeleton/`) in the binary, so
 //! capa-tui runs from any folder: a generated table of (path, contents) that `lab::catalog` and
 //! `i18n` read.
@@ -27,11 +27,16 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root =
+    // This crate is `lab/` in the repository; the lessons and strings are the repository's.
+    let manifest =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let root = manifest
+        .parent()
+        .expect("lab/ is in the repository")
+        .to_path_buf();
     let mut files = Vec::new();
     for top in ["lessons", "repo-template", "assets/i18n", "assets/skeleton"] {
-        println!("cargo:rerun-if-changed={top}");
+        println!("cargo:rerun-if-changed={}", root.join(top).display());
         walk(&root.join(top), &mut files);
     }
     let mut code = String::from(

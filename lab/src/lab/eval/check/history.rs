@@ -2,7 +2,7 @@
 //! the lab describes (its content and its parent's), and a hook Job's name carries a commit and
 //! the operation's start, so its recorded creation time can be checked even once it is gone.
 
-use git2::{Oid, Repository};
+use crate::git::{Oid, Repository};
 use serde_json::Value;
 
 use super::time::time_of;
@@ -91,11 +91,7 @@ fn describes(repo: &Repository, commit: &str, c: &CommitCheck) -> Option<Words> 
     })
 }
 
-fn parent_of(repo: &Repository, commit: &str) -> Option<String> {
-    let oid = Oid::from_str(commit).ok()?;
-    let c = repo.find_commit(oid).ok()?;
-    c.parent_ids().next().map(|p| p.to_string())
-}
+use crate::git::parent_of;
 
 /// The recorded commit is the one the lab describes, in `main`'s history, and the live value
 /// recorded beside it is the value from before it: the change was not applied.

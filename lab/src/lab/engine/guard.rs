@@ -67,21 +67,7 @@ pub fn check(
     Ok(())
 }
 
-fn unpushed_are_ours(repo: &git2::Repository) -> Result<bool, StepError> {
-    let (Ok(local), Ok(remote)) = (
-        repo.refname_to_id("refs/heads/main"),
-        repo.refname_to_id("refs/remotes/origin/main"),
-    ) else {
-        return Ok(true);
-    };
-    let mut walk = repo.revwalk()?;
-    walk.push(local)?;
-    walk.hide(remote)?;
-    for oid in walk {
-        let commit = oid.and_then(|o| repo.find_commit(o))?;
-        if commit.author().name().ok() != Some(AUTHOR) {
-            return Ok(false);
-        }
-    }
-    Ok(true)
+fn unpushed_are_ours(repo: &crate::git::Repository) -> Result<bool, StepError> {
+    let authors = crate::git::authors_ahead(repo, "refs/heads/main", "refs/remotes/origin/main")?;
+    Ok(authors.is_none_or(|a| a.iter().all(|name| name == AUTHOR)))
 }

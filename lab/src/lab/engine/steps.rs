@@ -252,14 +252,8 @@ async fn commit_push(r: &Runner, message: &str, blocker: &(dyn Fn(Words) + Sync)
     let work = blocking(move || {
         let repo = git::open(&repo_dir)?;
         git::track_origin(&repo)?;
-        let sig = match when {
-            Some(t) => git2::Signature::new(
-                guard::AUTHOR,
-                "capa-tui@localhost",
-                &git2::Time::new(t.as_second(), 0),
-            )?,
-            None => git2::Signature::now(guard::AUTHOR, "capa-tui@localhost")?,
-        };
+        let at = when.map(|t| t.as_second());
+        let sig = git::signature(guard::AUTHOR, "capa-tui@localhost", at)?;
         let commit = git::commit_all(&repo, &message, &sig)?;
         let pending = git::pending(&repo, "main")?;
         if pending.unpushed > 0 {

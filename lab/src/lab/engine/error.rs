@@ -16,7 +16,6 @@ pub enum StepError {
     Git(git::GitError),
     Cluster(cluster::ClusterError),
     Evidence(context::EvidenceError),
-    Git2(git2::Error),
     /// The bare repo cannot be made where the bare dir says.
     BareDir {
         why: Words,
@@ -152,7 +151,6 @@ impl Say for StepError {
             StepError::Git(e) => e.say(lang),
             StepError::Cluster(e) => e.say(lang),
             StepError::Evidence(e) => e.say(lang),
-            StepError::Git2(e) => t!(lang, "step-error-git", why = e.message()),
             StepError::BareDir { why } => t!(lang, "step-error-bare-dir", why = why.say(lang)),
             StepError::CloneOfOther { dest, url, wanted } => t!(
                 lang,
@@ -333,7 +331,6 @@ impl std::error::Error for StepError {
             StepError::Git(e) => Some(e),
             StepError::Cluster(e) => Some(e),
             StepError::Evidence(e) => Some(e),
-            StepError::Git2(e) => Some(e),
             _ => None,
         }
     }
@@ -354,12 +351,6 @@ impl From<cluster::ClusterError> for StepError {
 impl From<context::EvidenceError> for StepError {
     fn from(e: context::EvidenceError) -> StepError {
         StepError::Evidence(e)
-    }
-}
-
-impl From<git2::Error> for StepError {
-    fn from(e: git2::Error) -> StepError {
-        StepError::Git2(e)
     }
 }
 
