@@ -205,7 +205,16 @@ fn a_change_the_journal_cannot_take_is_refused_and_later_ones_survive() {
         j.file = OpenOptions::new().write(true).open("/dev/full").unwrap();
     });
     let key = Key::new(&crate::kinds::CONFIG_MAP, "lab", "lost");
-    let refused = store.write::<crate::status::ApiError>(&key, |_| Ok(Change::Put(cm("lost"))));
+    let logged = Logged::default();
+    let refused = tracing::subscriber::with_default(logged.subscriber(), || {
+        store.write::<crate::status::ApiError>(&key, |_| Ok(Change::Put(cm("lost"))))
+    });
+    // Review 4: on a full disk nothing was logged.
+    let log = logged.text();
+    assert!(
+        log.contains("ERROR") && log.contains("could not be recorded"),
+        "{log}"
+    );
     let e = refused.unwrap_err();
     assert_eq!(e.code, 507, "{e:?}");
     assert!(
@@ -226,6 +235,35 @@ fn a_change_the_journal_cannot_take_is_refused_and_later_ones_survive() {
     drop(store);
     let store = Store::open(dir.path(), 1.0).unwrap();
     assert_eq!(names(&store), ["after", "before"]);
+}
+
+/// What a test's code logged, as the log file would have it.
+#[derive(Clone, Default)]
+struct Logged(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Logged {
+    fn subscriber(&self) -> impl tracing::Subscriber + Send + Sync + use<> {
+        let sink = self.clone();
+        tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_writer(move || sink.clone())
+            .finish()
+    }
+
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+impl std::io::Write for Logged {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Review 4, S5: the snapshot and journal (every Secret) were 0644 in a 0755 folder.

@@ -186,13 +186,26 @@ async fn a_fifo_or_a_huge_file_as_evidence_is_refused_at_once() {
     let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
     // SAFETY: mkfifo reads the path only.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-    // Before, this read waited for a writer forever.
-    let fifo = tokio::time::timeout(std::time::Duration::from_secs(5), async {
-        read_evidence(&spec, &ctx)
-    })
-    .await
-    .unwrap()
-    .unwrap_err();
+    // Before, this read waited for a writer forever. It runs beside the test, so a read that
+    // waits fails the test: after 5 s the test opens the FIFO's other end, which lets the
+    // read go on, and says so.
+    let read = std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let (spec, ctx) = (&spec, &ctx);
+        s.spawn(move || tx.send(read_evidence(spec, ctx)));
+        let read = rx.recv_timeout(std::time::Duration::from_secs(5)).ok();
+        if read.is_none() {
+            use std::os::unix::fs::OpenOptionsExt;
+            let _unblock = std::fs::OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&path);
+        }
+        read
+    });
+    let fifo = read
+        .expect("reading a FIFO as evidence waited for a writer")
+        .unwrap_err();
     assert!(
         fifo.what
             .say(Lang::FALLBACK)
