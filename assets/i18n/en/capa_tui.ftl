@@ -703,6 +703,9 @@ shell-error-create-dir = cannot create the shell's folder { $dir }: { $why }
 shell-error-terminal = cannot open a pseudo-terminal for it: { $why }
 # capa-tui lesson lint, new, test
 lint-yaml = not YAML: { $why }
+lint-not-text = not UTF-8 text from here on (read as nothing, the lesson would be left out): save the file as UTF-8
+lint-cannot-read = cannot read this file: { $why }
+lint-templates-unreadable = the templates cannot be read: { $why }
 lint-unknown-field = unknown field { $field }: remove it or write one of: { $expected }
 lint-shape = { $part } does not read: { $why }
 lint-let = { $why }

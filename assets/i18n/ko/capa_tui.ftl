@@ -720,6 +720,9 @@ shell-error-create-dir = 셸 폴더 { $dir }를 만들 수 없습니다: { $why 
 shell-error-terminal = 셸용 의사 터미널을 열 수 없습니다: { $why }
 # capa-tui lesson lint, new, test
 lint-yaml = 올바른 YAML이 아닙니다: “{ $why }”
+lint-not-text = 여기부터 UTF-8 텍스트가 아닙니다(빈 파일로 읽히면 이 레슨이 빠집니다). 파일을 UTF-8로 저장하세요
+lint-cannot-read = 이 파일을 읽을 수 없습니다: { $why }
+lint-templates-unreadable = 템플릿을 읽을 수 없습니다: { $why }
 lint-unknown-field = 알 수 없는 필드 { $field }: 지우거나 다음 중 하나로 쓰세요: { $expected }
 lint-shape = { $part } 부분을 읽을 수 없습니다: { $why }
 lint-let = { $why }

@@ -694,6 +694,9 @@ shell-error-create-dir = 无法创建 shell 的文件夹 { $dir }：{ $why }
 shell-error-terminal = 无法为它打开伪终端：{ $why }
 # capa-tui lesson lint, new, test
 lint-yaml = 不是有效的 YAML：“{ $why }”
+lint-not-text = 从此处起不是 UTF-8 文本（按空文件读取时，这一课会被漏掉）：请把文件另存为 UTF-8
+lint-cannot-read = 无法读取此文件：{ $why }
+lint-templates-unreadable = 无法读取模板：{ $why }
 lint-unknown-field = 未知字段 { $field }：删除它，或写成其中之一：{ $expected }
 lint-shape = 无法读取 { $part }：{ $why }
 lint-let = { $why }

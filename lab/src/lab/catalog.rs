@@ -177,6 +177,15 @@ pub enum CatalogError {
     NoEnglish { folder: String, code: &'static str },
     #[error("{}: no lesson folders here (each needs lesson.yaml and en.md)", .dir.display())]
     Empty { dir: PathBuf },
+    /// A file of the lessons or templates that cannot be read as text (never left out).
+    #[error("{0}")]
+    Unreadable(std::sync::Arc<crate::lab::files::TextError>),
+}
+
+impl From<crate::lab::files::TextError> for CatalogError {
+    fn from(e: crate::lab::files::TextError) -> CatalogError {
+        CatalogError::Unreadable(std::sync::Arc::new(e))
+    }
 }
 
 /// The lessons and the files they write, as one command uses them.
@@ -199,7 +208,7 @@ impl Catalog {
     pub fn load(lessons: Option<&Path>, templates: Option<&Path>) -> Result<Catalog, CatalogError> {
         let lesson_files = match lessons {
             Some(dir) => {
-                let files = read_tree(dir);
+                let files = read_tree(dir)?;
                 if files.is_empty() {
                     return Err(CatalogError::Empty {
                         dir: dir.to_path_buf(),
@@ -210,7 +219,7 @@ impl Catalog {
             None => embedded_under("lessons/"),
         };
         let templates = match templates {
-            Some(dir) => read_tree(dir),
+            Some(dir) => read_tree(dir)?,
             None => embedded_under("repo-template/"),
         };
         Ok(Catalog {
@@ -309,11 +318,16 @@ impl Catalog {
 
 /// The template files from `dir` (laid out like `repo-template/`), else the built-in ones, as
 /// (path relative to the templates root, contents).
-pub fn load_templates(dir: Option<&Path>) -> Vec<(String, String)> {
+pub fn load_templates(dir: Option<&Path>) -> Result<Vec<(String, String)>, CatalogError> {
     match dir {
         Some(dir) => read_tree(dir),
-        None => embedded_under("repo-template/"),
+        None => Ok(builtin_templates()),
     }
+}
+
+/// The template files built into the binary.
+pub fn builtin_templates() -> Vec<(String, String)> {
+    embedded_under("repo-template/")
 }
 
 /// Embedded files under `prefix`, as (path relative to it, contents).
@@ -324,8 +338,9 @@ fn embedded_under(prefix: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Every file under `dir`, as (path relative to it with `/`, contents).
-fn read_tree(dir: &Path) -> Vec<(String, String)> {
+/// Every file under `dir`, as (path relative to it with `/`, contents). A file that cannot be
+/// read as text is an error naming it, never a file left out.
+fn read_tree(dir: &Path) -> Result<Vec<(String, String)>, CatalogError> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -333,13 +348,14 @@ fn read_tree(dir: &Path) -> Vec<(String, String)> {
             let p = entry.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if let (Ok(rel), Ok(text)) = (p.strip_prefix(dir), std::fs::read_to_string(&p)) {
+            } else if let Ok(rel) = p.strip_prefix(dir) {
+                let text = crate::lab::files::read_text(&p, crate::lab::files::MAX_LEARNER_FILE)?;
                 out.push((rel.to_string_lossy().replace('\\', "/"), text));
             }
         }
     }
     out.sort();
-    out
+    Ok(out)
 }
 
 /// Parses lesson folders from (path relative to the lessons root, contents), their `let:`

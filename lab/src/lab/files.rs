@@ -30,6 +30,38 @@ pub enum ReadError {
     },
 }
 
+/// Why a text file (a lesson's, a template's) was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum TextError {
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// Not UTF-8: where the first byte that is not is.
+    #[error("{}:{line}:{column}: not UTF-8 text from here on; save the file as UTF-8", path.display())]
+    NotText {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+    },
+}
+
+/// The text of `path`, read as [`read_bounded`] reads; a file that is not UTF-8 is refused with
+/// the line and column of its first byte that is not (a Latin-1 `lesson.yaml` was once read as
+/// empty, and its lesson silently left out).
+pub fn read_text(path: &Path, limit: u64) -> Result<String, TextError> {
+    let bytes = read_bounded(path, limit)?;
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let before = String::from_utf8_lossy(good);
+        let line = before.matches('\n').count() + 1;
+        let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        TextError::NotText {
+            path: path.to_path_buf(),
+            line,
+            column,
+        }
+    })
+}
+
 /// The bytes of `path` if it is a regular file (a symlink to one is fine) of at most `limit`
 /// bytes. Opened without blocking, so a FIFO put there after the type check still does not
 /// wait for a writer.

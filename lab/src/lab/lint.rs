@@ -148,6 +148,12 @@ pub enum Finding {
     NoLanguage {
         code: String,
     },
+    /// The file is not UTF-8 from the finding's place on (read as nothing, it hid its lesson).
+    NotText,
+    /// The file is there but cannot be read (a FIFO, too big, no permission): the reader's why.
+    CannotRead {
+        why: String,
+    },
     Sections {
         code: String,
         found: usize,
@@ -201,13 +207,10 @@ impl Say for Finding {
     fn say(&self, lang: Lang) -> String {
         let s = |x: &str| x.to_string();
         match self {
-            Finding::Yaml { why } => t!(lang, "lint-yaml", why = s(why)),
-            Finding::UnknownField { field, expected } => t!(
-                lang,
-                "lint-unknown-field",
-                field = s(field),
-                expected = s(expected)
-            ),
+            Finding::Yaml { .. }
+            | Finding::UnknownField { .. }
+            | Finding::NotText
+            | Finding::CannotRead { .. } => reading(self, lang),
             Finding::Shape { part, why } => shape(part, why, lang),
             Finding::Let { why } => t!(lang, "lint-let", why = why.say(lang)),
             // A lesson whose let: names nothing has no list to offer.
@@ -322,6 +325,23 @@ fn evidence_words(f: &Finding, lang: Lang) -> String {
 
 /// The words for what is wrong with a lesson's texts and files: hints, languages, translations,
 /// the schema its modeline names.
+/// What a file is, as read: not text, not readable, not YAML, or a field no lesson has.
+fn reading(f: &Finding, lang: Lang) -> String {
+    let s = |x: &str| x.to_string();
+    match f {
+        Finding::Yaml { why } => t!(lang, "lint-yaml", why = s(why)),
+        Finding::UnknownField { field, expected } => t!(
+            lang,
+            "lint-unknown-field",
+            field = s(field),
+            expected = s(expected)
+        ),
+        Finding::NotText => t!(lang, "lint-not-text"),
+        Finding::CannotRead { why } => t!(lang, "lint-cannot-read", why = s(why)),
+        _ => String::new(),
+    }
+}
+
 fn texts(f: &Finding, lang: Lang) -> String {
     let s = |x: &str| x.to_string();
     match f {
@@ -440,13 +460,35 @@ pub struct Report {
 pub enum LintError {
     #[error("{0}: no lesson.yaml here or in its folders")]
     NoLessons(PathBuf),
+    /// A template file that cannot be read as text: the reader's words (a path, a line).
+    #[error("{0}")]
+    Templates(String),
 }
 
 impl Say for LintError {
     fn say(&self, lang: Lang) -> String {
         match self {
             LintError::NoLessons(p) => t!(lang, "lint-no-lessons", path = p.display().to_string()),
+            LintError::Templates(why) => t!(lang, "lint-templates-unreadable", why = why.as_str()),
         }
+    }
+}
+
+/// Where a lesson file that did not read went wrong, and the finding that says why.
+pub(crate) fn unreadable(e: &crate::lab::files::TextError) -> (Pos, Finding) {
+    use crate::lab::files::TextError;
+    match e {
+        TextError::NotText { line, column, .. } => (
+            Pos {
+                line: *line as u64,
+                column: *column as u64,
+            },
+            Finding::NotText,
+        ),
+        TextError::Read(r) => (
+            Pos { line: 1, column: 1 },
+            Finding::CannotRead { why: r.to_string() },
+        ),
     }
 }
 
@@ -468,8 +510,9 @@ pub fn lint(path: &Path, templates: Option<&Path>) -> Result<Report, LintError> 
     }
     // Lessons linted with other templates are also read against the built-in ones, to find a
     // text that still spells a value the old way.
-    let builtin = templates.map(|_| catalog::load_templates(None));
-    let templates = catalog::load_templates(templates);
+    let builtin = templates.map(|_| catalog::builtin_templates());
+    let templates =
+        catalog::load_templates(templates).map_err(|e| LintError::Templates(e.to_string()))?;
     let mut problems = Vec::new();
     let mut folders: Vec<Folder> = dirs
         .iter()

@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn the_labs_objects_are_read_from_its_chart_its_overlay_and_its_manifests() {
-        let files = crate::lab::catalog::load_templates(None);
+        let files = crate::lab::catalog::builtin_templates();
         let got = deployed(&Templates { files: &files });
         for key in [
             "src-helm/Deployment/src-helm-web",

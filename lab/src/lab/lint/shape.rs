@@ -2,6 +2,7 @@
 //! part parsed into its spec type on its own (so every broken part is reported, not the first),
 //! the `let:` values and `${name}`s, the hints, the texts in every language.
 
+use crate::lab::files::{ReadError, TextError};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -46,7 +47,15 @@ pub fn read(dir: &Path, templates: &[(String, String)], problems: &mut Vec<Probl
             finding,
         });
     };
-    let text = std::fs::read_to_string(&yaml_path).unwrap_or_default();
+    let text = match crate::lab::files::read_text(&yaml_path, crate::lab::files::MAX_LEARNER_FILE) {
+        Ok(text) => text,
+        Err(e) => {
+            let (at, finding) = super::unreadable(&e);
+            say(at, finding);
+            texts(dir, &yaml_path, None, problems);
+            return folder;
+        }
+    };
     let tree = match Node::parse(&text) {
         Ok(t) => t,
         Err((at, why)) => {
@@ -261,14 +270,22 @@ fn texts(dir: &Path, yaml_path: &Path, tree: Option<&Node>, problems: &mut Vec<P
     let mut hints = None;
     for &lang in Lang::all() {
         let md = dir.join(format!("{}.md", lang.code()));
-        match std::fs::read_to_string(&md) {
-            Err(_) => problems.push(Problem {
+        match crate::lab::files::read_text(&md, crate::lab::files::MAX_LEARNER_FILE) {
+            Err(TextError::Read(ReadError::Missing { .. })) => problems.push(Problem {
                 file: md,
                 at: Pos { line: 1, column: 1 },
                 finding: Finding::NoLanguage {
                     code: lang.code().to_string(),
                 },
             }),
+            Err(e) => {
+                let (at, finding) = super::unreadable(&e);
+                problems.push(Problem {
+                    file: md,
+                    at,
+                    finding,
+                });
+            }
             Ok(text) => match catalog::parse_text(&text) {
                 Ok(t) if lang == Lang::FALLBACK => hints = Some(t.hints.len()),
                 Ok(_) => {}

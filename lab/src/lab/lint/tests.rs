@@ -466,3 +466,40 @@ fn a_modeline_whose_schema_is_not_there_is_reported() {
         );
     }
 }
+
+/// A lesson file that is not UTF-8 (Latin-1, as an editor may save it) is named, at its first
+/// byte that is not, by lint and by load: read as nothing, its lesson was silently left out
+/// ("there is no lesson 1 here"), and a `zh.md` so saved was called missing.
+#[test]
+fn a_lesson_file_that_is_not_utf8_is_named_where_it_stops_being_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(dir.path(), &[]);
+    let yaml = root.join("01-helm-chart/lesson.yaml");
+    let mut bytes = std::fs::read(&yaml).unwrap();
+    bytes.extend_from_slice(b"# caf\xe9\n");
+    let line = bytes.iter().filter(|b| **b == b'\n').count();
+    std::fs::write(&yaml, &bytes).unwrap();
+    let zh = root.join("02-precedence/zh.md");
+    let mut text = std::fs::read(&zh).unwrap();
+    text.splice(0..0, b"\xff".iter().copied());
+    std::fs::write(&zh, &text).unwrap();
+    let all = said(&lint(&root, None).unwrap());
+    let wanted = format!("01-helm-chart/lesson.yaml:{line}:6: not UTF-8 text");
+    assert!(all.iter().any(|l| l.starts_with(&wanted)), "{all:#?}");
+    assert!(
+        all.iter()
+            .any(|l| l.starts_with("02-precedence/zh.md:1:1: not UTF-8 text")),
+        "{all:#?}"
+    );
+    assert!(!all.iter().any(|l| l.contains("no zh.md")), "{all:#?}");
+    let why = crate::lab::catalog::Catalog::load(Some(&root), None)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        // The first bad file met names itself; which one that is depends on the folder order.
+        why.contains("not UTF-8 text")
+            && (why.contains(&format!("lesson.yaml:{line}:6")) || why.contains("zh.md:1:1")),
+        "{why}"
+    );
+}
