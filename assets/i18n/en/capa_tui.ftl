@@ -130,7 +130,7 @@ evidence-not-checked = not checked yet (c checks it)
 
 ## The footer: a word or two for each key it shows.
 footer-help = help
-footer-next-section = parts
+footer-next-section = page
 footer-shell = shell
 footer-next-command = choose command
 footer-type-command = type it
