@@ -112,7 +112,7 @@ async fn main() {
         None,
         wtx,
     );
-    while state.live.apps.is_empty() || !state.live.health.all_live() {
+    while state.live().apps.is_empty() || !state.live().health.all_live() {
         let e = wrx.recv().await.unwrap();
         update(&mut state, to_msg(e));
     }

@@ -8,10 +8,12 @@ pub mod prediction;
 pub mod pty_keys;
 mod runtime;
 pub mod shell;
-pub mod state;
 pub mod theme;
 pub mod update;
 pub mod view;
 pub mod wrap;
 
 pub use runtime::{Executor, FilesSnapshot, Options, files_snapshot, run};
+/// The state lives in `update`, its one writer: its fields are that module's alone, and
+/// everything else reads it through accessors (`state.ui()`, `state.live()`, ...).
+pub use update::state;

@@ -551,3 +551,26 @@ fn only_the_git_module_names_git2() {
         .collect();
     assert!(naming.is_empty(), "name git2 outside `git`: {naming:?}");
 }
+
+/// Only `update` writes `State`, and the compiler keeps it: every field of `State` is
+/// `pub(in crate::tui::update)` (views and the runtime read through its accessors).
+#[test]
+fn the_states_fields_are_updates_alone() {
+    let text = std::fs::read_to_string(root().join("src/tui/update/state.rs")).unwrap();
+    let body = text
+        .split_once("pub struct State {")
+        .and_then(|(_, rest)| rest.split_once("\n}"))
+        .map(|(body, _)| body)
+        .unwrap();
+    let fields: Vec<&str> = body
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && l.contains(':'))
+        .collect();
+    assert!(fields.len() >= 7, "read no fields: {fields:?}");
+    let open: Vec<&&str> = fields
+        .iter()
+        .filter(|l| !l.starts_with("pub(in crate::tui::update) "))
+        .collect();
+    assert!(open.is_empty(), "fields others could write: {open:?}");
+}

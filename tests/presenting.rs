@@ -46,7 +46,7 @@ fn each_presented_step_shows_what_it_narrates() {
         .flat_map(|l| [(160, 45), (120, 40), (80, 24)].map(|size| (l, size)))
     {
         let mut s = scene(lesson, |_| {}).present(true).size(w, h).build();
-        let lang = s.session.lang;
+        let lang = s.session().lang;
         key(&mut s, KeyCode::Char('g'));
         let actions = s.current().unwrap().spec.actions.clone();
         let spec = s.current().unwrap().spec.clone();
@@ -89,7 +89,7 @@ fn each_presented_step_shows_what_it_narrates() {
                 key(&mut s, KeyCode::Char('2'));
             }
             key(&mut s, KeyCode::Char(' '));
-            assert!(s.run.step_mode.as_ref().unwrap().running, "space runs it");
+            assert!(s.run().step_mode.as_ref().unwrap().running, "space runs it");
             run_shown_action(&mut s, i);
             let screen = text_of(&draw(&s, w, h));
             // A question is answered once the cluster shows it: after the action that settles it.
@@ -246,7 +246,7 @@ fn a_question_is_asked_before_anything_on_screen_gives_its_answer_away() {
     for lesson in 0..8 {
         for (w, h) in [(160, 45), (80, 24)] {
             let mut s = scene(lesson, |_| {}).present(true).size(w, h).build();
-            let lang = s.session.lang;
+            let lang = s.session().lang;
             let spec = s.current().unwrap().spec.clone();
             let title = s.current().unwrap().title(lang).to_string();
             let steps: Vec<String> = spec

@@ -351,7 +351,7 @@ fn a_click_focuses_the_pane_under_it() {
             row: 3,
         },
     );
-    assert_eq!(s.ui.focus, Pane::Apps);
+    assert_eq!(s.ui().focus, Pane::Apps);
 }
 
 /// The whole app, headless: key presses drive update, effects run against the embedded
@@ -391,7 +391,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
             for e in update(&mut s, msg) {
                 exec.run(e);
             }
-            let job = s.run.job.as_ref().unwrap();
+            let job = s.run().job.as_ref().unwrap();
             if let Some(result) = &job.finished {
                 assert!(
                     result.is_ok(),
@@ -405,10 +405,10 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
                 break;
             }
         }
-        assert_eq!(s.run.job.as_ref().unwrap().lesson.0, lesson);
+        assert_eq!(s.run().job.as_ref().unwrap().lesson.0, lesson);
         press(&mut s, &mut exec, KeyCode::Char('n'));
     }
-    while !s.lab.grades.contains_key("precedence.json") {
+    while !s.lab().grades.contains_key("precedence.json") {
         let msg = tokio::time::timeout_at(deadline, rx.recv())
             .await
             .expect("graded")
@@ -416,9 +416,9 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         update(&mut s, msg);
     }
     assert!(
-        s.lab.grades["precedence.json"].passed(),
+        s.lab().grades["precedence.json"].passed(),
         "{:?}",
-        s.lab.grades["precedence.json"]
+        s.lab().grades["precedence.json"]
     );
     press(&mut s, &mut exec, KeyCode::Char('p'));
     let screen = format!("{}", draw(&s, 120, 40));

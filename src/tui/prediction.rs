@@ -18,7 +18,7 @@ pub fn lines(s: &State) -> Vec<Line<'static>> {
 
 /// The question and its choices; `roomy` gives each choice a line of its own.
 fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let Some((_, ask)) = s.pending_question() else {
         return Vec::new();
     };
@@ -30,7 +30,7 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
     let keys = format!("← {range}");
     // Asked to go on before answering: the band says what it waits for, in the accent that
     // draws the eye (`answer_first` is set by the press that was refused).
-    let nudged = s.run.step_mode.as_ref().is_some_and(|m| m.answer_first);
+    let nudged = s.run().step_mode.as_ref().is_some_and(|m| m.answer_first);
     let nudge = || {
         Span::styled(
             t!(lang, "predict-answer-first", keys = range.as_str()),
@@ -77,20 +77,20 @@ fn question(s: &State, roomy: bool) -> Vec<Line<'static>> {
 
 /// The room's predictions beside what the cluster shows, once the action that answers them ran.
 fn reveal(s: &State) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
-    let Some(m) = &s.run.step_mode else {
+    let (theme, lang) = (s.ui().theme, s.lang());
+    let Some(m) = &s.run().step_mode else {
         return Vec::new();
     };
     s.answered_questions()
         .into_iter()
         .map(|(i, ask)| {
             let said = s
-                .lab
+                .lab()
                 .answers
                 .get(&answer_key(m.lesson, i))
                 .cloned()
                 .unwrap_or_else(|| "-".into());
-            let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live.objects)
+            let live = crate::lab::eval::derived::revealed(&ask.reveal, &s.live().objects)
                 .unwrap_or_else(|| "?".into());
             let right = said == live || said.ends_with(&format!(" {live}"));
             Line::from(Span::styled(
@@ -107,7 +107,7 @@ fn reveal(s: &State) -> Vec<Line<'static>> {
 
 /// How many rows the band needs presenting, `width` wide (0: nothing to ask or reveal).
 pub fn band_rows(s: &State, width: u16) -> u16 {
-    if !s.ui.present || s.stepping_here().is_none() {
+    if !s.ui().present || s.stepping_here().is_none() {
         return 0;
     }
     let lines = band_lines(s);
@@ -125,7 +125,7 @@ pub fn band_lines(s: &State) -> Vec<Line<'static>> {
     // choices on one line.
     let mut lines = vec![Line::raw("")];
     lines.extend(reveal(s));
-    lines.extend(question(s, s.ui.size.1 >= 30));
+    lines.extend(question(s, s.ui().size.1 >= 30));
     lines
         .into_iter()
         .map(|mut l| {

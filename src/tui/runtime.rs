@@ -19,7 +19,7 @@ use tokio::sync::mpsc;
 pub use executor::Executor;
 pub use files::{FilesSnapshot, files_snapshot};
 
-use super::state::{Pane, ShellAbout, State};
+use super::state::{Opening, Pane, ShellAbout, State};
 use super::update::{Msg, update};
 use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
@@ -44,18 +44,6 @@ impl SavedProgress {
             Err(e) => tracing::warn!("cannot keep progress in {}: {e}", src_dir.display()),
         }
     }
-}
-
-/// Resumes the progress kept with the lab; returns it as resumed, the base of this tutor's
-/// own changes (what it merges into another tutor's, `progress::save`).
-fn resume(state: &mut State, src_dir: &Path) -> progress::Progress {
-    let loaded = progress::load(src_dir);
-    state.resume(loaded.progress);
-    // Progress that did not read is said over everything else: it is the learner's work.
-    if let Some(kept) = loaded.kept_aside {
-        state.ui.notice = Some(super::state::Notice::ProgressKeptAside(kept));
-    }
-    state.progress()
 }
 
 /// How the tutor opens.
@@ -85,6 +73,26 @@ fn first_notice(
     kept_setup.map(Notice::SetupOfTheLab)
 }
 
+/// What the tutor opens with: the options, the session's lab and clock, and the progress kept
+/// with the lab, resumed.
+fn opening(session: &Session, options: Options) -> Opening {
+    let loaded = progress::load(&session.paths.src_dir);
+    Opening {
+        lang: options.lang,
+        target: session.target.clone(),
+        fit: crate::lab::fit::Fit::for_paths(&session.paths),
+        clock: session.fast_clock().cloned(),
+        notice: first_notice(session, options.kept_setup),
+        present: options.present,
+        theme: super::theme::Theme::named(options.theme),
+        shell_about: ShellAbout::of(&session.shell_env()),
+        progress: loaded.progress,
+        progress_kept_aside: loaded.kept_aside,
+        lesson: options.lesson,
+        size: ratatui::crossterm::terminal::size().ok(),
+    }
+}
+
 /// Opens the tutor on `session` until the learner quits; returns the exit code.
 pub async fn run(
     session: Session,
@@ -92,22 +100,15 @@ pub async fn run(
     options: Options,
     log_file: &Path,
 ) -> i32 {
-    let (lang, present, theme) = (options.lang, options.present, options.theme);
+    let lang = options.lang;
     // Bounded and rotated: a cluster away for hours once grew it by 8 lines a second.
     crate::session::logfile::init(log_file);
-    let mut state = State::new(catalog.clone(), lang, session.target.clone());
-    state.session.fit = crate::lab::fit::Fit::for_paths(&session.paths);
-    state.session.clock = session.fast_clock().cloned();
-    state.ui.notice = first_notice(&session, options.kept_setup);
-    (state.ui.present, state.ui.theme) = (present, super::theme::Theme::named(theme));
-    let env = session.shell_env();
-    state.shell.about = ShellAbout::of(&env);
+    let mut state = State::open(catalog.clone(), opening(&session, options));
+    // The progress as resumed: the base of this tutor's own changes (what it merges into
+    // another tutor's, `progress::save`).
+    let base = state.progress();
     let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
     let watches = sources::start_watches(&session, &catalog, tx.clone());
-    let base = resume(&mut state, &session.paths.src_dir);
-    if let Some(lesson) = options.lesson {
-        state.open_lesson(lesson);
-    }
     for msg in files::lab_files(&session.paths, &catalog) {
         update(&mut state, msg);
     }
@@ -118,14 +119,11 @@ pub async fn run(
     let mut ending = crate::session::ending::Ending::listen();
     let mut terminal = ratatui::init();
     let _ = execute!(stdout(), EnableMouseCapture);
-    if let Ok(size) = terminal.size() {
-        state.ui.size = (size.width, size.height);
-    }
     sources::spawn_input_thread(tx.clone());
     // Evidence already there is graded as soon as the watches are live, so a passing file
     // reads as passing (and a cluster that does not answer fails no one's evidence).
     let present: Vec<String> = state
-        .lab
+        .lab()
         .evidence
         .iter()
         .filter(|(_, written)| written.is_some())
@@ -141,8 +139,8 @@ pub async fn run(
     // The state's version last drawn: nothing changed, nothing drawn.
     let mut drawn: Option<u64> = None;
     loop {
-        if drawn != Some(state.version) {
-            drawn = Some(state.version);
+        if drawn != Some(state.version()) {
+            drawn = Some(state.version());
             let mut frame = None;
             if let Err(e) = terminal.draw(|f| {
                 frame = Some(super::view::draw(&state, f.area(), f.buffer_mut()));
@@ -152,19 +150,19 @@ pub async fn run(
                 break;
             }
             if let Some(frame) = frame {
-                if frame.limits != state.ui.reach {
+                if frame.limits != state.ui().reach {
                     update(&mut state, Msg::ScrollLimits(frame.limits));
                 }
                 // The lesson moved to show the chosen command: scrolling goes on from there.
                 if let Some(at) = frame
                     .lesson_at
-                    .filter(|at| state.ui.scroll.get(&Pane::Lesson) != Some(at))
+                    .filter(|at| state.ui().scroll.get(&Pane::Lesson) != Some(at))
                 {
                     update(&mut state, Msg::LessonShownAt(at));
                 }
             }
         }
-        let regrade = state.lab.regrade_at.map(tokio::time::Instant::from_std);
+        let regrade = state.lab().regrade_at.map(tokio::time::Instant::from_std);
         let next = sources::next_message(&mut rx, &mut clock, state.clock_running(), regrade);
         // SIGTERM, SIGINT or SIGHUP end the tutor as `q` does: the shell's jobs ended and the
         // terminal restored below (reliability-4 L1).
@@ -187,7 +185,7 @@ pub async fn run(
             executor.run(e);
         }
         saved.keep(&state, &session.paths.src_dir);
-        if state.ui.quit {
+        if state.ui().quit {
             break;
         }
     }

@@ -9,14 +9,15 @@ mod plan;
 mod regrade;
 mod shell;
 mod snippet;
+pub mod state;
 pub(super) mod watch;
 
 pub use msg::{Effect, Msg};
 pub use regrade::{REGRADE_AT_MOST, REGRADE_QUIET};
 
 use super::layout;
-use super::state::{Pane, ShellStatus, State};
 use crate::lab::spec::LessonId;
+use state::{Pane, ShellStatus, State};
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     // One object's change costs what it touches, and nothing when it changed nothing.

@@ -33,9 +33,9 @@ pub struct Look<'a> {
 impl Look<'_> {
     pub fn of(s: &State) -> Look<'_> {
         Look {
-            theme: s.ui.theme,
-            lang: s.session.lang,
-            tz: &s.session.tz,
+            theme: s.ui().theme,
+            lang: s.session().lang,
+            tz: &s.session().tz,
         }
     }
 
@@ -77,7 +77,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
         let areas = layout::areas(s, area);
         chrome::header(s, areas.header, buf);
         for (pane, rect) in &areas.panes {
-            let focused = *pane == s.ui.focus;
+            let focused = *pane == s.ui().focus;
             let mut block = Block::default()
                 .borders(Borders::ALL)
                 .border_type(if focused {
@@ -112,8 +112,8 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                 }
                 Pane::Shell => {
                     (&shell::ShellPane {
-                        shell: &s.shell,
-                        focused: s.ui.focus == Pane::Shell,
+                        shell: s.shell(),
+                        focused: s.ui().focus == Pane::Shell,
                         look,
                     })
                         .render(inner, buf);
@@ -122,7 +122,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                 other => {
                     let text = pane_text(s, *other, inner);
                     let (total, max) = text_extent(&text, inner);
-                    let offset = s.ui.scroll.get(other).copied().unwrap_or(0).min(max);
+                    let offset = s.ui().scroll.get(other).copied().unwrap_or(0).min(max);
                     text.scroll((offset, 0)).render(inner, buf);
                     if health::pane_as_of(s, *other).is_some() {
                         health::fade(look.theme, inner, buf);
@@ -138,7 +138,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
             {
                 let offset = match (pane, lesson_at) {
                     (Pane::Lesson, Some(at)) => at,
-                    _ => s.ui.scroll.get(pane).copied().unwrap_or(0).min(max),
+                    _ => s.ui().scroll.get(pane).copied().unwrap_or(0).min(max),
                 };
                 scroll_marker(look.theme, *rect, (offset, shown, total), buf);
             }
@@ -176,11 +176,11 @@ pub struct Frame {
 fn pane_text(s: &State, pane: Pane, inner: Rect) -> Paragraph<'static> {
     let width = inner.width;
     let look = Look::of(s);
-    let fit = &s.session.fit;
+    let fit = &s.session().fit;
     let lines = match pane {
         Pane::Apps => panes::AppsView {
-            live: &s.live,
-            lab: &s.lab,
+            live: s.live(),
+            lab: s.lab(),
             lesson_app: s.lesson_app(),
             builds_on: s
                 .current()
@@ -191,28 +191,28 @@ fn pane_text(s: &State, pane: Pane, inner: Rect) -> Paragraph<'static> {
         }
         .lines(),
         Pane::Timeline => panes::TimelineView {
-            live: &s.live,
+            live: s.live(),
             app: s.timeline_app(),
             look,
         }
         .fitted(width, inner.height),
         Pane::Fields => panes::FieldsView {
-            objects: &s.live.objects,
+            objects: &s.live().objects,
             key: s.fields_object(),
-            raw: s.ui.raw,
+            raw: s.ui().raw,
             look,
         }
         .lines(),
         Pane::Values => panes::ValuesView {
             spec: s.values_spec(),
             hide_winner: s.values_winner_hidden(),
-            live: &s.live,
-            chart_values: &s.lab.chart_values,
+            live: s.live(),
+            chart_values: &s.lab().chart_values,
             look,
         }
         .lines(),
         Pane::Evidence => panes::EvidenceView {
-            catalog: &s.session.catalog,
+            catalog: &s.session().catalog,
             standing: &|file| s.evidence_standing(file),
             look,
         }

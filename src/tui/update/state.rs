@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use super::theme::Theme;
 use crate::cluster::health::Health;
 use crate::cluster::watch::lab_streams;
 use crate::i18n::Lang;
@@ -15,6 +14,7 @@ pub use crate::lab::eval::ItemState;
 use crate::lab::fit::Fit;
 use crate::lab::progress::Progress;
 use crate::session::Target;
+use crate::tui::theme::Theme;
 
 mod builder;
 mod derived;
@@ -32,19 +32,65 @@ pub use shell::{
     SHELL_SCROLLBACK_LINES, ShellAbout, ShellClock, ShellStatus, ShellView, TallCommand,
 };
 
+/// Its parts are written only in `tui::update` (the compiler keeps it: the fields are that
+/// module's); everything else reads them through the accessors below.
 pub struct State {
     /// Counts the messages that changed something: the runtime draws a frame only when it
     /// moved, so an update that changes nothing on screen costs no frame.
-    pub version: u64,
-    pub session: SessionView,
-    pub ui: Ui,
-    pub live: Live,
-    pub lab: LabView,
-    pub run: Run,
-    pub shell: ShellView,
+    pub(in crate::tui::update) version: u64,
+    pub(in crate::tui::update) session: SessionView,
+    pub(in crate::tui::update) ui: Ui,
+    pub(in crate::tui::update) live: Live,
+    pub(in crate::tui::update) lab: LabView,
+    pub(in crate::tui::update) run: Run,
+    pub(in crate::tui::update) shell: ShellView,
+}
+
+/// What the tutor opens with, besides its lessons: set once, as the state is made, so nothing
+/// outside `update` ever writes a field.
+pub struct Opening {
+    pub lang: Lang,
+    pub target: Target,
+    pub fit: Fit,
+    pub clock: Option<crate::cluster::clock::FastClock>,
+    /// Said first (a lab moved aside or taken over, lessons that came from the lab).
+    pub notice: Option<Notice>,
+    pub present: bool,
+    pub theme: Theme,
+    pub shell_about: ShellAbout,
+    /// The progress kept with the lab, resumed.
+    pub progress: Progress,
+    /// Progress that did not read was kept here: said over everything else.
+    pub progress_kept_aside: Option<std::path::PathBuf>,
+    /// `--lesson`: opened on, whatever the progress says.
+    pub lesson: Option<crate::lab::spec::LessonId>,
+    /// The terminal's size, when known.
+    pub size: Option<(u16, u16)>,
 }
 
 impl State {
+    /// The state the tutor opens with.
+    pub fn open(catalog: Arc<Catalog>, o: Opening) -> State {
+        let mut s = State::new(catalog, o.lang, o.target);
+        s.session.fit = o.fit;
+        s.session.clock = o.clock;
+        s.ui.notice = o.notice;
+        (s.ui.present, s.ui.theme) = (o.present, o.theme);
+        s.shell.about = o.shell_about;
+        s.resume(o.progress);
+        // Progress that did not read is said over everything else: it is the learner's work.
+        if let Some(kept) = o.progress_kept_aside {
+            s.ui.notice = Some(Notice::ProgressKeptAside(kept));
+        }
+        if let Some(lesson) = o.lesson {
+            s.open_lesson(lesson);
+        }
+        if let Some(size) = o.size {
+            s.ui.size = size;
+        }
+        s
+    }
+
     pub fn new(catalog: Arc<Catalog>, lang: Lang, target: Target) -> State {
         let health = Health::new(lab_streams(&catalog.apps(), &catalog.namespaces()));
         let first = catalog
@@ -100,6 +146,41 @@ impl State {
             run: Run::default(),
             shell: ShellView::new(),
         }
+    }
+
+    /// How many messages changed something (the runtime draws when it moves).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Which lab, in which language, on which cluster.
+    pub fn session(&self) -> &SessionView {
+        &self.session
+    }
+
+    /// The screen: lesson, part, focus, scroll, size.
+    pub fn ui(&self) -> &Ui {
+        &self.ui
+    }
+
+    /// The cluster as the watches last told it.
+    pub fn live(&self) -> &Live {
+        &self.live
+    }
+
+    /// The learner's lab: checklists, grades, evidence, answers.
+    pub fn lab(&self) -> &LabView {
+        &self.lab
+    }
+
+    /// What runs for the learner: plans, step mode.
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    /// The shell pane.
+    pub fn shell(&self) -> &ShellView {
+        &self.shell
     }
 
     /// A builder for tests and screenshots: the state a scene needs, without writing fields.
@@ -177,7 +258,7 @@ impl State {
     }
 
     /// Opens on `lesson`, at its first part, as chosen (`--lesson`).
-    pub fn open_lesson(&mut self, lesson: crate::lab::spec::LessonId) {
+    pub(in crate::tui::update) fn open_lesson(&mut self, lesson: crate::lab::spec::LessonId) {
         self.ui.hints_shown = self.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
         self.ui.lesson = lesson;
         self.ui.section = crate::lab::catalog::Section::Goal;
@@ -185,7 +266,7 @@ impl State {
     }
 
     /// Picks up where the learner was.
-    pub fn resume(&mut self, p: Progress) {
+    pub(in crate::tui::update) fn resume(&mut self, p: Progress) {
         if let Some(id) = p
             .lesson
             .filter(|id| self.session.catalog.lesson(*id).is_some())

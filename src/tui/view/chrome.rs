@@ -18,7 +18,7 @@ use crate::tui::state::{Pane, State};
 
 /// What the keys mean now (the help and the footer say it).
 pub fn mode(s: &State) -> Mode {
-    if s.ui.present && s.run.step_mode.is_some() {
+    if s.ui().present && s.run().step_mode.is_some() {
         Mode::PresentStep
     } else {
         Mode::Normal
@@ -33,8 +33,8 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
         let as_of = health::as_of_words(s, pane).unwrap_or_default();
         return format!("{}{as_of}", pane.title(lang));
     }
-    let marker = s.shell.about.marker.trim();
-    if s.shell.typing && s.ui.focus == Pane::Shell {
+    let marker = s.shell().about.marker.trim();
+    if s.shell().typing && s.ui().focus == Pane::Shell {
         format!(
             "{} {marker} · {}",
             pane.title(lang),
@@ -48,7 +48,7 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
 /// What a pane's bottom border says: for the shell, a command taller than it and where to read
 /// it whole (a line of its own: the top one is full in a narrow pane).
 pub fn pane_note(s: &State, pane: Pane) -> Option<String> {
-    let tall = s.shell.tall_command.filter(|_| pane == Pane::Shell)?;
+    let tall = s.shell().tall_command.filter(|_| pane == Pane::Shell)?;
     let lang = s.lang();
     Some(if tall.fits_zoomed {
         t!(lang, "shell-tall-command-zoom", lines = tall.lines)
@@ -70,13 +70,13 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
         ),
         Span::raw(" "),
     ];
-    if s.session.sim() {
+    if s.session().sim() {
         spans.push(Span::styled(
             "SIM ",
             look.theme.accent().add_modifier(Modifier::BOLD),
         ));
     }
-    if let Some(clock) = &s.shell.about.clock {
+    if let Some(clock) = &s.shell().about.clock {
         let said = match clock.ahead_seconds {
             Some(secs) => t!(look.lang, "header-clock-ahead", ahead = said_ahead(secs)),
             None => t!(look.lang, "header-clock", speed = clock.speed.to_string()),
@@ -90,7 +90,7 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
     );
     let used: usize = spans.iter().map(Span::width).sum::<usize>() + theme.width();
     let room = usize::from(area.width).saturating_sub(used + 3);
-    let forms = s.session.target.forms(look.lang);
+    let forms = s.session().target.forms(look.lang);
     let target = forms
         .iter()
         .find(|f| unicode_width::UnicodeWidthStr::width(f.as_str()) <= room)
@@ -170,7 +170,7 @@ pub fn cut_pad(text: &str, width: usize) -> String {
 pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
     let look = Look::of(s);
     let lang = look.lang;
-    if s.ui.focus == Pane::Shell && s.shell.typing {
+    if s.ui().focus == Pane::Shell && s.shell().typing {
         let line = Line::from(vec![
             Span::styled(" Ctrl-] ", look.theme.accent().add_modifier(Modifier::BOLD)),
             Span::raw(t!(lang, "footer-leave-shell")),
@@ -184,8 +184,8 @@ pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
     let mut used = 0;
     // For the room: the key just pressed, at the start where everyone looks (large beside the
     // panes where the screen has room for it).
-    if s.ui.present && !s.ui.last_key.is_empty() && !shows_big_key {
-        let echo = format!(" ⌨ {} ", s.ui.last_key);
+    if s.ui().present && !s.ui().last_key.is_empty() && !shows_big_key {
+        let echo = format!(" ⌨ {} ", s.ui().last_key);
         used += Span::raw(echo.as_str()).width();
         spans.push(Span::styled(
             echo,
@@ -223,10 +223,10 @@ pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
 
 /// The overlays, over everything else: help, confirmation, notice, the room's prediction.
 pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
-    if s.ui.help {
+    if s.ui().help {
         help(s, area, buf);
     }
-    if let Some(lesson) = s.ui.confirm {
+    if let Some(lesson) = s.ui().confirm {
         confirm(s, lesson, area, buf);
     }
     health::notice(s, area, buf);
@@ -237,17 +237,17 @@ pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
 fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
     let lang = look.lang;
-    let Some(l) = s.session.catalog.lesson(lesson) else {
+    let Some(l) = s.session().catalog.lesson(lesson) else {
         return;
     };
-    let fit = &s.session.fit;
+    let fit = &s.session().fit;
     let mut lines = vec![
         Line::from(Span::styled(
             t!(
                 lang,
                 "confirm-about-to-change",
                 lesson = lesson.to_string(),
-                target = crate::i18n::Say::say(&s.session.target, lang)
+                target = crate::i18n::Say::say(&s.session().target, lang)
             ),
             look.theme.warn().add_modifier(Modifier::BOLD),
         )),
@@ -346,7 +346,7 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let height = (total + 2).min(area.height);
     let shown = height.saturating_sub(2);
     let max = total.saturating_sub(shown);
-    let offset = s.ui.help_scroll.min(max);
+    let offset = s.ui().help_scroll.min(max);
     let rect = crate::tui::layout::centered(area, width, height);
     clear_for_overlay(rect, buf);
     Paragraph::new(lines)
@@ -369,8 +369,8 @@ fn key_active(s: &State, action: Action) -> bool {
         Action::NextCommand | Action::PrevCommand | Action::TypeCommand | Action::CopyCommand => {
             !s.snippets().is_empty()
         }
-        Action::Cancel => s.run.running() || s.run.step_mode.is_some(),
-        Action::LeaveShell => s.shell.running(),
+        Action::Cancel => s.run().running() || s.run().step_mode.is_some(),
+        Action::LeaveShell => s.shell().running(),
         _ => true,
     }
 }
@@ -378,7 +378,7 @@ fn key_active(s: &State, action: Action) -> bool {
 /// The key just pressed, large enough to read from the back of a room (presenting).
 pub fn big_key(s: &State, area: Rect, buf: &mut Buffer) {
     use tui_big_text::{BigText, PixelSize};
-    if s.ui.last_key.is_empty() {
+    if s.ui().last_key.is_empty() {
         return;
     }
     let look = Look::of(s);
@@ -389,7 +389,7 @@ pub fn big_key(s: &State, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     // Four cells a letter: a key name longer than the box keeps its start.
     let fits = usize::from(inner.width / 4).max(1);
-    let key: String = s.ui.last_key.chars().take(fits).collect();
+    let key: String = s.ui().last_key.chars().take(fits).collect();
     BigText::builder()
         .pixel_size(PixelSize::Quadrant)
         .style(look.theme.warn())

@@ -40,7 +40,7 @@ fn age(lang: Lang, now: Timestamp, since: Timestamp) -> String {
 pub fn watch_lines(s: &State) -> (Vec<Span<'static>>, Option<Line<'static>>) {
     let look = Look::of(s);
     let lang = look.lang;
-    match s.live.health.overall() {
+    match s.live().health.overall() {
         Overall::Live => (
             vec![Span::styled(t!(lang, "watch-live"), look.theme.good())],
             None,
@@ -58,7 +58,7 @@ pub fn watch_lines(s: &State) -> (Vec<Span<'static>>, Option<Line<'static>>) {
                     lang,
                     "watch-stale-since",
                     clock = look.clock(t),
-                    age = age(lang, s.live.now, t)
+                    age = age(lang, s.live().now, t)
                 ),
                 None => t!(lang, "watch-not-loaded"),
             };
@@ -112,7 +112,7 @@ fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
     match pane {
         // Each lab Application has a stream of its own.
         Pane::Apps => s
-            .live
+            .live()
             .health
             .streams()
             .filter(|st| st.is_app())
@@ -126,13 +126,13 @@ fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
         // The timeline reads the Application and the live objects it deployed.
         Pane::Timeline => {
             let ns = s
-                .live
+                .live()
                 .app(s.timeline_app())
                 .map(|a| a.spec.destination.namespace.clone())
                 .unwrap_or_default();
             let mut streams = vec![StreamId::app(s.timeline_app())];
             streams.extend(
-                s.live
+                s.live()
                     .health
                     .streams()
                     .filter(|st| st.namespace == ns)
@@ -149,7 +149,7 @@ fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
 /// `None` when the pane shows the cluster now; else the moment its data is from (`None` inside
 /// when it never loaded).
 pub fn pane_as_of(s: &State, pane: Pane) -> Option<Option<Timestamp>> {
-    s.live.health.as_of(pane_streams(s, pane).iter())
+    s.live().health.as_of(pane_streams(s, pane).iter())
 }
 
 /// What a stale pane's title adds: ` · as of 14:02:11`.
@@ -171,7 +171,7 @@ pub fn notice(s: &State, area: Rect, buf: &mut Buffer) {
     let look = Look::of(s);
     let lang = look.lang;
     let any_key = t!(lang, "notice-any-key");
-    let (title, lines) = match &s.ui.notice {
+    let (title, lines) = match &s.ui().notice {
         None => return,
         Some(Notice::LabStarted(started)) => (
             t!(lang, "notice-title-lab"),

@@ -98,7 +98,7 @@ impl Laid {
 fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
     let (mut lines, head_rows, marked) = text_of(s, lesson, top);
     // Scrolled since the command was chosen: the learner's scroll, unpinned.
-    let mut marked = marked.filter(|_| s.ui.follow_selection);
+    let mut marked = marked.filter(|_| s.ui().follow_selection);
     let mut head = Vec::new();
     let mut height = top.height;
     if let Some((first, last)) = marked
@@ -116,7 +116,7 @@ fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
         offset: 0,
     };
     let top = Rect { height, ..top };
-    let wanted = s.ui.scroll.get(&Pane::Lesson).copied().unwrap_or(0);
+    let wanted = s.ui().scroll.get(&Pane::Lesson).copied().unwrap_or(0);
     laid.offset = match marked {
         Some((first, last)) => {
             let (first, last) = (
@@ -158,7 +158,7 @@ fn text_of(
     if s.room_predicts() {
         lines.push(Line::from(Span::styled(
             t!(s.lang(), "lesson-waits-for-prediction"),
-            s.ui.theme.dim(),
+            s.ui().theme.dim(),
         )));
         return (crate::tui::wrap::wrap(lines, top.width), 0, None);
     }
@@ -174,7 +174,11 @@ fn text_of(
         lines: text,
         first_marked,
         code,
-    } = markdown::render_marked(&s.session.fit.render(&body(s, lesson)), s.ui.theme, marked);
+    } = markdown::render_marked(
+        &s.session().fit.render(&body(s, lesson)),
+        s.ui().theme,
+        marked,
+    );
     let marked_rows = marked.map_or(0, |(a, b)| b - a + 1);
     let mut rows: Option<(usize, usize)> = None;
     let mut code = code.into_iter().peekable();
@@ -184,14 +188,14 @@ fn text_of(
             continue;
         }
         let start = out.len();
-        out.extend(code_rows(line, top.width, s.ui.theme));
+        out.extend(code_rows(line, top.width, s.ui().theme));
         if first_marked.is_some_and(|f| (f..f + marked_rows).contains(&i)) {
             let end = out.len() - 1;
             rows = Some(rows.map_or((start, end), |(a, _)| (a, end)));
         }
     }
     // Said below the part's last line, where the reader who paged to its end is looking.
-    if s.ui.at_lesson_end {
+    if s.ui().at_lesson_end {
         out.extend(crate::tui::wrap::wrap(next_lesson(s), top.width));
     }
     (out, head_rows, rows)
@@ -228,7 +232,7 @@ fn code_rows(
 
 /// The lesson's number and title, the part shown and the evidence file it writes.
 fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let evidence = lesson
         .evidence_file()
         .map_or_else(|| t!(lang, "lesson-no-evidence"), String::from);
@@ -247,8 +251,8 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             t!(
                 lang,
                 "lesson-part",
-                part = s.ui.section.name(lang),
-                at = s.ui.section.ordinal(),
+                part = s.ui().section.name(lang),
+                at = s.ui().section.ordinal(),
                 of = Section::COUNT,
                 evidence = evidence
             ),
@@ -260,7 +264,7 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
 
 /// The end of the lesson's last part: which lesson PgDn goes to next (or that this was the last).
 fn next_lesson(s: &State) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let words = match s.lessons().get(s.lesson_index() + 1) {
         Some(next) => t!(
             lang,
@@ -286,13 +290,13 @@ fn next_lesson(s: &State) -> Vec<Line<'static>> {
 /// many are done and what is next.
 fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
     use crate::i18n::Say;
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let look = Look::of(s);
     let items = &lesson.spec.checklist;
     if items.is_empty() {
         return Vec::new();
     }
-    let states = s.lab.checklists.get(&lesson.id());
+    let states = s.lab().checklists.get(&lesson.id());
     let state = |i: usize| states.and_then(|st| st.get(i));
     let done = (0..items.len())
         .filter(|i| state(*i).is_some_and(ItemState::done))
@@ -385,12 +389,12 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
 /// The text of the part shown; hints only as far as the learner asked for them.
 fn body(s: &State, lesson: &Lesson) -> String {
     let text = lesson.text(s.lang());
-    match s.ui.section {
-        Section::Hints if s.ui.hints_shown == 0 => t!(s.lang(), "lesson-press-h"),
+    match s.ui().section {
+        Section::Hints if s.ui().hints_shown == 0 => t!(s.lang(), "lesson-press-h"),
         Section::Hints => text
             .hints
             .iter()
-            .take(s.ui.hints_shown)
+            .take(s.ui().hints_shown)
             .enumerate()
             .map(|(i, h)| format!("{}. {h}", i + 1))
             .collect::<Vec<_>>()
@@ -401,12 +405,12 @@ fn body(s: &State, lesson: &Lesson) -> String {
 
 /// The self-check's verdict on the lesson's evidence: what failed and the hint that helps.
 fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let mut lines = Vec::new();
     let key = lesson
         .evidence_file()
         .map_or_else(|| format!("lesson {}", lesson.spec.number), String::from);
-    let Some(g) = s.lab.grades.get(&key) else {
+    let Some(g) = s.lab().grades.get(&key) else {
         return lines;
     };
     // A file that is not there (any more) has no verdict, whatever an older check said: the
@@ -473,7 +477,7 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
                     lang,
                     "verdict-hint",
                     n = n,
-                    hint = s.session.fit.render(hint)
+                    hint = s.session().fit.render(hint)
                 );
                 lines.push(super::markdown::inline(
                     &format!("    {said}"),

@@ -20,10 +20,10 @@ impl Widget for &Band<'_> {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_type(BorderType::Double)
-            .border_style(s.ui.theme.accent())
+            .border_style(s.ui().theme.accent())
             .title(Span::styled(
                 t!(s.lang(), "predict-title"),
-                s.ui.theme.title(),
+                s.ui().theme.title(),
             ));
         let inner = block.inner(area);
         block.render(area, buf);

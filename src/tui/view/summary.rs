@@ -53,12 +53,12 @@ fn full_line(s: &State, pane: Pane) -> Line<'static> {
         look.theme.title(),
     )];
     spans.extend(match pane {
-        Pane::Apps => apps(&s.live, s.lesson_app(), look),
+        Pane::Apps => apps(s.live(), s.lesson_app(), look),
         Pane::Timeline => timeline(s, look),
         Pane::Fields => fields(s),
         Pane::Values => values(s, look),
         Pane::Evidence => evidence(s, look),
-        Pane::Shell => vec![Span::raw(match &s.shell.status {
+        Pane::Shell => vec![Span::raw(match &s.shell().status {
             ShellStatus::Running => t!(lang, "summary-shell-running"),
             ShellStatus::NotStarted => t!(lang, "summary-shell-not-started"),
             ShellStatus::Exited(_) => t!(lang, "summary-shell-exited"),
@@ -112,7 +112,7 @@ pub fn ordered_apps<'a>(live: &'a Live, lesson_app: &str) -> Vec<(&'a String, &'
 fn timeline(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let name = s.timeline_app().to_string();
     match s
-        .live
+        .live()
         .app(&name)
         .and_then(|a| a.status.operation_state.clone())
     {
@@ -131,7 +131,7 @@ fn timeline(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
 
 fn fields(s: &State) -> Vec<Span<'static>> {
     let key = s.fields_object();
-    match s.live.objects.get(&key).and_then(derive::replicas_owner) {
+    match s.live().objects.get(&key).and_then(derive::replicas_owner) {
         Some(owner) => vec![Span::raw(format!(
             "{key} · spec.replicas ← {}",
             owner.manager
@@ -144,7 +144,7 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let Some(spec) = s.values_spec() else {
         return vec![Span::raw(t!(look.lang, "values-none"))];
     };
-    let Some(helm) = s.live.app(&spec.app).and_then(|a| a.helm().cloned()) else {
+    let Some(helm) = s.live().app(&spec.app).and_then(|a| a.helm().cloned()) else {
         return vec![Span::raw(t!(
             look.lang,
             "values-app-missing",
@@ -152,7 +152,7 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
         ))];
     };
     let chart = s
-        .lab
+        .lab()
         .chart_values
         .get("values.yaml")
         .cloned()
@@ -160,7 +160,7 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let files: Vec<serde_json::Value> = helm
         .value_files
         .iter()
-        .map(|f| s.lab.chart_values.get(f).cloned().unwrap_or_default())
+        .map(|f| s.lab().chart_values.get(f).cloned().unwrap_or_default())
         .collect();
     match s.values_winner_hidden() {
         Some(WinnerHidden::UntilEvidence) => {
@@ -188,7 +188,7 @@ fn values(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
 fn evidence(s: &State, look: Look<'_>) -> Vec<Span<'static>> {
     let lang = look.lang;
     let standings: Vec<EvidenceStanding> = s
-        .session
+        .session()
         .catalog
         .evidence_files()
         .map(|f| s.evidence_standing(f))

@@ -25,7 +25,7 @@ pub(super) enum PlanShape {
 
 pub(super) fn plan_shape(s: &State, job: &JobView) -> PlanShape {
     match (s.stepping_here(), &job.finished) {
-        (Some(_), _) if s.ui.present => PlanShape::CurrentStep,
+        (Some(_), _) if s.ui().present => PlanShape::CurrentStep,
         (Some(_), _) | (None, None) => PlanShape::Whole,
         (None, Some(_)) => PlanShape::Ended,
     }
@@ -133,11 +133,11 @@ pub(super) fn fit_plan(wrapped: Wrapped, rows: u16) -> Vec<Line<'static>> {
 /// Step mode's words: what the last action changed, and what the next one will do and what to
 /// watch — from the plan's `say` and `then` in `lesson.yaml` (the step's title when it has none).
 fn narration(s: &State) -> Vec<Said> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let Some(m) = s.stepping_here() else {
         return Vec::new();
     };
-    let Some(lesson) = s.session.catalog.lesson(m.lesson) else {
+    let Some(lesson) = s.session().catalog.lesson(m.lesson) else {
         return Vec::new();
     };
     let words = |l: &Localized| l.get(lang).to_string();
@@ -145,7 +145,7 @@ fn narration(s: &State) -> Vec<Said> {
         t!(lang, "step-mode-all-done")
     } else if m.running {
         t!(lang, "step-mode-running")
-    } else if s.ui.present {
+    } else if s.ui().present {
         t!(lang, "step-mode-clicker-runs-it")
     } else {
         t!(lang, "step-mode-g-runs-it")
@@ -179,7 +179,7 @@ fn narration(s: &State) -> Vec<Said> {
         ));
     }
     // Presenting, the question and its answer are a layer of their own, large, for the room.
-    if !s.ui.present {
+    if !s.ui().present {
         // The question must be answered before the next action runs; its reveal is the point.
         lines.extend(
             crate::tui::prediction::lines(s)
@@ -206,7 +206,7 @@ fn narration(s: &State) -> Vec<Said> {
 
 /// How the plan stands, said after its heading, and how much that matters.
 fn plan_state(s: &State, job: &JobView, shape: PlanShape, elapsed: u64) -> (Span<'static>, Keep) {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     // Under --speed the checklist and the steps' times are the cluster's: the time the plan
     // took is said on both clocks, so 66 s beside five minutes of ticks is not a contradiction.
     let took = |done: bool| -> String {
@@ -219,14 +219,14 @@ fn plan_state(s: &State, job: &JobView, shape: PlanShape, elapsed: u64) -> (Span
             lang,
             wall,
             std::time::Duration::from_secs(elapsed),
-            s.session.clock.as_ref(),
+            s.session().clock.as_ref(),
             0,
         )
     };
     let stepping_idle = s.stepping_here().is_some_and(|m| !m.running);
     // Waiting for the next press says again what step mode's heading says: it goes first.
     match &job.finished {
-        None if stepping_idle && s.ui.present => (
+        None if stepping_idle && s.ui().present => (
             Span::styled(t!(lang, "plan-waiting-for-next"), theme.dim()),
             Keep::Log,
         ),
@@ -265,7 +265,7 @@ fn plan_state(s: &State, job: &JobView, shape: PlanShape, elapsed: u64) -> (Span
 /// "Do it for me" as a checklist: elapsed time, each step's state, what blocks it, the log's
 /// tail; presenting in step mode only the step just run and its outcome; over, one line.
 pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
-    let (theme, lang) = (s.ui.theme, s.lang());
+    let (theme, lang) = (s.ui().theme, s.lang());
     let shape = plan_shape(s, job);
     let mut plan = narration(s);
     let elapsed = job.took.unwrap_or_else(|| job.started.elapsed()).as_secs();

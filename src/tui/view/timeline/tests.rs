@@ -134,17 +134,18 @@ fn the_change_to_an_older_object_survives_a_narrow_row_in_every_language() {
 #[test]
 fn an_app_without_an_operation_says_it_has_none() {
     let catalog = std::sync::Arc::new(crate::lab::catalog::Catalog::embedded().unwrap());
-    let mut s = crate::tui::state::State::builder(catalog).build();
-    s.live.insert_app(&serde_json::json!({
-        "apiVersion": "argoproj.io/v1alpha1",
-        "kind": "Application",
-        "metadata": {"name": "src-waves", "namespace": "argocd"},
-        "spec": {"destination": {}, "project": "default"},
-        "status": {"sync": {"status": "Unknown"}, "health": {"status": "Healthy"},
-            "conditions": [{"type": "ComparisonError", "message": "cannot render"}]}
-    }));
+    let s = crate::tui::state::State::builder(catalog)
+        .app(&serde_json::json!({
+            "apiVersion": "argoproj.io/v1alpha1",
+            "kind": "Application",
+            "metadata": {"name": "src-waves", "namespace": "argocd"},
+            "spec": {"destination": {}, "project": "default"},
+            "status": {"sync": {"status": "Unknown"}, "health": {"status": "Healthy"},
+                "conditions": [{"type": "ComparisonError", "message": "cannot render"}]}
+        }))
+        .build();
     let view = TimelineView {
-        live: &s.live,
+        live: s.live(),
         app: "src-waves",
         look: Look::of(&s),
     };
