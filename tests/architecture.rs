@@ -574,3 +574,106 @@ fn the_states_fields_are_updates_alone() {
         .collect();
     assert!(open.is_empty(), "fields others could write: {open:?}");
 }
+
+/// The guide's pane recipe says how many files adding a pane touches by hand; the panes that
+/// are only a view (no key, no special room) are named in exactly that many: their file, the
+/// table, the `Pane` enum, the layout's test, and each language's strings.
+#[test]
+fn pane_recipe_touches_the_files_the_guide_says() {
+    let guide = guide();
+    let said: usize = guide
+        .split("adding a pane touches ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the guide says how many files adding a pane touches");
+    let mut texts = sources();
+    for dir in std::fs::read_dir(root().join("assets/i18n"))
+        .unwrap()
+        .flatten()
+    {
+        let ftl = dir.path().join("capa_tui.ftl");
+        let rel = ftl
+            .strip_prefix(root())
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        texts.insert(rel, std::fs::read_to_string(&ftl).unwrap());
+    }
+    for pane in ["Values", "Evidence"] {
+        let lower = pane.to_lowercase();
+        let marks = [
+            format!("Pane::{pane}"),
+            format!("{lower}::{pane}"),
+            format!("\npane-{lower} ="),
+        ];
+        // Its variant in `Pane` (not in the lessons' `PaneName`, which step 6 adds).
+        let declared = format!("\n    {pane},");
+        let touched: Vec<&String> = texts
+            .iter()
+            .filter(|(p, _)| !p.starts_with("tests/") && !p.ends_with("/tests.rs"))
+            .filter(|(p, _)| !p.contains("/tests/"))
+            .filter(|(p, text)| {
+                marks.iter().any(|m| text.contains(m.as_str()))
+                    || (p.as_str() == "src/tui/update/state/pane.rs" && text.contains(&declared))
+            })
+            .map(|(p, _)| p)
+            .collect();
+        assert_eq!(
+            touched.len(),
+            said,
+            "the {pane} pane is named in {touched:#?}; the guide says {said} files"
+        );
+    }
+}
+
+/// A language is data: the guide says how many files adding one touches, and each language
+/// but English is in exactly that many files of `lessons/` and `assets/` (its strings, its
+/// lesson texts, the lessons' keyed maps, the skeleton), none of them Rust.
+#[test]
+fn language_recipe_touches_the_files_the_guide_says() {
+    let said: usize = guide()
+        .split("adding a language touches ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("the guide says how many files adding a language touches");
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    for dir in ["lessons", "assets/i18n", "assets/skeleton"] {
+        walk(&root().join(dir), &mut files);
+    }
+    for code in ["zh", "ko"] {
+        let touched: Vec<String> = files
+            .iter()
+            .filter(|p| {
+                let rel = p
+                    .strip_prefix(root())
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                rel.contains(&format!("/{code}/"))
+                    || rel.ends_with(&format!("/{code}.md"))
+                    || std::fs::read_to_string(p).is_ok_and(|t| {
+                        t.lines()
+                            .any(|l| l.trim_start().starts_with(&format!("{code}:")))
+                    })
+            })
+            .map(|p| p.strip_prefix(root()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            touched.len(),
+            said,
+            "{code} is in {touched:#?}; the guide says {said} files"
+        );
+    }
+}

@@ -83,13 +83,7 @@ fn live_order(s: &State) -> Vec<Pane> {
     if !matches!(s.ui().focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.ui().focus) {
         order.insert(1.min(order.len()), s.ui().focus);
     }
-    for p in [
-        Pane::Apps,
-        Pane::Timeline,
-        Pane::Fields,
-        Pane::Values,
-        Pane::Evidence,
-    ] {
+    for p in super::view::live::LIVE.iter().map(|l| l.pane()) {
         if !order.contains(&p) {
             order.push(p);
         }

@@ -5,6 +5,7 @@
 mod chrome;
 mod health;
 mod lesson;
+pub mod live;
 mod markdown;
 mod panes;
 mod prediction;
@@ -172,54 +173,12 @@ pub struct Frame {
     pub lesson_at: Option<u16>,
 }
 
-/// A scrollable pane's lines, wrapped to its width.
+/// A scrollable pane's lines, wrapped to its width (the lesson and the shell are drawn apart).
 fn pane_text(s: &State, pane: Pane, inner: Rect) -> Paragraph<'static> {
-    let width = inner.width;
-    let look = Look::of(s);
-    let fit = &s.session().fit;
-    let lines = match pane {
-        Pane::Apps => panes::AppsView {
-            live: s.live(),
-            lab: s.lab(),
-            lesson_app: s.lesson_app(),
-            builds_on: s
-                .current()
-                .and_then(|l| l.spec.requires.first())
-                .map(|r| r.lesson),
-            terminate_op: &|app| fit.terminate_op(app),
-            look,
-        }
-        .lines(),
-        Pane::Timeline => panes::TimelineView {
-            live: s.live(),
-            app: s.timeline_app(),
-            look,
-        }
-        .fitted(width, inner.height),
-        Pane::Fields => panes::FieldsView {
-            objects: &s.live().objects,
-            key: s.fields_object(),
-            raw: s.ui().raw,
-            look,
-        }
-        .lines(),
-        Pane::Values => panes::ValuesView {
-            spec: s.values_spec(),
-            hide_winner: s.values_winner_hidden(),
-            live: s.live(),
-            chart_values: &s.lab().chart_values,
-            look,
-        }
-        .lines(),
-        Pane::Evidence => panes::EvidenceView {
-            catalog: &s.session().catalog,
-            standing: &|file| s.evidence_standing(file),
-            look,
-        }
-        .lines(),
-        Pane::Lesson | Pane::Shell => Vec::new(),
-    };
-    Paragraph::new(super::wrap::wrap(lines, width))
+    let lines = live::live(pane)
+        .map(|p| p.lines(s, inner))
+        .unwrap_or_default();
+    Paragraph::new(super::wrap::wrap(lines, inner.width))
 }
 
 /// (lines in all, how far it can scroll) of a paragraph drawn in `area`.

@@ -107,43 +107,9 @@ fn failing_words(f: &Failing<'_>, lang: Lang) -> String {
     )
 }
 
-/// The streams a pane draws from.
+/// The streams a pane draws from (none for the lesson and the shell).
 fn pane_streams(s: &State, pane: Pane) -> Vec<StreamId> {
-    match pane {
-        // Each lab Application has a stream of its own.
-        Pane::Apps => s
-            .live()
-            .health
-            .streams()
-            .filter(|st| st.is_app())
-            .cloned()
-            .collect(),
-        Pane::Values => s
-            .values_spec()
-            .map(|v| StreamId::app(&v.app))
-            .into_iter()
-            .collect(),
-        // The timeline reads the Application and the live objects it deployed.
-        Pane::Timeline => {
-            let ns = s
-                .live()
-                .app(s.timeline_app())
-                .map(|a| a.spec.destination.namespace.clone())
-                .unwrap_or_default();
-            let mut streams = vec![StreamId::app(s.timeline_app())];
-            streams.extend(
-                s.live()
-                    .health
-                    .streams()
-                    .filter(|st| st.namespace == ns)
-                    .cloned(),
-            );
-            streams
-        }
-        // The object whose managedFields are shown comes from its namespace's watch of its kind.
-        Pane::Fields => StreamId::of_key(&s.fields_object()).into_iter().collect(),
-        Pane::Lesson | Pane::Shell | Pane::Evidence => Vec::new(),
-    }
+    super::live::live(pane).map_or_else(Vec::new, |p| p.streams(s))
 }
 
 /// `None` when the pane shows the cluster now; else the moment its data is from (`None` inside

@@ -1,9 +1,7 @@
-//! The panes: their Tab order, their titles, and the live pane a lesson names.
+//! The panes: their Tab order and the live pane a lesson names (each live pane's titles, view,
+//! summary and streams are in `tui::view::live`).
 
 use strum::{EnumCount, EnumIter, FromRepr};
-
-use crate::i18n::Lang;
-use crate::t;
 
 /// How far a drawn pane can scroll, and how many of its lines one screen shows (a page).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -25,32 +23,6 @@ pub enum Pane {
 }
 
 impl Pane {
-    /// The pane's name in a strip of every pane.
-    pub fn short_title(self, lang: Lang) -> String {
-        match self {
-            Pane::Lesson => t!(lang, "pane-lesson-short"),
-            Pane::Shell => t!(lang, "pane-shell-short"),
-            Pane::Apps => t!(lang, "pane-apps-short"),
-            Pane::Timeline => t!(lang, "pane-timeline-short"),
-            Pane::Fields => t!(lang, "pane-fields-short"),
-            Pane::Values => t!(lang, "pane-values-short"),
-            Pane::Evidence => t!(lang, "pane-evidence-short"),
-        }
-    }
-
-    /// The pane's title on its border.
-    pub fn title(self, lang: Lang) -> String {
-        match self {
-            Pane::Lesson => t!(lang, "pane-lesson"),
-            Pane::Shell => t!(lang, "pane-shell"),
-            Pane::Apps => t!(lang, "pane-apps"),
-            Pane::Timeline => t!(lang, "pane-timeline"),
-            Pane::Fields => t!(lang, "pane-fields"),
-            Pane::Values => t!(lang, "pane-values"),
-            Pane::Evidence => t!(lang, "pane-evidence"),
-        }
-    }
-
     /// The live pane a lesson names.
     pub fn named(name: crate::lab::spec::PaneName) -> Pane {
         use crate::lab::spec::PaneName;
