@@ -96,7 +96,7 @@ impl Found {
             self.0
                 .push(format!("{what} at {w}x{h}: {words:?} in {line}"));
         }
-        if !s.ui().help && s.ui().confirm.is_none() && s.pending_question().is_none() {
+        if !s.ui().panes.help && s.ui().confirm.is_none() && s.pending_question().is_none() {
             self.borders_intact(what, s, &backend, (w, h));
         }
     }

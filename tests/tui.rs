@@ -351,7 +351,7 @@ fn a_click_focuses_the_pane_under_it() {
             row: 3,
         },
     );
-    assert_eq!(s.ui().focus, Pane::Apps);
+    assert_eq!(s.ui().panes.focus, Pane::Apps);
 }
 
 /// The whole app, headless: key presses drive update, effects run against the embedded

@@ -58,8 +58,8 @@ pub fn areas(s: &State, area: Rect) -> Areas {
     } else {
         body
     };
-    if s.ui().zoom {
-        out.panes.push((s.ui().focus, body));
+    if s.ui().panes.zoom {
+        out.panes.push((s.ui().panes.focus, body));
     } else if body.width >= WIDE_COLUMNS && area.height >= TALL_ROWS {
         wide(s, body, &mut out);
     } else {
@@ -69,7 +69,7 @@ pub fn areas(s: &State, area: Rect) -> Areas {
 }
 
 fn shell_shown(s: &State) -> bool {
-    s.shell().status != ShellStatus::NotStarted || s.ui().focus == Pane::Shell
+    s.shell().status != ShellStatus::NotStarted || s.ui().panes.focus == Pane::Shell
 }
 
 /// The live panes in the order they get room: the one step mode's narration names first, the
@@ -80,8 +80,10 @@ fn live_order(s: &State) -> Vec<Pane> {
         order.retain(|p| *p != watched);
         order.insert(0, watched);
     }
-    if !matches!(s.ui().focus, Pane::Lesson | Pane::Shell) && !order.contains(&s.ui().focus) {
-        order.insert(1.min(order.len()), s.ui().focus);
+    if !matches!(s.ui().panes.focus, Pane::Lesson | Pane::Shell)
+        && !order.contains(&s.ui().panes.focus)
+    {
+        order.insert(1.min(order.len()), s.ui().panes.focus);
     }
     for p in super::view::live::LIVE.iter().map(|l| l.pane()) {
         if !order.contains(&p) {
@@ -155,7 +157,7 @@ fn wide(s: &State, body: Rect, out: &mut Areas) {
 /// The lesson over one live pane, with the strip of every pane between them; while the shell
 /// is up, the lesson over the shell, so its commands are read while typing them.
 fn small(s: &State, body: Rect, out: &mut Areas) {
-    let shell_up = s.ui().focus == Pane::Shell || (shell_shown(s) && s.shell().typing);
+    let shell_up = s.ui().panes.focus == Pane::Shell || (shell_shown(s) && s.shell().typing);
     let [top, strip, bottom] = Layout::vertical([
         Constraint::Percentage(if shell_up { 42 } else { 45 }),
         Constraint::Length(1),
@@ -165,10 +167,10 @@ fn small(s: &State, body: Rect, out: &mut Areas) {
     out.panes.push((Pane::Lesson, top));
     let lower = if shell_up {
         Pane::Shell
-    } else if s.ui().focus == Pane::Lesson {
+    } else if s.ui().panes.focus == Pane::Lesson {
         live_order(s)[0]
     } else {
-        s.ui().focus
+        s.ui().panes.focus
     };
     out.panes.push((lower, bottom));
     out.tabs = Some(strip);
@@ -176,7 +178,7 @@ fn small(s: &State, body: Rect, out: &mut Areas) {
 
 /// The pane under a mouse click, if any (a one-line summary counts as its pane).
 pub fn pane_at(s: &State, column: u16, row: u16) -> Option<Pane> {
-    let area = Rect::new(0, 0, s.ui().size.0, s.ui().size.1);
+    let area = Rect::new(0, 0, s.ui().panes.size.0, s.ui().panes.size.1);
     let areas = areas(s, area);
     areas
         .panes

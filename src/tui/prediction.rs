@@ -125,7 +125,7 @@ pub fn band_lines(s: &State) -> Vec<Line<'static>> {
     // choices on one line.
     let mut lines = vec![Line::raw("")];
     lines.extend(reveal(s));
-    lines.extend(question(s, s.ui().size.1 >= 30));
+    lines.extend(question(s, s.ui().panes.size.1 >= 30));
     lines
         .into_iter()
         .map(|mut l| {

@@ -150,13 +150,13 @@ pub async fn run(
                 break;
             }
             if let Some(frame) = frame {
-                if frame.limits != state.ui().reach {
+                if frame.limits != state.ui().panes.reach {
                     update(&mut state, Msg::ScrollLimits(frame.limits));
                 }
                 // The lesson moved to show the chosen command: scrolling goes on from there.
                 if let Some(at) = frame
                     .lesson_at
-                    .filter(|at| state.ui().scroll.get(&Pane::Lesson) != Some(at))
+                    .filter(|at| state.ui().panes.scroll.get(&Pane::Lesson) != Some(at))
                 {
                     update(&mut state, Msg::LessonShownAt(at));
                 }

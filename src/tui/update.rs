@@ -41,17 +41,17 @@ pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     // The clock just read is not a reason to read it again at once (that would spin while a
     // step counts down): the next tick is.
     let clock_read = matches!(msg, Msg::ClusterClock(_));
-    let shown = s.ui.lesson;
+    let shown = s.ui.place.lesson;
     let mut effects = apply(s, msg);
     // A lesson comes on screen as it stands now: its steps were judged when their facts last
     // changed, and a step that counts down may have been waiting for the clock since. (Not
     // before every stream has listed: half the facts would untick what is done.)
-    let arrived = s.ui.lesson != shown && s.live.health.all_live();
+    let arrived = s.ui.place.lesson != shown && s.live.health.all_live();
     if facts_changed {
         checklist::refresh(s);
     } else if arrived {
         // Only the lesson that came on screen: nothing the others read has changed.
-        checklist::refresh_touched(s, checklist::Touched::Lesson(s.ui.lesson));
+        checklist::refresh_touched(s, checklist::Touched::Lesson(s.ui.place.lesson));
     }
     if world_changed {
         regrade::schedule_regrade(s);
@@ -85,17 +85,20 @@ fn changed(s: &mut State, touched: checklist::Touched<'_>) -> Vec<Effect> {
 fn wants_cluster_clock(s: &State) -> bool {
     use crate::lab::eval::Unmet;
     use crate::tui::state::ItemState;
-    s.lab.checklists.get(&s.ui.lesson).is_some_and(|items| {
-        items.iter().any(|i| {
-            matches!(
-                i,
-                ItemState::Counting { .. }
-                    | ItemState::Open {
-                        why: Some(Unmet::NoClock)
-                    }
-            )
+    s.lab
+        .checklists
+        .get(&s.ui.place.lesson)
+        .is_some_and(|items| {
+            items.iter().any(|i| {
+                matches!(
+                    i,
+                    ItemState::Counting { .. }
+                        | ItemState::Open {
+                            why: Some(Unmet::NoClock)
+                        }
+                )
+            })
         })
-    })
 }
 
 fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
@@ -105,7 +108,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             // A click on the shell types into it (starting it when it is not running).
             Some(Pane::Shell) => shell::enter(s),
             Some(pane) => {
-                s.ui.focus = pane;
+                s.ui.panes.focus = pane;
                 s.shell.typing = false;
                 Vec::new()
             }
@@ -116,16 +119,16 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::LessonShownAt(at) => {
-            s.ui.scroll.insert(Pane::Lesson, at);
+            s.ui.panes.scroll.insert(Pane::Lesson, at);
             Vec::new()
         }
         Msg::ScrollLimits(limits) => {
             for (pane, reach) in &limits {
-                if let Some(at) = s.ui.scroll.get_mut(pane) {
+                if let Some(at) = s.ui.panes.scroll.get_mut(pane) {
                     *at = (*at).min(reach.max);
                 }
             }
-            s.ui.reach = limits;
+            s.ui.panes.reach = limits;
             Vec::new()
         }
         Msg::ShellOutput(bytes) => {
@@ -136,7 +139,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::ShellFailed(why) => shell::ended(s, ShellStatus::Failed(why)),
         job @ (Msg::JobSteps { .. } | Msg::Job(_) | Msg::JobEnded(_)) => plan::on_job(s, job),
         Msg::Resize(w, h) => {
-            s.ui.size = (w, h);
+            s.ui.panes.size = (w, h);
             Vec::new()
         }
         Msg::EvidenceChanged(files) => {

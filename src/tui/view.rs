@@ -78,7 +78,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
         let areas = layout::areas(s, area);
         chrome::header(s, areas.header, buf);
         for (pane, rect) in &areas.panes {
-            let focused = *pane == s.ui().focus;
+            let focused = *pane == s.ui().panes.focus;
             let mut block = Block::default()
                 .borders(Borders::ALL)
                 .border_type(if focused {
@@ -114,7 +114,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                 Pane::Shell => {
                     (&shell::ShellPane {
                         shell: s.shell(),
-                        focused: s.ui().focus == Pane::Shell,
+                        focused: s.ui().panes.focus == Pane::Shell,
                         look,
                     })
                         .render(inner, buf);
@@ -123,7 +123,14 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
                 other => {
                     let text = pane_text(s, *other, inner);
                     let (total, max) = text_extent(&text, inner);
-                    let offset = s.ui().scroll.get(other).copied().unwrap_or(0).min(max);
+                    let offset = s
+                        .ui()
+                        .panes
+                        .scroll
+                        .get(other)
+                        .copied()
+                        .unwrap_or(0)
+                        .min(max);
                     text.scroll((offset, 0)).render(inner, buf);
                     if health::pane_as_of(s, *other).is_some() {
                         health::fade(look.theme, inner, buf);
@@ -139,7 +146,7 @@ pub fn draw(s: &State, area: Rect, buf: &mut Buffer) -> Frame {
             {
                 let offset = match (pane, lesson_at) {
                     (Pane::Lesson, Some(at)) => at,
-                    _ => s.ui().scroll.get(pane).copied().unwrap_or(0).min(max),
+                    _ => s.ui().panes.scroll.get(pane).copied().unwrap_or(0).min(max),
                 };
                 scroll_marker(look.theme, *rect, (offset, shown, total), buf);
             }

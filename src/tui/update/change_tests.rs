@@ -120,7 +120,7 @@ fn a_lesson_that_comes_on_screen_is_judged_then() {
         .build();
     // An app lesson 2 does not read: the lessons that read it are judged, lesson 2 is not.
     update(&mut s, Msg::App(app("src-kust", "1", "Healthy")));
-    let first = s.ui.lesson;
+    let first = s.ui.place.lesson;
     let next = s.lessons()[1].id();
     assert!(!s.lab.checklists.contains_key(&next), "not judged yet");
     update(
@@ -129,9 +129,9 @@ fn a_lesson_that_comes_on_screen_is_judged_then() {
             'n',
         ))),
     );
-    assert_ne!(s.ui.lesson, first);
+    assert_ne!(s.ui.place.lesson, first);
     assert!(
-        s.lab.checklists.contains_key(&s.ui.lesson),
+        s.lab.checklists.contains_key(&s.ui.place.lesson),
         "the lesson arrived at is judged on the facts now"
     );
 }

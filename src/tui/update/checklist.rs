@@ -104,10 +104,10 @@ pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
 /// the lab has been read (the cluster and the folders, evidence first): after `capa-tui do 1`
 /// …`4`, lesson 5. Only then: a lesson done while the tutor is open never moves it.
 fn open_where_the_learner_is(s: &mut State) {
-    if s.ui.lesson_chosen || !s.lab.git_read {
+    if s.ui.place.lesson_chosen || !s.lab.git_read {
         return;
     }
-    s.ui.lesson_chosen = true;
+    s.ui.place.lesson_chosen = true;
     let first_open = s.session.catalog.lessons().iter().find(|l| {
         s.lab
             .checklists
@@ -115,7 +115,7 @@ fn open_where_the_learner_is(s: &mut State) {
             .is_some_and(|states| states.iter().any(|st| !st.done()))
     });
     if let Some(lesson) = first_open.map(Lesson::id)
-        && lesson != s.ui.lesson
+        && lesson != s.ui.place.lesson
     {
         super::navigate::go_to(s, lesson, crate::lab::catalog::Section::Goal);
     }

@@ -184,7 +184,7 @@ fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
     let apps = StreamId::app("src-helm");
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
     update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
-    assert_eq!(s.ui.focus, crate::tui::state::Pane::Apps);
+    assert_eq!(s.ui.panes.focus, crate::tui::state::Pane::Apps);
     lost(&mut s, &apps, "2026-03-01T10:00:00Z");
     let (header, whole) = screen(&s);
     assert!(
@@ -301,8 +301,8 @@ fn no_applications_yet_promises_r_only_where_it_will_create_them() {
         for stream in streams().iter().filter(|st| st.is_app()) {
             listed(&mut s, stream, Vec::new(), "2026-03-01T10:00:00Z");
         }
-        s.ui.focus = crate::tui::state::Pane::Apps;
-        s.ui.zoom = true;
+        s.ui.panes.focus = crate::tui::state::Pane::Apps;
+        s.ui.panes.zoom = true;
         let (_, whole) = screen(&s);
         let whole: String = whole.split_whitespace().collect::<Vec<_>>().join(" ");
         match lesson.spec.requires.first() {

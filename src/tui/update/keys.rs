@@ -11,11 +11,11 @@ use crate::tui::keymap::{Action, action_for};
 use crate::tui::state::{Notice, Pane, State};
 
 pub(super) fn on_key(s: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let shown = (s.ui.lesson, s.ui.section);
+    let shown = (s.ui.place.lesson, s.ui.place.section);
     // Every move to another part goes through `navigate::go_to`, which starts it at its top.
     let effects = on_key_inner(s, key);
     // Step mode belongs to its lesson: leaving the lesson leaves it (unless an action runs).
-    if s.ui.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
+    if s.ui.place.lesson != shown.0 && s.run.step_mode.as_ref().is_some_and(|m| !m.running) {
         plan::leave_step_mode(s);
     }
     effects
@@ -37,7 +37,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     }
     // While the learner types into the shell, every key is the shell's but Ctrl-].
-    if s.ui.focus == Pane::Shell && s.shell.typing && !s.ui.help {
+    if s.ui.panes.focus == Pane::Shell && s.shell.typing && !s.ui.panes.help {
         return shell::on_key(s, &key);
     }
     if s.ui.present {
@@ -63,7 +63,7 @@ fn on_key_inner(s: &mut State, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     // The help takes the keys that scroll it; the others wait until it is closed.
-    if s.ui.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
+    if s.ui.panes.help && !matches!(action, Action::Close | Action::Help | Action::Quit) {
         navigate::scroll_help(s, action);
         return Vec::new();
     }
@@ -87,7 +87,7 @@ fn quit(s: &mut State) -> Vec<Effect> {
 
 /// What a bound key does to the state, once nothing before it took the key.
 fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
-    let lesson = s.ui.lesson;
+    let lesson = s.ui.place.lesson;
     let running = s.run.running();
     match action {
         Action::Quit if running => {
@@ -97,24 +97,24 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         }
         Action::Quit => return quit(s),
         Action::Help => {
-            s.ui.help = !s.ui.help;
-            s.ui.help_scroll = 0;
+            s.ui.panes.help = !s.ui.panes.help;
+            s.ui.panes.help_scroll = 0;
         }
         Action::Close => {
             // Esc closes what is open; with nothing open, it lets go of the chosen command.
-            if !(s.ui.help || s.ui.raw || s.ui.zoom) {
-                s.ui.selected_snippet = None;
+            if !(s.ui.panes.help || s.ui.raw || s.ui.panes.zoom) {
+                s.ui.picks.selected_snippet = None;
             }
-            s.ui.help = false;
+            s.ui.panes.help = false;
             s.ui.raw = false;
-            s.ui.zoom = false;
+            s.ui.panes.zoom = false;
             s.shell.tall_command = None;
         }
         Action::NextPane | Action::PrevPane => {
-            s.ui.focus = s.ui.focus.cycle(action == Action::NextPane);
+            s.ui.panes.focus = s.ui.panes.focus.cycle(action == Action::NextPane);
         }
         Action::Zoom => {
-            s.ui.zoom = !s.ui.zoom;
+            s.ui.panes.zoom = !s.ui.panes.zoom;
             s.shell.tall_command = None;
         }
         Action::NextSection | Action::PrevSection | Action::NextLesson | Action::PrevLesson => {
@@ -134,31 +134,32 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         Action::Check => {
             // The verdict is drawn above the lesson's text: a pane scrolled down to a chosen
             // command would hide the answer the learner just asked for.
-            s.ui.follow_selection = false;
-            s.ui.scroll.insert(Pane::Lesson, 0);
+            s.ui.picks.follow_selection = false;
+            s.ui.panes.scroll.insert(Pane::Lesson, 0);
             return vec![Effect::Check(lesson)];
         }
         Action::Hint => {
             let total = s.current().map_or(0, |l| l.text(s.lang()).hints.len());
-            s.ui.hints_shown = (s.ui.hints_shown + 1).min(total);
-            navigate::go_to(s, s.ui.lesson, Section::Hints);
+            s.ui.place.hints_shown = (s.ui.place.hints_shown + 1).min(total);
+            navigate::go_to(s, s.ui.place.lesson, Section::Hints);
         }
         Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {
             let names: Vec<String> = s.live.apps.keys().cloned().collect();
-            s.ui.selected_app = navigate::next_after(&names, s.timeline_app()).map(|a| (lesson, a));
+            s.ui.picks.selected_app =
+                navigate::next_after(&names, s.timeline_app()).map(|a| (lesson, a));
         }
         Action::NextObject => {
             let keys: Vec<String> = s.live.objects.keys().cloned().collect();
-            s.ui.selected_object =
+            s.ui.picks.selected_object =
                 navigate::next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
         }
         // On the managedFields pane, its raw entries; elsewhere, the winning Helm layer.
-        Action::Raw if s.ui.focus == Pane::Fields => s.ui.raw = !s.ui.raw,
+        Action::Raw if s.ui.panes.focus == Pane::Fields => s.ui.raw = !s.ui.raw,
         Action::Raw => s.ui.values_revealed = !s.ui.values_revealed,
         Action::Step => return plan::step(s, lesson, running),
         // Enter starts typing only where the shell is.
-        Action::Shell if key.code == KeyCode::Enter && s.ui.focus != Pane::Shell => {}
+        Action::Shell if key.code == KeyCode::Enter && s.ui.panes.focus != Pane::Shell => {}
         Action::Shell => return shell::enter(s),
         Action::NextCommand => snippet::step(s, true),
         Action::PrevCommand => snippet::step(s, false),

@@ -18,7 +18,7 @@ pub fn is_leave_key(key: &KeyEvent) -> bool {
 
 /// Focus the shell and type into it, starting it first when it is not running.
 pub fn enter(s: &mut State) -> Vec<Effect> {
-    s.ui.focus = Pane::Shell;
+    s.ui.panes.focus = Pane::Shell;
     s.shell.typing = true;
     if s.shell.running() {
         return Vec::new();
@@ -89,15 +89,15 @@ pub fn fits(s: &State, lines: usize) -> bool {
 /// Whether that command would fit the shell pane zoomed to the whole screen.
 pub fn fits_zoomed(s: &mut State, lines: usize) -> bool {
     // The layout is a function of the state: ask it with the zoom on, then put the zoom back.
-    let was = std::mem::replace(&mut s.ui.zoom, true);
+    let was = std::mem::replace(&mut s.ui.panes.zoom, true);
     let fits = fits(s, lines);
-    s.ui.zoom = was;
+    s.ui.panes.zoom = was;
     fits
 }
 
 /// The shell pane's inner size (rows, cols), if it is on screen.
 fn pane_size(s: &State) -> Option<(u16, u16)> {
-    let area = Rect::new(0, 0, s.ui.size.0, s.ui.size.1);
+    let area = Rect::new(0, 0, s.ui.panes.size.0, s.ui.panes.size.1);
     layout::areas(s, area)
         .panes
         .into_iter()

@@ -18,14 +18,18 @@ fn selected(s: &State) -> Option<Snippet> {
 /// Selects the next (or previous) command; a part without commands moves to "By hand".
 pub fn step(s: &mut State, forward: bool) {
     if current(s).is_empty() {
-        super::navigate::go_to(s, s.ui.lesson, Section::ByHand);
+        super::navigate::go_to(s, s.ui.place.lesson, Section::ByHand);
     }
     let count = current(s).len();
     if count == 0 {
         return;
     }
-    let now = match s.ui.selected_snippet {
-        Some((lesson, section, i)) if (lesson, section) == (s.ui.lesson, s.ui.section) => Some(i),
+    let now = match s.ui.picks.selected_snippet {
+        Some((lesson, section, i))
+            if (lesson, section) == (s.ui.place.lesson, s.ui.place.section) =>
+        {
+            Some(i)
+        }
         _ => None,
     };
     let next = match (now, forward) {
@@ -34,8 +38,8 @@ pub fn step(s: &mut State, forward: bool) {
         (Some(i), true) => (i + 1).min(count - 1),
         (Some(i), false) => i.saturating_sub(1),
     };
-    s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, next));
-    s.ui.follow_selection = true;
+    s.ui.picks.selected_snippet = Some((s.ui.place.lesson, s.ui.place.section, next));
+    s.ui.picks.follow_selection = true;
 }
 
 /// Types the selected command into the shell (starting it when needed); the learner presses
@@ -51,7 +55,7 @@ pub fn type_it(s: &mut State) -> Vec<Effect> {
     // A command taller than the shell pane scrolls its start out of sight as it is typed: the
     // pane says so, and whether zooming it would show the whole command (the lesson pane beside
     // it shows it whole, marked, so nothing is zoomed for the learner).
-    s.ui.focus = Pane::Shell;
+    s.ui.panes.focus = Pane::Shell;
     let lines = text.lines().count();
     s.shell.tall_command = (!shell::fits(s, lines)).then(|| TallCommand {
         lines,

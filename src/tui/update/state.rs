@@ -26,7 +26,7 @@ mod shell;
 pub use builder::StateBuilder;
 pub use derived::{EvidenceStanding, WinnerHidden, answer_key};
 pub use pane::{Pane, Reach};
-pub use parts::{LabView, Live, Notice, SessionView, Ui};
+pub use parts::{LabView, Live, Notice, Panes, Picks, Place, SessionView, Ui};
 pub use run::{JobFailure, JobView, LogLine, PlanStep, Run, StepMode, StepState};
 pub use shell::{
     SHELL_SCROLLBACK_LINES, ShellAbout, ShellClock, ShellStatus, ShellView, TallCommand,
@@ -86,7 +86,7 @@ impl State {
             s.open_lesson(lesson);
         }
         if let Some(size) = o.size {
-            s.ui.size = size;
+            s.ui.panes.size = size;
         }
         s
     }
@@ -109,30 +109,36 @@ impl State {
                 clock: None,
             },
             ui: Ui {
-                lesson: first,
-                section: Section::Goal,
-                hints_shown: 0,
+                place: Place {
+                    lesson: first,
+                    section: Section::Goal,
+                    hints_shown: 0,
+                    at_lesson_end: false,
+                    lesson_chosen: false,
+                },
+                panes: Panes {
+                    size: (80, 24),
+                    focus: Pane::Lesson,
+                    zoom: false,
+                    scroll: BTreeMap::new(),
+                    reach: BTreeMap::new(),
+                    help: false,
+                    help_scroll: 0,
+                },
+                picks: Picks {
+                    selected_app: None,
+                    selected_object: None,
+                    selected_snippet: None,
+                    follow_selection: false,
+                },
                 theme: Theme::from_env(),
-                focus: Pane::Lesson,
-                zoom: false,
-                help: false,
-                help_scroll: 0,
-                values_revealed: false,
-                at_lesson_end: false,
-                lesson_chosen: false,
-                raw: false,
-                quit: false,
-                size: (80, 24),
                 present: false,
                 last_key: String::new(),
+                raw: false,
+                values_revealed: false,
                 notice: None,
                 confirm: None,
-                scroll: BTreeMap::new(),
-                reach: BTreeMap::new(),
-                selected_app: None,
-                selected_object: None,
-                selected_snippet: None,
-                follow_selection: false,
+                quit: false,
             },
             live: Live {
                 apps: BTreeMap::new(),
@@ -201,14 +207,14 @@ impl State {
     }
 
     pub fn current(&self) -> Option<&Lesson> {
-        self.session.catalog.lesson(self.ui.lesson)
+        self.session.catalog.lesson(self.ui.place.lesson)
     }
 
     /// The current lesson's place among the lessons (0-based).
     pub fn lesson_index(&self) -> usize {
         self.lessons()
             .iter()
-            .position(|l| l.id() == self.ui.lesson)
+            .position(|l| l.id() == self.ui.place.lesson)
             .unwrap_or(0)
     }
 
@@ -233,7 +239,7 @@ impl State {
     pub fn counting_down(&self) -> bool {
         self.lab
             .checklists
-            .get(&self.ui.lesson)
+            .get(&self.ui.place.lesson)
             .is_some_and(|items| {
                 items
                     .iter()
@@ -245,11 +251,11 @@ impl State {
     pub fn progress(&self) -> Progress {
         let mut hints = self.lab.hints_by_lesson.clone();
         if self.current().is_some() {
-            hints.insert(self.ui.lesson, self.ui.hints_shown);
+            hints.insert(self.ui.place.lesson, self.ui.place.hints_shown);
         }
         Progress {
             lesson: self.current().map(Lesson::id),
-            section: self.ui.section,
+            section: self.ui.place.section,
             hints,
             ticks: self.lab.ticks.clone(),
             grades: self.lab.grades.clone(),
@@ -259,10 +265,10 @@ impl State {
 
     /// Opens on `lesson`, at its first part, as chosen (`--lesson`).
     pub(in crate::tui::update) fn open_lesson(&mut self, lesson: crate::lab::spec::LessonId) {
-        self.ui.hints_shown = self.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
-        self.ui.lesson = lesson;
-        self.ui.section = crate::lab::catalog::Section::Goal;
-        self.ui.lesson_chosen = true;
+        self.ui.place.hints_shown = self.lab.hints_by_lesson.get(&lesson).copied().unwrap_or(0);
+        self.ui.place.lesson = lesson;
+        self.ui.place.section = crate::lab::catalog::Section::Goal;
+        self.ui.place.lesson_chosen = true;
     }
 
     /// Picks up where the learner was.
@@ -271,11 +277,11 @@ impl State {
             .lesson
             .filter(|id| self.session.catalog.lesson(*id).is_some())
         {
-            self.ui.lesson = id;
-            self.ui.section = p.section;
-            self.ui.lesson_chosen = true;
+            self.ui.place.lesson = id;
+            self.ui.place.section = p.section;
+            self.ui.place.lesson_chosen = true;
         }
-        self.ui.hints_shown = p.hints.get(&self.ui.lesson).copied().unwrap_or(0);
+        self.ui.place.hints_shown = p.hints.get(&self.ui.place.lesson).copied().unwrap_or(0);
         self.lab.hints_by_lesson = p.hints;
         for (lesson, steps) in p.ticks {
             self.lab.ticks.entry(lesson).or_default().extend(steps);

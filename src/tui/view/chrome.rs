@@ -34,7 +34,7 @@ pub fn pane_title(s: &State, pane: Pane) -> String {
         return format!("{}{as_of}", pane.title(lang));
     }
     let marker = s.shell().about.marker.trim();
-    if s.shell().typing && s.ui().focus == Pane::Shell {
+    if s.shell().typing && s.ui().panes.focus == Pane::Shell {
         format!(
             "{} {marker} · {}",
             pane.title(lang),
@@ -170,7 +170,7 @@ pub fn cut_pad(text: &str, width: usize) -> String {
 pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
     let look = Look::of(s);
     let lang = look.lang;
-    if s.ui().focus == Pane::Shell && s.shell().typing {
+    if s.ui().panes.focus == Pane::Shell && s.shell().typing {
         let line = Line::from(vec![
             Span::styled(" Ctrl-] ", look.theme.accent().add_modifier(Modifier::BOLD)),
             Span::raw(t!(lang, "footer-leave-shell")),
@@ -223,7 +223,7 @@ pub fn footer(s: &State, area: Rect, shows_big_key: bool, buf: &mut Buffer) {
 
 /// The overlays, over everything else: help, confirmation, notice, the room's prediction.
 pub fn overlays(s: &State, area: Rect, buf: &mut Buffer) {
-    if s.ui().help {
+    if s.ui().panes.help {
         help(s, area, buf);
     }
     if let Some(lesson) = s.ui().confirm {
@@ -346,7 +346,7 @@ fn help(s: &State, area: Rect, buf: &mut Buffer) {
     let height = (total + 2).min(area.height);
     let shown = height.saturating_sub(2);
     let max = total.saturating_sub(shown);
-    let offset = s.ui().help_scroll.min(max);
+    let offset = s.ui().panes.help_scroll.min(max);
     let rect = crate::tui::layout::centered(area, width, height);
     clear_for_overlay(rect, buf);
     Paragraph::new(lines)

@@ -98,7 +98,7 @@ impl Laid {
 fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
     let (mut lines, head_rows, marked) = text_of(s, lesson, top);
     // Scrolled since the command was chosen: the learner's scroll, unpinned.
-    let mut marked = marked.filter(|_| s.ui().follow_selection);
+    let mut marked = marked.filter(|_| s.ui().picks.follow_selection);
     let mut head = Vec::new();
     let mut height = top.height;
     if let Some((first, last)) = marked
@@ -116,7 +116,7 @@ fn lay_out(s: &State, lesson: &Lesson, top: Rect) -> Laid {
         offset: 0,
     };
     let top = Rect { height, ..top };
-    let wanted = s.ui().scroll.get(&Pane::Lesson).copied().unwrap_or(0);
+    let wanted = s.ui().panes.scroll.get(&Pane::Lesson).copied().unwrap_or(0);
     laid.offset = match marked {
         Some((first, last)) => {
             let (first, last) = (
@@ -195,7 +195,7 @@ fn text_of(
         }
     }
     // Said below the part's last line, where the reader who paged to its end is looking.
-    if s.ui().at_lesson_end {
+    if s.ui().place.at_lesson_end {
         out.extend(crate::tui::wrap::wrap(next_lesson(s), top.width));
     }
     (out, head_rows, rows)
@@ -251,8 +251,8 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             t!(
                 lang,
                 "lesson-part",
-                part = s.ui().section.name(lang),
-                at = s.ui().section.ordinal(),
+                part = s.ui().place.section.name(lang),
+                at = s.ui().place.section.ordinal(),
                 of = Section::COUNT,
                 evidence = evidence
             ),
@@ -389,12 +389,12 @@ fn checklist(s: &State, lesson: &Lesson, compact: bool) -> Vec<Line<'static>> {
 /// The text of the part shown; hints only as far as the learner asked for them.
 fn body(s: &State, lesson: &Lesson) -> String {
     let text = lesson.text(s.lang());
-    match s.ui().section {
-        Section::Hints if s.ui().hints_shown == 0 => t!(s.lang(), "lesson-press-h"),
+    match s.ui().place.section {
+        Section::Hints if s.ui().place.hints_shown == 0 => t!(s.lang(), "lesson-press-h"),
         Section::Hints => text
             .hints
             .iter()
-            .take(s.ui().hints_shown)
+            .take(s.ui().place.hints_shown)
             .enumerate()
             .map(|(i, h)| format!("{}. {h}", i + 1))
             .collect::<Vec<_>>()

@@ -61,33 +61,33 @@ impl StateBuilder {
 
     /// On lesson `n` (its number), at its first part.
     pub fn lesson(mut self, n: u8) -> Self {
-        self.state.ui.lesson = LessonId(n);
-        self.state.ui.lesson_chosen = true;
+        self.state.ui.place.lesson = LessonId(n);
+        self.state.ui.place.lesson_chosen = true;
         self
     }
 
     pub fn section(mut self, section: Section) -> Self {
-        self.state.ui.section = section;
+        self.state.ui.place.section = section;
         self
     }
 
     pub fn size(mut self, width: u16, height: u16) -> Self {
-        self.state.ui.size = (width, height);
+        self.state.ui.panes.size = (width, height);
         self
     }
 
     pub fn focus(mut self, pane: Pane) -> Self {
-        self.state.ui.focus = pane;
+        self.state.ui.panes.focus = pane;
         self
     }
 
     pub fn zoom(mut self, zoom: bool) -> Self {
-        self.state.ui.zoom = zoom;
+        self.state.ui.panes.zoom = zoom;
         self
     }
 
     pub fn help(mut self, help: bool) -> Self {
-        self.state.ui.help = help;
+        self.state.ui.panes.help = help;
         self
     }
 

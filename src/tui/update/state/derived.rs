@@ -136,7 +136,7 @@ impl State {
         self.run
             .step_mode
             .as_ref()
-            .filter(|m| m.lesson == self.ui.lesson)
+            .filter(|m| m.lesson == self.ui.place.lesson)
     }
 
     /// The pane step mode's narration tells the room to watch now: named by the action shown
@@ -173,7 +173,10 @@ impl State {
 
     /// The plan the lesson on screen ran or runs (another lesson's is not shown).
     pub fn job_here(&self) -> Option<&JobView> {
-        self.run.job.as_ref().filter(|j| j.lesson == self.ui.lesson)
+        self.run
+            .job
+            .as_ref()
+            .filter(|j| j.lesson == self.ui.place.lesson)
     }
 
     /// The lesson whose Helm values the values pane traces: the current one, else the first
@@ -194,7 +197,7 @@ impl State {
     pub fn snippets(&self) -> Vec<Snippet> {
         self.current()
             .map(|l| {
-                let text = l.text(self.lang()).section(self.ui.section);
+                let text = l.text(self.lang()).section(self.ui.place.section);
                 snippets(&self.session.fit.render(&text))
             })
             .unwrap_or_default()
@@ -202,8 +205,8 @@ impl State {
 
     /// The command chosen for "type it for me", if it belongs to the part shown.
     pub fn selected_command(&self) -> Option<Snippet> {
-        let (lesson, section, i) = self.ui.selected_snippet?;
-        if (lesson, section) != (self.ui.lesson, self.ui.section) {
+        let (lesson, section, i) = self.ui.picks.selected_snippet?;
+        if (lesson, section) != (self.ui.place.lesson, self.ui.place.section) {
             return None;
         }
         self.snippets().into_iter().nth(i)
@@ -245,8 +248,8 @@ impl State {
     /// The Application the timeline shows: the one chosen with `a` in this lesson, else the
     /// lesson's.
     pub fn timeline_app(&self) -> &str {
-        match &self.ui.selected_app {
-            Some((lesson, app)) if *lesson == self.ui.lesson => app,
+        match &self.ui.picks.selected_app {
+            Some((lesson, app)) if *lesson == self.ui.place.lesson => app,
             _ => self.lesson_app(),
         }
     }
@@ -254,8 +257,8 @@ impl State {
     /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
     /// chosen with `o` in this lesson, else the lesson's focus object.
     pub fn fields_object(&self) -> String {
-        match &self.ui.selected_object {
-            Some((lesson, key)) if *lesson == self.ui.lesson => key.clone(),
+        match &self.ui.picks.selected_object {
+            Some((lesson, key)) if *lesson == self.ui.place.lesson => key.clone(),
             _ => self
                 .current()
                 .and_then(|l| l.spec.focus.as_ref())

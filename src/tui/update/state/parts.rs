@@ -48,18 +48,34 @@ impl SessionView {
     }
 }
 
-/// What the screen shows and where the learner is in the lessons.
+/// What the screen shows and where the learner is in the lessons, in parts.
 pub struct Ui {
+    pub place: Place,
+    pub panes: Panes,
+    pub picks: Picks,
+    pub theme: Theme,
+    /// Presenting to a room: the projector theme, fewer and larger panes, the last key shown.
+    pub present: bool,
+    /// The last key pressed, for the room to see (`--present`).
+    pub last_key: String,
+    /// The managedFields pane shows the raw entries.
+    pub raw: bool,
+    /// The learner asked (`v`) to see which Helm layer wins before writing the evidence.
+    pub values_revealed: bool,
+    /// Said over the screen until the next key.
+    pub notice: Option<Notice>,
+    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
+    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
+    pub confirm: Option<LessonId>,
+    pub quit: bool,
+}
+
+/// Where the learner is in the lessons.
+pub struct Place {
     pub lesson: LessonId,
     pub section: Section,
     /// Hints shown in the current lesson.
     pub hints_shown: usize,
-    pub theme: Theme,
-    pub focus: Pane,
-    pub zoom: bool,
-    pub help: bool,
-    /// How far the help is scrolled down, in lines.
-    pub help_scroll: u16,
     /// PgDn on the lesson's last part stopped here: the pane says which lesson comes next,
     /// and the next PgDn goes there.
     pub at_lesson_end: bool,
@@ -67,26 +83,26 @@ pub struct Ui {
     /// it is, the tutor opens the first lesson whose checklist is not done once it has read
     /// the lab (`do 1`…`do 4` then the tutor opened on lesson 1).
     pub lesson_chosen: bool,
-    /// The managedFields pane shows the raw entries.
-    pub raw: bool,
-    /// The learner asked (`v`) to see which Helm layer wins before writing the evidence.
-    pub values_revealed: bool,
-    pub quit: bool,
+}
+
+/// The panes on screen: the terminal's size, focus and zoom, how far each is scrolled and can
+/// scroll, and the help over them.
+pub struct Panes {
     pub size: (u16, u16),
-    /// Presenting to a room: the projector theme, fewer and larger panes, the last key shown.
-    pub present: bool,
-    /// The last key pressed, for the room to see (`--present`).
-    pub last_key: String,
-    /// Said over the screen until the next key.
-    pub notice: Option<Notice>,
-    /// A lesson's plan shown before it changes a cluster other than the embedded one, waiting
-    /// for y (or Enter) to go ahead or n (or Esc) to leave everything as it is.
-    pub confirm: Option<LessonId>,
+    pub focus: Pane,
+    pub zoom: bool,
     /// How far each pane is scrolled down, in lines.
     pub scroll: BTreeMap<Pane, u16>,
     /// How far each pane can scroll and its page, as last drawn (the runtime reports it after
     /// each frame).
     pub reach: BTreeMap<Pane, Reach>,
+    pub help: bool,
+    /// How far the help is scrolled down, in lines.
+    pub help_scroll: u16,
+}
+
+/// What the learner picked to look at or to have typed.
+pub struct Picks {
     /// The Application the timeline shows (`a` cycles), chosen in a lesson; every other lesson
     /// shows its own app.
     pub selected_app: Option<(LessonId, String)>,

@@ -131,7 +131,11 @@ fn progress_taken_from_the_tutor_resumes_the_same_place() {
     let mut again = state();
     again.resume(kept);
     assert_eq!(
-        (again.ui.lesson, again.ui.section, again.ui.hints_shown),
+        (
+            again.ui.place.lesson,
+            again.ui.place.section,
+            again.ui.place.hints_shown
+        ),
         (L(2), Section::Hints, 1)
     );
     assert_eq!(again.lab.ticks[&L(1)].len(), 1);

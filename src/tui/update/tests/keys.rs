@@ -8,18 +8,30 @@ fn presenter_keys_walk_sections_then_lessons() {
     for _ in 0..Section::COUNT - 1 {
         key(&mut s, KeyCode::PageDown);
     }
-    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    assert_eq!(
+        (s.ui.place.lesson, s.ui.place.section),
+        (L(1), Section::LAST)
+    );
     // The last part's PgDn says what comes next first, and stays in the lesson.
     key(&mut s, KeyCode::PageDown);
-    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
-    assert!(s.ui.at_lesson_end);
+    assert_eq!(
+        (s.ui.place.lesson, s.ui.place.section),
+        (L(1), Section::LAST)
+    );
+    assert!(s.ui.place.at_lesson_end);
     let screen = crate::tui::view::text_of_screen(&s, 120, 40);
     assert!(screen.contains("PgDn → lesson 2"), "{screen}");
     key(&mut s, KeyCode::PageDown);
-    assert_eq!((s.ui.lesson, s.ui.section), (L(2), Section::Goal));
-    assert!(!s.ui.at_lesson_end);
+    assert_eq!(
+        (s.ui.place.lesson, s.ui.place.section),
+        (L(2), Section::Goal)
+    );
+    assert!(!s.ui.place.at_lesson_end);
     key(&mut s, KeyCode::PageUp);
-    assert_eq!((s.ui.lesson, s.ui.section), (L(1), Section::LAST));
+    assert_eq!(
+        (s.ui.place.lesson, s.ui.place.section),
+        (L(1), Section::LAST)
+    );
 }
 
 #[test]
@@ -33,10 +45,10 @@ fn releases_are_ignored_and_help_swallows_other_keys() {
     };
     assert!(update(&mut s, Msg::Key(release)).is_empty());
     key(&mut s, KeyCode::Char('?'));
-    assert!(s.ui.help);
+    assert!(s.ui.panes.help);
     assert!(key(&mut s, KeyCode::Char('r')).is_empty());
     key(&mut s, KeyCode::Esc);
-    assert!(!s.ui.help);
+    assert!(!s.ui.panes.help);
     assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(1))]);
 }
 
@@ -105,8 +117,8 @@ fn hints_come_one_at_a_time() {
     let mut s = state();
     key(&mut s, KeyCode::Char('h'));
     key(&mut s, KeyCode::Char('h'));
-    assert_eq!(s.ui.hints_shown, 2);
-    assert_eq!(s.ui.section, Section::Hints);
+    assert_eq!(s.ui.place.hints_shown, 2);
+    assert_eq!(s.ui.place.section, Section::Hints);
 }
 
 #[test]
@@ -156,9 +168,9 @@ fn the_help_lists_every_binding_and_scrolls_to_the_last_one() {
         last.contains(&(BINDINGS.last().unwrap().help)(s.lang())),
         "scrolled to the end:\n{last}"
     );
-    assert!(s.ui.help, "scrolling keeps the help open");
+    assert!(s.ui.panes.help, "scrolling keeps the help open");
     key(&mut s, KeyCode::Esc);
-    assert!(!s.ui.help);
+    assert!(!s.ui.panes.help);
 }
 
 /// Draws `s` at `width`×`height` and reports what the frame says back, as the runtime does.
@@ -178,16 +190,16 @@ fn drawn_at(s: &mut State, width: u16, height: u16) -> String {
 #[test]
 fn page_down_reads_a_tall_part_whole_before_turning_it() {
     let mut s = state();
-    s.ui.size = (80, 24);
+    s.ui.panes.size = (80, 24);
     key(&mut s, KeyCode::PageDown);
-    assert_eq!(s.ui.section, Section::Why);
+    assert_eq!(s.ui.place.section, Section::Why);
     let mut seen = drawn_at(&mut s, 80, 24);
     assert!(
         !seen.contains("gitd.gitsrv"),
         "the part is cut at 80×24:\n{seen}"
     );
     let mut pages = 0;
-    while s.ui.section == Section::Why {
+    while s.ui.place.section == Section::Why {
         key(&mut s, KeyCode::PageDown);
         seen.push_str(&drawn_at(&mut s, 80, 24));
         pages += 1;
@@ -198,9 +210,9 @@ fn page_down_reads_a_tall_part_whole_before_turning_it() {
         seen.contains("gitd.gitsrv"),
         "the part's last line was never shown"
     );
-    assert_eq!(s.ui.section, Section::Steps);
+    assert_eq!(s.ui.place.section, Section::Steps);
     key(&mut s, KeyCode::PageUp);
-    assert_eq!(s.ui.section, Section::Why);
+    assert_eq!(s.ui.place.section, Section::Why);
     let back = drawn_at(&mut s, 80, 24);
     assert!(
         back.contains("gitd.gitsrv"),
@@ -213,12 +225,12 @@ fn page_down_reads_a_tall_part_whole_before_turning_it() {
 #[test]
 fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
     let mut s = state();
-    s.ui.size = (80, 24);
+    s.ui.panes.size = (80, 24);
     for _ in 0..12 {
         key(&mut s, KeyCode::Char(']'));
         drawn_at(&mut s, 80, 24);
     }
-    assert_eq!(s.ui.section, Section::ByHand);
+    assert_eq!(s.ui.place.section, Section::ByHand);
     assert!(!drawn_at(&mut s, 80, 24).contains("Checklist"));
     assert_eq!(key(&mut s, KeyCode::Char('c')), [Effect::Check(L(1))]);
     update(
@@ -252,18 +264,21 @@ fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
 #[test]
 fn page_down_through_a_tall_last_part_reaches_the_next_lesson() {
     let mut s = state();
-    s.ui.size = (80, 24);
+    s.ui.panes.size = (80, 24);
     key(&mut s, KeyCode::Char('n'));
     drawn_at(&mut s, 80, 24);
     let mut presses = 0;
     let mut said = false;
-    while s.ui.lesson == L(2) {
+    while s.ui.place.lesson == L(2) {
         key(&mut s, KeyCode::PageDown);
         let screen = drawn_at(&mut s, 80, 24);
-        said |= s.ui.at_lesson_end && screen.contains("PgDn → lesson 3");
+        said |= s.ui.place.at_lesson_end && screen.contains("PgDn → lesson 3");
         presses += 1;
         assert!(presses < 60, "PgDn never left lesson 2:\n{screen}");
     }
     assert!(said, "the end of the lesson was never on screen");
-    assert_eq!((s.ui.lesson, s.ui.section), (L(3), Section::Goal));
+    assert_eq!(
+        (s.ui.place.lesson, s.ui.place.section),
+        (L(3), Section::Goal)
+    );
 }

@@ -314,7 +314,7 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
     key(&mut s, KeyCode::Char('o'));
     let chosen = s.fields_object();
     key(&mut s, KeyCode::Char('n'));
-    assert_eq!(s.ui.lesson, L(7));
+    assert_eq!(s.ui.place.lesson, L(7));
     let seven = crate::tui::view::text_of_screen(&s, 120, 40);
     assert!(
         !seven.contains("lesson 6"),

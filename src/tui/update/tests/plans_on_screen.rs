@@ -104,7 +104,7 @@ fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
             "{leave:?}: the stepped plan is not left running"
         );
         key(&mut s, KeyCode::Char('n'));
-        let shown = s.ui.lesson;
+        let shown = s.ui.place.lesson;
         assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(shown)]);
     }
     // A plan runs: r and g on another lesson say so.

@@ -7,7 +7,7 @@ fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
     let mut s = builder().size(120, 40).build();
     let started = key(&mut s, KeyCode::Char('s'));
     assert!(matches!(started[..], [Effect::StartShell { rows, cols }] if rows > 5 && cols > 40));
-    assert_eq!((s.ui.focus, s.shell.typing), (Pane::Shell, true));
+    assert_eq!((s.ui.panes.focus, s.shell.typing), (Pane::Shell, true));
     assert_eq!(
         key(&mut s, KeyCode::Char('q')),
         [Effect::ShellInput(b"q".to_vec())]
@@ -73,7 +73,7 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
     let mut s = builder().size(120, 40).build();
     assert!(key(&mut s, KeyCode::Char(']')).is_empty());
     assert_eq!(
-        s.ui.section,
+        s.ui.place.section,
         Section::ByHand,
         "a part without commands moves to By hand"
     );
@@ -196,7 +196,7 @@ fn a_chosen_command_never_pins_the_lesson_pane_and_esc_lets_go_of_it() {
         !screen.contains(title),
         "scrolled down to the command:\n{screen}"
     );
-    s.ui.focus = Pane::Lesson;
+    s.ui.panes.focus = Pane::Lesson;
     key(&mut s, KeyCode::Home);
     shown_at(&mut s);
     let screen = crate::tui::view::text_of_screen(&s, w, h);
@@ -217,7 +217,7 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
         key(&mut s, KeyCode::Char(']'));
         let count = s.snippets().len();
         for i in 0..count {
-            s.ui.selected_snippet = Some((s.ui.lesson, s.ui.section, i));
+            s.ui.picks.selected_snippet = Some((s.ui.place.lesson, s.ui.place.section, i));
             let lines = s.selected_command().unwrap().text.lines().count();
             let mut sent = key(&mut s, KeyCode::Char('y'));
             sent.extend(update(
@@ -240,7 +240,7 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
             } else {
                 assert!(typed.starts_with("\x1b[200~"), "{typed:?}");
             }
-            assert!(!s.ui.zoom, "the lesson pane stays beside the shell");
+            assert!(!s.ui.panes.zoom, "the lesson pane stays beside the shell");
             let rows = usize::from(s.shell.screen.screen().size().0);
             let screen = crate::tui::view::text_of_screen(&s, w, h);
             // The shell pane's top border (how to leave) and bottom border (the note).
@@ -330,7 +330,7 @@ fn the_clock_is_said_as_it_runs_fast_or_ahead() {
     ] {
         let mut s = builder().live().size(120, 40).build();
         s.shell.about.clock = Some(clock);
-        s.ui.focus = crate::tui::state::Pane::Shell;
+        s.ui.panes.focus = crate::tui::state::Pane::Shell;
         let screen = crate::tui::view::text_of_screen(&s, 120, 40);
         let unspaced: String = screen.split_whitespace().collect::<Vec<_>>().join(" ");
         for said in says {
