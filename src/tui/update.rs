@@ -137,7 +137,7 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::ShellExited(code) => shell::ended(s, ShellStatus::Exited(code)),
         Msg::ShellFailed(why) => shell::ended(s, ShellStatus::Failed(why)),
-        job @ (Msg::JobSteps { .. } | Msg::Job(_) | Msg::JobEnded(_)) => plan::on_job(s, job),
+        job @ (Msg::Job(_) | Msg::JobEnded(_)) => plan::on_job(s, job),
         Msg::Resize(w, h) => {
             s.ui.panes.size = (w, h);
             Vec::new()

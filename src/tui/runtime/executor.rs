@@ -16,7 +16,7 @@ use crate::lab::spec::LessonId;
 use crate::session::Session;
 use crate::session::shell_env::ShellEnv;
 use crate::tui::shell::{self, ShellProcess};
-use crate::tui::state::{JobFailure, PlanStep};
+use crate::tui::state::JobFailure;
 use crate::tui::update::{Effect, Msg};
 
 /// The longest any wait of a plan may take in the tutor.
@@ -122,13 +122,7 @@ impl Executor {
                 return;
             }
         };
-        // In step mode the plan is on screen already: each action updates its own row.
-        if action.is_none() {
-            let _ = self.tx.send(Msg::JobSteps {
-                lesson: n,
-                steps: steps.iter().map(|s| PlanStep::todo(s.title())).collect(),
-            });
-        }
+        // The plan is on screen already (`update` put it there as it asked for this run).
         let (cancel_tx, cancel_rx) = watch::channel(false);
         self.cancel = Some(cancel_tx);
         let runner = self.runner.clone();

@@ -80,6 +80,9 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
         [Effect::RunLesson(crate::lab::spec::LessonId(1))],
         "connecting is not unreachable"
     );
+    // The plan it asked for is on screen and counts its time until it ends.
+    assert!(s.clock_running());
+    update(&mut s, Msg::JobEnded(Ok(())));
 
     for stream in streams() {
         let objects = if stream == apps {

@@ -125,7 +125,10 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         Action::Check if watch::refused_while_unreachable(s, action) => {}
         // On a cluster that is not the embedded one, look before changing anything.
         Action::Run if !running && !s.session.sim() => s.ui.confirm = Some(lesson),
-        Action::Run if !running => return vec![Effect::RunLesson(lesson)],
+        Action::Run if !running => {
+            plan::show_plan(s, lesson);
+            return vec![Effect::RunLesson(lesson)];
+        }
         Action::Run => plan::refuse_while_running(s, action),
         Action::Cancel if running => return vec![Effect::Cancel],
         // Between two actions, nothing runs to cancel: x leaves step mode.
@@ -204,6 +207,7 @@ fn confirm_key(s: &mut State, lesson: LessonId, key: &KeyEvent) -> Vec<Effect> {
             if watch::refused_while_unreachable(s, Action::Run) {
                 return Vec::new();
             }
+            plan::show_plan(s, lesson);
             vec![Effect::RunLesson(lesson)]
         }
         KeyCode::Char('n') | KeyCode::Esc | KeyCode::Char('q') => {

@@ -10,7 +10,7 @@ use crate::lab::engine::Progress;
 use crate::lab::eval::GitFacts;
 use crate::lab::eval::check::Grade;
 use crate::lab::spec::LessonId;
-use crate::tui::state::{JobFailure, Pane, PlanStep};
+use crate::tui::state::{JobFailure, Pane};
 
 #[derive(Debug)]
 pub enum Msg {
@@ -45,11 +45,6 @@ pub enum Msg {
     Retargeted(crate::session::Target),
     /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
     Tick(jiff::Timestamp),
-    /// A plan is about to run: its steps as (title, command).
-    JobSteps {
-        lesson: LessonId,
-        steps: Vec<PlanStep>,
-    },
     Job(Progress),
     JobEnded(Result<(), JobFailure>),
     Graded(Vec<Grade>),

@@ -1,30 +1,33 @@
 //! A plan as the lesson pane shows it: its steps, each step's progress and its end (which asks
 //! for a grade); and step mode, which runs it one action at a time for a room.
 
-use std::time::Instant;
-
 use super::{Effect, Msg, watch};
 use crate::lab::engine::Progress;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
 use crate::tui::state::{JobView, LogLine, PlanStep, State, StepMode, StepState};
 
+/// Lesson `lesson`'s plan on screen, every step to do, as it starts (or as step mode opens):
+/// built here once, from the lesson, for the run and for step mode alike.
+pub(super) fn show_plan(s: &mut State, lesson: LessonId) {
+    let steps = s
+        .session
+        .catalog
+        .lesson(lesson)
+        .map(|l| {
+            l.spec
+                .actions
+                .iter()
+                .map(|a| PlanStep::todo(a.step.title()))
+                .collect()
+        })
+        .unwrap_or_default();
+    s.run.job = Some(JobView::new(lesson, steps));
+}
+
 /// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
 pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::JobSteps { lesson, steps } => {
-            s.run.job = Some(JobView {
-                lesson,
-                steps,
-                blocker: None,
-                log: Vec::new(),
-                started: Instant::now(),
-                finished: None,
-                took: None,
-                done_when_ended: None,
-            });
-            Vec::new()
-        }
         Msg::Job(p) => {
             if let Some(job) = &mut s.run.job {
                 apply_progress(job, p);
@@ -191,17 +194,8 @@ pub(super) fn step(s: &mut State, lesson: LessonId, running: bool) -> Vec<Effect
                 running: false,
                 answer_first: false,
             });
-            let steps = s
-                .current()
-                .map(|l| {
-                    l.spec
-                        .actions
-                        .iter()
-                        .map(|a| PlanStep::todo(a.step.title()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            on_job(s, Msg::JobSteps { lesson, steps })
+            show_plan(s, lesson);
+            Vec::new()
         }
     }
 }

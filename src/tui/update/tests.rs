@@ -4,7 +4,7 @@ use super::*;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Section};
 use crate::lab::engine::Progress;
-use crate::tui::state::{PlanStep, StateBuilder, StepState};
+use crate::tui::state::{JobView, PlanStep, StateBuilder, StepState};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use strum::EnumCount;
 

@@ -85,6 +85,22 @@ pub struct JobView {
     pub done_when_ended: Option<usize>,
 }
 
+impl JobView {
+    /// A plan about to run, its steps all to do.
+    pub fn new(lesson: LessonId, steps: Vec<PlanStep>) -> JobView {
+        JobView {
+            lesson,
+            steps,
+            blocker: None,
+            log: Vec::new(),
+            started: Instant::now(),
+            finished: None,
+            took: None,
+            done_when_ended: None,
+        }
+    }
+}
+
 /// One step of a running plan: what it does and how far it got.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlanStep {

@@ -7,7 +7,7 @@ pub(super) fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) 
     let steps = (0..s.current().unwrap().spec.actions.len())
         .map(|i| PlanStep::todo(title(i)))
         .collect();
-    update(s, Msg::JobSteps { lesson, steps });
+    s.run.job = Some(JobView::new(lesson, steps));
 }
 
 /// Step `step` (from 1) of the plan starts.
@@ -63,13 +63,10 @@ pub(super) fn lesson_words(s: &State, w: u16, h: u16) -> String {
 #[test]
 fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     let mut s = state();
-    update(
-        &mut s,
-        Msg::JobSteps {
-            lesson: L(2),
-            steps: vec![PlanStep::todo("a"), PlanStep::todo("b")],
-        },
-    );
+    s.run.job = Some(JobView::new(
+        L(2),
+        vec![PlanStep::todo("a"), PlanStep::todo("b")],
+    ));
     update(
         &mut s,
         Msg::Job(Progress::Started {
@@ -296,13 +293,7 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
         .object("src-waves/Deployment/app", serde_json::json!({}))
         .build();
     let steps = vec![PlanStep::todo("write the files")];
-    update(
-        &mut s,
-        Msg::JobSteps {
-            lesson: L(6),
-            steps,
-        },
-    );
+    s.run.job = Some(JobView::new(L(6), steps));
     update(&mut s, Msg::JobEnded(Ok(())));
     let six = crate::tui::view::text_of_screen(&s, 120, 40);
     assert!(six.contains("Do it for me · lesson 6"), "{six}");
@@ -381,13 +372,7 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
         .iter()
         .map(|a| PlanStep::todo(a.step.title()))
         .collect();
-    update(
-        &mut s,
-        Msg::JobSteps {
-            lesson,
-            steps: titled,
-        },
-    );
+    s.run.job = Some(JobView::new(lesson, titled));
     let title = steps[0].step.title();
     update(
         &mut s,
@@ -425,4 +410,18 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
 
 fn first_chars(text: &str, n: usize) -> String {
     text.chars().take(n).collect()
+}
+
+/// `r` puts the lesson's whole plan on screen as it asks for the run, built once from the
+/// lesson (the runtime no longer sends it back as a message), the same steps step mode shows.
+#[test]
+fn r_shows_the_lessons_plan_before_anything_runs() {
+    let mut s = state();
+    let effects = key(&mut s, KeyCode::Char('r'));
+    let lesson = s.ui.place.lesson;
+    assert_eq!(effects, [Effect::RunLesson(lesson)]);
+    let job = s.run.job.as_ref().expect("the plan is on screen");
+    let actions = s.current().unwrap().spec.actions.len();
+    assert_eq!((job.lesson, job.steps.len()), (lesson, actions));
+    assert!(job.steps.iter().all(|st| st.state == StepState::Todo));
 }
