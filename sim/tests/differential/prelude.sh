@@ -241,6 +241,23 @@ proxy_up() {
   PROXY_PORT=$(sed -nE 's/.*:([0-9]+)$/\1/p' proxy.out)
 }
 
+# watching SECONDS CHANGE KUBECTL-ARGS...: runs the watch `kubectl KUBECTL-ARGS` for at most
+# SECONDS, and the shell command CHANGE once its watch request has been answered (kubectl -v=6
+# logs it), never before: a change made a fixed 2 s after starting raced a slow kubectl, landed
+# in what it listed first, and the watch then saw nothing. Prints the watch's output and exit.
+watching() {
+  local seconds="$1" change="$2"
+  shift 2
+  : >watch.log
+  (
+    for _ in $(seq 400); do grep -q 'watch=true' watch.log && break; sleep 0.05; done
+    eval "$change"
+  ) &
+  timeout "$seconds" kubectl -v=6 "$@" 2>watch.log
+  echo "exit=$?"
+  wait
+}
+
 # settle SECONDS: sleeps (for probes that must show that nothing happens).
 settle() { sleep "$1"; }
 
