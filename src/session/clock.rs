@@ -66,13 +66,13 @@ pub fn took_on_both_clocks(
 /// What the tutor's shells need of the cluster's clock: libfaketime's settings and a file
 /// kept at the cluster's offset. (A trait because `FastClock` is the lab crate's: the shell
 /// side of the clock is the tutor's.)
-pub trait ShellClock {
+pub trait ClockForShells {
     /// libfaketime's spec for the cluster's clock at wall time `wall`: its offset from the
     /// wall's (`+3600.000s`).
     fn offset_spec(&self, wall: Timestamp) -> String;
 
     /// The variables that put a shell on this clock, with the library at `lib` reading the
-    /// offset from `file` (kept by [`ShellClock::keep`]); `preload` is the inherited
+    /// offset from `file` (kept by [`ClockForShells::keep`]); `preload` is the inherited
     /// `LD_PRELOAD`, kept after it.
     fn shell_vars(&self, lib: &Path, preload: Option<&str>, file: &Path) -> Vec<(String, String)>;
 
@@ -97,7 +97,7 @@ pub trait ShellClock {
     fn keep(&self, file: PathBuf, follow: Option<PathBuf>) -> std::io::Result<ClockFile>;
 }
 
-impl ShellClock for FastClock {
+impl ClockForShells for FastClock {
     fn offset_spec(&self, wall: Timestamp) -> String {
         let offset = self.at(wall).duration_since(wall).as_secs_f64();
         format!("{offset:+.3}s")

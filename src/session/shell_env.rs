@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::clock::{ClockFile, FastClock, ShellClock, libfaketime};
+use super::clock::{ClockFile, ClockForShells, FastClock, libfaketime};
 use crate::i18n::{Lang, Say};
 use crate::lab::paths::LabPaths;
 use crate::t;
