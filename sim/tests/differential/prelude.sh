@@ -193,8 +193,14 @@ conditions() {
 # up: read at once, the real lab sometimes still lists it. Both clusters are read once settled.
 done_ok() {
   until_app "$1" '.status.operationState.phase == "Succeeded" and .operation == null and .status.sync.status == "Synced" and .status.health.status == "Healthy"' "${2:-120}" || return 1
-  until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
+  compared_after_op "$1"
   steady_view "$1" 20
+}
+
+# compared_after_op NAME: waits (at most 30 s) for the comparison made after the app's last
+# operation ended: Argo CD writes an operation's end before the refresh it requests next.
+compared_after_op() {
+  until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
 }
 
 # steady_view NAME [SECONDS]: waits until the app's view reads the same twice, a second apart
@@ -217,7 +223,7 @@ steady_view() {
 # applies events in 100 ms batches): a probe of a settled sync status waits for it.
 until_done() {
   until_app "$1" '.status.operationState.phase != null and .status.operationState.phase != "Running" and .status.operationState.phase != "Terminating" and .operation == null' "${2:-120}" || return 1
-  until_app "$1" '(.status.reconciledAt // "") >= .status.operationState.finishedAt' 30 >/dev/null
+  compared_after_op "$1"
   return 0
 }
 
