@@ -139,23 +139,26 @@ fn path_exists(span: &str) -> bool {
     !here.is_empty()
 }
 
-/// Every Rust file of both crates and their tests, by path from the root (but this one, whose
-/// made-up names must stay undefined).
-fn sources() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
+/// Every file under `dir`, into `out`.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            walk(&p, out);
+        } else {
+            out.push(p);
         }
     }
+}
+
+/// Every Rust file of the crates and their tests, by path from the root (but this one, whose
+/// made-up names must stay undefined).
+fn sources() -> BTreeMap<String, String> {
     let mut files = Vec::new();
     for dir in ["src", "lab/src", "sim/src", "tests", "sim/tests"] {
         walk(&root().join(dir), &mut files);
     }
+    files.retain(|p| p.extension().is_some_and(|x| x == "rs"));
     files.push(root().join("lab/build.rs"));
     files
         .into_iter()
@@ -638,16 +641,6 @@ fn language_recipe_touches_the_files_the_guide_says() {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|n| n.parse().ok())
         .expect("the guide says how many files adding a language touches");
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else {
-                out.push(p);
-            }
-        }
-    }
     let mut files = Vec::new();
     for dir in ["lessons", "assets/i18n", "assets/skeleton"] {
         walk(&root().join(dir), &mut files);

@@ -26,6 +26,28 @@ fn rss_mib() -> u64 {
     kib / 1024
 }
 
+/// `method` on `path` with a body of `content_type`, no query and no extra header: the status
+/// and the body of the answer.
+async fn send(
+    client: &Client,
+    method: &'static str,
+    path: &str,
+    content_type: &str,
+    body: Vec<u8>,
+) -> (u16, Vec<u8>) {
+    client
+        .send(&Request {
+            method,
+            path: path.into(),
+            query: String::new(),
+            content_type: content_type.into(),
+            headers: vec![],
+            body,
+        })
+        .await
+        .unwrap()
+}
+
 fn copies(count: usize) -> Vec<u8> {
     let ops: Vec<Value> = (0..count)
         .map(|i| json!({"op": "copy", "from": "/metadata/annotations", "path": format!("/metadata/annotations/c{i}")}))
@@ -45,32 +67,26 @@ async fn a_json_patch_of_copies_is_refused_without_taking_memory() {
         .collect();
     let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": "bomb", "annotations": annotations}});
-    let (code, _) = client
-        .send(&Request {
-            method: "POST",
-            path: "/api/v1/namespaces/default/configmaps".into(),
-            query: String::new(),
-            content_type: "application/json".into(),
-            headers: vec![],
-            body: serde_json::to_vec(&cm).unwrap(),
-        })
-        .await
-        .unwrap();
+    let (code, _) = send(
+        &client,
+        "POST",
+        "/api/v1/namespaces/default/configmaps",
+        "application/json",
+        serde_json::to_vec(&cm).unwrap(),
+    )
+    .await;
     assert_eq!(code, 201);
     for ops in [16, 24] {
         let before = rss_mib();
         let started = Instant::now();
-        let (code, body) = client
-            .send(&Request {
-                method: "PATCH",
-                path: "/api/v1/namespaces/default/configmaps/bomb".into(),
-                query: String::new(),
-                content_type: "application/json-patch+json".into(),
-                headers: vec![],
-                body: copies(ops),
-            })
-            .await
-            .unwrap();
+        let (code, body) = send(
+            &client,
+            "PATCH",
+            "/api/v1/namespaces/default/configmaps/bomb",
+            "application/json-patch+json",
+            copies(ops),
+        )
+        .await;
         let took = started.elapsed();
         let grew = rss_mib().saturating_sub(before);
         eprintln!("{ops} copies: {code} in {took:?}, RSS {before} MiB -> +{grew} MiB");
@@ -85,17 +101,14 @@ async fn a_json_patch_of_copies_is_refused_without_taking_memory() {
     }
     // The real handler's 413 for more than 10,000 operations.
     let ops = vec![json!({"op": "test", "path": "/kind", "value": "ConfigMap"}); 10_001];
-    let (code, body) = client
-        .send(&Request {
-            method: "PATCH",
-            path: "/api/v1/namespaces/default/configmaps/bomb".into(),
-            query: String::new(),
-            content_type: "application/json-patch+json".into(),
-            headers: vec![],
-            body: serde_json::to_vec(&ops).unwrap(),
-        })
-        .await
-        .unwrap();
+    let (code, body) = send(
+        &client,
+        "PATCH",
+        "/api/v1/namespaces/default/configmaps/bomb",
+        "application/json-patch+json",
+        serde_json::to_vec(&ops).unwrap(),
+    )
+    .await;
     assert_eq!(code, 413);
     let said = String::from_utf8_lossy(&body);
     assert!(
@@ -124,32 +137,26 @@ async fn a_yaml_alias_bomb_is_refused_without_taking_memory() {
     let lab = Lab::start().await;
     let client = Client::new(&lab);
     // A YAML body first, so what the first one costs the server is not counted as the bomb's.
-    let (code, _) = client
-        .send(&Request {
-            method: "POST",
-            path: "/api/v1/namespaces/default/configmaps".into(),
-            query: String::new(),
-            content_type: "application/yaml".into(),
-            headers: vec![],
-            body: b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: first}\n".to_vec(),
-        })
-        .await
-        .unwrap();
+    let (code, _) = send(
+        &client,
+        "POST",
+        "/api/v1/namespaces/default/configmaps",
+        "application/yaml",
+        b"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: first}\n".to_vec(),
+    )
+    .await;
     assert_eq!(code, 201);
     for levels in [9, 10] {
         let before = rss_mib();
         let started = Instant::now();
-        let (code, body) = client
-            .send(&Request {
-                method: "POST",
-                path: "/api/v1/namespaces/default/configmaps".into(),
-                query: String::new(),
-                content_type: "application/yaml".into(),
-                headers: vec![],
-                body: alias_bomb(levels),
-            })
-            .await
-            .unwrap();
+        let (code, body) = send(
+            &client,
+            "POST",
+            "/api/v1/namespaces/default/configmaps",
+            "application/yaml",
+            alias_bomb(levels),
+        )
+        .await;
         let took = started.elapsed();
         let grew = rss_mib().saturating_sub(before);
         eprintln!(
@@ -294,17 +301,7 @@ async fn half_sent_requests_are_dropped_in_time_and_the_learner_is_still_served(
     // The learner is served while the attack holds its share.
     let probe = Client::new(&lab);
     let asked = Instant::now();
-    let (code, _) = probe
-        .send(&Request {
-            method: "GET",
-            path: "/api/v1/namespaces".into(),
-            query: String::new(),
-            content_type: String::new(),
-            headers: vec![],
-            body: vec![],
-        })
-        .await
-        .unwrap();
+    let (code, _) = send(&probe, "GET", "/api/v1/namespaces", "", vec![]).await;
     assert_eq!(code, 200);
     assert!(
         asked.elapsed() < Duration::from_secs(1),
