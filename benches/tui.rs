@@ -13,6 +13,7 @@
 
 use std::time::{Duration, Instant};
 
+use capa_tui::cluster::watch::ObjectChange;
 use capa_tui::i18n::Lang;
 use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::engine::{self, Runner};
@@ -166,7 +167,7 @@ async fn main() {
             loop {
                 let Some(e) = wrx.recv().await else { return false };
                 let msg = to_msg(e);
-                let hit = matches!(&msg, Msg::App(a) if a["metadata"]["annotations"]["bench"] == mark.as_str());
+                let hit = matches!(&msg, Msg::Object(ObjectChange::Applied { key, object: a }) if key.is_app() && a["metadata"]["annotations"]["bench"] == mark.as_str());
                 update(&mut state, msg);
                 if hit {
                     terminal.draw(|f| f.render_widget(&Screen(&state), f.area())).unwrap();

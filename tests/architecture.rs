@@ -380,7 +380,7 @@ fn the_guide_check_finds_what_is_gone_and_passes_what_is_there() {
         "StateBuilder",
         "State::lesson_panes",
         "State::version",
-        "Msg::Listed",
+        "Msg::Stream",
         "Lang::all()",
         "lab::engine::plan(lesson)",
         "capa_sim::start(Config)",
@@ -480,6 +480,122 @@ fn the_guides_lists_of_effects_and_update_helpers_are_the_codes() {
         assert!(
             guide.contains(&format!("`{path}`")),
             "ARCHITECTURE.md does not say what {path} is for"
+        );
+    }
+}
+
+/// The body of the function in `text` that takes a `ty` (`msg: ty)`), braces matched.
+fn body_of_fn_taking<'a>(text: &'a str, ty: &str) -> Option<&'a str> {
+    let at = text.find(&format!(": {ty})"))?;
+    let open = at + text[at..].find('{')?;
+    let mut depth = 0;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(&text[open..=open + i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Every message has one owner: the guide's table names each `Msg` variant and the file that
+/// handles its kind of message, and that file matches every message of the kind by name, with
+/// no catch-all (so a new message does not build until its owner says what it does).
+#[test]
+fn every_message_is_matched_whole_by_the_file_the_guide_names() {
+    let guide = guide();
+    let msg_file = std::fs::read_to_string(root().join("src/tui/update/msg.rs")).unwrap();
+    let mut payloads = std::collections::BTreeSet::new();
+    for v in variants("src/tui/update/msg.rs", "Msg") {
+        assert!(
+            guide.contains(&format!("`Msg::{v}`")),
+            "ARCHITECTURE.md's table of messages does not name Msg::{v}"
+        );
+        let payload = msg_file
+            .split(&format!("\n    {v}("))
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .unwrap_or_default();
+        if payload.ends_with("Msg") || payload.ends_with("Change") {
+            payloads.insert(payload.to_string());
+        }
+    }
+    let kinds = [
+        (
+            "src/tui/update/msg.rs",
+            "InputMsg",
+            "src/tui/update/input.rs",
+        ),
+        (
+            "lab/src/cluster/watch.rs",
+            "ObjectChange",
+            "src/tui/update/watch.rs",
+        ),
+        (
+            "lab/src/cluster/watch.rs",
+            "StreamChange",
+            "src/tui/update/watch.rs",
+        ),
+        ("src/tui/update/msg.rs", "JobMsg", "src/tui/update/plan.rs"),
+        (
+            "src/tui/update/msg.rs",
+            "LabMsg",
+            "src/tui/update/regrade.rs",
+        ),
+        (
+            "src/tui/update/msg.rs",
+            "ShellMsg",
+            "src/tui/update/shell.rs",
+        ),
+        (
+            "src/tui/update/msg.rs",
+            "DrawnMsg",
+            "src/tui/update/navigate.rs",
+        ),
+    ];
+    let listed: std::collections::BTreeSet<String> =
+        kinds.iter().map(|(_, kind, _)| kind.to_string()).collect();
+    assert_eq!(payloads, listed, "the kinds of message Msg carries");
+    for (declared, kind, owner) in kinds {
+        let row = guide
+            .lines()
+            .find(|l| l.starts_with("   | ") && l.contains(&format!("(`{kind}`)")))
+            .unwrap_or_else(|| panic!("ARCHITECTURE.md's table has no row for {kind}"));
+        assert!(
+            row.contains(&format!("`{owner}`")),
+            "{kind} is handled in {owner}: {row}"
+        );
+        let text = std::fs::read_to_string(root().join(owner)).unwrap();
+        let body = body_of_fn_taking(&text, kind)
+            .unwrap_or_else(|| panic!("{owner} has no function taking a {kind}"));
+        for v in variants(declared, kind) {
+            assert!(
+                body.contains(&format!("{kind}::{v}")),
+                "{owner} does not match {kind}::{v} by name"
+            );
+        }
+        // The match on the message is the body's first; its arms sit one indent in.
+        let (indent, _) = body
+            .lines()
+            .find_map(|l| {
+                l.trim_start()
+                    .starts_with("match ")
+                    .then(|| l.len() - l.trim_start().len())
+                    .map(|i| (i, l))
+            })
+            .unwrap_or_else(|| panic!("{owner} does not match on {kind}"));
+        let arm = " ".repeat(indent + 4);
+        assert!(
+            !body.lines().any(|l| l
+                .strip_prefix(arm.as_str())
+                .is_some_and(|a| a.starts_with("_ ") || a.starts_with("other "))),
+            "{owner} matches {kind} with a catch-all"
         );
     }
 }

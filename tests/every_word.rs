@@ -9,6 +9,7 @@
     clippy::panic,
     reason = "test helpers fail the test by panicking, with what went wrong"
 )]
+use capa_tui::tui::update::{InputMsg, LabMsg};
 mod common;
 use common::{english, scenes};
 
@@ -82,7 +83,7 @@ fn failed_grades() -> Vec<Grade> {
 }
 
 fn key(s: &mut State, code: KeyCode) {
-    update(s, Msg::Key(KeyEvent::from(code)));
+    update(s, Msg::Input(InputMsg::Key(KeyEvent::from(code))));
 }
 
 /// The tutor's English found on screen, by screen, for the failure message.
@@ -151,7 +152,7 @@ fn no_screen_of_the_tutor_holds_its_own_english_in_another_language() {
             for (i, lesson) in catalog.lessons().iter().enumerate() {
                 for section in Section::iter() {
                     let mut s = scene(i, |_| {}).lang(lang).section(section).build();
-                    update(&mut s, Msg::Graded(grades.clone()));
+                    update(&mut s, Msg::Lab(LabMsg::Graded(grades.clone())));
                     let what = format!("{lang} lesson {} {section:?}", lesson.spec.number);
                     found.read(&english, &what, &s, size);
                 }

@@ -1,12 +1,14 @@
 //! Presenting a lesson in step mode, read off the screen at every step: the pane the narration
 //! names has the room, the room's question and its answer are a band of their own that covers
 //! nothing, the plan shows only the step just run, and the keys say what they do now.
+
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::panic,
     reason = "tests fail loudly"
 )]
+use capa_tui::tui::update::{InputMsg, JobMsg};
 
 mod common;
 
@@ -20,21 +22,24 @@ use ratatui::layout::Rect;
 use common::scenes::{draw, scene, text_of};
 
 fn key(s: &mut State, code: KeyCode) {
-    update(s, Msg::Key(KeyEvent::from(code)));
+    update(s, Msg::Input(InputMsg::Key(KeyEvent::from(code))));
 }
 
 /// The action the room is shown runs, as the runtime reports it.
 fn run_shown_action(s: &mut State, i: usize) {
     let title = s.current().unwrap().spec.actions[i].step.title();
-    update(s, Msg::Job(Progress::Started { step: i + 1, title }));
     update(
         s,
-        Msg::Job(Progress::Done {
+        Msg::Job(JobMsg::Progress(Progress::Started { step: i + 1, title })),
+    );
+    update(
+        s,
+        Msg::Job(JobMsg::Progress(Progress::Done {
             step: i + 1,
             summary: format!("outcome of action {}", i + 1).into(),
-        }),
+        })),
     );
-    update(s, Msg::JobEnded(Ok(())));
+    update(s, Msg::Job(JobMsg::Ended(Ok(()))));
 }
 
 /// Lessons 2, 5, 6 and 7 stepped through with the clicker's space bar, presenting, at three

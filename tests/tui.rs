@@ -8,6 +8,8 @@
     clippy::panic,
     reason = "test helpers fail the test by panicking, with what went wrong"
 )]
+use capa_tui::cluster::watch::StreamChange;
+use capa_tui::tui::update::{DrawnMsg, InputMsg, LabMsg};
 
 use std::time::Duration;
 
@@ -115,8 +117,11 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
         "the cut is marked:\n{first}"
     );
     assert!(!first.contains("deploy,configmap"));
-    update(&mut s, Msg::ScrollLimits(limits));
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::End)));
+    update(&mut s, Msg::Drawn(DrawnMsg::ScrollLimits(limits)));
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::End))),
+    );
     let last = format!("{}", draw(&s, 80, 24));
     // The last command of the part (wrapped at this width) is on screen.
     assert!(last.contains("deploy,configmap"), "{last}");
@@ -134,10 +139,19 @@ fn scrolling_reaches_the_last_line_of_lesson_ones_by_hand_at_80x24() {
     assert!(!total.is_empty() && shown_to == total, "{marker}");
     assert!(!lesson_bottom(&last).contains('↓'), "{last}");
     // One line up and back: the arrows move a line at a time within the text.
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Up)));
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Down)));
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Up))),
+    );
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Down))),
+    );
     assert_eq!(format!("{}", draw(&s, 80, 24)), last);
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Down)));
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Down))),
+    );
     assert_eq!(
         format!("{}", draw(&s, 80, 24)),
         last,
@@ -250,11 +264,11 @@ fn a_stale_watch_says_since_when_and_marks_its_panes() {
     for stream in all_streams() {
         update(
             &mut s,
-            Msg::StreamLost {
+            Msg::Stream(StreamChange::Lost {
                 stream,
                 problem: refused.clone(),
                 at: at("2026-03-01T10:02:11Z"),
-            },
+            }),
         );
     }
     update(&mut s, Msg::Tick(at("2026-03-01T10:02:34Z")));
@@ -314,13 +328,13 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
     };
     update(
         &mut s,
-        Msg::Graded(vec![Grade {
+        Msg::Lab(LabMsg::Graded(vec![Grade {
             file: "precedence.json".into(),
             lesson: capa_tui::lab::spec::LessonId(2),
             findings: vec![bad],
             checked_at: None,
             changed_since: Vec::new(),
-        }]),
+        }])),
     );
     let screen = format!("{}", draw(&s, 200, 60));
     assert!(
@@ -343,13 +357,13 @@ fn a_failed_self_check_shows_what_is_wrong_and_the_hint_that_helps() {
 #[test]
 fn a_click_focuses_the_pane_under_it() {
     let mut s = state_with(0, |_| {});
-    update(&mut s, Msg::Resize(120, 40));
+    update(&mut s, Msg::Input(InputMsg::Resize(120, 40)));
     update(
         &mut s,
-        Msg::Click {
+        Msg::Input(InputMsg::Click {
             column: 100,
             row: 3,
-        },
+        }),
     );
     assert_eq!(s.ui().panes.focus, Pane::Apps);
 }
@@ -376,7 +390,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let mut exec = capa_tui::tui::Executor::new(&session, catalog, Lang::FALLBACK, tx);
     let press = |s: &mut State, exec: &mut capa_tui::tui::Executor, code: KeyCode| {
-        for e in update(s, Msg::Key(KeyEvent::from(code))) {
+        for e in update(s, Msg::Input(InputMsg::Key(KeyEvent::from(code)))) {
             exec.run(e);
         }
     };

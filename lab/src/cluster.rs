@@ -8,12 +8,14 @@ pub mod clock;
 pub mod derive;
 pub mod follow;
 pub mod health;
+mod key;
 mod kind;
 pub mod problem;
 pub mod scaled;
 pub mod watch;
 
 pub use application::Application;
+pub use key::{KeyError, ObjectKey};
 pub use kind::Kind;
 
 use std::path::{Path, PathBuf};

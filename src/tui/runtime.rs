@@ -3,6 +3,8 @@
 //! turned into messages. Queued messages are drained before each frame, so bursts coalesce into
 //! one draw.
 
+use crate::tui::update::{DrawnMsg, LabMsg};
+
 mod executor;
 mod files;
 mod sources;
@@ -129,7 +131,7 @@ pub async fn run(
         .filter(|(_, written)| written.is_some())
         .map(|(f, _)| f.clone())
         .collect();
-    for e in update(&mut state, Msg::EvidenceChanged(present)) {
+    for e in update(&mut state, Msg::Lab(LabMsg::EvidenceChanged(present))) {
         executor.run(e);
     }
     let mut saved = SavedProgress(base);
@@ -151,14 +153,14 @@ pub async fn run(
             }
             if let Some(frame) = frame {
                 if frame.limits != state.ui().panes.reach {
-                    update(&mut state, Msg::ScrollLimits(frame.limits));
+                    update(&mut state, Msg::Drawn(DrawnMsg::ScrollLimits(frame.limits)));
                 }
                 // The lesson moved to show the chosen command: scrolling goes on from there.
                 if let Some(at) = frame
                     .lesson_at
                     .filter(|at| state.ui().panes.scroll.get(&Pane::Lesson) != Some(at))
                 {
-                    update(&mut state, Msg::LessonShownAt(at));
+                    update(&mut state, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
                 }
             }
         }

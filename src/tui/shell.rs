@@ -3,6 +3,8 @@
 //! keys reach it as bytes through an effect. Ending the tutor ends the shell's whole session:
 //! no process it started is left behind.
 
+use crate::tui::update::ShellMsg;
+
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -25,7 +27,7 @@ pub struct ShellProcess {
 }
 
 /// Starts the lab shell on a `rows`×`cols` terminal; its output and its end come back as
-/// `Msg::ShellOutput` and `Msg::ShellExited`.
+/// `Msg::Shell(ShellMsg::Output)` and `Msg::Shell(ShellMsg::Exited)`.
 pub fn spawn(
     env: &ShellEnv,
     rc_dir: &Path,
@@ -79,7 +81,10 @@ pub fn spawn(
             match reader.read(&mut chunk) {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
-                    if tx.send(Msg::ShellOutput(chunk[..n].to_vec())).is_err() {
+                    if tx
+                        .send(Msg::Shell(ShellMsg::Output(chunk[..n].to_vec())))
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -87,7 +92,7 @@ pub fn spawn(
         }
         let code = child.wait().ok().map(|s| s.exit_code());
         drop(clock);
-        let _ = tx.send(Msg::ShellExited(code));
+        let _ = tx.send(Msg::Shell(ShellMsg::Exited(code)));
     });
     Ok(ShellProcess {
         master: pair.master,

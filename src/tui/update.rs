@@ -2,6 +2,7 @@
 //! runtime must carry out. No I/O here, so every behaviour is testable without a terminal.
 
 mod checklist;
+mod input;
 mod keys;
 mod msg;
 mod navigate;
@@ -12,35 +13,39 @@ mod snippet;
 pub mod state;
 pub(super) mod watch;
 
-pub use msg::{Effect, Msg};
+pub use msg::{DrawnMsg, Effect, InputMsg, JobMsg, LabMsg, Msg, ShellMsg};
 pub use regrade::{REGRADE_AT_MOST, REGRADE_QUIET};
 
-use super::layout;
-use crate::lab::spec::LessonId;
-use state::{Pane, ShellStatus, State};
+use crate::cluster::watch::StreamChange;
+use state::State;
 
 pub fn update(s: &mut State, msg: Msg) -> Vec<Effect> {
     // One object's change costs what it touches, and nothing when it changed nothing.
-    if let object @ (Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_)) = msg {
-        return watch::on_object(s, object);
+    if let Msg::Object(change) = msg {
+        return watch::on_object(s, change);
     }
     // The folder watch reads the lab's files again after any burst of changes; the same facts
     // again change nothing (no judging, no frame).
-    if regrade::same_lab_facts(s, &msg) {
+    if let Msg::Lab(lab) = &msg
+        && regrade::same_lab_facts(s, lab)
+    {
         return Vec::new();
     }
     s.version += 1;
     // What the self-checks read: when it changes, the grades shown are re-run.
-    let world_changed = matches!(msg, Msg::Listed { .. } | Msg::Git(_));
+    let world_changed = matches!(
+        msg,
+        Msg::Stream(StreamChange::Listed { .. }) | Msg::Lab(LabMsg::Git(_))
+    );
     let facts_changed = world_changed
         || matches!(
             msg,
-            Msg::Evidence(_) | Msg::Graded(_) | Msg::ClusterClock(_)
+            Msg::Lab(LabMsg::Evidence(_) | LabMsg::Graded(_) | LabMsg::ClusterClock(_))
         );
     let ticked = matches!(msg, Msg::Tick(_));
     // The clock just read is not a reason to read it again at once (that would spin while a
     // step counts down): the next tick is.
-    let clock_read = matches!(msg, Msg::ClusterClock(_));
+    let clock_read = matches!(msg, Msg::Lab(LabMsg::ClusterClock(_)));
     let shown = s.ui.place.lesson;
     let mut effects = apply(s, msg);
     // A lesson comes on screen as it stands now: its steps were judged when their facts last
@@ -101,91 +106,27 @@ fn wants_cluster_clock(s: &State) -> bool {
         })
 }
 
+/// Each owner's messages to the file of `update/` that handles them.
 fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Key(key) => keys::on_key(s, key),
-        Msg::Click { column, row } => match layout::pane_at(s, column, row) {
-            // A click on the shell types into it (starting it when it is not running).
-            Some(Pane::Shell) => shell::enter(s),
-            Some(pane) => {
-                s.ui.panes.focus = pane;
-                s.shell.typing = false;
-                Vec::new()
-            }
-            None => Vec::new(),
-        },
-        Msg::Wheel { column, row, up } => {
-            navigate::wheel(s, (column, row), up);
-            Vec::new()
-        }
-        Msg::LessonShownAt(at) => {
-            s.ui.panes.scroll.insert(Pane::Lesson, at);
-            Vec::new()
-        }
-        Msg::ScrollLimits(limits) => {
-            for (pane, reach) in &limits {
-                if let Some(at) = s.ui.panes.scroll.get_mut(pane) {
-                    *at = (*at).min(reach.max);
-                }
-            }
-            s.ui.panes.reach = limits;
-            Vec::new()
-        }
-        Msg::ShellOutput(bytes) => {
-            shell::output(s, &bytes);
-            snippet::deliver(s)
-        }
-        Msg::ShellExited(code) => shell::ended(s, ShellStatus::Exited(code)),
-        Msg::ShellFailed(why) => shell::ended(s, ShellStatus::Failed(why)),
-        job @ (Msg::Job(_) | Msg::JobEnded(_)) => plan::on_job(s, job),
-        Msg::Resize(w, h) => {
-            s.ui.panes.size = (w, h);
-            Vec::new()
-        }
-        Msg::EvidenceChanged(files) => {
-            let lessons: Vec<LessonId> = s
-                .lessons()
-                .iter()
-                .filter(|l| {
-                    l.evidence_file()
-                        .is_some_and(|f| files.iter().any(|c| c == f))
-                })
-                .map(|l| l.id())
-                .collect();
-            watch::checks(s, lessons)
-        }
-        // Handled by `watch::on_object` before `apply`.
-        Msg::App(_) | Msg::AppGone(_) | Msg::Object(..) | Msg::ObjectGone(_) => Vec::new(),
-        health @ (Msg::Listed { .. } | Msg::StreamLost { .. } | Msg::StreamExpired { .. }) => {
-            watch::on_watch(s, health)
-        }
-        Msg::Tick(now) => {
-            s.live.now = now;
-            Vec::new()
-        }
-        Msg::Evidence(files) => {
-            let files: std::collections::BTreeMap<_, _> = files.into_iter().collect();
-            // A file written or removed changes what the lesson's checks can say.
-            if files != s.lab.evidence {
-                s.lab.evidence = files;
-                regrade::schedule_regrade(s);
-            }
-            Vec::new()
-        }
-        lab @ (Msg::Graded(_) | Msg::ChartValues(_) | Msg::Commits(_) | Msg::Git(_)) => {
-            regrade::on_lab(s, lab);
+        Msg::Input(input) => input::on_input(s, input),
+        Msg::Object(change) => watch::on_object(s, change),
+        Msg::Stream(change) => watch::on_stream(s, change),
+        Msg::Job(job) => plan::on_job(s, job),
+        Msg::Lab(lab) => regrade::on_lab(s, lab),
+        Msg::Shell(shell) => shell::on_shell(s, shell),
+        Msg::Drawn(drawn) => {
+            navigate::on_drawn(s, drawn);
             Vec::new()
         }
         Msg::Retargeted(target) => {
             s.session.target = target;
             Vec::new()
         }
-        Msg::ClusterClock(now) => {
-            s.live.cluster_now = Some(now);
-            s.live.clock_asked = false;
+        Msg::Tick(now) => {
+            s.live.now = now;
             Vec::new()
         }
-        Msg::RegradeDue => regrade::regrade(s),
     }
 }
 

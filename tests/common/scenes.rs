@@ -44,7 +44,7 @@ pub fn scene(lesson: usize, edit: impl FnOnce(&mut Value)) -> StateBuilder {
         b = b.app(app);
     }
     for (k, v) in fx["objects"].as_object().unwrap() {
-        b = b.object(k, v.clone());
+        b = b.object(k.parse().expect("a recorded object key"), v.clone());
     }
     let chart = |f: &str| {
         serde_saphyr::from_str::<Value>(

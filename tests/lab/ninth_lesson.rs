@@ -2,6 +2,8 @@
 //! ones (and a template folder), appears in the tutor, runs with `do`, and is graded by `check`
 //! without any change to the code.
 
+use capa_tui::tui::update::InputMsg;
+
 use std::path::{Path, PathBuf};
 
 use capa_tui::lab::catalog::Catalog;
@@ -95,7 +97,10 @@ fn a_ninth_lesson_folder_appears_in_the_tutor() {
     for _ in 0..8 {
         update(
             &mut state,
-            Msg::Key(KeyEvent::new(KeyCode::Char('n'), KeyModifiers::NONE)),
+            Msg::Input(InputMsg::Key(KeyEvent::new(
+                KeyCode::Char('n'),
+                KeyModifiers::NONE,
+            ))),
         );
     }
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use capa_tui::cluster::Kind;
-use capa_tui::cluster::watch::{self, Scope, StreamId, WatchEvent};
+use capa_tui::cluster::watch::{self, ObjectChange, Scope, StreamChange, StreamId, WatchEvent};
 use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, PostParams};
 use serde_json::json;
 
@@ -51,11 +51,11 @@ async fn next_change(
             .await
             .expect("an event within 20 s")
             .expect("the watches run");
-        match &e {
-            WatchEvent::Applied { key, .. } | WatchEvent::Deleted { key } => {
-                return (key.clone(), e);
-            }
-            _ => {}
+        if let WatchEvent::Object(
+            ObjectChange::Applied { key, .. } | ObjectChange::Deleted { key },
+        ) = &e
+        {
+            return (key.to_string(), e);
         }
     }
 }
@@ -92,13 +92,13 @@ async fn the_watches_hear_the_lab_apps_by_name_and_only_what_they_deployed() {
     );
     let scope = Arc::new(Scope {
         apps: ["src-helm".to_string()].into(),
-        named: ["src-helm/ConfigMap/named-by-a-lesson".to_string()].into(),
+        named: ["src-helm/ConfigMap/named-by-a-lesson".parse().unwrap()].into(),
     });
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let tasks = watch::spawn(client.clone(), &streams, &scope, None, tx);
     let mut listed = 0;
     while listed < streams.len() {
-        if let Some(WatchEvent::Listed { .. }) = rx.recv().await {
+        if let Some(WatchEvent::Stream(StreamChange::Listed { .. })) = rx.recv().await {
             listed += 1;
         }
     }

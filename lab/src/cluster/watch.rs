@@ -22,7 +22,7 @@ use tokio::task::JoinHandle;
 use self::collection::Change;
 pub use self::scope::Scope;
 use super::problem::Problem;
-use super::{Kind, argocd};
+use super::{Kind, ObjectKey, argocd};
 
 /// One watched collection: a kind in a namespace, or one object of it by name.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -81,23 +81,11 @@ impl StreamId {
         )
     }
 
-    /// The stream an object key (`namespace/Kind/name`) comes from.
-    pub fn of_key(key: &str) -> Option<StreamId> {
-        let mut parts = key.splitn(3, '/');
-        let (ns, kind) = (parts.next()?, Kind::parse(parts.next()?)?);
-        Some(StreamId::new(ns, kind))
-    }
-
-    /// Whether an object key belongs to this stream.
-    pub fn holds(&self, key: &str) -> bool {
-        let Some(kind_stream) = StreamId::of_key(key) else {
-            return false;
-        };
-        let same_kind = kind_stream.namespace == self.namespace && kind_stream.kind == self.kind;
-        match &self.name {
-            Some(name) => same_kind && key.rsplit('/').next() == Some(name.as_str()),
-            None => same_kind,
-        }
+    /// Whether an object of this key belongs to this stream.
+    pub fn holds(&self, key: &ObjectKey) -> bool {
+        key.namespace == self.namespace
+            && key.kind == self.kind
+            && self.name.as_ref().is_none_or(|name| *name == key.name)
     }
 }
 
@@ -113,22 +101,38 @@ pub fn lab_streams(apps: &[&str], namespaces: &[String]) -> Vec<StreamId> {
     streams
 }
 
-/// What a watch saw, stamped with when it saw it where that matters.
+/// What a watch saw: an object that came, changed or went, or news of its stream.
 #[derive(Debug)]
 pub enum WatchEvent {
-    /// Everything the stream holds now, by key (`namespace/Kind/name`): what is not here is gone.
+    Object(ObjectChange),
+    Stream(StreamChange),
+}
+
+/// One object as it is now, or gone.
+#[derive(Debug)]
+pub enum ObjectChange {
+    Applied { key: ObjectKey, object: Value },
+    Deleted { key: ObjectKey },
+}
+
+impl ObjectChange {
+    /// An object as it is now, keyed as the watch of `kind` keys it.
+    pub fn applied(object: Value, kind: Kind) -> ObjectChange {
+        ObjectChange::Applied {
+            key: ObjectKey::of(&object, kind),
+            object,
+        }
+    }
+}
+
+/// A stream's news, stamped with when it came.
+#[derive(Debug)]
+pub enum StreamChange {
+    /// Everything the stream holds now, by key: what is not here is gone.
     Listed {
         stream: StreamId,
-        objects: Vec<(String, Value)>,
+        objects: Vec<(ObjectKey, Value)>,
         at: jiff::Timestamp,
-    },
-    /// An object as it is now.
-    Applied {
-        key: String,
-        object: Value,
-    },
-    Deleted {
-        key: String,
     },
     /// The stream lost the cluster and will re-list when it is back.
     Lost {
@@ -143,22 +147,13 @@ pub enum WatchEvent {
     },
 }
 
-fn key_of(obj: &Value) -> String {
-    format!(
-        "{}/{}/{}",
-        obj["metadata"]["namespace"].as_str().unwrap_or_default(),
-        obj["kind"].as_str().unwrap_or_default(),
-        obj["metadata"]["name"].as_str().unwrap_or_default()
-    )
-}
-
-/// An object as JSON with its kind filled in (items of a list come without it).
-fn keyed(o: &DynamicObject, kind: Kind) -> (String, Value) {
+/// An object as JSON with its kind filled in (items of a list come without it), and its key.
+fn keyed(o: &DynamicObject, kind: Kind) -> (ObjectKey, Value) {
     let mut object = serde_json::to_value(o).unwrap_or(Value::Null);
     if object["kind"].is_null() {
         object["kind"] = Value::String(kind.name().into());
     }
-    (key_of(&object), object)
+    (ObjectKey::of(&object, kind), object)
 }
 
 /// The API of `kind` in `ns`.
@@ -175,28 +170,26 @@ pub fn api(client: &kube::Client, ns: &str, kind: Kind) -> Api<DynamicObject> {
 /// What a stream's change means to the tutor.
 fn event_of(stream: &StreamId, change: Change) -> WatchEvent {
     let at = jiff::Timestamp::now();
+    let stream = stream.clone();
     match change {
-        Change::Listed(items) => WatchEvent::Listed {
-            stream: stream.clone(),
+        Change::Listed(items) => WatchEvent::Stream(StreamChange::Listed {
             objects: items.iter().map(|o| keyed(o, stream.kind)).collect(),
+            stream,
             at,
-        },
+        }),
         Change::Applied(o) => {
             let (key, object) = keyed(&o, stream.kind);
-            WatchEvent::Applied { key, object }
+            WatchEvent::Object(ObjectChange::Applied { key, object })
         }
-        Change::Deleted(o) => WatchEvent::Deleted {
+        Change::Deleted(o) => WatchEvent::Object(ObjectChange::Deleted {
             key: keyed(&o, stream.kind).0,
-        },
-        Change::Lost(problem) => WatchEvent::Lost {
-            stream: stream.clone(),
+        }),
+        Change::Lost(problem) => WatchEvent::Stream(StreamChange::Lost {
+            stream,
             problem,
             at,
-        },
-        Change::Expired => WatchEvent::Expired {
-            stream: stream.clone(),
-            at,
-        },
+        }),
+        Change::Expired => WatchEvent::Stream(StreamChange::Expired { stream, at }),
     }
 }
 
@@ -215,7 +208,7 @@ pub fn spawn(
         .map(|stream| {
             let (tx, stream) = (tx.clone(), stream.clone());
             let api = api(&client, &stream.namespace, stream.kind);
-            let mut kept = scope::Kept::of_kind(scope.clone(), stream.kind.name());
+            let mut kept = scope::Kept::of_kind(scope.clone(), stream.kind);
             tokio::spawn(collection::follow(
                 api,
                 stream.field_selector(),

@@ -14,6 +14,7 @@ mod lets;
 pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
 
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
+use crate::cluster::ObjectKey;
 use crate::i18n::Lang;
 
 /// The parts every lesson has, in the order a presenter steps through them.
@@ -289,12 +290,12 @@ impl Catalog {
     }
 
     /// Every object a lesson reads by name (focus, values, evidence, checklist, predictions),
-    /// as `namespace/Kind/name`: the tutor keeps these whoever deployed them.
-    pub fn named_objects(&self) -> std::collections::BTreeSet<String> {
+    /// the tutor keeps these whoever deployed them.
+    pub fn named_objects(&self) -> std::collections::BTreeSet<ObjectKey> {
         self.lessons
             .iter()
             .flat_map(|l| l.spec.objects())
-            .map(|o| o.key())
+            .cloned()
             .collect()
     }
 

@@ -27,7 +27,7 @@ pub use checklist::{ChecklistItem, DoneWhen, Requirement};
 pub use lets::LetValue;
 pub use mistakes::KnownMistake;
 pub use plan::{Step, Until};
-pub use refs::{EvidenceRef, FieldPath, Kind, ObjectRef};
+pub use refs::{EvidenceRef, FieldPath, Kind, ObjectKey};
 pub use rule::{Breaks, CommitCheck, Rule};
 
 /// A lesson, by the number its `lesson.yaml` gives it: how progress, grades and plans name it.
@@ -145,7 +145,7 @@ pub struct LessonSpec {
     pub panes: Vec<PaneName>,
     /// The object whose managedFields matter in this lesson.
     #[serde(default)]
-    pub focus: Option<ObjectRef>,
+    pub focus: Option<ObjectKey>,
     #[serde(default)]
     pub templates: Vec<String>,
     /// What must hold before the plan runs (another lesson's Application or files): `r` and
@@ -173,8 +173,8 @@ pub struct LessonSpec {
 impl LessonSpec {
     /// Every object the lesson names (focus, values, evidence and its rules, checklist,
     /// prerequisites, actions' conditions, predictions), as written.
-    pub fn objects(&self) -> Vec<&ObjectRef> {
-        let mut out: Vec<&ObjectRef> = self.focus.iter().collect();
+    pub fn objects(&self) -> Vec<&ObjectKey> {
+        let mut out: Vec<&ObjectKey> = self.focus.iter().collect();
         out.extend(self.values.iter().flat_map(|v| &v.keys).map(|k| &k.live));
         if let Some(e) = &self.evidence {
             for field in &e.fields {
@@ -242,7 +242,7 @@ pub struct ValuesSpec {
 #[serde(deny_unknown_fields)]
 pub struct ValueKey {
     pub key: String,
-    pub live: ObjectRef,
+    pub live: ObjectKey,
     pub path: FieldPath,
 }
 
@@ -372,9 +372,9 @@ fn choices_as_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Reveal {
     /// A live object's field.
-    Field { object: ObjectRef, path: FieldPath },
+    Field { object: ObjectKey, path: FieldPath },
     /// The manager that owns a live object's field.
-    Owner { object: ObjectRef, path: FieldPath },
+    Owner { object: ObjectKey, path: FieldPath },
 }
 
 /// The tutor's live panes, as lessons name them.
@@ -452,7 +452,7 @@ mod tests {
     fn bad_paths_kinds_and_rules_fail_to_load_with_the_reason() {
         assert!(FieldPath::try_from("a[b".to_string()).is_err());
         assert!(FieldPath::try_from(String::new()).is_err());
-        let e = ObjectRef::try_from("ns/Widget/x".to_string()).unwrap_err();
+        let e = ObjectKey::try_from("ns/Widget/x".to_string()).unwrap_err();
         assert!(e.to_string().contains("unknown kind \"Widget\""), "{e}");
         let e = serde_saphyr::from_str::<Rule>("{rule: wave-order}").unwrap_err();
         assert!(e.to_string().contains("wave-order"), "{e}");
@@ -465,14 +465,14 @@ mod tests {
 
     #[test]
     fn object_names_take_earlier_values() {
-        let o = ObjectRef::try_from("src-waves/Job/{hook_job}".to_string()).unwrap();
+        let o = ObjectKey::try_from("src-waves/Job/{hook_job}".to_string()).unwrap();
         let mut values = serde_json::Map::new();
         values.insert("hook_job".into(), json!("migrate-abc"));
         assert_eq!(
             o.path(&values),
             "/apis/batch/v1/namespaces/src-waves/jobs/migrate-abc"
         );
-        assert_eq!(o.key(), "src-waves/Job/{hook_job}");
+        assert_eq!(o.to_string(), "src-waves/Job/{hook_job}");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! cancel, a self-check, the shell, the clipboard, the cluster's clock), each on a task of its
 //! own that reports back only with messages.
 
+use crate::tui::update::{JobMsg, LabMsg, ShellMsg};
+
 use std::io::{Write, stdout};
 use std::sync::Arc;
 use std::time::Duration;
@@ -85,7 +87,7 @@ impl Executor {
                 let (client, tx) = (self.runner.client.clone(), self.tx.clone());
                 tokio::spawn(async move {
                     if let Ok(now) = crate::cluster::now(&client).await {
-                        let _ = tx.send(Msg::ClusterClock(now));
+                        let _ = tx.send(Msg::Lab(LabMsg::ClusterClock(now)));
                     }
                 });
             }
@@ -98,7 +100,7 @@ impl Executor {
         match shell::spawn(&self.shell_env, &rc_dir, (rows, cols), self.tx.clone()) {
             Ok(p) => self.shell = Some(p),
             Err(why) => {
-                let _ = self.tx.send(Msg::ShellFailed(why));
+                let _ = self.tx.send(Msg::Shell(ShellMsg::Failed(why)));
             }
         }
     }
@@ -118,7 +120,9 @@ impl Executor {
         let steps = match engine::plan(lesson) {
             Ok(s) => s,
             Err(e) => {
-                let _ = self.tx.send(Msg::JobEnded(Err(JobFailure::new(e))));
+                let _ = self
+                    .tx
+                    .send(Msg::Job(JobMsg::Ended(Err(JobFailure::new(e)))));
                 return;
             }
         };
@@ -134,7 +138,7 @@ impl Executor {
                 let tx = tx.clone();
                 tokio::spawn(async move {
                     while let Some(p) = prx.recv().await {
-                        let _ = tx.send(Msg::Job(p));
+                        let _ = tx.send(Msg::Job(JobMsg::Progress(p)));
                     }
                 })
             };
@@ -143,7 +147,7 @@ impl Executor {
                     path: runner.paths.src_dir.clone(),
                     why: e.to_string(),
                 };
-                let _ = tx.send(Msg::JobEnded(Err(JobFailure::new(why))));
+                let _ = tx.send(Msg::Job(JobMsg::Ended(Err(JobFailure::new(why)))));
                 return;
             }
             let range = action.map_or(0..steps.len(), |a| a..a + 1);
@@ -157,10 +161,10 @@ impl Executor {
                 chart_values: values,
                 commits,
             } = files_snapshot(&runner.paths, &catalog);
-            let _ = tx.send(Msg::Evidence(present));
-            let _ = tx.send(Msg::ChartValues(values));
-            let _ = tx.send(Msg::Commits(commits));
-            let _ = tx.send(Msg::JobEnded(result));
+            let _ = tx.send(Msg::Lab(LabMsg::Evidence(present)));
+            let _ = tx.send(Msg::Lab(LabMsg::ChartValues(values)));
+            let _ = tx.send(Msg::Lab(LabMsg::Commits(commits)));
+            let _ = tx.send(Msg::Job(JobMsg::Ended(result)));
         });
     }
 
@@ -187,8 +191,8 @@ impl Executor {
             let FilesSnapshot {
                 evidence: present, ..
             } = files_snapshot(&paths, &catalog);
-            let _ = tx.send(Msg::Evidence(present));
-            let _ = tx.send(Msg::Graded(vec![grade]));
+            let _ = tx.send(Msg::Lab(LabMsg::Evidence(present)));
+            let _ = tx.send(Msg::Lab(LabMsg::Graded(vec![grade])));
         });
     }
 }

@@ -1,6 +1,8 @@
 //! The learner's files as messages: evidence files, chart values, commits and Git facts, read
 //! at the start and again after each burst of changes the folder watch reports.
 
+use crate::tui::update::LabMsg;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -26,10 +28,10 @@ pub(super) fn lab_files(paths: &LabPaths, catalog: &Catalog) -> Vec<Msg> {
         .flat_map(|l| &l.spec.checklist)
         .map(|i| &i.done_when);
     vec![
-        Msg::Evidence(evidence),
-        Msg::ChartValues(chart_values),
-        Msg::Commits(commits),
-        Msg::Git(read_git_facts(paths, items)),
+        Msg::Lab(LabMsg::Evidence(evidence)),
+        Msg::Lab(LabMsg::ChartValues(chart_values)),
+        Msg::Lab(LabMsg::Commits(commits)),
+        Msg::Lab(LabMsg::Git(read_git_facts(paths, items))),
     ]
 }
 
@@ -67,7 +69,7 @@ pub(super) fn watch_lab_files(
             let _ = tx.send(msg);
         }
         if !changed.is_empty() {
-            let _ = tx.send(Msg::EvidenceChanged(changed));
+            let _ = tx.send(Msg::Lab(LabMsg::EvidenceChanged(changed)));
         }
     });
     match watched {

@@ -2,6 +2,8 @@
 //! thread, and the clock (a tick only while something on screen moves, and the moment a
 //! regrade is due).
 
+use crate::tui::update::{InputMsg, LabMsg};
+
 use std::sync::Arc;
 
 use ratatui::crossterm::event::{self, Event, MouseEventKind};
@@ -87,7 +89,7 @@ pub(super) async fn next_message(
     tokio::select! {
         msg = rx.recv() => msg,
         () = tick => Some(Msg::Tick(jiff::Timestamp::now())),
-        () = due => Some(Msg::RegradeDue),
+        () = due => Some(Msg::Lab(LabMsg::RegradeDue)),
     }
 }
 
@@ -96,20 +98,22 @@ pub(super) fn spawn_input_thread(tx: mpsc::UnboundedSender<Msg>) {
     std::thread::spawn(move || {
         loop {
             let msg = match event::read() {
-                Ok(Event::Key(k)) => Msg::Key(k),
+                Ok(Event::Key(k)) => Msg::Input(InputMsg::Key(k)),
                 Ok(Event::Mouse(m)) => match m.kind {
-                    MouseEventKind::Down(_) => Msg::Click {
+                    MouseEventKind::Down(_) => Msg::Input(InputMsg::Click {
                         column: m.column,
                         row: m.row,
-                    },
-                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => Msg::Wheel {
-                        column: m.column,
-                        row: m.row,
-                        up: m.kind == MouseEventKind::ScrollUp,
-                    },
+                    }),
+                    MouseEventKind::ScrollUp | MouseEventKind::ScrollDown => {
+                        Msg::Input(InputMsg::Wheel {
+                            column: m.column,
+                            row: m.row,
+                            up: m.kind == MouseEventKind::ScrollUp,
+                        })
+                    }
                     _ => continue,
                 },
-                Ok(Event::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(Event::Resize(w, h)) => Msg::Input(InputMsg::Resize(w, h)),
                 Ok(_) => continue,
                 Err(_) => return,
             };

@@ -14,8 +14,7 @@ pub enum Touched<'a> {
     /// Anything (Git, evidence, grades, the clock, a whole stream listed).
     Everything,
     App(&'a str),
-    /// An object, by `namespace/Kind/name`.
-    Object(&'a str),
+    Object(&'a crate::cluster::ObjectKey),
     /// Nothing changed, but this lesson came on screen.
     Lesson(crate::lab::spec::LessonId),
 }
@@ -26,9 +25,7 @@ impl Touched<'_> {
         match self {
             Touched::Everything => true,
             Touched::App(name) => conditions().any(|c| c.apps().contains(&name)),
-            Touched::Object(key) => {
-                conditions().any(|c| c.objects().iter().any(|o| o.key() == key))
-            }
+            Touched::Object(key) => conditions().any(|c| c.objects().contains(&key)),
             Touched::Lesson(id) => lesson.id() == id,
         }
     }

@@ -1,9 +1,12 @@
 //! The watches' health as the learner reads it: per-stream errors, a resumed watch, a re-list,
 //! a 410, and what the header, the panes and the keys then say.
+use crate::cluster::watch::{ObjectChange, StreamChange};
+use crate::tui::update::{InputMsg, JobMsg, LabMsg};
+
 use super::*;
-use crate::cluster::Kind;
 use crate::cluster::problem::Problem;
 use crate::cluster::watch::{StreamId, lab_streams};
+use crate::cluster::{Kind, ObjectKey};
 use crate::lab::catalog::Catalog;
 use crate::tui::state::Notice;
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
@@ -25,21 +28,26 @@ fn state() -> State {
     State::builder(catalog()).build()
 }
 
-fn app(name: &str) -> (String, Value) {
+fn app(name: &str) -> (ObjectKey, Value) {
     (
-        format!("argocd/Application/{name}"),
+        ObjectKey::app(name),
         json!({"kind": "Application", "metadata": {"name": name, "namespace": "argocd"}}),
     )
 }
 
-fn listed(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>, t: &str) -> Vec<Effect> {
+fn listed(
+    s: &mut State,
+    stream: &StreamId,
+    objects: Vec<(ObjectKey, Value)>,
+    t: &str,
+) -> Vec<Effect> {
     update(
         s,
-        Msg::Listed {
+        Msg::Stream(StreamChange::Listed {
             stream: stream.clone(),
             objects,
             at: at(t),
-        },
+        }),
     )
 }
 
@@ -50,11 +58,11 @@ fn lost(s: &mut State, stream: &StreamId, t: &str) {
     );
     update(
         s,
-        Msg::StreamLost {
+        Msg::Stream(StreamChange::Lost {
             stream: stream.clone(),
             problem,
             at: at(t),
-        },
+        }),
     );
 }
 
@@ -66,7 +74,10 @@ fn screen(s: &State) -> (String, String) {
 }
 
 fn key(s: &mut State, c: char) -> Vec<Effect> {
-    update(s, Msg::Key(KeyEvent::from(KeyCode::Char(c))))
+    update(
+        s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Char(c)))),
+    )
 }
 
 #[test]
@@ -82,7 +93,7 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     );
     // The plan it asked for is on screen and counts its time until it ends.
     assert!(s.clock_running());
-    update(&mut s, Msg::JobEnded(Ok(())));
+    update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
 
     for stream in streams() {
         let objects = if stream == apps {
@@ -135,10 +146,13 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
         .find_map(|l| l.evidence_file())
         .unwrap()
         .to_string();
-    assert!(update(&mut s, Msg::EvidenceChanged(vec![evidence])).is_empty());
+    assert!(update(&mut s, Msg::Lab(LabMsg::EvidenceChanged(vec![evidence]))).is_empty());
 
     // A watch event on a stale stream proves nothing about what was missed: still stale.
-    update(&mut s, Msg::App(app("src-helm").1));
+    update(
+        &mut s,
+        Msg::Object(ObjectChange::applied(app("src-helm").1, Kind::Application)),
+    );
     assert!(!s.live.health.is_live(&apps));
     // The re-list is the whole truth: src-helm was deleted while away.
     listed(&mut s, &apps, vec![], "2026-03-01T10:00:20Z");
@@ -154,10 +168,10 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
     // 410 Gone on the Applications: stale until it re-lists, but the cluster does answer.
     update(
         &mut s,
-        Msg::StreamExpired {
+        Msg::Stream(StreamChange::Expired {
             stream: apps.clone(),
             at: at("2026-03-01T10:00:21Z"),
-        },
+        }),
     );
     assert!(
         screen(&s)
@@ -185,8 +199,14 @@ fn the_header_is_live_only_when_every_stream_has_listed_since_its_last_error() {
 fn a_stream_that_never_listed_says_not_loaded_instead_of_empty() {
     let mut s = state();
     let apps = StreamId::app("src-helm");
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
-    update(&mut s, Msg::Key(KeyEvent::from(KeyCode::Tab)));
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Tab))),
+    );
+    update(
+        &mut s,
+        Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Tab))),
+    );
     assert_eq!(s.ui.panes.focus, crate::tui::state::Pane::Apps);
     lost(&mut s, &apps, "2026-03-01T10:00:00Z");
     let (header, whole) = screen(&s);

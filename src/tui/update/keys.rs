@@ -5,6 +5,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind};
 
 use super::{Effect, navigate, plan, shell, snippet, watch};
+use crate::cluster::ObjectKey;
 use crate::lab::catalog::Section;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::{Action, action_for};
@@ -149,13 +150,14 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
         Action::Theme => s.ui.theme = s.ui.theme.next(),
         Action::NextApp => {
             let names: Vec<String> = s.live.apps.keys().cloned().collect();
+            let shown = s.timeline_app().to_string();
             s.ui.picks.selected_app =
-                navigate::next_after(&names, s.timeline_app()).map(|a| (lesson, a));
+                navigate::next_after(&names, Some(&shown)).map(|a| (lesson, a));
         }
         Action::NextObject => {
-            let keys: Vec<String> = s.live.objects.keys().cloned().collect();
+            let keys: Vec<ObjectKey> = s.live.objects.keys().cloned().collect();
             s.ui.picks.selected_object =
-                navigate::next_after(&keys, &s.fields_object()).map(|k| (lesson, k));
+                navigate::next_after(&keys, s.fields_object().as_ref()).map(|k| (lesson, k));
         }
         // On the managedFields pane, its raw entries; elsewhere, the winning Helm layer.
         Action::Raw if s.ui.panes.focus == Pane::Fields => s.ui.raw = !s.ui.raw,

@@ -4,78 +4,107 @@
 use ratatui::crossterm::event::KeyEvent;
 use serde_json::Value;
 
-use crate::cluster::problem::Problem;
-use crate::cluster::watch::StreamId;
+use crate::cluster::watch::{ObjectChange, StreamChange, WatchEvent};
 use crate::lab::engine::Progress;
 use crate::lab::eval::GitFacts;
 use crate::lab::eval::check::Grade;
 use crate::lab::spec::LessonId;
 use crate::tui::state::{JobFailure, Pane};
 
+/// Everything that can happen, by who it comes from; each owner's messages are handled by
+/// one file of `update/`, matching every one of them.
 #[derive(Debug)]
 pub enum Msg {
+    /// The learner's keys and mouse, and the terminal's size (`update/input.rs`).
+    Input(InputMsg),
+    /// An object a watch saw come, change or go, keyed where it was seen (`update/watch.rs`).
+    Object(ObjectChange),
+    /// A watch's stream listed, lost the cluster or must list again (`update/watch.rs`).
+    Stream(StreamChange),
+    /// The plan running in the background (`update/plan.rs`).
+    Job(JobMsg),
+    /// The learner's files, Git, the cluster's clock and the self-checks (`update/regrade.rs`).
+    Lab(LabMsg),
+    /// The lab shell (`update/shell.rs`).
+    Shell(ShellMsg),
+    /// What the last frame drew (`update/navigate.rs`).
+    Drawn(DrawnMsg),
+    /// The embedded cluster this tutor is attached to is served by another process now.
+    Retargeted(crate::session::Target),
+    /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
+    Tick(jiff::Timestamp),
+}
+
+/// What a watch saw, as the message it is.
+impl From<WatchEvent> for Msg {
+    fn from(e: WatchEvent) -> Msg {
+        match e {
+            WatchEvent::Object(change) => Msg::Object(change),
+            WatchEvent::Stream(change) => Msg::Stream(change),
+        }
+    }
+}
+
+/// The learner at the keyboard and mouse, and the terminal they look through.
+#[derive(Debug)]
+pub enum InputMsg {
     Key(KeyEvent),
     Click {
         column: u16,
         row: u16,
     },
-    Resize(u16, u16),
-    App(Value),
-    AppGone(String),
-    Object(String, Value),
-    ObjectGone(String),
-    /// A watch listed its stream: everything it holds now, by key.
-    Listed {
-        stream: StreamId,
-        objects: Vec<(String, Value)>,
-        at: jiff::Timestamp,
-    },
-    /// A watch lost the cluster; it re-lists when the cluster answers again.
-    StreamLost {
-        stream: StreamId,
-        problem: Problem,
-        at: jiff::Timestamp,
-    },
-    /// The server cannot resume a watch (410 Gone): it re-lists.
-    StreamExpired {
-        stream: StreamId,
-        at: jiff::Timestamp,
-    },
-    /// The embedded cluster this tutor is attached to is served by another process now.
-    Retargeted(crate::session::Target),
-    /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
-    Tick(jiff::Timestamp),
-    Job(Progress),
-    JobEnded(Result<(), JobFailure>),
-    Graded(Vec<Grade>),
-    /// The evidence files: each with when it was last written (`None`: not there).
-    Evidence(Vec<(String, Option<jiff::Timestamp>)>),
-    /// The cluster's clock, read for a checklist step that counts down.
-    ClusterClock(jiff::Timestamp),
-    /// The quiet after the last change is over: the self-checks shown run again.
-    RegradeDue,
-    ChartValues(Vec<(String, Value)>),
-    Commits(Vec<(String, String)>),
-    /// What the bare repos and the working copy hold now.
-    Git(GitFacts),
-    /// These evidence files were written or changed: grade them.
-    EvidenceChanged(Vec<String>),
-    /// How far each pane on screen can scroll, and its page, as last drawn.
-    ScrollLimits(std::collections::BTreeMap<Pane, crate::tui::state::Reach>),
-    /// The line the lesson pane was drawn from (it moves to show the chosen command whole).
-    LessonShownAt(u16),
     /// The mouse wheel turned over a pane.
     Wheel {
         column: u16,
         row: u16,
         up: bool,
     },
+    Resize(u16, u16),
+}
+
+/// A plan's progress, and its end.
+#[derive(Debug)]
+pub enum JobMsg {
+    Progress(Progress),
+    Ended(Result<(), JobFailure>),
+}
+
+/// What the lab's files, Git and the self-checks say.
+#[derive(Debug)]
+pub enum LabMsg {
+    Graded(Vec<Grade>),
+    /// The evidence files: each with when it was last written (`None`: not there).
+    Evidence(Vec<(String, Option<jiff::Timestamp>)>),
+    /// These evidence files were written or changed: grade them.
+    EvidenceChanged(Vec<String>),
+    ChartValues(Vec<(String, Value)>),
+    Commits(Vec<(String, String)>),
+    /// What the bare repos and the working copy hold now.
+    Git(GitFacts),
+    /// The cluster's clock, read for a checklist step that counts down.
+    ClusterClock(jiff::Timestamp),
+    /// The quiet after the last change is over: the self-checks shown run again.
+    RegradeDue,
+}
+
+/// The lab shell's terminal.
+#[derive(Debug)]
+pub enum ShellMsg {
     /// Bytes the shell wrote to its terminal.
-    ShellOutput(Vec<u8>),
+    Output(Vec<u8>),
     /// The shell ended, with its exit code when it had one.
-    ShellExited(Option<u32>),
+    Exited(Option<u32>),
     /// The shell could not start: why.
-    ShellFailed(crate::session::shell_env::ShellError),
+    Failed(crate::session::shell_env::ShellError),
+}
+
+/// What the last frame drew, which the next keys move within.
+#[derive(Debug)]
+pub enum DrawnMsg {
+    /// How far each pane on screen can scroll, and its page, as last drawn.
+    ScrollLimits(std::collections::BTreeMap<Pane, crate::tui::state::Reach>),
+    /// The line the lesson pane was drawn from (it moves to show the chosen command whole).
+    LessonShownAt(u16),
 }
 
 #[derive(Debug, PartialEq)]

@@ -1,11 +1,30 @@
 //! Moving through the lesson and the panes: parts and lessons (PgDn/PgUp, n/p), scrolling the
 //! focused pane, the pane under the mouse wheel, and the help.
 
-use super::{State, layout, shell};
+use super::{DrawnMsg, State, shell};
 use crate::lab::catalog::Section;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
+use crate::tui::layout;
 use crate::tui::state::Pane;
+
+/// What the last frame drew: how far each pane can scroll (a scroll past it is brought back),
+/// and where the lesson pane was drawn from.
+pub(super) fn on_drawn(s: &mut State, drawn: DrawnMsg) {
+    match drawn {
+        DrawnMsg::LessonShownAt(at) => {
+            s.ui.panes.scroll.insert(Pane::Lesson, at);
+        }
+        DrawnMsg::ScrollLimits(limits) => {
+            for (pane, reach) in &limits {
+                if let Some(at) = s.ui.panes.scroll.get_mut(pane) {
+                    *at = (*at).min(reach.max);
+                }
+            }
+            s.ui.panes.reach = limits;
+        }
+    }
+}
 
 /// ↑/↓/PgUp/PgDn/Home/End while the help is open scroll it.
 pub(super) fn scroll_help(s: &mut State, action: Action) {
@@ -146,10 +165,10 @@ fn scroll_by(s: &mut State, pane: Pane, lines: i32) {
 }
 
 /// The item after `current` in `items`, wrapping around (the first when `current` is absent).
-pub(super) fn next_after(items: &[String], current: &str) -> Option<String> {
+pub(super) fn next_after<T: PartialEq + Clone>(items: &[T], current: Option<&T>) -> Option<T> {
     let i = items
         .iter()
-        .position(|x| x == current)
+        .position(|x| Some(x) == current)
         .map_or(0, |i| (i + 1) % items.len().max(1));
     items.get(i).cloned()
 }

@@ -1,7 +1,7 @@
 //! A plan as the lesson pane shows it: its steps, each step's progress and its end (which asks
 //! for a grade); and step mode, which runs it one action at a time for a room.
 
-use super::{Effect, Msg, watch};
+use super::{Effect, JobMsg, watch};
 use crate::lab::engine::Progress;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
@@ -26,15 +26,15 @@ pub(super) fn show_plan(s: &mut State, lesson: LessonId) {
 }
 
 /// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
-pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
+pub(super) fn on_job(s: &mut State, msg: JobMsg) -> Vec<Effect> {
     match msg {
-        Msg::Job(p) => {
+        JobMsg::Progress(p) => {
             if let Some(job) = &mut s.run.job {
                 apply_progress(job, p);
             }
             Vec::new()
         }
-        Msg::JobEnded(result) => {
+        JobMsg::Ended(result) => {
             let lesson = s.run.job.as_ref().map(|j| j.lesson);
             // In step mode an action ended, not the plan: it is over after its last action,
             // or when an action fails.
@@ -68,7 +68,6 @@ pub(super) fn on_job(s: &mut State, msg: Msg) -> Vec<Effect> {
                 _ => Vec::new(),
             }
         }
-        _ => Vec::new(),
     }
 }
 

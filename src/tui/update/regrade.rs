@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Effect, Msg, watch};
+use super::{Effect, LabMsg, watch};
 use crate::lab::spec::LessonId;
 use crate::tui::state::State;
 
@@ -13,24 +13,28 @@ pub const REGRADE_QUIET: std::time::Duration = std::time::Duration::from_millis(
 pub const REGRADE_AT_MOST: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The learner's files read again, as they were.
-pub(super) fn same_lab_facts(s: &State, msg: &Msg) -> bool {
+pub(super) fn same_lab_facts(s: &State, msg: &LabMsg) -> bool {
     let same = |pairs: &[(String, Value)], kept: &std::collections::BTreeMap<String, Value>| {
         pairs.len() == kept.len() && pairs.iter().all(|(k, v)| kept.get(k) == Some(v))
     };
     match msg {
-        Msg::Git(facts) => on_the_clusters_clock(s, facts.clone()) == s.lab.git,
-        Msg::ChartValues(values) => same(values, &s.lab.chart_values),
-        Msg::Commits(commits) => {
+        LabMsg::Git(facts) => on_the_clusters_clock(s, facts.clone()) == s.lab.git,
+        LabMsg::ChartValues(values) => same(values, &s.lab.chart_values),
+        LabMsg::Commits(commits) => {
             commits.len() == s.lab.commits.len()
                 && commits
                     .iter()
                     .all(|(sha, subject)| s.lab.commits.get(sha) == Some(subject))
         }
-        Msg::Evidence(files) => {
+        LabMsg::Evidence(files) => {
             files.len() == s.lab.evidence.len()
                 && files.iter().all(|(f, t)| s.lab.evidence.get(f) == Some(t))
         }
-        _ => false,
+        // Grades, the clock and what is due are news each time.
+        LabMsg::Graded(_)
+        | LabMsg::EvidenceChanged(_)
+        | LabMsg::ClusterClock(_)
+        | LabMsg::RegradeDue => false,
     }
 }
 
@@ -45,10 +49,10 @@ pub(super) fn schedule_regrade(s: &mut State) {
     s.lab.regrade_at = Some((now + REGRADE_QUIET).min(first + REGRADE_AT_MOST));
 }
 
-/// What the learner's files and the self-checks say now.
-pub(super) fn on_lab(s: &mut State, msg: Msg) {
+/// What the learner's files, Git, the cluster's clock and the self-checks say now.
+pub(super) fn on_lab(s: &mut State, msg: LabMsg) -> Vec<Effect> {
     match msg {
-        Msg::Graded(grades) => {
+        LabMsg::Graded(grades) => {
             for g in grades {
                 // A file that passed, failing now only where the cluster moved on, stands as of
                 // then (lesson 5's hook Job, replaced by lesson 6's sync).
@@ -58,14 +62,39 @@ pub(super) fn on_lab(s: &mut State, msg: Msg) {
                 s.lab.grades.insert(g.key(), g);
             }
         }
-        Msg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
-        Msg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
-        Msg::Git(facts) => {
+        LabMsg::ChartValues(values) => s.lab.chart_values = values.into_iter().collect(),
+        LabMsg::Commits(commits) => s.lab.commits = commits.into_iter().collect(),
+        LabMsg::Git(facts) => {
             s.lab.git = on_the_clusters_clock(s, facts);
             s.lab.git_read = true;
         }
-        _ => {}
+        LabMsg::Evidence(files) => {
+            let files: std::collections::BTreeMap<_, _> = files.into_iter().collect();
+            // A file written or removed changes what the lesson's checks can say.
+            if files != s.lab.evidence {
+                s.lab.evidence = files;
+                schedule_regrade(s);
+            }
+        }
+        LabMsg::EvidenceChanged(files) => {
+            let lessons: Vec<LessonId> = s
+                .lessons()
+                .iter()
+                .filter(|l| {
+                    l.evidence_file()
+                        .is_some_and(|f| files.iter().any(|c| c == f))
+                })
+                .map(|l| l.id())
+                .collect();
+            return watch::checks(s, lessons);
+        }
+        LabMsg::ClusterClock(now) => {
+            s.live.cluster_now = Some(now);
+            s.live.clock_asked = false;
+        }
+        LabMsg::RegradeDue => return regrade(s),
     }
+    Vec::new()
 }
 
 /// Git's facts with the file system's times said on the cluster's clock.
@@ -77,7 +106,7 @@ fn on_the_clusters_clock(
 }
 
 /// The self-checks on show run again: every lesson with a grade, once the cluster answers.
-pub(super) fn regrade(s: &mut State) -> Vec<Effect> {
+fn regrade(s: &mut State) -> Vec<Effect> {
     match s.lab.regrade_at {
         Some(at) if at <= std::time::Instant::now() => {}
         _ => return Vec::new(),

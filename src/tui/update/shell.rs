@@ -5,7 +5,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Rect;
 
-use super::Effect;
+use super::{Effect, ShellMsg};
 use crate::tui::layout;
 use crate::tui::pty_keys::key_bytes;
 use crate::tui::state::{Pane, ShellStatus, State};
@@ -123,6 +123,19 @@ pub fn follow_size(s: &mut State) -> Vec<Effect> {
     }
     s.shell.screen.screen_mut().set_size(rows, cols);
     vec![Effect::ShellResize { rows, cols }]
+}
+
+/// What the shell did: wrote to its terminal (which may deliver a snippet waiting for its
+/// prompt), ended, or could not start.
+pub(super) fn on_shell(s: &mut State, msg: ShellMsg) -> Vec<Effect> {
+    match msg {
+        ShellMsg::Output(bytes) => {
+            output(s, &bytes);
+            super::snippet::deliver(s)
+        }
+        ShellMsg::Exited(code) => ended(s, ShellStatus::Exited(code)),
+        ShellMsg::Failed(why) => ended(s, ShellStatus::Failed(why)),
+    }
 }
 
 /// The shell wrote to its terminal.

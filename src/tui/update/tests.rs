@@ -1,14 +1,18 @@
 //! How `update` turns keys and messages into state and effects, without a terminal: the
 //! helpers every test here shares, and the tests by what they drive.
+use crate::tui::update::InputMsg;
+
 use super::*;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Catalog, Section};
 use crate::lab::engine::Progress;
-use crate::tui::state::{JobView, PlanStep, StateBuilder, StepState};
+use crate::lab::spec::LessonId;
+use crate::tui::state::{JobView, Pane, PlanStep, ShellStatus, StateBuilder, StepState};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use strum::EnumCount;
 
 mod checklists;
+mod holds;
 mod keys;
 mod plans;
 mod plans_on_screen;
@@ -29,5 +33,5 @@ fn state() -> State {
 const L: fn(u8) -> LessonId = LessonId;
 
 fn key(s: &mut State, code: KeyCode) -> Vec<Effect> {
-    update(s, Msg::Key(KeyEvent::from(code)))
+    update(s, Msg::Input(InputMsg::Key(KeyEvent::from(code))))
 }

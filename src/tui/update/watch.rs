@@ -5,59 +5,22 @@
 
 use serde_json::Value;
 
+use super::Effect;
 use super::checklist::Touched;
-use super::{Effect, Msg};
-use crate::cluster::watch::{StreamId, WatchEvent};
+use crate::cluster::watch::{ObjectChange, StreamChange, StreamId};
+use crate::cluster::{Kind, ObjectKey};
 use crate::lab::eval::AppFacts;
 use crate::lab::spec::LessonId;
 use crate::tui::keymap::Action;
 use crate::tui::state::{Notice, State};
 
-/// The keys of Applications: they are kept typed, apart from the other objects.
-const APP_KEY_PREFIX: &str = "argocd/Application/";
-
-/// What a watch saw, as a message: an Application or another object, or a stream's health.
-impl From<WatchEvent> for Msg {
-    fn from(e: WatchEvent) -> Msg {
-        match e {
-            WatchEvent::Applied { key, object } if key.starts_with(APP_KEY_PREFIX) => {
-                Msg::App(object)
-            }
-            WatchEvent::Applied { key, object } => Msg::Object(key, object),
-            WatchEvent::Deleted { key } => match key.strip_prefix(APP_KEY_PREFIX) {
-                Some(name) => Msg::AppGone(name.to_string()),
-                None => Msg::ObjectGone(key),
-            },
-            WatchEvent::Listed {
-                stream,
-                objects,
-                at,
-            } => Msg::Listed {
-                stream,
-                objects,
-                at,
-            },
-            WatchEvent::Lost {
-                stream,
-                problem,
-                at,
-            } => Msg::StreamLost {
-                stream,
-                problem,
-                at,
-            },
-            WatchEvent::Expired { stream, at } => Msg::StreamExpired { stream, at },
-        }
-    }
-}
-
 /// An Application or object that came or went: kept, and the lessons that read it judged again,
 /// only when it changed something the tutor keeps (a lab app's refresh that changed nothing the
 /// tutor reads, or an app that is not the lab's, changes no state and draws no frame).
-pub fn on_object(s: &mut State, msg: Msg) -> Vec<Effect> {
-    match msg {
-        Msg::App(json) => {
-            let Some(app) = AppFacts::from_json(&json) else {
+pub fn on_object(s: &mut State, change: ObjectChange) -> Vec<Effect> {
+    match change {
+        ObjectChange::Applied { key, object } if key.is_app() => {
+            let Some(app) = AppFacts::from_json(&object) else {
                 return Vec::new();
             };
             let name = app.app.metadata.name.clone();
@@ -73,48 +36,36 @@ pub fn on_object(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.live.apps.insert(name.clone(), app);
             super::changed(s, Touched::App(&name))
         }
-        Msg::AppGone(name) => match s.live.apps.remove(&name) {
-            Some(_) => super::changed(s, Touched::App(&name)),
+        ObjectChange::Deleted { key } if key.is_app() => match s.live.apps.remove(&key.name) {
+            Some(_) => super::changed(s, Touched::App(&key.name)),
             None => Vec::new(),
         },
-        Msg::Object(key, obj) => {
+        ObjectChange::Applied { key, object } => {
             if s.live
                 .objects
                 .get(&key)
-                .is_some_and(|had| same_object(had, &obj))
+                .is_some_and(|had| same_object(had, &object))
             {
                 return Vec::new();
             }
-            let read_as = read_as(&key, &obj);
-            s.live.objects.insert(key, obj);
+            let read_as = read_as(&key, &object);
+            s.live.objects.insert(key, object);
             super::changed(s, Touched::Object(&read_as))
         }
-        Msg::ObjectGone(key) => match s.live.objects.remove(&key) {
+        ObjectChange::Deleted { key } => match s.live.objects.remove(&key) {
             Some(gone) => super::changed(s, Touched::Object(&read_as(&key, &gone))),
             None => Vec::new(),
         },
-        _ => Vec::new(),
     }
 }
 
 /// The key whose readers an object's change concerns: an Event's is the object it is about (a
 /// scale Event dates its Deployment's scale, and usually arrives after the Deployment's own
 /// change, which was judged without it); any other object's is its own.
-fn read_as(key: &str, obj: &Value) -> String {
-    let about = &obj["involvedObject"];
-    match (
-        key.split('/').nth(1),
-        about["kind"].as_str(),
-        about["name"].as_str(),
-    ) {
-        (Some("Event"), Some(kind), Some(name)) => {
-            let ns = about["namespace"]
-                .as_str()
-                .or_else(|| key.split('/').next())
-                .unwrap_or_default();
-            format!("{ns}/{kind}/{name}")
-        }
-        _ => key.to_string(),
+fn read_as(key: &ObjectKey, obj: &Value) -> ObjectKey {
+    match key.kind {
+        Kind::Event => ObjectKey::involved(obj).unwrap_or_else(|| key.clone()),
+        _ => key.clone(),
     }
 }
 
@@ -146,9 +97,10 @@ fn same_object(had: &Value, now: &Value) -> bool {
         })
 }
 
-pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
-    match msg {
-        Msg::Listed {
+/// A stream listed (what it holds replaces what it held), lost the cluster, or must list again.
+pub fn on_stream(s: &mut State, change: StreamChange) -> Vec<Effect> {
+    match change {
+        StreamChange::Listed {
             stream,
             objects,
             at,
@@ -158,7 +110,7 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.live.health.listed(&stream);
             run_deferred(s)
         }
-        Msg::StreamLost {
+        StreamChange::Lost {
             stream,
             problem,
             at,
@@ -167,21 +119,20 @@ pub fn on_watch(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.live.health.lost(&stream, problem, at);
             Vec::new()
         }
-        Msg::StreamExpired { stream, at } => {
+        StreamChange::Expired { stream, at } => {
             s.live.now = at;
             s.live.health.expired(&stream, at);
             Vec::new()
         }
-        _ => Vec::new(),
     }
 }
 
 /// What `stream` holds now, in place of what it held.
-fn replace(s: &mut State, stream: &StreamId, objects: Vec<(String, Value)>) {
+fn replace(s: &mut State, stream: &StreamId, objects: Vec<(ObjectKey, Value)>) {
     if stream.is_app() {
         s.live
             .apps
-            .retain(|name, _| !stream.holds(&format!("{APP_KEY_PREFIX}{name}")));
+            .retain(|name, _| !stream.holds(&ObjectKey::app(name)));
         for (_, json) in objects {
             s.live.insert_app(&json);
         }
@@ -232,14 +183,15 @@ mod tests {
     #[test]
     fn a_scale_event_concerns_the_deployment_it_dates_and_other_objects_themselves() {
         let event = json!({"kind": "Event", "involvedObject": {"kind": "Deployment", "name": "prod-api", "namespace": "src-kust"}});
+        let key = |k: &str| k.parse::<ObjectKey>().unwrap();
         assert_eq!(
-            read_as("src-kust/Event/prod-api.1", &event),
-            "src-kust/Deployment/prod-api"
+            read_as(&key("src-kust/Event/prod-api.1"), &event),
+            key("src-kust/Deployment/prod-api")
         );
         let cm = json!({"kind": "ConfigMap", "metadata": {"name": "settings"}});
         assert_eq!(
-            read_as("src-waves/ConfigMap/settings", &cm),
-            "src-waves/ConfigMap/settings"
+            read_as(&key("src-waves/ConfigMap/settings"), &cm),
+            key("src-waves/ConfigMap/settings")
         );
     }
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::Look;
 use crate::cluster::application::OperationState;
 use crate::cluster::health::StreamHealth;
-use crate::cluster::{Application, derive};
+use crate::cluster::{Application, ObjectKey, derive};
 use crate::lab::catalog::Catalog;
 use crate::lab::spec::ValuesSpec;
 use crate::t;
@@ -199,9 +199,9 @@ impl AppsView<'_> {
 }
 
 pub struct FieldsView<'a> {
-    pub objects: &'a BTreeMap<String, Value>,
-    /// The object shown, by `namespace/Kind/name`.
-    pub key: String,
+    pub objects: &'a BTreeMap<ObjectKey, Value>,
+    /// The object shown (none when the lesson names none and none was chosen).
+    pub key: Option<ObjectKey>,
     pub raw: bool,
     pub look: Look<'a>,
 }
@@ -210,8 +210,12 @@ impl FieldsView<'_> {
     /// The pane's lines; the screen wraps, scrolls and marks them.
     pub fn lines(&self) -> Vec<Line<'static>> {
         let (theme, lang) = (self.look.theme, self.look.lang);
-        let key = &self.key;
-        let Some(obj) = self.objects.get(key) else {
+        let key = self
+            .key
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let Some(obj) = self.key.as_ref().and_then(|k| self.objects.get(k)) else {
             return vec![Line::raw(t!(lang, "fields-not-there", object = key))];
         };
         if self.raw {
@@ -341,7 +345,7 @@ impl ValuesView<'_> {
             let live = self
                 .live
                 .objects
-                .get(&value_key.live.key())
+                .get(&value_key.live)
                 .map(|o| value_key.path.get(o).cloned().unwrap_or(Value::Null));
             let p = derive::provenance(key, &chart, &files, &helm);
             lines.push(Line::from(Span::styled(key.to_string(), theme.title())));

@@ -11,6 +11,7 @@ use kube::ResourceExt;
 use kube::api::DynamicObject;
 
 use super::collection::Change;
+use crate::cluster::{Kind, ObjectKey};
 
 /// Argo CD's annotation tracking (the default since 2.x): `<app>:<group>/<kind>:<ns>/<name>`.
 const TRACKING_ID: &str = "argocd.argoproj.io/tracking-id";
@@ -22,17 +23,17 @@ const INSTANCE_LABEL: &str = "app.kubernetes.io/instance";
 pub struct Scope {
     /// The lab's Applications, by name.
     pub apps: BTreeSet<String>,
-    /// Objects a lesson reads by name, as `namespace/Kind/name`.
-    pub named: BTreeSet<String>,
+    /// Objects a lesson reads by name.
+    pub named: BTreeSet<ObjectKey>,
 }
 
 impl Scope {
     /// Whether the tutor keeps `o`, of `kind`: an Application or a scale Event, an object a lab
     /// app deployed, or one a lesson names.
-    pub fn keeps(&self, kind: &str, o: &DynamicObject) -> bool {
+    pub fn keeps(&self, kind: Kind, o: &DynamicObject) -> bool {
         // Their streams already ask the server for only these: an Application by name, and of
         // Events only the scale records (a lab namespace holds few).
-        if kind == "Application" || kind == "Event" {
+        if matches!(kind, Kind::Application | Kind::Event) {
             return true;
         }
         let tracked_by = o
@@ -44,11 +45,7 @@ impl Scope {
         if tracked_by.is_some_and(|app| self.apps.contains(app)) {
             return true;
         }
-        let key = format!(
-            "{}/{kind}/{}",
-            o.namespace().unwrap_or_default(),
-            o.name_any()
-        );
+        let key = ObjectKey::new(&o.namespace().unwrap_or_default(), kind, &o.name_any());
         self.named.contains(&key)
     }
 }
@@ -71,23 +68,23 @@ fn give_back_memory() {
 pub struct Kept {
     scope: Arc<Scope>,
     /// The stream's kind (list items come without theirs).
-    kind: String,
+    kind: Kind,
     /// The objects passed on, by `namespace/name`.
     passed: HashSet<String>,
 }
 
 impl Kept {
     /// A filter for a stream of `kind`.
-    pub fn of_kind(scope: Arc<Scope>, kind: &str) -> Kept {
+    pub fn of_kind(scope: Arc<Scope>, kind: Kind) -> Kept {
         Kept {
             scope,
-            kind: kind.into(),
+            kind,
             passed: HashSet::new(),
         }
     }
 
     fn keeps(&self, o: &DynamicObject) -> bool {
-        self.scope.keeps(&self.kind, o)
+        self.scope.keeps(self.kind, o)
     }
 
     /// The change as the tutor should hear it, or `None` when it is about nothing it keeps.
@@ -135,7 +132,7 @@ mod tests {
     fn scope() -> Arc<Scope> {
         Arc::new(Scope {
             apps: ["src-helm".to_string()].into(),
-            named: ["src-helm/ConfigMap/by-hand".to_string()].into(),
+            named: ["src-helm/ConfigMap/by-hand".parse().unwrap()].into(),
         })
     }
 
@@ -148,7 +145,7 @@ mod tests {
 
     #[test]
     fn a_list_keeps_what_a_lab_app_deployed_and_what_a_lesson_names() {
-        let mut kept = Kept::of_kind(scope(), "ConfigMap");
+        let mut kept = Kept::of_kind(scope(), Kind::ConfigMap);
         let listed = kept.pass(Change::Listed(vec![
             tracked("greeting", "src-helm"),
             tracked("theirs", "class-0001"),
@@ -164,7 +161,7 @@ mod tests {
 
     #[test]
     fn updates_of_other_objects_are_dropped_and_one_that_leaves_the_lab_is_deleted() {
-        let mut kept = Kept::of_kind(scope(), "ConfigMap");
+        let mut kept = Kept::of_kind(scope(), Kind::ConfigMap);
         assert!(kept.pass(Change::Applied(cm("other", json!({})))).is_none());
         assert!(kept.pass(Change::Deleted(cm("other", json!({})))).is_none());
         assert!(matches!(
@@ -186,6 +183,6 @@ mod tests {
     fn label_tracking_counts_too() {
         let mut o = cm("web", json!({}));
         o.metadata.labels = Some([(INSTANCE_LABEL.to_string(), "src-helm".to_string())].into());
-        assert!(scope().keeps("ConfigMap", &o));
+        assert!(scope().keeps(Kind::ConfigMap, &o));
     }
 }

@@ -103,19 +103,17 @@ pub fn image_source(app: &Application, live: &Value) -> &'static str {
     if from_app { "application" } else { "git" }
 }
 
-/// The answer a prediction's reveal names, as the live objects show it (by `namespace/Kind/name`).
+/// The answer a prediction's reveal names, as the live objects show it.
 pub fn revealed(
     reveal: &Reveal,
-    objects: &std::collections::BTreeMap<String, Value>,
+    objects: &std::collections::BTreeMap<crate::cluster::ObjectKey, Value>,
 ) -> Option<String> {
     match reveal {
         Reveal::Field { object, path } => objects
-            .get(&object.key())
+            .get(object)
             .and_then(|o| path.get(o))
             .map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)),
-        Reveal::Owner { object, path } => objects
-            .get(&object.key())
-            .and_then(|o| field_owner(o, path)),
+        Reveal::Owner { object, path } => objects.get(object).and_then(|o| field_owner(o, path)),
     }
 }
 

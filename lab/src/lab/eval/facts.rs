@@ -9,7 +9,7 @@ use std::path::Path;
 use jiff::Timestamp;
 use serde_json::Value;
 
-use crate::cluster::{Application, ClusterError, Kind, argocd};
+use crate::cluster::{Application, ClusterError, Kind, ObjectKey, argocd};
 use crate::lab::paths::LabPaths;
 use crate::lab::spec::DoneWhen;
 
@@ -119,8 +119,7 @@ pub struct EvidenceFacts {
 /// Everything a checklist is evaluated against, borrowed.
 pub struct Facts<'a> {
     pub apps: &'a BTreeMap<String, AppFacts>,
-    /// Live objects by `namespace/Kind/name`.
-    pub objects: &'a BTreeMap<String, Value>,
+    pub objects: &'a BTreeMap<ObjectKey, Value>,
     pub git: &'a GitFacts,
     /// Evidence file → what is known of it.
     pub evidence: &'a BTreeMap<String, EvidenceFacts>,
@@ -136,7 +135,7 @@ pub struct Facts<'a> {
 #[derive(Default)]
 pub struct LiveFacts {
     pub apps: BTreeMap<String, AppFacts>,
-    pub objects: BTreeMap<String, Value>,
+    pub objects: BTreeMap<ObjectKey, Value>,
     pub git: GitFacts,
     pub evidence: BTreeMap<String, EvidenceFacts>,
     pub now: Option<Timestamp>,
@@ -192,12 +191,13 @@ impl LiveFacts {
         for object in conditions.iter().flat_map(|c| c.objects()) {
             let path = object.path(&serde_json::Map::new());
             if let Some(o) = argocd::raw_get_if_any(client.clone(), &path).await? {
-                live.objects.insert(object.key(), o);
+                live.objects.insert(object.clone(), o);
             }
         }
         for object in conditions.iter().flat_map(|c| c.scaled_objects()) {
             for event in scale_events(client, &object.namespace, &object.name).await? {
-                live.objects.insert(event_key(&event), event);
+                live.objects
+                    .insert(ObjectKey::of(&event, Kind::Event), event);
             }
         }
         for file in conditions.iter().flat_map(|c| c.evidence_files()) {
@@ -227,15 +227,6 @@ pub async fn scale_events(
     )
     .await?;
     Ok(list["items"].as_array().cloned().unwrap_or_default())
-}
-
-/// An Event's key among the facts' objects (`namespace/Event/name`), as its watch keys it.
-fn event_key(e: &Value) -> String {
-    format!(
-        "{}/Event/{}",
-        e["metadata"]["namespace"].as_str().unwrap_or_default(),
-        e["metadata"]["name"].as_str().unwrap_or_default()
-    )
 }
 
 /// When a file was last written, if it is there.

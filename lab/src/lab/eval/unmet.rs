@@ -5,7 +5,7 @@
 use super::derived::{field_owner, writes_of};
 use super::facts::Facts;
 use crate::i18n::{Lang, Say};
-use crate::lab::spec::{DoneWhen, FieldPath, ObjectRef};
+use crate::lab::spec::{DoneWhen, FieldPath, ObjectKey};
 use crate::t;
 
 use subset::same;

@@ -8,7 +8,7 @@ use super::facts::{Templates, conditions};
 use super::tree::{Node, Pos};
 use super::{Finding, Folder, Problem};
 use crate::lab::eval::{holds, not_held, shown};
-use crate::lab::spec::{DoneWhen, Kind, LessonSpec, ObjectRef, Rule, Source, Step};
+use crate::lab::spec::{DoneWhen, Kind, LessonSpec, ObjectKey, Rule, Source, Step};
 
 pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut Vec<Problem>) {
     let (Some(spec), Some(tree)) = (&f.spec, &f.tree) else {
@@ -89,11 +89,11 @@ fn templates(
 }
 
 /// Every Application and object a lesson names, with the node to look for it in.
-fn named(spec: &LessonSpec) -> (Vec<String>, Vec<ObjectRef>, Vec<String>) {
+fn named(spec: &LessonSpec) -> (Vec<String>, Vec<ObjectKey>, Vec<String>) {
     let mut apps = vec![spec.app.clone()];
-    let mut objects: Vec<ObjectRef> = spec.focus.iter().cloned().collect();
+    let mut objects: Vec<ObjectKey> = spec.focus.iter().cloned().collect();
     let mut namespaces = Vec::new();
-    let cond = |d: &DoneWhen, apps: &mut Vec<String>, objects: &mut Vec<ObjectRef>| {
+    let cond = |d: &DoneWhen, apps: &mut Vec<String>, objects: &mut Vec<ObjectKey>| {
         let mut all = Vec::new();
         conditions(d, &mut all);
         for c in all {
@@ -190,11 +190,11 @@ fn apps_and_namespaces(
     let known_ns = t.namespaces();
     let (apps, objects, namespaces) = named(spec);
     // Where an object is written: its `namespace/Kind/name`, wherever it stands.
-    let written_objects = |wanted: &dyn Fn(&ObjectRef) -> bool| -> Vec<Pos> {
+    let written_objects = |wanted: &dyn Fn(&ObjectKey) -> bool| -> Vec<Pos> {
         let mut keys: Vec<String> = objects
             .iter()
             .filter(|o| wanted(o))
-            .map(|o| o.key())
+            .map(|o| o.to_string())
             .collect();
         keys.sort();
         keys.dedup();
@@ -229,7 +229,7 @@ fn apps_and_namespaces(
     let deployed = super::objects::deployed(t);
     let mut reported: Vec<String> = Vec::new();
     for o in spec.objects() {
-        let key = o.key();
+        let key = o.to_string();
         let (ns, kind) = (o.namespace.as_str(), o.kind.name());
         // Only where the templates deploy objects of this kind in this namespace can a name be
         // known wrong; a name filled in from evidence (`{hook_job}`) is not known until then.
@@ -324,7 +324,7 @@ fn evidence(
                 for name in super::super::catalog::names_in(&o.name.replace('{', "${")) {
                     if !names[..i].contains(&name.as_str()) {
                         say(
-                            within("evidence", &o.key()),
+                            within("evidence", &o.to_string()),
                             Finding::NoEvidenceField {
                                 field: name,
                                 file: e.file.clone(),

@@ -14,7 +14,7 @@ use super::{Finding, Folder, Problem};
 use crate::i18n::Lang;
 use crate::lab::catalog::{self, names_in};
 use crate::lab::spec::{
-    ChecklistItem, EvidenceSpec, FieldSpec, LessonId, LessonSpec, LetValue, Localized, ObjectRef,
+    ChecklistItem, EvidenceSpec, FieldSpec, LessonId, LessonSpec, LetValue, Localized, ObjectKey,
     PaneName, PlanAction, Requirement, Rule, ValuesSpec,
 };
 
@@ -148,7 +148,7 @@ fn parts(tree: &Node, whole: &mut Value, say: &mut impl FnMut(Pos, Finding)) {
             "slug" | "app" => part::<String>(n, v, name, say),
             "title" => part::<Localized>(n, v, name, say),
             "panes" => part::<Vec<PaneName>>(n, v, name, say),
-            "focus" => part::<ObjectRef>(n, v, name, say),
+            "focus" => part::<ObjectKey>(n, v, name, say),
             "templates" => part::<Vec<String>>(n, v, name, say),
             "values" => part::<ValuesSpec>(n, v, name, say),
             "requires" => items::<Requirement>(n, v, name, say),

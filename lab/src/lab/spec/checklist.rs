@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{FieldPath, Localized, ObjectRef};
+use super::{FieldPath, Localized, ObjectKey};
 
 /// One step of a lesson's checklist.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -46,13 +46,13 @@ pub enum DoneWhen {
     OperationFailed { app: String },
     /// The latest managedFields entry owning `path` of the object is `manager`'s.
     FieldOwner {
-        object: ObjectRef,
+        object: ObjectKey,
         path: FieldPath,
         manager: String,
     },
     /// A live object's field has this value.
     ObjectField {
-        object: ObjectRef,
+        object: ObjectKey,
         path: FieldPath,
         equals: Value,
     },
@@ -66,14 +66,14 @@ pub enum DoneWhen {
     },
     /// The Deployment has rolled out: as many ready, updated replicas as it asks for, and
     /// every container of its Pod template on `image`.
-    RolledOut { object: ObjectRef, image: String },
+    RolledOut { object: ObjectKey, image: String },
     /// Every one of these conditions holds.
     All(Vec<DoneWhen>),
     /// `condition` holds, and `seconds` of cluster time have passed since `kubectl scale` last
     /// wrote the object's replicas: a step whose point is that time passes (selfHeal leaves a
     /// hand-scaled Deployment alone). Until then the tutor counts down.
     HeldAfterScale {
-        object: ObjectRef,
+        object: ObjectKey,
         #[schemars(schema_with = "super::schema::number_or_let")]
         seconds: u64,
         condition: Box<DoneWhen>,
@@ -123,7 +123,7 @@ impl DoneWhen {
     /// The live objects this condition reads.
     /// The Deployments whose last scale the condition dates (`held-after-scale`): their scale
     /// Events are read with them.
-    pub fn scaled_objects(&self) -> Vec<&ObjectRef> {
+    pub fn scaled_objects(&self) -> Vec<&ObjectKey> {
         match self {
             DoneWhen::HeldAfterScale { object, .. } => vec![object],
             DoneWhen::All(all) => all.iter().flat_map(DoneWhen::scaled_objects).collect(),
@@ -131,7 +131,7 @@ impl DoneWhen {
         }
     }
 
-    pub fn objects(&self) -> Vec<&ObjectRef> {
+    pub fn objects(&self) -> Vec<&ObjectKey> {
         match self {
             DoneWhen::FieldOwner { object, .. }
             | DoneWhen::ObjectField { object, .. }

@@ -95,7 +95,7 @@ impl fmt::Display for JsonType {
 pub enum Source {
     /// The value at `path` in a live object (`null` when absent and `optional`).
     Field {
-        object: ObjectRef,
+        object: ObjectKey,
         path: FieldPath,
         #[serde(default)]
         optional: bool,
@@ -122,10 +122,10 @@ pub enum Source {
     /// The cluster's clock now, in Unix seconds.
     ClusterTime,
     /// When `kubectl scale` last wrote the object's replicas, in Unix seconds.
-    ScaleTime { object: ObjectRef },
+    ScaleTime { object: ObjectKey },
     /// The manager that owns a field of the object now (the latest managedFields entry).
     FieldOwner {
-        object: ObjectRef,
+        object: ObjectKey,
         path: FieldPath,
         #[serde(default)]
         missing: Option<Localized>,
@@ -139,7 +139,7 @@ pub enum Source {
     },
     /// `application` when the Application's kustomize image override made the live image,
     /// else `git`.
-    ImageSource { app: String, object: ObjectRef },
+    ImageSource { app: String, object: ObjectKey },
     /// True when the commit an evidence file recorded changed a value in Git that the live
     /// value (recorded beside it) does not show: the change was not applied.
     CommitNotApplied {

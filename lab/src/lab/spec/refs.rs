@@ -32,35 +32,24 @@ impl TryFrom<String> for EvidenceRef {
     }
 }
 
-/// `namespace/Kind/name`; the name may take an earlier field's value: `src-waves/Job/{hook_job}`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
-pub struct ObjectRef {
-    pub namespace: String,
-    pub kind: Kind,
-    pub name: String,
-}
+pub use crate::cluster::ObjectKey;
 
-impl TryFrom<String> for ObjectRef {
+/// A lesson's `namespace/Kind/name`, with the reason in the lesson's words when it is not one.
+impl TryFrom<String> for ObjectKey {
     type Error = SpecError;
     fn try_from(s: String) -> Result<Self, SpecError> {
-        let parts: Vec<&str> = s.splitn(3, '/').collect();
-        let [namespace, kind, name] = parts.as_slice() else {
-            return Err(SpecError::NotObjectRef(s.clone()));
-        };
-        let kind = Kind::parse(kind).ok_or_else(|| SpecError::UnknownKind {
-            reference: s.clone(),
-            kind: kind.to_string(),
-        })?;
-        Ok(ObjectRef {
-            namespace: namespace.to_string(),
-            kind,
-            name: name.to_string(),
+        s.parse().map_err(|e| match e {
+            crate::cluster::KeyError::NotKey(_) => SpecError::NotObjectRef(s.clone()),
+            crate::cluster::KeyError::UnknownKind { kind, .. } => SpecError::UnknownKind {
+                reference: s.clone(),
+                kind,
+            },
         })
     }
 }
 
-impl ObjectRef {
+/// What a lesson's key means once the evidence it names is read.
+impl ObjectKey {
     /// The object's URL path, with `{field}` in its name taken from `values`.
     pub fn path(&self, values: &serde_json::Map<String, Value>) -> String {
         format!(
@@ -78,17 +67,6 @@ impl ObjectRef {
             }
         }
         name
-    }
-
-    /// The key the tutor's watches use: `namespace/Kind/name`.
-    pub fn key(&self) -> String {
-        format!("{}/{}/{}", self.namespace, self.kind.name(), self.name)
-    }
-}
-
-impl fmt::Display for ObjectRef {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.key())
     }
 }
 
@@ -201,9 +179,9 @@ fn text_schema(description: &str, pattern: &str) -> schemars::Schema {
     })
 }
 
-impl schemars::JsonSchema for ObjectRef {
+impl schemars::JsonSchema for ObjectKey {
     fn schema_name() -> std::borrow::Cow<'static, str> {
-        "ObjectRef".into()
+        "ObjectKey".into()
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         let kinds = KINDS.map(Kind::name).join("|");

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{FieldPath, Localized, ObjectRef};
+use super::{FieldPath, Localized, ObjectKey};
 
 /// What the self-check asks beyond each field's type and its agreement with the cluster.
 #[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
@@ -23,7 +23,7 @@ pub enum Rule {
     /// A recorded time no later than a live object's condition turned True.
     BeforeCondition {
         field: String,
-        object: ObjectRef,
+        object: ObjectKey,
         condition: String,
         hint: usize,
     },
@@ -55,7 +55,7 @@ pub enum Rule {
     /// no earlier than that managedFields time, at most `within` seconds after it.
     RightAfterWrite {
         field: String,
-        object: ObjectRef,
+        object: ObjectKey,
         path: FieldPath,
         manager: String,
         within: i64,
@@ -76,8 +76,8 @@ pub enum Rule {
     /// The live object was created at or after the moment another object's condition turned
     /// True (the smoke Job waits for the app to be Available).
     CreatedAfterCondition {
-        object: ObjectRef,
-        after: ObjectRef,
+        object: ObjectKey,
+        after: ObjectKey,
         condition: String,
         hint: usize,
     },

@@ -108,9 +108,9 @@ impl StateBuilder {
         self
     }
 
-    /// A live object, by `namespace/Kind/name`.
-    pub fn object(mut self, key: &str, json: Value) -> Self {
-        self.state.live.objects.insert(key.into(), json);
+    /// A live object.
+    pub fn object(mut self, key: crate::cluster::ObjectKey, json: Value) -> Self {
+        self.state.live.objects.insert(key, json);
         self
     }
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::{JobView, Pane, State, StepMode};
+use crate::cluster::ObjectKey;
 use crate::lab::catalog::Lesson;
 use crate::lab::eval::{EvidenceFacts, Facts};
 use crate::lab::snippets::{Snippet, snippets};
@@ -254,16 +255,12 @@ impl State {
         }
     }
 
-    /// The key (`namespace/Kind/name`) of the object whose managedFields are shown: the one
-    /// chosen with `o` in this lesson, else the lesson's focus object.
-    pub fn fields_object(&self) -> String {
+    /// The object whose managedFields are shown: the one chosen with `o` in this lesson, else
+    /// the lesson's focus object.
+    pub fn fields_object(&self) -> Option<ObjectKey> {
         match &self.ui.picks.selected_object {
-            Some((lesson, key)) if *lesson == self.ui.place.lesson => key.clone(),
-            _ => self
-                .current()
-                .and_then(|l| l.spec.focus.as_ref())
-                .map(|f| f.key())
-                .unwrap_or_default(),
+            Some((lesson, key)) if *lesson == self.ui.place.lesson => Some(key.clone()),
+            _ => self.current().and_then(|l| l.spec.focus.clone()),
         }
     }
 }

@@ -8,9 +8,9 @@ use std::sync::Arc;
 use serde_json::Value;
 
 use super::{ItemState, Pane, Reach};
-use crate::cluster::Application;
 use crate::cluster::health::Health;
 use crate::cluster::problem::Problem;
+use crate::cluster::{Application, ObjectKey};
 use crate::i18n::Lang;
 use crate::lab::catalog::{Catalog, Section};
 use crate::lab::eval::check::Grade;
@@ -108,7 +108,7 @@ pub struct Picks {
     pub selected_app: Option<(LessonId, String)>,
     /// The object whose managedFields are shown (`o` cycles), chosen in a lesson; every other
     /// lesson shows its own focus.
-    pub selected_object: Option<(LessonId, String)>,
+    pub selected_object: Option<(LessonId, ObjectKey)>,
     /// The command chosen for "type it for me": (lesson, part, index among its commands).
     pub selected_snippet: Option<(LessonId, Section, usize)>,
     /// The lesson pane keeps the selected command in view (after `]`/`[`); scrolling the pane
@@ -147,8 +147,8 @@ pub enum Notice {
 pub struct Live {
     /// Applications in `argocd`, by name.
     pub apps: BTreeMap<String, AppFacts>,
-    /// Live lab objects the panes read, by `namespace/Kind/name`.
-    pub objects: BTreeMap<String, Value>,
+    /// Live lab objects the panes read.
+    pub objects: BTreeMap<ObjectKey, Value>,
     /// Each watch's health: which panes show the cluster as it is now.
     pub health: Health,
     /// The wall clock as last told (by a watch or the once-a-second tick while something is
@@ -172,8 +172,13 @@ impl Live {
         self.apps.get(name).map(|a| &a.app)
     }
 
+    /// An object by the kind's name Argo CD reports (none of a kind the lab does not read).
     pub fn object(&self, ns: &str, kind: &str, name: &str) -> Option<&Value> {
-        self.objects.get(&format!("{ns}/{kind}/{name}"))
+        self.objects.get(&ObjectKey::new(
+            ns,
+            crate::cluster::Kind::parse(kind)?,
+            name,
+        ))
     }
 }
 

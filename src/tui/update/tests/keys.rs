@@ -1,5 +1,9 @@
 //! Keys: sections and lessons, releases, the help, quitting, hints, the app and object cycles,
 //! and the confirmation before a plan changes a real cluster.
+use crate::cluster::Kind;
+use crate::cluster::watch::ObjectChange;
+use crate::tui::update::{DrawnMsg, InputMsg, LabMsg};
+
 use super::*;
 
 #[test]
@@ -43,7 +47,7 @@ fn releases_are_ignored_and_help_swallows_other_keys() {
         kind: KeyEventKind::Release,
         state: KeyEventState::NONE,
     };
-    assert!(update(&mut s, Msg::Key(release)).is_empty());
+    assert!(update(&mut s, Msg::Input(InputMsg::Key(release))).is_empty());
     key(&mut s, KeyCode::Char('?'));
     assert!(s.ui.panes.help);
     assert!(key(&mut s, KeyCode::Char('r')).is_empty());
@@ -81,7 +85,10 @@ fn a_and_o_cycle_the_timelines_app_and_the_fields_object() {
     for name in ["src-helm", "src-kust", "src-waves"] {
         update(
             &mut s,
-            Msg::App(serde_json::json!({"metadata": {"name": name}})),
+            Msg::Object(ObjectChange::applied(
+                serde_json::json!({"metadata": {"name": name}}),
+                Kind::Application,
+            )),
         );
     }
     assert_eq!(s.timeline_app(), "src-helm");
@@ -89,18 +96,21 @@ fn a_and_o_cycle_the_timelines_app_and_the_fields_object() {
     assert_eq!(s.timeline_app(), "src-kust");
     update(
         &mut s,
-        Msg::Object(
-            "src-helm/ConfigMap/src-helm-greeting".into(),
-            serde_json::json!({}),
-        ),
+        Msg::Object(ObjectChange::Applied {
+            key: "src-helm/ConfigMap/src-helm-greeting".parse().unwrap(),
+            object: serde_json::json!({}),
+        }),
     );
     update(
         &mut s,
-        Msg::Object("src-kust/Deployment/prod-api".into(), serde_json::json!({})),
+        Msg::Object(ObjectChange::Applied {
+            key: "src-kust/Deployment/prod-api".parse().unwrap(),
+            object: serde_json::json!({}),
+        }),
     );
     key(&mut s, KeyCode::Char('o'));
     assert_eq!(
-        s.fields_object(),
+        s.fields_object().unwrap().to_string(),
         "src-helm/ConfigMap/src-helm-greeting",
         "wraps around after prod-api"
     );
@@ -172,9 +182,9 @@ fn drawn_at(s: &mut State, width: u16, height: u16) -> String {
     let area = ratatui::layout::Rect::new(0, 0, width, height);
     let mut buf = ratatui::buffer::Buffer::empty(area);
     let frame = crate::tui::view::draw(s, area, &mut buf);
-    update(s, Msg::ScrollLimits(frame.limits));
+    update(s, Msg::Drawn(DrawnMsg::ScrollLimits(frame.limits)));
     if let Some(at) = frame.lesson_at {
-        update(s, Msg::LessonShownAt(at));
+        update(s, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
     }
     crate::tui::view::text_of_screen(s, width, height)
 }
@@ -229,7 +239,7 @@ fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
     assert_eq!(key(&mut s, KeyCode::Char('c')), [Effect::Check(L(1))]);
     update(
         &mut s,
-        Msg::Graded(vec![crate::lab::eval::check::Grade {
+        Msg::Lab(LabMsg::Graded(vec![crate::lab::eval::check::Grade {
             file: String::new(),
             lesson: L(1),
             findings: vec![crate::lab::eval::check::Finding {
@@ -241,7 +251,7 @@ fn a_self_check_asked_for_is_shown_even_from_deep_in_the_commands() {
             }],
             checked_at: None,
             changed_since: Vec::new(),
-        }]),
+        }])),
     );
     let screen = drawn_at(&mut s, 80, 24);
     assert!(

@@ -1,5 +1,8 @@
 //! Plans and step mode: a finished plan is graded, step mode runs one action a press, the room's
 //! prediction comes first, and each lesson shows only its own plan.
+use crate::cluster::watch::ObjectChange;
+use crate::tui::update::{JobMsg, LabMsg};
+
 use super::*;
 
 /// The lesson's plan on screen as the runtime sends it, each action titled by `title`.
@@ -14,10 +17,10 @@ pub(super) fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) 
 pub(super) fn started(s: &mut State, step: usize, title: &str) {
     update(
         s,
-        Msg::Job(Progress::Started {
+        Msg::Job(JobMsg::Progress(Progress::Started {
             step,
             title: title.into(),
-        }),
+        })),
     );
 }
 
@@ -32,20 +35,20 @@ pub(super) fn step_failed(
     let said = crate::i18n::Say::say(&error, Lang::FALLBACK);
     update(
         s,
-        Msg::Job(Progress::Failed {
+        Msg::Job(JobMsg::Progress(Progress::Failed {
             step,
             error: said.clone().into(),
-        }),
+        })),
     );
     update(
         s,
-        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(
+        Msg::Job(JobMsg::Ended(Err(crate::tui::state::JobFailure::new(
             crate::lab::engine::RunError::Step {
                 step,
                 title: title.into(),
                 source: std::sync::Arc::new(error),
             },
-        ))),
+        )))),
     );
     said
 }
@@ -69,17 +72,17 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     ));
     update(
         &mut s,
-        Msg::Job(Progress::Started {
+        Msg::Job(JobMsg::Progress(Progress::Started {
             step: 1,
             title: "a".into(),
-        }),
+        })),
     );
     update(
         &mut s,
-        Msg::Job(Progress::Blocker {
+        Msg::Job(JobMsg::Progress(Progress::Blocker {
             step: 1,
             line: "waiting: wave 0".into(),
-        }),
+        })),
     );
     assert_eq!(
         s.run.job.as_ref().unwrap().blocker,
@@ -89,10 +92,10 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     for line in ["waiting: wave 0", "waiting: wave 0", "waiting: wave 1"] {
         update(
             &mut s,
-            Msg::Job(Progress::Blocker {
+            Msg::Job(JobMsg::Progress(Progress::Blocker {
                 step: 1,
                 line: line.into(),
-            }),
+            })),
         );
     }
     let log = &s.run.job.as_ref().unwrap().log;
@@ -105,13 +108,16 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     );
     update(
         &mut s,
-        Msg::Job(Progress::Done {
+        Msg::Job(JobMsg::Progress(Progress::Done {
             step: 1,
             summary: "ok".into(),
-        }),
+        })),
     );
     assert_eq!(s.run.job.as_ref().unwrap().steps[0].state, StepState::Done);
-    assert_eq!(update(&mut s, Msg::JobEnded(Ok(()))), [Effect::Check(L(2))]);
+    assert_eq!(
+        update(&mut s, Msg::Job(JobMsg::Ended(Ok(())))),
+        [Effect::Check(L(2))]
+    );
 }
 
 /// A plan that goes back to its first step (its moment passed and is staged again) keeps no ✓
@@ -124,17 +130,17 @@ fn a_plan_that_starts_over_ticks_nothing_it_must_do_again() {
         started(&mut s, step, "an action");
         update(
             &mut s,
-            Msg::Job(Progress::Done {
+            Msg::Job(JobMsg::Progress(Progress::Done {
                 step,
                 summary: "ok".into(),
-            }),
+            })),
         );
     }
     update(
         &mut s,
-        Msg::Job(Progress::StartedOver {
+        Msg::Job(JobMsg::Progress(Progress::StartedOver {
             why: "src-waves is past where this lesson starts".into(),
-        }),
+        })),
     );
     let job = s.run.job.as_ref().unwrap();
     assert!(
@@ -173,7 +179,7 @@ fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
         key(&mut s, KeyCode::Char('g')).is_empty(),
         "one action at a time"
     );
-    update(&mut s, Msg::JobEnded(Ok(())));
+    update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
     assert_eq!(s.run.step_mode.as_ref().unwrap().next, 1);
     // Presenting, the clicker's next key runs the next action.
     let mut p = builder().lesson(6).present(true).build();
@@ -189,9 +195,9 @@ fn step_mode_shows_each_action_then_runs_it_one_at_a_time() {
     // A failed action stays next, to be run again.
     update(
         &mut p,
-        Msg::JobEnded(Err(crate::tui::state::JobFailure::new(
+        Msg::Job(JobMsg::Ended(Err(crate::tui::state::JobFailure::new(
             crate::lab::engine::RunError::NoActions("boom".into()),
-        ))),
+        )))),
     );
     assert_eq!(p.run.step_mode.as_ref().unwrap().next, 0);
 }
@@ -229,13 +235,13 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     );
     assert_eq!(s.progress().answers["2:1"], "3", "kept with the progress");
     // Writing the files changes nothing live yet: no answer is shown beside the old value.
-    update(&mut s, Msg::JobEnded(Ok(())));
+    update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
     update(
         &mut s,
-        Msg::Object(
-            "src-helm/Deployment/src-helm-web".into(),
-            serde_json::json!({"spec": {"replicas": 2}}),
-        ),
+        Msg::Object(ObjectChange::Applied {
+            key: "src-helm/Deployment/src-helm-web".parse().unwrap(),
+            object: serde_json::json!({"spec": {"replicas": 2}}),
+        }),
     );
     let shown = crate::tui::prediction::text(&s);
     assert!(!shown.contains("you said"), "too early:\n{shown}");
@@ -250,7 +256,7 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
                 action
             }]
         );
-        update(&mut s, Msg::JobEnded(Ok(())));
+        update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
         if action == 1 {
             let shown = crate::tui::prediction::text(&s);
             assert!(!shown.contains("you said"), "not before the sync:\n{shown}");
@@ -259,10 +265,10 @@ fn a_prediction_is_asked_before_the_action_and_answered_by_a_digit() {
     // Once the sync is done, both answers are shown beside what the cluster runs.
     update(
         &mut s,
-        Msg::Object(
-            "src-helm/Deployment/src-helm-web".into(),
-            serde_json::json!({"spec": {"replicas": 3}}),
-        ),
+        Msg::Object(ObjectChange::Applied {
+            key: "src-helm/Deployment/src-helm-web".parse().unwrap(),
+            object: serde_json::json!({"spec": {"replicas": 3}}),
+        }),
     );
     let shown = crate::tui::prediction::text(&s);
     assert!(shown.contains("you said: 3 · live: 3"), "{shown}");
@@ -288,13 +294,22 @@ fn a_new_run_through_a_lesson_asks_the_room_again() {
 fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
     let mut s = builder()
         .lesson(6)
-        .object("src-waves/ConfigMap/settings", serde_json::json!({}))
-        .object("src-kust/Deployment/prod-api", serde_json::json!({}))
-        .object("src-waves/Deployment/app", serde_json::json!({}))
+        .object(
+            "src-waves/ConfigMap/settings".parse().unwrap(),
+            serde_json::json!({}),
+        )
+        .object(
+            "src-kust/Deployment/prod-api".parse().unwrap(),
+            serde_json::json!({}),
+        )
+        .object(
+            "src-waves/Deployment/app".parse().unwrap(),
+            serde_json::json!({}),
+        )
         .build();
     let steps = vec![PlanStep::todo("write the files")];
     s.run.job = Some(JobView::new(L(6), steps));
-    update(&mut s, Msg::JobEnded(Ok(())));
+    update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
     let six = crate::tui::view::text_of_screen(&s, 120, 40);
     assert!(six.contains("Do it for me · lesson 6"), "{six}");
     assert!(
@@ -311,7 +326,7 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
         !seven.contains("lesson 6"),
         "lesson 7 shows no plan of lesson 6:\n{seven}"
     );
-    let focus = s.current().unwrap().spec.focus.as_ref().unwrap().key();
+    let focus = s.current().unwrap().spec.focus.clone();
     assert_eq!(s.fields_object(), focus, "lesson 7 follows its own focus");
     assert_ne!(chosen, focus);
     key(&mut s, KeyCode::Char('p'));
@@ -352,7 +367,7 @@ fn a_failed_plans_reason_gives_way_once_the_lab_moved_on() {
     let mut git = crate::lab::eval::GitFacts::default();
     git.repos.insert("src".into(), None);
     git.cloned.push("src".into());
-    update(&mut s, Msg::Git(git));
+    update(&mut s, Msg::Lab(LabMsg::Git(git)));
     let after = lesson_words(&s, 120, 40);
     assert!(!after.contains(&end), "{after}");
     assert!(
@@ -376,18 +391,18 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
     let title = steps[0].step.title();
     update(
         &mut s,
-        Msg::Job(Progress::Started {
+        Msg::Job(JobMsg::Progress(Progress::Started {
             step: 1,
             title: title.clone(),
-        }),
+        })),
     );
     let waiting = crate::words!("did-skip-passes", lesson = "5");
     update(
         &mut s,
-        Msg::Job(Progress::Blocker {
+        Msg::Job(JobMsg::Progress(Progress::Blocker {
             step: 1,
             line: waiting.clone(),
-        }),
+        })),
     );
     let mut seen = Vec::new();
     for &lang in Lang::all() {

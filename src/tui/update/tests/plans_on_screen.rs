@@ -1,6 +1,8 @@
 //! Plans on a small screen, presenting or not: what the next press will do, what a running step
 //! waits for and why a step failed stay on screen, and step mode left behind leaves nothing
 //! running.
+use crate::tui::update::JobMsg;
+
 use super::plans::{lesson_words, plan_shown, started, step_failed};
 use super::*;
 
@@ -25,10 +27,10 @@ fn presenting_a_running_step_keeps_what_it_waits_for_on_screen() {
         for _ in 0..5 {
             update(
                 &mut s,
-                Msg::Job(Progress::Blocker {
+                Msg::Job(JobMsg::Progress(Progress::Blocker {
                     step: 1,
                     line: "waiting: the operation to end (phase Running)".into(),
-                }),
+                })),
             );
         }
         let screen = crate::tui::view::text_of_screen(&s, w, h);
@@ -95,7 +97,7 @@ fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
         let mut s = builder().lesson(5).build();
         key(&mut s, KeyCode::Char('g'));
         key(&mut s, KeyCode::Char('g'));
-        update(&mut s, Msg::JobEnded(Ok(())));
+        update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
         assert!(!s.run.running(), "between two actions nothing runs");
         key(&mut s, leave);
         assert!(s.run.step_mode.is_none(), "{leave:?} leaves step mode");
@@ -175,19 +177,19 @@ fn presenting_at_80x24_the_next_action_and_the_last_outcome_stay_on_screen() {
             key(&mut s, KeyCode::Char('g'));
             update(
                 &mut s,
-                Msg::Job(Progress::Started {
+                Msg::Job(JobMsg::Progress(Progress::Started {
                     step: i + 1,
                     title: "a step of the plan".into(),
-                }),
+                })),
             );
             update(
                 &mut s,
-                Msg::Job(Progress::Done {
+                Msg::Job(JobMsg::Progress(Progress::Done {
                     step: i + 1,
                     summary: "did what this step of the lesson's plan does".into(),
-                }),
+                })),
             );
-            update(&mut s, Msg::JobEnded(Ok(())));
+            update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
         }
     }
 }
@@ -210,19 +212,19 @@ fn a_learners_running_plan_keeps_what_it_waits_for_on_screen() {
             if step < 3 {
                 update(
                     &mut s,
-                    Msg::Job(Progress::Done {
+                    Msg::Job(JobMsg::Progress(Progress::Done {
                         step,
                         summary: "did it".into(),
-                    }),
+                    })),
                 );
             }
         }
         update(
             &mut s,
-            Msg::Job(Progress::Blocker {
+            Msg::Job(JobMsg::Progress(Progress::Blocker {
                 step: 3,
                 line: "waiting for completion of hook batch/Job/migrate".into(),
-            }),
+            })),
         );
         let screen = crate::tui::view::text_of_screen(&s, w, h);
         let words = lesson_words(&s, w, h);

@@ -1,5 +1,7 @@
 //! The shell pane: keys go to it until Ctrl-], it restarts after it exits, its terminal follows
 //! the pane, and "type it for me" pastes the chosen command once the prompt is there.
+use crate::tui::update::{DrawnMsg, InputMsg, ShellMsg};
+
 use super::*;
 
 #[test]
@@ -14,7 +16,7 @@ fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
     );
     assert!(!s.ui.quit, "q in the shell types q");
     let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-    assert!(update(&mut s, Msg::Key(leave)).is_empty());
+    assert!(update(&mut s, Msg::Input(InputMsg::Key(leave))).is_empty());
     assert!(!s.shell.typing);
     assert_eq!(key(&mut s, KeyCode::Char('q')), [Effect::Quit]);
 }
@@ -23,9 +25,9 @@ fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
 fn a_shell_that_exited_says_so_and_enter_starts_another() {
     let mut s = builder().size(120, 40).build();
     key(&mut s, KeyCode::Char('s'));
-    update(&mut s, Msg::ShellOutput(b"hello\r\n".to_vec()));
+    update(&mut s, Msg::Shell(ShellMsg::Output(b"hello\r\n".to_vec())));
     assert!(s.shell.screen.screen().contents().contains("hello"));
-    update(&mut s, Msg::ShellExited(Some(0)));
+    update(&mut s, Msg::Shell(ShellMsg::Exited(Some(0))));
     assert_eq!(s.shell.status, ShellStatus::Exited(Some(0)));
     assert!(key(&mut s, KeyCode::Char('x')).is_empty());
     assert!(matches!(
@@ -40,7 +42,7 @@ fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
     let mut s = builder().size(120, 40).build();
     key(&mut s, KeyCode::Char('s'));
     let before = s.shell.screen.screen().size();
-    let resized = update(&mut s, Msg::Resize(200, 60));
+    let resized = update(&mut s, Msg::Input(InputMsg::Resize(200, 60)));
     let after = s.shell.screen.screen().size();
     assert!(
         after.0 > before.0 && after.1 > before.1,
@@ -54,7 +56,7 @@ fn the_shells_terminal_follows_the_pane_when_the_screen_or_zoom_changes() {
         }]
     );
     let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-    update(&mut s, Msg::Key(leave));
+    update(&mut s, Msg::Input(InputMsg::Key(leave)));
     let zoomed = key(&mut s, KeyCode::Char('z'));
     assert!(
         matches!(
@@ -88,7 +90,7 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
     // bash asks for bracketed paste and draws its prompt: the command arrives, no Enter.
     let sent = update(
         &mut s,
-        Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+        Msg::Shell(ShellMsg::Output(b"\x1b[?2004h(capa:sim) $ ".to_vec())),
     );
     let [Effect::ShellInput(bytes)] = &sent[..] else {
         panic!("{sent:?}")
@@ -104,7 +106,7 @@ fn type_it_for_me_waits_for_the_prompt_then_pastes_without_enter() {
     );
     assert!(s.shell.pending_input.is_none());
     let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-    update(&mut s, Msg::Key(leave));
+    update(&mut s, Msg::Input(InputMsg::Key(leave)));
     key(&mut s, KeyCode::Char(']'));
     assert!(
         matches!(key(&mut s, KeyCode::Char('Y'))[..], [Effect::CopyToClipboard(ref t)] if t.starts_with("git clone /srv/bare/src.git"))
@@ -131,7 +133,7 @@ fn the_chosen_command_is_on_screen_whole_and_marked_on_every_row() {
             let area = ratatui::layout::Rect::new(0, 0, w, h);
             let mut buf = ratatui::buffer::Buffer::empty(area);
             if let Some(at) = crate::tui::view::draw(&s, area, &mut buf).lesson_at {
-                update(&mut s, Msg::LessonShownAt(at));
+                update(&mut s, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
             }
             let marked: Vec<&str> = screen
                 .lines()
@@ -178,7 +180,7 @@ fn a_chosen_command_never_pins_the_lesson_pane_and_esc_lets_go_of_it() {
     let shown_at = |s: &mut State| {
         let mut buf = ratatui::buffer::Buffer::empty(area);
         if let Some(at) = crate::tui::view::draw(s, area, &mut buf).lesson_at {
-            update(s, Msg::LessonShownAt(at));
+            update(s, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
         }
     };
     // The last command of lesson 1: far below its title.
@@ -222,7 +224,7 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
             let mut sent = key(&mut s, KeyCode::Char('y'));
             sent.extend(update(
                 &mut s,
-                Msg::ShellOutput(b"\x1b[?2004h(capa:sim) $ ".to_vec()),
+                Msg::Shell(ShellMsg::Output(b"\x1b[?2004h(capa:sim) $ ".to_vec())),
             ));
             let typed = sent
                 .iter()
@@ -275,7 +277,7 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
                         seen.1 += 1;
                         assert!(title.contains("Ctrl-] z shows them all"), "{title}");
                         let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-                        update(&mut s, Msg::Key(leave));
+                        update(&mut s, Msg::Input(InputMsg::Key(leave)));
                         key(&mut s, KeyCode::Char('z'));
                         let zoomed = usize::from(s.shell.screen.screen().size().0);
                         assert!(lines < zoomed, "zoomed, {lines} lines fit {zoomed} rows");
@@ -287,13 +289,13 @@ fn a_command_taller_than_the_shell_pane_says_where_to_read_it_whole() {
                         key(&mut s, KeyCode::Enter);
                         assert_eq!(s.shell.tall_command, None, "Enter ran it");
                         let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-                        update(&mut s, Msg::Key(leave));
+                        update(&mut s, Msg::Input(InputMsg::Key(leave)));
                     }
                     continue;
                 }
             }
             let leave = KeyEvent::new(KeyCode::Char(']'), KeyModifiers::CONTROL);
-            update(&mut s, Msg::Key(leave));
+            update(&mut s, Msg::Input(InputMsg::Key(leave)));
         }
     }
     assert!(

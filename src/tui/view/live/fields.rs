@@ -37,18 +37,23 @@ impl LivePane for Fields {
     }
 
     fn summary(&self, s: &State, _look: Look<'_>) -> Vec<Span<'static>> {
-        let key = s.fields_object();
+        let Some(key) = s.fields_object() else {
+            return Vec::new();
+        };
         match s.live().objects.get(&key).and_then(derive::replicas_owner) {
             Some(owner) => vec![Span::raw(format!(
                 "{key} · spec.replicas ← {}",
                 owner.manager
             ))],
-            None => vec![Span::raw(key)],
+            None => vec![Span::raw(key.to_string())],
         }
     }
 
     /// The object comes from its namespace's watch of its kind.
     fn streams(&self, s: &State) -> Vec<StreamId> {
-        StreamId::of_key(&s.fields_object()).into_iter().collect()
+        s.fields_object()
+            .map(|key| StreamId::new(&key.namespace, key.kind))
+            .into_iter()
+            .collect()
     }
 }

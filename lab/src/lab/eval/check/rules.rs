@@ -12,7 +12,7 @@ use crate::i18n::Words;
 use crate::lab::eval::context::Context;
 use crate::lab::eval::derived::{field_owner, writes_of};
 use crate::lab::eval::shown;
-use crate::lab::spec::{FieldPath, Localized, ObjectRef, Rule};
+use crate::lab::spec::{FieldPath, Localized, ObjectKey, Rule};
 use crate::words;
 
 /// Unix times this far apart from now are milliseconds or a made-up number, not seconds.
@@ -212,7 +212,7 @@ fn one_of(
 /// cannot be told.
 async fn condition_since(
     ctx: &Context<'_>,
-    object: &ObjectRef,
+    object: &ObjectKey,
     condition: &str,
 ) -> Result<jiff::Timestamp, Finding> {
     let name = object.name.as_str();
@@ -247,8 +247,8 @@ async fn condition_since(
 
 async fn created_after(
     ctx: &Context<'_>,
-    object: &ObjectRef,
-    after: &ObjectRef,
+    object: &ObjectKey,
+    after: &ObjectKey,
     condition: &str,
     hint: usize,
 ) -> Finding {
@@ -342,7 +342,7 @@ async fn unix_seconds(
 
 /// A field write found in an object's managedFields.
 struct Write<'a> {
-    object: &'a ObjectRef,
+    object: &'a ObjectKey,
     path: &'a FieldPath,
     manager: &'a str,
 }

@@ -1,7 +1,7 @@
 //! Judging a checklist condition on the facts: whether it holds, why not ([`Unmet`]), and since
 //! when; and the readers of the cluster's objects and of Git it needs.
 
-use crate::cluster::Application;
+use crate::cluster::{Application, Kind};
 use jiff::Timestamp;
 use serde_json::Value;
 
@@ -64,7 +64,7 @@ impl DoneWhen {
                 object,
                 path,
                 manager,
-            } => match f.objects.get(&object.key()) {
+            } => match f.objects.get(object) {
                 None => Some(not_in_cluster(object)),
                 Some(o) => match field_owner(o, path) {
                     Some(m) if m == *manager => None,
@@ -84,7 +84,7 @@ impl DoneWhen {
                 object,
                 path,
                 equals,
-            } => match f.objects.get(&object.key()) {
+            } => match f.objects.get(object) {
                 None => Some(not_in_cluster(object)),
                 Some(o) => match path.get(o) {
                     Some(v) if holds(v, equals) => None,
@@ -101,7 +101,7 @@ impl DoneWhen {
                     }),
                 },
             },
-            DoneWhen::RolledOut { object, image } => match f.objects.get(&object.key()) {
+            DoneWhen::RolledOut { object, image } => match f.objects.get(object) {
                 None => Some(not_in_cluster(object)),
                 Some(o) => rolled_out(object, o, image),
             },
@@ -156,7 +156,7 @@ impl DoneWhen {
         if !self.holds(f) {
             return None;
         }
-        let object = |o: &ObjectRef| f.objects.get(&o.key());
+        let object = |o: &ObjectKey| f.objects.get(o);
         match self {
             DoneWhen::BareRepo(repo) => f.git.made.get(repo).copied(),
             DoneWhen::Cloned(_) => f.git.cloned_at,
@@ -364,7 +364,7 @@ fn gist(message: &str) -> &str {
         .trim()
 }
 
-fn not_in_cluster(object: &ObjectRef) -> Unmet {
+fn not_in_cluster(object: &ObjectKey) -> Unmet {
     Unmet::NotInCluster {
         object: object.to_string(),
     }
@@ -393,8 +393,8 @@ impl Scale {
 
 /// The last scale of `object` to the replicas it has now, dated by the scale Events among the
 /// facts (`cluster::scaled`).
-fn scale_of(f: &Facts<'_>, object: &ObjectRef) -> Scale {
-    let Some(d) = f.objects.get(&object.key()) else {
+fn scale_of(f: &Facts<'_>, object: &ObjectKey) -> Scale {
+    let Some(d) = f.objects.get(object) else {
         return Scale::None;
     };
     let scaled = d["metadata"]["managedFields"]
@@ -407,8 +407,8 @@ fn scale_of(f: &Facts<'_>, object: &ObjectRef) -> Scale {
     }
     let events = f
         .objects
-        .range(format!("{}/Event/", object.namespace)..)
-        .take_while(|(k, _)| k.starts_with(&format!("{}/Event/", object.namespace)))
+        .range(ObjectKey::new(&object.namespace, Kind::Event, "")..)
+        .take_while(|(k, _)| k.namespace == object.namespace && k.kind == Kind::Event)
         .map(|(_, e)| e);
     match crate::cluster::scaled::last_scale(d, events) {
         crate::cluster::scaled::LastScale::At(t) => Scale::At(t),
@@ -498,7 +498,7 @@ fn git_value(
 }
 
 /// Why a Deployment has not rolled out on `image`, if it has not.
-pub(super) fn rolled_out(object: &ObjectRef, d: &Value, image: &str) -> Option<Unmet> {
+pub(super) fn rolled_out(object: &ObjectKey, d: &Value, image: &str) -> Option<Unmet> {
     let count = |v: &Value| v.as_i64().unwrap_or(0);
     let want = d["spec"]["replicas"].as_i64().unwrap_or(1);
     let ready = count(&d["status"]["readyReplicas"]);

@@ -4,8 +4,8 @@ use super::subset::Missing;
 use super::*;
 use serde_json::{Value, json};
 
-fn deployment() -> ObjectRef {
-    ObjectRef::try_from("ns/Deployment/d".to_string()).unwrap()
+fn deployment() -> ObjectKey {
+    ObjectKey::try_from("ns/Deployment/d".to_string()).unwrap()
 }
 
 #[test]
@@ -156,7 +156,8 @@ fn a_step_that_needs_time_holds_only_once_the_time_has_passed() {
     )
     .unwrap();
     let mut live = super::super::facts::LiveFacts::default();
-    live.objects.insert("ns/Deployment/d".into(), scaled);
+    live.objects
+        .insert("ns/Deployment/d".parse().unwrap(), scaled);
     assert_eq!(cond.unmet(&live.facts()), Some(Unmet::NoClock));
     live.now = "2026-03-01T10:00:17Z".parse().ok();
     assert_eq!(cond.unmet(&live.facts()), Some(Unmet::Holding { left: 23 }));
@@ -170,7 +171,9 @@ fn a_step_that_needs_time_holds_only_once_the_time_has_passed() {
         cond.since(&live.facts()),
         "2026-03-01T10:00:40Z".parse().ok()
     );
-    live.objects.get_mut("ns/Deployment/d").unwrap()["spec"]["replicas"] = json!(2);
+    live.objects
+        .get_mut(&"ns/Deployment/d".parse().unwrap())
+        .unwrap()["spec"]["replicas"] = json!(2);
     assert!(
         matches!(cond.unmet(&live.facts()), Some(Unmet::FieldIs { .. })),
         "put back: it no longer holds"
