@@ -109,7 +109,7 @@ pub struct Flags<'a> {
 }
 
 /// Why the settings cannot be read, typed; said with what to do by [`Say`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     Malformed {
         path: PathBuf,
@@ -220,8 +220,6 @@ impl Say for ConfigError {
 }
 
 crate::display_says!(ConfigError);
-
-impl std::error::Error for ConfigError {}
 
 /// `$CAPA_CONFIG`, else `<XDG config dir>/capa-tui/config.toml`.
 pub fn path() -> Option<PathBuf> {

@@ -45,12 +45,12 @@ pub struct Options<'a> {
 }
 
 /// Why a session could not start, typed; said with what to do by [`Say`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum SessionError {
     /// The embedded cluster could not start (a port in use, a state dir that is not ours, a
     /// kubeconfig it cannot write).
-    Sim(capa_sim::SimError),
-    Cluster(cluster::ClusterError),
+    Sim(#[source] capa_sim::SimError),
+    Cluster(#[source] cluster::ClusterError),
     MoveAside {
         from: PathBuf,
         to: PathBuf,
@@ -76,12 +76,10 @@ pub enum SessionError {
     },
     /// The tutor's own folder in the source dir (`.capa-tui`: progress, the lab shell's
     /// start-up file) is one another user controls.
-    TutorFolder(capa_sim::UnsafeFolder),
+    TutorFolder(#[source] capa_sim::UnsafeFolder),
 }
 
 crate::display_says!(SessionError);
-
-impl std::error::Error for SessionError {}
 
 impl From<cluster::ClusterError> for SessionError {
     fn from(e: cluster::ClusterError) -> SessionError {

@@ -600,6 +600,45 @@ fn every_message_is_matched_whole_by_the_file_the_guide_names() {
     }
 }
 
+/// One error style: every error type derives `thiserror::Error` (its `source` chain typed, its
+/// words from `Say` where a learner reads them), none implements `std::error::Error` by hand,
+/// and a plan step's error keeps what failed below as a typed source, not as text.
+#[test]
+fn errors_are_derived_and_keep_their_sources_typed() {
+    let files = sources();
+    let by_hand: Vec<&String> = files
+        .iter()
+        .filter(|(path, text)| {
+            !path.starts_with("tests/")
+                && !path.contains("/tests/")
+                && text.contains("impl std::error::Error for")
+        })
+        .map(|(path, _)| path)
+        .collect();
+    assert!(
+        by_hand.is_empty(),
+        "error types that implement Error by hand: {by_hand:?}"
+    );
+    for file in [
+        "lab/src/lab/engine/error.rs",
+        "lab/src/cluster.rs",
+        "lab/src/git.rs",
+    ] {
+        let text = &files[file];
+        let enum_at = text
+            .find("thiserror::Error)]\npub enum")
+            .unwrap_or_else(|| panic!("{file}: a derived error"));
+        let body = &text[enum_at
+            ..text[enum_at..]
+                .find("\n}\n")
+                .map_or(text.len(), |e| enum_at + e)];
+        assert!(
+            !body.contains("why: String"),
+            "{file}: an error that keeps what failed below as text"
+        );
+    }
+}
+
 /// The lab crate depends on no terminal library, so "back ends never draw" is kept by the
 /// compiler (a `use ratatui` in `lab/` does not build), not by review. Read from its manifest:
 /// its dependencies, dev-dependencies included, name none of the tutor's terminal crates.

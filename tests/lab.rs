@@ -29,5 +29,6 @@ mod lab {
     mod one_clock;
     mod self_check;
     mod serve;
+    mod step_kinds;
     mod watch_scope;
 }

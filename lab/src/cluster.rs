@@ -26,22 +26,23 @@ use crate::i18n::{Lang, Say};
 use crate::t;
 
 /// Why the cluster could not be used, typed; said in the learner's language by [`Say`].
-#[derive(Debug)]
+/// Its `Display` is its English words (`display_says!`); its `source` is what failed below.
+#[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     NoKubeconfig,
-    /// The kubeconfig does not read (kube-rs's words for why).
+    /// The kubeconfig cannot be read, or does not read as one.
     BadKubeconfig {
         path: PathBuf,
-        why: String,
+        source: KubeconfigSource,
     },
     BadContext {
         context: Option<String>,
-        why: String,
+        source: kube::config::KubeconfigError,
     },
     /// A client for the kubeconfig's server cannot be made.
     NoClient {
         server: String,
-        why: String,
+        source: kube::Error,
     },
     /// The API answered no: its own message, quoted.
     Api(String),
@@ -63,29 +64,32 @@ impl Say for ClusterError {
     fn say(&self, lang: Lang) -> String {
         match self {
             ClusterError::NoKubeconfig => t!(lang, "cluster-no-kubeconfig"),
-            ClusterError::BadKubeconfig { path, why } => t!(
+            ClusterError::BadKubeconfig { path, source } => t!(
                 lang,
                 "cluster-bad-kubeconfig",
                 path = path.display().to_string(),
-                why = why.as_str()
+                why = source.to_string()
             ),
             ClusterError::BadContext {
                 context: Some(c),
-                why,
+                source,
             } => t!(
                 lang,
                 "cluster-bad-context-named",
                 context = c.as_str(),
-                why = why.as_str()
+                why = source.to_string()
             ),
-            ClusterError::BadContext { context: None, why } => {
-                t!(lang, "cluster-bad-context", why = why.as_str())
+            ClusterError::BadContext {
+                context: None,
+                source,
+            } => {
+                t!(lang, "cluster-bad-context", why = source.to_string())
             }
-            ClusterError::NoClient { server, why } => t!(
+            ClusterError::NoClient { server, source } => t!(
                 lang,
                 "cluster-no-client",
                 server = server.as_str(),
-                why = why.as_str()
+                why = source.to_string()
             ),
             ClusterError::Api(message) | ClusterError::NotFound(message) => message.clone(),
             ClusterError::Unreachable(problem) => {
@@ -113,7 +117,14 @@ impl Say for ClusterError {
 
 crate::display_says!(ClusterError);
 
-impl std::error::Error for ClusterError {}
+/// Why a kubeconfig does not read: the file, or what is in it.
+#[derive(Debug, thiserror::Error)]
+pub enum KubeconfigSource {
+    #[error(transparent)]
+    File(#[from] std::io::Error),
+    #[error(transparent)]
+    Yaml(#[from] kube::config::KubeconfigError),
+}
 
 pub type Result<T> = std::result::Result<T, ClusterError>;
 
@@ -157,7 +168,7 @@ pub async fn connect(kubeconfig: Option<&Path>, context: Option<&str>) -> Result
     let path = kubeconfig_path(kubeconfig)?;
     let text = std::fs::read_to_string(&path).map_err(|e| ClusterError::BadKubeconfig {
         path: path.clone(),
-        why: e.to_string(),
+        source: e.into(),
     })?;
     Ok(client_from_text(&path, &text, context).await?.0)
 }
@@ -170,7 +181,7 @@ async fn client_from_text(
 ) -> Result<(kube::Client, String)> {
     let kc = Kubeconfig::from_yaml(text).map_err(|e| ClusterError::BadKubeconfig {
         path: path.to_path_buf(),
-        why: e.to_string(),
+        source: e.into(),
     })?;
     let options = KubeConfigOptions {
         context: context.map(String::from),
@@ -178,18 +189,18 @@ async fn client_from_text(
     };
     let config = kube::Config::from_custom_kubeconfig(kc, &options)
         .await
-        .map_err(|e| ClusterError::BadContext {
+        .map_err(|source| ClusterError::BadContext {
             context: context.map(String::from),
-            why: e.to_string(),
+            source,
         })?;
     let server = config
         .cluster_url
         .to_string()
         .trim_end_matches('/')
         .to_string();
-    let client = kube::Client::try_from(config).map_err(|e| ClusterError::NoClient {
+    let client = kube::Client::try_from(config).map_err(|source| ClusterError::NoClient {
         server: server.clone(),
-        why: e.to_string(),
+        source,
     })?;
     Ok((client, server))
 }

@@ -35,16 +35,17 @@ pub enum GitOp {
     Configure,
 }
 
-/// Why a git operation failed, typed; said in the learner's language by [`Say`].
-#[derive(Debug)]
+/// Why a git operation failed, typed; said in the learner's language by [`Say`] (its
+/// `Display` is its English words), with libgit2's error as its `source`.
+#[derive(Debug, thiserror::Error)]
 pub enum GitError {
     /// libgit2 failed: what it was doing, and its own words.
     Git { op: GitOp, source: git2::Error },
-    /// The remote refused the push (someone pushed first).
+    /// The remote refused the push (someone pushed first): its own words for why.
     Rejected {
         remote: String,
         repo: PathBuf,
-        why: String,
+        refusal: String,
     },
 }
 
@@ -75,27 +76,22 @@ impl Say for GitError {
                 };
                 t!(lang, "git-failed", what = what, why = source.message())
             }
-            GitError::Rejected { remote, repo, why } => t!(
+            GitError::Rejected {
+                remote,
+                repo,
+                refusal,
+            } => t!(
                 lang,
                 "git-rejected",
                 remote = remote.as_str(),
                 repo = repo.display().to_string(),
-                why = why.as_str()
+                why = refusal.as_str()
             ),
         }
     }
 }
 
 crate::display_says!(GitError);
-
-impl std::error::Error for GitError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            GitError::Git { source, .. } => Some(source),
-            GitError::Rejected { .. } => None,
-        }
-    }
-}
 
 pub type Result<T> = std::result::Result<T, GitError>;
 
@@ -334,7 +330,7 @@ pub fn push(repo: &Repository, branch: &str, mut progress: impl FnMut(PushProgre
                 return Err(GitError::Rejected {
                     remote: remote_url,
                     repo: repo.workdir().unwrap_or(repo.path()).to_path_buf(),
-                    why: e.message().to_string(),
+                    refusal: e.message().to_string(),
                 });
             }
             return Err(GitError::Git {
@@ -343,11 +339,11 @@ pub fn push(repo: &Repository, branch: &str, mut progress: impl FnMut(PushProgre
             });
         }
     }
-    if let Some(why) = rejected {
+    if let Some(refusal) = rejected {
         return Err(GitError::Rejected {
             remote: remote_url,
             repo: repo.workdir().unwrap_or(repo.path()).to_path_buf(),
-            why,
+            refusal,
         });
     }
     Ok(())

@@ -27,7 +27,7 @@ pub struct ShellEnv {
 /// Why a lab shell cannot start (in the shell pane or as `capa-tui shell`); said with what to
 /// do by [`Say`]. The system's own words are kept as text, so the tutor's state that holds one
 /// stays comparable.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ShellError {
     NoShell,
     RcFile { path: PathBuf, why: String },
@@ -71,8 +71,6 @@ impl Say for ShellError {
 }
 
 crate::display_says!(ShellError);
-
-impl std::error::Error for ShellError {}
 
 impl ShellEnv {
     /// The environment for `paths` on the cluster of `kubeconfig` (inherited when `None`),

@@ -13,7 +13,7 @@ use crate::common::Lab;
 use crate::common::git;
 
 /// A plan runner on `lab`'s embedded cluster and folders, in English, with the lab's lessons.
-async fn runner_on(lab: &Lab) -> (Runner, LabPaths, std::sync::Arc<catalog::Catalog>) {
+pub(super) async fn runner_on(lab: &Lab) -> (Runner, LabPaths, std::sync::Arc<catalog::Catalog>) {
     let paths = LabPaths {
         src_dir: lab.dir.path().join("capa-src"),
         bare_dir: lab.handle.bare_dir().to_path_buf(),

@@ -102,7 +102,7 @@ pub async fn connect(path: &Path, context: Option<&str>) -> Result<Followed> {
 fn read(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| ClusterError::BadKubeconfig {
         path: path.to_path_buf(),
-        why: e.to_string(),
+        source: e.into(),
     })
 }
 

@@ -61,7 +61,7 @@ pub enum Progress {
 }
 
 /// Why a plan stopped, typed; said in the learner's language by [`Say`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
     Cancelled {
         step: usize,
@@ -80,7 +80,7 @@ pub enum RunError {
         why: Box<Unmet>,
     },
     /// Whether the prerequisites hold cannot be told: the cluster does not answer.
-    Unknowable(ClusterError),
+    Unknowable(#[source] ClusterError),
 }
 
 impl Say for RunError {
@@ -117,8 +117,6 @@ impl Say for RunError {
 }
 
 crate::display_says!(RunError);
-
-impl std::error::Error for RunError {}
 
 /// What a run needs.
 #[derive(Clone)]

@@ -28,7 +28,7 @@ pub struct Refusal {
 }
 
 /// Why the trial could not go on, typed.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum TrialError {
     /// An evidence file could not be written or put back.
     Write {
@@ -51,8 +51,6 @@ impl Say for TrialError {
 }
 
 crate::display_says!(TrialError);
-
-impl std::error::Error for TrialError {}
 
 /// A JSON object read from an evidence file, when it is one.
 fn read_json(path: &Path) -> Option<Value> {

@@ -142,10 +142,10 @@ impl Executor {
                     }
                 })
             };
-            if let Err(e) = std::fs::create_dir_all(&runner.paths.src_dir) {
+            if let Err(source) = std::fs::create_dir_all(&runner.paths.src_dir) {
                 let why = crate::lab::engine::StepError::CannotWriteIn {
                     path: runner.paths.src_dir.clone(),
-                    why: e.to_string(),
+                    source,
                 };
                 let _ = tx.send(Msg::Job(JobMsg::Ended(Err(JobFailure::new(why)))));
                 return;

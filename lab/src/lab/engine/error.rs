@@ -11,11 +11,12 @@ use crate::lab::eval::context;
 use crate::lab::spec::LessonId;
 use crate::t;
 
-#[derive(Debug)]
+/// Its `Display` is its English words (`display_says!`); its `source` is what failed below.
+#[derive(Debug, thiserror::Error)]
 pub enum StepError {
-    Git(git::GitError),
-    Cluster(cluster::ClusterError),
-    Evidence(context::EvidenceError),
+    Git(#[source] git::GitError),
+    Cluster(#[source] cluster::ClusterError),
+    Evidence(#[source] context::EvidenceError),
     /// The bare repo cannot be made where the bare dir says.
     BareDir {
         why: Words,
@@ -33,24 +34,25 @@ pub enum StepError {
     /// A folder of the lab cannot be made or written.
     CannotWriteIn {
         path: PathBuf,
-        why: String,
+        source: std::io::Error,
     },
     CannotMoveClone {
         dest: PathBuf,
-        why: String,
+        source: std::io::Error,
     },
     NoTemplate(String),
     CannotWrite {
         path: PathBuf,
-        why: String,
+        source: std::io::Error,
     },
     CannotRead {
         path: PathBuf,
-        why: String,
+        source: std::io::Error,
     },
     NotYaml {
         path: PathBuf,
-        why: String,
+        /// Boxed: a parser's error is large, and every step returns this type.
+        source: Box<serde_saphyr::Error>,
     },
     NoName(PathBuf),
     /// The last sync of the target revision failed: Argo CD's message.
@@ -162,38 +164,38 @@ impl Say for StepError {
             StepError::NoBareRepo { bare } => {
                 t!(lang, "step-error-no-bare-repo", bare = path(bare))
             }
-            StepError::CannotWriteIn { path: p, why } => t!(
+            StepError::CannotWriteIn { path: p, source } => t!(
                 lang,
                 "step-error-cannot-write-in",
                 path = path(p),
-                why = why.as_str()
+                why = source.to_string()
             ),
-            StepError::CannotMoveClone { dest, why } => t!(
+            StepError::CannotMoveClone { dest, source } => t!(
                 lang,
                 "step-error-cannot-move-clone",
                 dest = path(dest),
-                why = why.as_str()
+                why = source.to_string()
             ),
             StepError::NoTemplate(name) => {
                 t!(lang, "step-error-no-template", template = name.as_str())
             }
-            StepError::CannotWrite { path: p, why } => t!(
+            StepError::CannotWrite { path: p, source } => t!(
                 lang,
                 "step-error-cannot-write",
                 path = path(p),
-                why = why.as_str()
+                why = source.to_string()
             ),
-            StepError::CannotRead { path: p, why } => t!(
+            StepError::CannotRead { path: p, source } => t!(
                 lang,
                 "step-error-cannot-read",
                 path = path(p),
-                why = why.as_str()
+                why = source.to_string()
             ),
-            StepError::NotYaml { path: p, why } => t!(
+            StepError::NotYaml { path: p, source } => t!(
                 lang,
                 "step-error-not-yaml",
                 path = path(p),
-                why = why.as_str()
+                why = source.to_string()
             ),
             StepError::NoName(p) => t!(lang, "step-error-no-name", path = path(p)),
             StepError::SyncFailed(message) => {
@@ -324,17 +326,6 @@ impl Say for StepError {
 }
 
 crate::display_says!(StepError);
-
-impl std::error::Error for StepError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            StepError::Git(e) => Some(e),
-            StepError::Cluster(e) => Some(e),
-            StepError::Evidence(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 impl From<git::GitError> for StepError {
     fn from(e: git::GitError) -> StepError {

@@ -143,9 +143,9 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
             .parent()
             .map(std::path::Path::to_path_buf)
             .unwrap_or_default();
-        let cannot = |e: std::io::Error| StepError::CannotWriteIn {
+        let cannot = |source: std::io::Error| StepError::CannotWriteIn {
             path: parent.clone(),
-            why: e.to_string(),
+            source,
         };
         std::fs::create_dir_all(&parent).map_err(cannot)?;
         let tmp = tempfile::Builder::new()
@@ -154,13 +154,10 @@ async fn clone(r: &Runner, repo: &str) -> StepResult {
             .map_err(cannot)?;
         let staged = tmp.path().join("repo");
         git::clone(&bare.display().to_string(), &staged)?;
-        if let Err(e) = std::fs::rename(&staged, &dest) {
+        if let Err(source) = std::fs::rename(&staged, &dest) {
             // Another run finished the same clone first: that one is as good.
             if !dest.join(".git").exists() {
-                return Err(StepError::CannotMoveClone {
-                    dest,
-                    why: e.to_string(),
-                });
+                return Err(StepError::CannotMoveClone { dest, source });
             }
         }
         Ok(words!(
@@ -220,9 +217,9 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
             } else {
                 crate::lab::files::write_keeping_backup(&target, &text)
             };
-            let backup = written_file.map_err(|e| StepError::CannotWrite {
+            let backup = written_file.map_err(|source| StepError::CannotWrite {
                 path: target.clone(),
-                why: e.to_string(),
+                source,
             })?;
             if let Some(b) = backup.filter(|_| backup_ok) {
                 written.push(words!(
@@ -290,13 +287,13 @@ fn applications(r: &Runner) -> Api<DynamicObject> {
 
 async fn apply_app(r: &Runner, file: &str) -> StepResult {
     let path = r.paths.src_dir.join(file);
-    let text = std::fs::read_to_string(&path).map_err(|e| StepError::CannotRead {
+    let text = std::fs::read_to_string(&path).map_err(|source| StepError::CannotRead {
         path: path.clone(),
-        why: e.to_string(),
+        source,
     })?;
     let obj: Value = serde_saphyr::from_str(&text).map_err(|e| StepError::NotYaml {
         path: path.clone(),
-        why: e.to_string(),
+        source: Box::new(e),
     })?;
     let name = obj["metadata"]["name"]
         .as_str()

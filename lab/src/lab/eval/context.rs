@@ -11,9 +11,9 @@ use crate::lab::spec::{LessonId, Localized};
 use crate::t;
 
 /// Why evidence could not be read or written, typed; said in the learner's language by [`Say`].
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum EvidenceError {
-    Cluster(cluster::ClusterError),
+    Cluster(#[source] cluster::ClusterError),
     /// A value is not in the cluster yet; `hint` says what to do (the lesson's words, when it
     /// gives some).
     NotYet {
@@ -169,16 +169,6 @@ impl Say for EvidenceError {
 }
 
 crate::display_says!(EvidenceError);
-
-impl std::error::Error for EvidenceError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            EvidenceError::Cluster(e) => Some(e),
-            EvidenceError::Write { source, .. } => Some(source),
-            _ => None,
-        }
-    }
-}
 
 pub type Result<T> = std::result::Result<T, EvidenceError>;
 

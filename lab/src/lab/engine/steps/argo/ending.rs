@@ -27,9 +27,9 @@ impl Saved {
 /// Keeps `app` (its operation still running) and the objects `known` as they are now.
 pub fn save(path: &Path, app: &Value, known: &Known) -> Result<(), StepError> {
     let text = json!({"app": app, "known": known}).to_string();
-    let cannot = |e: std::io::Error| StepError::CannotWrite {
+    let cannot = |source: std::io::Error| StepError::CannotWrite {
         path: path.to_path_buf(),
-        why: e.to_string(),
+        source,
     };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(cannot)?;
