@@ -639,6 +639,65 @@ fn errors_are_derived_and_keep_their_sources_typed() {
     }
 }
 
+/// The byte ranges of the blocks in `text` that open with one of `openers` (braces matched).
+fn blocks_opened_by(text: &str, openers: &[&str]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    for opener in openers {
+        for (at, _) in text.match_indices(opener) {
+            // A declaration (`mod tests;`) opens no block.
+            let Some(open) = text[at..]
+                .find(['{', ';'])
+                .map(|i| at + i)
+                .filter(|&i| text[i..].starts_with('{'))
+            else {
+                continue;
+            };
+            let mut depth = 0;
+            for (i, c) in text[open..].char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            out.push(at..open + i);
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Words only at draw time: in the lab crate a message is looked up (`t!`) only inside an
+/// `impl Say for …`, so a plan, a grade or a finding is a typed value that any language can
+/// say when it is shown (the strings layer itself, tests and macro definitions aside).
+#[test]
+fn the_lab_looks_up_words_only_where_a_value_is_said() {
+    let files = sources();
+    let mut outside = Vec::new();
+    for (path, text) in &files {
+        let machinery = path == "lab/src/i18n.rs" || path.starts_with("lab/src/i18n/");
+        if !path.starts_with("lab/src/") || machinery || path.contains("tests") {
+            continue;
+        }
+        let allowed = blocks_opened_by(text, &["Say for ", "#[cfg(test)]\nmod ", "macro_rules! "]);
+        for at in word_at(text, "t!") {
+            if !allowed.iter().any(|r| r.contains(&at)) {
+                let line = text[..at].matches('\n').count() + 1;
+                outside.push(format!("{path}:{line}"));
+            }
+        }
+    }
+    assert!(
+        outside.is_empty(),
+        "words looked up outside a Say impl (return a typed value that implements Say):\n{}",
+        outside.join("\n")
+    );
+}
+
 /// The lab crate depends on no terminal library, so "back ends never draw" is kept by the
 /// compiler (a `use ratatui` in `lab/` does not build), not by review. Read from its manifest:
 /// its dependencies, dev-dependencies included, name none of the tutor's terminal crates.

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use capa_tui::i18n::Lang;
+use capa_tui::i18n::{Lang, Say};
 use capa_tui::lab::catalog::{Catalog, Section, Text};
 use capa_tui::lab::lint::translations::{code_blocks, inline_code, prose};
 use capa_tui::lab::lint::{self, Finding};
@@ -34,9 +34,9 @@ fn settings_missing_from_steps(folder: &str, lang: &str, text: &Text) -> Vec<Str
         .map(|t| {
             format!(
                 "lesson {folder}, {lang}.md: \"{}\" names `{t}`, which \"{}\" writes, but \"{}\" never asks for it",
-                Section::Mistakes.name(Lang::FALLBACK),
-                Section::ByHand.name(Lang::FALLBACK),
-                Section::Steps.name(Lang::FALLBACK),
+                Section::Mistakes.say(Lang::FALLBACK),
+                Section::ByHand.say(Lang::FALLBACK),
+                Section::Steps.say(Lang::FALLBACK),
             )
         })
         .collect()

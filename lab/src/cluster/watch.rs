@@ -65,8 +65,17 @@ impl StreamId {
         }
     }
 
-    /// How the header names it: `Application src-helm`, `src-helm Deployments`.
-    pub fn label(&self, lang: crate::i18n::Lang) -> String {
+    /// Whether an object of this key belongs to this stream.
+    pub fn holds(&self, key: &ObjectKey) -> bool {
+        key.namespace == self.namespace
+            && key.kind == self.kind
+            && self.name.as_ref().is_none_or(|name| *name == key.name)
+    }
+}
+
+/// How the header names a stream: `Application src-helm`, `src-helm Deployments`.
+impl crate::i18n::Say for StreamId {
+    fn say(&self, lang: crate::i18n::Lang) -> String {
         if let (true, Some(name)) = (self.is_app(), &self.name) {
             return crate::t!(lang, "stream-application", name = name.as_str());
         }
@@ -79,13 +88,6 @@ impl StreamId {
             namespace = self.namespace.as_str(),
             kind = self.kind.name()
         )
-    }
-
-    /// Whether an object of this key belongs to this stream.
-    pub fn holds(&self, key: &ObjectKey) -> bool {
-        key.namespace == self.namespace
-            && key.kind == self.kind
-            && self.name.as_ref().is_none_or(|name| *name == key.name)
     }
 }
 

@@ -15,7 +15,7 @@ pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
 
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
 use crate::cluster::ObjectKey;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 
 /// The parts every lesson has, in the order a presenter steps through them.
 #[derive(
@@ -44,9 +44,9 @@ pub enum Section {
     ByHand,
 }
 
-impl Section {
-    /// The part's name as the lessons in `lang` head it.
-    pub fn name(self, lang: Lang) -> String {
+/// The part's name as the lessons in a language head it.
+impl Say for Section {
+    fn say(&self, lang: Lang) -> String {
         match self {
             Section::Goal => crate::t!(lang, "section-goal"),
             Section::Why => crate::t!(lang, "section-why"),
@@ -56,7 +56,9 @@ impl Section {
             Section::ByHand => crate::t!(lang, "section-by-hand"),
         }
     }
+}
 
+impl Section {
     /// 1-based position, as "Steps (3/6)" shows it.
     pub fn ordinal(self) -> usize {
         self as usize + 1

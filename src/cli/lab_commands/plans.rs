@@ -82,7 +82,7 @@ fn print_plans(s: &Session, plans: &[(&Lesson, Vec<Step>)], lang: Lang) {
                 "  {:>2}. {}\n      $ {}",
                 i + 1,
                 step.title().say(lang),
-                step.command(&fit, lang)
+                step.command(&fit).say(lang)
             );
         }
     }
@@ -146,7 +146,7 @@ async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) 
                     Progress::Started { step, title } => {
                         let command = shown
                             .get(step - 1)
-                            .map(|s| s.command(&fit, lang))
+                            .map(|s| s.command(&fit).say(lang))
                             .unwrap_or_default();
                         outln!("[{step}] {}\n    $ {command}", title.say(lang));
                     }

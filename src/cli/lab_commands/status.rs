@@ -185,7 +185,7 @@ fn print_progress(lessons: &[Lesson], progress: &Progress, judged: &[Vec<ItemSta
                 lang,
                 "status-on-lesson",
                 lesson = n.to_string(),
-                part = progress.section.name(lang)
+                part = progress.section.say(lang)
             )
         ),
         None => outln!("{}", t!(lang, "status-not-opened")),

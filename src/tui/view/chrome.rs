@@ -265,7 +265,7 @@ fn confirm(s: &State, lesson: LessonId, area: Rect, buf: &mut Buffer) {
             look.theme.title(),
         )));
         lines.push(Line::from(Span::styled(
-            format!("    $ {}", step.command(fit, lang)),
+            format!("    $ {}", step.command(fit).say(lang)),
             look.theme.dim(),
         )));
     }

@@ -87,12 +87,7 @@ fn failing_words(f: &Failing<'_>, lang: Lang) -> String {
     let who = if f.all {
         t!(lang, "watch-all")
     } else {
-        let mut names: Vec<String> = f
-            .streams
-            .iter()
-            .take(NAMED)
-            .map(|s| s.label(lang))
-            .collect();
+        let mut names: Vec<String> = f.streams.iter().take(NAMED).map(|s| s.say(lang)).collect();
         if f.streams.len() > NAMED {
             let more: usize = f.streams.len() - NAMED;
             names.push(t!(lang, "watch-more", count = more));

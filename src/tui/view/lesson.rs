@@ -251,7 +251,7 @@ fn header(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
             t!(
                 lang,
                 "lesson-part",
-                part = s.ui().place.section.name(lang),
+                part = s.ui().place.section.say(lang),
                 at = s.ui().place.section.ordinal(),
                 of = Section::COUNT,
                 evidence = evidence

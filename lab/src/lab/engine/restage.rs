@@ -9,8 +9,9 @@ use tokio::sync::watch;
 
 use super::{RunError, Runner, StepError};
 use crate::i18n::Lang;
+use crate::i18n::Say;
 use crate::lab::spec::{LessonId, Localized, Step, Until};
-use crate::t;
+use crate::words;
 
 impl Runner {
     /// The steps that put back what `lesson`'s required lessons left in Git and wait until `app`
@@ -29,9 +30,10 @@ impl Runner {
             .collect();
         steps.extend([
             Step::CommitPush {
-                message: Localized::from_fn(|lang: Lang| {
-                    t!(lang, "plan-restage-commit", lesson = before.to_string())
-                }),
+                message: {
+                    let words = words!("plan-restage-commit", lesson = before.to_string());
+                    Localized::from_fn(|lang: Lang| words.say(lang))
+                },
             },
             Step::HardRefresh {
                 app: app.to_string(),

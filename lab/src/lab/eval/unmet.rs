@@ -232,7 +232,11 @@ macro_rules! told {
 
 impl Say for Unmet {
     fn say(&self, lang: Lang) -> String {
-        self.said(lang, Part::Whole)
+        Told {
+            unmet: self,
+            part: Part::Whole,
+        }
+        .say(lang)
     }
 }
 
@@ -240,13 +244,26 @@ impl Unmet {
     /// What is not so, without what to do about it: for a message that gives its own advice
     /// (a lesson's prerequisite says to do that lesson first).
     pub fn fact(&self, lang: Lang) -> String {
-        self.said(lang, Part::Fact)
+        Told {
+            unmet: self,
+            part: Part::Fact,
+        }
+        .say(lang)
     }
+}
 
+/// A reason as it is told: whole, or its fact alone.
+struct Told<'a> {
+    unmet: &'a Unmet,
+    part: Part,
+}
+
+impl Say for Told<'_> {
     // One arm per message: split, the messages would only be scattered.
     #[allow(clippy::too_many_lines)]
-    fn said(&self, lang: Lang, part: Part) -> String {
-        match self {
+    fn say(&self, lang: Lang) -> String {
+        let part = self.part;
+        match self.unmet {
             Unmet::NoBareRepo { repo } => {
                 told!(part, lang, "unmet-no-bare-repo", repo = repo.as_str())
             }

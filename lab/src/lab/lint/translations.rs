@@ -11,7 +11,7 @@ use strum::{EnumCount, IntoEnumIterator};
 
 use super::tree::Pos;
 use super::{Finding, Problem};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::lab::catalog::{Section, names_in};
 use crate::t;
 
@@ -56,9 +56,17 @@ pub enum Differs {
     },
 }
 
-impl Differs {
-    /// What differs and what to do, in `lang`; `code` is the translation's language.
-    pub fn say(&self, code: &str, lang: Lang) -> String {
+/// A translation that differs from `en.md`: its language, the part, and what differs.
+pub struct Untranslated<'a> {
+    pub code: &'a str,
+    pub section: Section,
+    pub differs: &'a Differs,
+}
+
+/// The finding's words: `zh.md, Hints: …`, what differs and what to do.
+impl Say for Untranslated<'_> {
+    fn say(&self, lang: Lang) -> String {
+        let code = self.code;
         let n = |x: &usize| *x as u64;
         let c = || code.to_string();
         // A skeleton or another lesson's text differs in dozens of items: the first few say
@@ -87,7 +95,7 @@ impl Differs {
             }
             parts.join("; ")
         };
-        match self {
+        let what = match self.differs {
             Differs::Hints { found, en } => {
                 t!(lang, "lint-translation-hints", found = n(found), en = n(en))
             }
@@ -131,19 +139,15 @@ impl Differs {
                 "lint-translation-references",
                 diff = both(only_en, only_here)
             ),
-        }
+        };
+        t!(
+            lang,
+            "lint-translation",
+            code = code.to_string(),
+            section = self.section.say(lang),
+            what = what
+        )
     }
-}
-
-/// The finding's words: `zh.md, Hints: …`.
-pub fn say(code: &str, section: Section, differs: &Differs, lang: Lang) -> String {
-    t!(
-        lang,
-        "lint-translation",
-        code = code.to_string(),
-        section = section.name(lang),
-        what = differs.say(code, lang)
-    )
 }
 
 /// A line of a lesson text and its 1-based number.

@@ -14,7 +14,6 @@ use super::{Finding, Folder, Pos, Problem};
 use crate::i18n::Lang;
 use crate::lab::catalog::{self, names_in};
 use crate::lab::spec::LetValue;
-use crate::t;
 
 /// A `let:` value as a text may spell it, and the words that name it (for numbers and plain
 /// words, which only count beside one of them: `3` or `blue` alone may be anything).
@@ -119,24 +118,6 @@ fn check_text(
                 say(n + 1, column, finding);
             }
         }
-    }
-}
-
-/// What this file's findings say, in the author's language.
-pub(super) fn say(finding: &Finding, lang: Lang) -> String {
-    let s = |x: &str| x.to_string();
-    match finding {
-        Finding::LiteralValue { name, value } => {
-            t!(lang, "lint-literal-value", name = s(name), value = s(value))
-        }
-        Finding::OldValue { name, old, new } => t!(
-            lang,
-            "lint-old-value",
-            name = s(name),
-            old = s(old),
-            new = s(new)
-        ),
-        _ => String::new(),
     }
 }
 

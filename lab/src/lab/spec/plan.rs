@@ -4,8 +4,7 @@
 use serde::Deserialize;
 
 use super::Localized;
-use crate::i18n::Lang;
-use crate::i18n::Words;
+use crate::i18n::{Lang, Say, Words};
 use crate::lab::fit::Fit;
 use crate::{t, words};
 
@@ -148,12 +147,25 @@ impl Step {
     }
 
     /// The command a learner would type for this step where they are (`fit`), its comments and
-    /// commit message in `lang`.
-    pub fn command(&self, fit: &Fit, lang: Lang) -> String {
+    /// commit message said in the language it is shown in.
+    pub fn command<'a>(&'a self, fit: &'a Fit) -> Command<'a> {
+        Command { step: self, fit }
+    }
+}
+
+/// A step as the command a learner would type where they are.
+pub struct Command<'a> {
+    step: &'a Step,
+    fit: &'a Fit,
+}
+
+impl Say for Command<'_> {
+    fn say(&self, lang: Lang) -> String {
+        let fit = self.fit;
         let src = &fit.src_dir;
         let bare = &fit.bare_dir;
         let repo_dir = format!("{src}/repo");
-        match self {
+        match self.step {
             Step::CreateBareRepo { repo } => format!("git init --bare -b main {bare}/{repo}.git"),
             Step::Clone { repo } => format!("git clone {bare}/{repo}.git {repo_dir}"),
             Step::WriteTemplates { template } => format!(
@@ -219,11 +231,11 @@ mod tests {
         );
         let paths = Fit::lab_vm();
         assert_eq!(
-            actions[2].command(&paths, Lang::FALLBACK),
+            actions[2].command(&paths).say(Lang::FALLBACK),
             "kubectl -n src-kust scale deploy/prod-api --replicas=4"
         );
         assert_eq!(
-            actions[0].command(&paths, Lang::FALLBACK),
+            actions[0].command(&paths).say(Lang::FALLBACK),
             "git init --bare -b main /srv/bare/src.git"
         );
     }
