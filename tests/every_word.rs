@@ -268,3 +268,88 @@ fn no_command_prints_its_own_english_in_another_language() {
         found.join("\n")
     );
 }
+
+/// One lab's state said in every language, with nothing run again: lesson 6 with its plan run
+/// (a step started, waited, done, and one failed) and its self-checks failed is built once, in
+/// English. `L` says that same state in each other language, holding none of the tutor's own
+/// English and asking nothing of the world, and back in English it is the screen it was.
+#[test]
+fn one_finished_lab_reads_in_every_language_without_running_anything_again() {
+    use capa_tui::i18n::{Say, Words};
+    use capa_tui::lab::engine::{self, Progress, RunError, StepError};
+    use capa_tui::tui::state::JobFailure;
+    use capa_tui::tui::update::JobMsg;
+
+    let mut s = scene(5, failed_hook).lang(Lang::FALLBACK).build();
+    update(&mut s, Msg::Lab(LabMsg::Graded(failed_grades())));
+    key(&mut s, KeyCode::Char('r'));
+    let steps = engine::plan(s.current().unwrap()).unwrap();
+    let failure = std::sync::Arc::new(StepError::SyncFailed(
+        "one or more synchronization tasks completed unsuccessfully".into(),
+    ));
+    for p in [
+        Progress::Started {
+            step: 1,
+            title: steps[0].title(),
+        },
+        Progress::Blocker {
+            step: 1,
+            line: Words::of(Section::Hints),
+        },
+        Progress::Done {
+            step: 1,
+            summary: steps[0].title(),
+        },
+        Progress::Started {
+            step: 2,
+            title: steps[1].title(),
+        },
+        Progress::Failed {
+            step: 2,
+            error: Words::of(failure.clone()),
+        },
+    ] {
+        update(&mut s, Msg::Job(JobMsg::Progress(p)));
+    }
+    let ended = RunError::Step {
+        step: 2,
+        title: steps[1].title(),
+        source: failure.clone(),
+    };
+    update(&mut s, Msg::Job(JobMsg::Ended(Err(JobFailure::new(ended)))));
+    let size = (120, 40);
+    let english_screen = text_of(&draw(&s, size.0, size.1));
+    let mut found = Found(Vec::new());
+    for lang in other_languages() {
+        let asked = update(
+            &mut s,
+            Msg::Input(InputMsg::Key(KeyEvent::from(KeyCode::Char('L')))),
+        );
+        assert!(asked.is_empty(), "saying it in {lang} asks for {asked:?}");
+        assert_eq!(s.lang(), lang);
+        let screen = text_of(&draw(&s, size.0, size.1));
+        // A wide character's second cell reads as a space.
+        let bare = |t: &str| t.replace([' ', '\n'], "");
+        for said in [steps[1].title().say(lang), failure.say(lang)] {
+            let start: String = bare(&said).chars().take(6).collect();
+            assert!(
+                bare(&screen).contains(&start),
+                "{lang}: the plan's {start:?} is not on screen:\n{screen}"
+            );
+        }
+        found.read(
+            &english_for(lang),
+            &format!("{lang} the same lab"),
+            &s,
+            size,
+        );
+    }
+    key(&mut s, KeyCode::Char('L'));
+    assert_eq!(s.lang(), Lang::FALLBACK, "L comes back to English");
+    assert_eq!(text_of(&draw(&s, size.0, size.1)), english_screen);
+    assert!(
+        found.0.is_empty(),
+        "the tutor's own English:\n{}",
+        found.0.join("\n")
+    );
+}

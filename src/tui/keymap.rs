@@ -24,6 +24,8 @@ pub enum Action {
     Check,
     Hint,
     Theme,
+    /// The screen's language: the next one the tutor speaks.
+    Language,
     Raw,
     NextApp,
     NextObject,
@@ -240,6 +242,9 @@ pub const BINDINGS: &[Binding] = &[
     }),
     bind(&[KeyCode::Char('t')], Action::Theme, "t", |l| {
         t!(l, "key-theme")
+    }),
+    bind(&[KeyCode::Char('L')], Action::Language, "L", |l| {
+        t!(l, "key-language")
     }),
     bind(&[KeyCode::Char('v')], Action::Raw, "v", |l| {
         t!(l, "key-raw")

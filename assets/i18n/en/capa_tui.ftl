@@ -30,6 +30,7 @@ key-cancel = cancel the running plan
 key-check = self-check this lesson's evidence
 key-hint = one more hint
 key-theme = theme: default / projector / monochrome
+key-language = language: the next one the tutor speaks (the lesson, the panes, the messages; your work stays as it is)
 key-raw = on managedFields: its raw entries; elsewhere: show which Helm layer wins
 key-next-app = timeline: next Application
 key-next-object = managedFields: next object

@@ -52,6 +52,7 @@ key-cancel = 실행 중인 계획 취소
 key-check = 이 레슨의 증거 파일 자가 점검
 key-hint = 힌트 하나 더
 key-theme = 테마: 기본 / 프로젝터 / 흑백
+key-language = 언어: 튜터가 말하는 다음 언어로 (레슨, 패널, 메시지. 여러분의 작업은 그대로입니다)
 key-raw = managedFields 패널에서는 원본 항목, 그 밖에서는 이기는 Helm 계층 보기
 key-next-app = 타임라인: 다음 Application
 key-next-object = managedFields: 다음 객체

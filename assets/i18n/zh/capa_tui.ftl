@@ -29,6 +29,7 @@ key-cancel = 取消正在执行的计划
 key-check = 自检本课的证据文件
 key-hint = 再给一个提示
 key-theme = 主题：默认 / 投影 / 单色
+key-language = 语言：切换到导师会说的下一种语言（课程、窗格和消息；你的作业保持不变）
 key-raw = 在 managedFields 窗格：显示原始条目；在其他窗格：显示哪一层 Helm 取值生效
 key-next-app = 时间线：下一个 Application
 key-next-object = managedFields：下一个对象

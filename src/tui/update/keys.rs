@@ -148,6 +148,13 @@ fn act(s: &mut State, action: Action, key: &KeyEvent) -> Vec<Effect> {
             navigate::go_to(s, s.ui.place.lesson, Section::Hints);
         }
         Action::Theme => s.ui.theme = s.ui.theme.next(),
+        // Everything on screen is a typed value said when it is drawn: the same state, the
+        // plan, its log and the grades included, reads in the next language at once.
+        Action::Language => {
+            let all = crate::i18n::Lang::all();
+            let at = all.iter().position(|l| *l == s.session.lang).unwrap_or(0);
+            s.session.lang = all[(at + 1) % all.len()];
+        }
         Action::NextApp => {
             let names: Vec<String> = s.live.apps.keys().cloned().collect();
             let shown = s.timeline_app().to_string();
