@@ -16,6 +16,7 @@ mod common;
 /// One module per topic (the files of `tests/lab/`).
 mod lab {
     mod app_commands;
+    mod app_of_apps;
     mod by_hand;
     mod lab_setup;
     mod lab_waves;

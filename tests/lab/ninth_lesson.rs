@@ -51,7 +51,7 @@ fn lesson_text(lang: &str) -> String {
     )
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+pub(super) fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(e.file_name());

@@ -261,10 +261,29 @@ impl Catalog {
 
     /// The lab's Applications, in the order the lessons introduce them.
     pub fn apps(&self) -> Vec<&str> {
+        fn add<'a>(app: &'a str, apps: &mut Vec<&'a str>) {
+            if !apps.contains(&app) {
+                apps.push(app);
+            }
+        }
         let mut apps: Vec<&str> = Vec::new();
         for l in &self.lessons {
-            if !apps.contains(&l.spec.app.as_str()) {
-                apps.push(&l.spec.app);
+            add(&l.spec.app, &mut apps);
+        }
+        // Then every other Application a lesson names: one another Application makes (an app
+        // of apps) is watched as the one the lesson applies is.
+        for l in &self.lessons {
+            let spec = &l.spec;
+            for app in spec.checklist.iter().flat_map(|i| i.done_when.apps()) {
+                add(app, &mut apps);
+            }
+            for app in spec.actions.iter().filter_map(|a| a.step.app()) {
+                add(app, &mut apps);
+            }
+            for o in spec.objects() {
+                if o.is_app() {
+                    add(&o.name, &mut apps);
+                }
             }
         }
         apps
@@ -287,6 +306,11 @@ impl Catalog {
                     add(&object.namespace);
                 }
             }
+        }
+        // Then the namespace of every other object a lesson reads (a child Application's,
+        // which no lesson applies).
+        for o in self.lessons.iter().flat_map(|l| l.spec.objects()) {
+            add(&o.namespace);
         }
         out
     }

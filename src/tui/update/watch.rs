@@ -25,21 +25,28 @@ pub fn on_object(s: &mut State, change: ObjectChange) -> Vec<Effect> {
             };
             let name = app.app.metadata.name.clone();
             let lab_app = s.session.catalog.apps().contains(&name.as_str());
+            // An Application a lesson reads as an object (its managedFields, a field a
+            // prediction reveals) is kept whole too.
+            let object_changed = keep_app_object(s, &key, &object);
             if !lab_app
-                || s.live
-                    .apps
-                    .get(&name)
-                    .is_some_and(|had| same_app(had, &app))
+                || (!object_changed
+                    && s.live
+                        .apps
+                        .get(&name)
+                        .is_some_and(|had| same_app(had, &app)))
             {
                 return Vec::new();
             }
             s.live.apps.insert(name.clone(), app);
             super::changed(s, Touched::App(&name))
         }
-        ObjectChange::Deleted { key } if key.is_app() => match s.live.apps.remove(&key.name) {
-            Some(_) => super::changed(s, Touched::App(&key.name)),
-            None => Vec::new(),
-        },
+        ObjectChange::Deleted { key } if key.is_app() => {
+            s.live.objects.remove(&key);
+            match s.live.apps.remove(&key.name) {
+                Some(_) => super::changed(s, Touched::App(&key.name)),
+                None => Vec::new(),
+            }
+        }
         ObjectChange::Applied { key, object } => {
             if s.live
                 .objects
@@ -57,6 +64,22 @@ pub fn on_object(s: &mut State, change: ObjectChange) -> Vec<Effect> {
             None => Vec::new(),
         },
     }
+}
+
+/// Keeps an Application's whole object when a lesson reads it as one; whether it changed.
+fn keep_app_object(s: &mut State, key: &ObjectKey, object: &Value) -> bool {
+    if !s.session.catalog.named_objects().contains(key) {
+        return false;
+    }
+    if s.live
+        .objects
+        .get(key)
+        .is_some_and(|had| same_object(had, object))
+    {
+        return false;
+    }
+    s.live.objects.insert(key.clone(), object.clone());
+    true
 }
 
 /// The key whose readers an object's change concerns: an Event's is the object it is about (a
@@ -133,7 +156,9 @@ fn replace(s: &mut State, stream: &StreamId, objects: Vec<(ObjectKey, Value)>) {
         s.live
             .apps
             .retain(|name, _| !stream.holds(&ObjectKey::app(name)));
-        for (_, json) in objects {
+        s.live.objects.retain(|key, _| !stream.holds(key));
+        for (key, json) in objects {
+            keep_app_object(s, &key, &json);
             s.live.insert_app(&json);
         }
     } else {

@@ -6,12 +6,16 @@ use serde_json::Value;
 use crate::lab::catalog::read_yaml;
 use crate::lab::spec::{DoneWhen, FieldPath};
 
-/// An Application a template defines.
+/// An Application a template defines: applied from a top-level `app-*.yaml`, or made by another
+/// Application whose Git path holds it (an app of apps).
 pub struct TemplateApp {
     pub template: String,
+    /// `app-src-root.yaml`, or `repo/apps/hello.yaml` for one an Application makes.
     pub file: String,
     pub name: String,
     pub spec: Value,
+    /// The Application whose path holds this one; `None` for one the plan applies.
+    pub parent: Option<String>,
 }
 
 pub struct Templates<'a> {
@@ -50,15 +54,33 @@ impl Templates<'_> {
                         .unwrap_or_default()
                         .to_string(),
                     spec: doc["spec"].clone(),
+                    parent: None,
                 })
             })
             .collect()
     }
 
+    /// The Applications the plan applies and, through their Git paths, every Application they
+    /// make (an app of apps, to any depth).
+    pub fn all_apps(&self) -> Vec<TemplateApp> {
+        let mut all = self.apps();
+        let mut i = 0;
+        while i < all.len() && all.len() < 256 {
+            let made = super::objects::apps_made_by(self, &all[i]);
+            for app in made {
+                if !all.iter().any(|a| a.name == app.name) {
+                    all.push(app);
+                }
+            }
+            i += 1;
+        }
+        all
+    }
+
     /// The namespaces the lab's objects can be in: Argo CD's, and each Application's destination.
     pub fn namespaces(&self) -> Vec<String> {
         let mut out = vec!["argocd".to_string()];
-        for a in self.apps() {
+        for a in self.all_apps() {
             if let Some(ns) = a.spec["destination"]["namespace"].as_str()
                 && !out.iter().any(|n| n == ns)
             {

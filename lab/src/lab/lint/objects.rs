@@ -5,13 +5,18 @@
 
 use std::collections::BTreeSet;
 
-use super::facts::Templates;
+use super::facts::{TemplateApp, Templates};
 use crate::lab::catalog::read_yaml;
 
-/// `namespace/Kind/name` of every object the Applications deploy.
+/// `namespace/Kind/name` of every object the Applications deploy, the Applications the plan
+/// applies among them.
 pub fn deployed(t: &Templates<'_>) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    for app in t.apps() {
+    let mut out: BTreeSet<String> = t
+        .apps()
+        .into_iter()
+        .map(|a| format!("argocd/Application/{}", a.name))
+        .collect();
+    for app in t.all_apps() {
         let (Some(ns), Some(path)) = (
             app.spec["destination"]["namespace"].as_str(),
             app.spec["source"]["path"].as_str(),
@@ -20,6 +25,44 @@ pub fn deployed(t: &Templates<'_>) -> BTreeSet<String> {
         };
         for (kind, name) in rendered(t, path.trim_matches('/'), &app.name, "", 0) {
             out.insert(format!("{ns}/{kind}/{name}"));
+        }
+    }
+    out
+}
+
+/// The Applications that `parent`'s Git path holds as plain manifests: what an app of apps
+/// makes when it syncs.
+pub fn apps_made_by(t: &Templates<'_>, parent: &TemplateApp) -> Vec<TemplateApp> {
+    let Some(path) = parent.spec["source"]["path"].as_str() else {
+        return Vec::new();
+    };
+    let dir = path.trim_matches('/');
+    let mut out = Vec::new();
+    for (p, text) in t.files {
+        let Some((template, rest)) = p.split_once("/repo/") else {
+            continue;
+        };
+        let Some(name) = rest.strip_prefix(dir).and_then(|n| n.strip_prefix('/')) else {
+            continue;
+        };
+        if name.contains('/') || !(name.ends_with(".yaml") || name.ends_with(".yml")) {
+            continue;
+        }
+        for doc in text.split("\n---") {
+            let Ok(doc) = read_yaml(doc) else { continue };
+            if doc["kind"] != "Application" {
+                continue;
+            }
+            out.push(TemplateApp {
+                template: template.to_string(),
+                file: format!("repo/{rest}"),
+                name: doc["metadata"]["name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+                spec: doc["spec"].clone(),
+                parent: Some(parent.name.clone()),
+            });
         }
     }
     out

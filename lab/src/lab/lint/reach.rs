@@ -32,15 +32,8 @@ pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut 
 
     evidence_first(spec, &specs, &in_chain, top("requires"), &mut say);
     // Applications the plan waits on or the checks read, that this plan does not apply.
-    let applies = |s: &LessonSpec, app: &str| {
-        s.actions.iter().any(|a| match &a.step {
-            Step::ApplyApp { file } => t
-                .apps()
-                .iter()
-                .any(|x| s.templates.contains(&x.template) && &x.file == file && x.name == app),
-            _ => false,
-        })
-    };
+    let all_apps = t.all_apps();
+    let applies = |s: &LessonSpec, app: &str| applies(s, app, &all_apps);
     let mut used: BTreeSet<String> = BTreeSet::new();
     for i in &spec.checklist {
         let mut c = Vec::new();
@@ -99,6 +92,35 @@ pub fn check(f: &Folder, all: &[&Folder], files: &[(String, String)], out: &mut 
         );
     }
     steps(spec, tree, &t, &mut say);
+}
+
+/// Whether lesson `s` applies Application `app`: from one of its templates' `app-*.yaml`, or
+/// by applying the Application that makes it (an app of apps, to any depth).
+fn applies(s: &LessonSpec, app: &str, all_apps: &[TemplateApp]) -> bool {
+    let mut name = app;
+    for _ in 0..=all_apps.len() {
+        let applied = s.actions.iter().any(|a| match &a.step {
+            Step::ApplyApp { file } => all_apps.iter().any(|x| {
+                x.parent.is_none()
+                    && s.templates.contains(&x.template)
+                    && &x.file == file
+                    && x.name == name
+            }),
+            _ => false,
+        });
+        if applied {
+            return true;
+        }
+        match all_apps
+            .iter()
+            .find(|x| x.name == name)
+            .and_then(|x| x.parent.as_deref())
+        {
+            Some(parent) => name = parent,
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Evidence of other lessons: the lesson that writes it must come first.
@@ -253,12 +275,15 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
         }
         DoneWhen::AppSpec { app, has } => {
             let mine: Vec<_> = t
-                .apps()
+                .all_apps()
                 .into_iter()
                 .filter(|a| spec.templates.contains(&a.template) && &a.name == app)
                 .collect();
-            let applied = |a: &&TemplateApp| {
-                any(&|s| matches!(s, Step::ApplyApp { file } if *file == a.file))
+            // Applied by the plan, or made by an Application once the plan pushes the file that
+            // holds it.
+            let applied = |a: &&TemplateApp| match &a.parent {
+                None => any(&|s| matches!(s, Step::ApplyApp { file } if *file == a.file)),
+                Some(_) => pushes && written.contains(&a.template.as_str()),
             };
             // The plan applies this Application but no file of it holds has:: the cause is a
             // value in the template, which `refs` reports (AppSpecDiffers) with the field; adding

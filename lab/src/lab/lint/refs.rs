@@ -184,7 +184,7 @@ fn apps_and_namespaces(
     t: &Templates<'_>,
     say: &mut impl FnMut(Pos, Finding),
 ) {
-    let mut defined: Vec<String> = t.apps().into_iter().map(|a| a.name).collect();
+    let mut defined: Vec<String> = t.all_apps().into_iter().map(|a| a.name).collect();
     defined.sort();
     defined.dedup();
     let known_ns = t.namespaces();

@@ -503,3 +503,5 @@ fn a_lesson_file_that_is_not_utf8_is_named_where_it_stops_being_text() {
         "{why}"
     );
 }
+
+mod app_of_apps;

@@ -120,7 +120,6 @@ impl DoneWhen {
         }
     }
 
-    /// The live objects this condition reads.
     /// The Deployments whose last scale the condition dates (`held-after-scale`): their scale
     /// Events are read with them.
     pub fn scaled_objects(&self) -> Vec<&ObjectKey> {
@@ -131,6 +130,7 @@ impl DoneWhen {
         }
     }
 
+    /// The live objects this condition reads.
     pub fn objects(&self) -> Vec<&ObjectKey> {
         match self {
             DoneWhen::FieldOwner { object, .. }

@@ -90,6 +90,18 @@ pub enum Step {
 }
 
 impl Step {
+    /// The Application the step acts on or waits for, if any.
+    pub fn app(&self) -> Option<&str> {
+        match self {
+            Step::HardRefresh { app }
+            | Step::Wait { app, .. }
+            | Step::EndBlockingOperation { app }
+            | Step::EndOperation { app }
+            | Step::EndOperationAndRecord { app, .. } => Some(app),
+            _ => None,
+        }
+    }
+
     /// What the step does, in a few words, said where it is drawn.
     pub fn title(&self) -> Words {
         match self {

@@ -51,8 +51,12 @@ impl LivePane for Fields {
 
     /// The object comes from its namespace's watch of its kind.
     fn streams(&self, s: &State) -> Vec<StreamId> {
+        // An Application comes from its own stream, by name.
         s.fields_object()
-            .map(|key| StreamId::new(&key.namespace, key.kind))
+            .map(|key| match key.is_app() {
+                true => StreamId::app(&key.name),
+                false => StreamId::new(&key.namespace, key.kind),
+            })
             .into_iter()
             .collect()
     }
