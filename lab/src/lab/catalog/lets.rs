@@ -272,8 +272,26 @@ fn resolve_one(
 /// A template file's YAML. A Helm template's `{{ … }}` is read as the text `(( … ))`, so a chart
 /// whose expressions stand where values go (as charts mostly do) still reads.
 pub fn read_yaml(text: &str) -> Result<Value, serde_saphyr::Error> {
-    let masked = text.replace("{{", "((").replace("}}", "))");
-    serde_saphyr::from_str::<Value>(&masked)
+    serde_saphyr::from_str::<Value>(&mask_helm(text))
+}
+
+/// Each Helm expression `{{ … }}` as `(( … ))`, and nothing else: the `}}` that closes nested
+/// flow mappings (`automated: {prune: true}}`) is YAML, not Helm.
+fn mask_helm(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        let Some(len) = rest[open + 2..].find("}}") else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        out.push_str("((");
+        out.push_str(&rest[open + 2..open + 2 + len]);
+        out.push_str("))");
+        rest = &rest[open + 2 + len + 2..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Puts the values in wherever a string of `v` says `${name}`: everywhere but `let:` itself.
@@ -368,6 +386,19 @@ fn lookup<'a>(name: &str, values: &'a BTreeMap<String, Value>) -> Result<&'a Val
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A template file in flow style reads: `}}` closing nested flow mappings is YAML, while a
+    /// Helm expression `{{ … }}` where a value goes is masked (instructor trial 4's parent
+    /// Application, written in flow style, was read as no Application at all).
+    #[test]
+    fn nested_flow_mappings_and_helm_expressions_both_read() {
+        let app = read_yaml("spec: {syncPolicy: {automated: {prune: true}}}").unwrap();
+        assert_eq!(app["spec"]["syncPolicy"]["automated"]["prune"], json!(true));
+        let chart =
+            read_yaml("metadata:\n  name: {{ .Release.Name }}-web\nspec: {a: {b: 1}}").unwrap();
+        assert_eq!(chart["metadata"]["name"], json!("(( .Release.Name ))-web"));
+        assert_eq!(chart["spec"]["a"]["b"], json!(1));
+    }
 
     fn lets(yaml: &str) -> BTreeMap<String, LetValue> {
         serde_saphyr::from_str(yaml).unwrap()
