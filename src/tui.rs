@@ -13,7 +13,7 @@ pub mod update;
 pub mod view;
 pub mod wrap;
 
-pub use runtime::{Executor, FilesSnapshot, Options, files_snapshot, run};
+pub use runtime::{Executor, Options, run};
 /// The state lives in `update`, its one writer: its fields are that module's alone, and
 /// everything else reads it through accessors (`state.ui()`, `state.live()`, ...).
 pub use update::state;

@@ -698,6 +698,31 @@ fn the_lab_looks_up_words_only_where_a_value_is_said() {
     );
 }
 
+/// The runtime only moves messages and effects: reading the lab's files, parsing them and walking
+/// Git is the lab's work (`lab::eval::files`, `git`), so none of it hides in `src/tui/runtime`.
+#[test]
+fn the_runtime_reads_no_lab_files_itself() {
+    let files = sources();
+    let mut found = Vec::new();
+    for (path, text) in &files {
+        if !(path == "src/tui/runtime.rs" || path.starts_with("src/tui/runtime/")) {
+            continue;
+        }
+        for doing in [
+            "serde_saphyr",
+            "crate::git::",
+            "revwalk",
+            "read_dir",
+            "read_to_string",
+        ] {
+            if text.contains(doing) {
+                found.push(format!("{path}: {doing}"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "the lab's work in the runtime: {found:?}");
+}
+
 /// The lab crate depends on no terminal library, so "back ends never draw" is kept by the
 /// compiler (a `use ratatui` in `lab/` does not build), not by review. Read from its manifest:
 /// its dependencies, dev-dependencies included, name none of the tutor's terminal crates.

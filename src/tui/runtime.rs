@@ -3,8 +3,6 @@
 //! turned into messages. Queued messages are drained before each frame, so bursts coalesce into
 //! one draw.
 
-use crate::tui::update::{DrawnMsg, LabMsg};
-
 mod executor;
 mod files;
 mod sources;
@@ -19,7 +17,6 @@ use ratatui::crossterm::execute;
 use tokio::sync::mpsc;
 
 pub use executor::Executor;
-pub use files::{FilesSnapshot, files_snapshot};
 
 use super::state::{Opening, Pane, ShellAbout, State};
 use super::update::{Msg, update};
@@ -27,6 +24,7 @@ use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
 use crate::lab::progress;
 use crate::session::Session;
+use crate::tui::update::{DrawnMsg, LabMsg};
 
 /// How often a moving time (a stale watch's age, a plan's elapsed time) is redrawn.
 const CLOCK_INTERVAL: Duration = Duration::from_secs(1);

@@ -3,8 +3,6 @@
 //! keys reach it as bytes through an effect. Ending the tutor ends the shell's whole session:
 //! no process it started is left behind.
 
-use crate::tui::update::ShellMsg;
-
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -14,6 +12,7 @@ use tokio::sync::mpsc;
 use super::update::Msg;
 use crate::session::jobs;
 use crate::session::shell_env::{ShellEnv, ShellError};
+use crate::tui::update::ShellMsg;
 
 /// A running shell: where keys go, how to resize and end it.
 pub struct ShellProcess {

@@ -117,3 +117,26 @@ pub fn authors_ahead(repo: &Repository, local: &str, remote: &str) -> Result<Opt
         source,
     })
 }
+
+/// (full SHA, subject) of the working copy's recent commits, so revisions read as words.
+pub fn commit_subjects(repo_dir: &Path) -> Vec<(String, String)> {
+    let Ok(repo) = super::open(repo_dir) else {
+        return Vec::new();
+    };
+    let Ok(mut walk) = repo.revwalk() else {
+        return Vec::new();
+    };
+    if walk.push_glob("refs/*").is_err() {
+        return Vec::new();
+    }
+    walk.flatten()
+        .take(200)
+        .filter_map(|oid| {
+            let c = repo.find_commit(oid).ok()?;
+            Some((
+                oid.to_string(),
+                c.summary().ok().flatten().unwrap_or_default().to_string(),
+            ))
+        })
+        .collect()
+}

@@ -9,6 +9,7 @@ pub mod context;
 pub mod derived;
 pub mod evidence;
 pub mod facts;
+pub mod files;
 mod unmet;
 
 pub use checklist::ItemState;

@@ -2,24 +2,23 @@
 //! cancel, a self-check, the shell, the clipboard, the cluster's clock), each on a task of its
 //! own that reports back only with messages.
 
-use crate::tui::update::{JobMsg, LabMsg, ShellMsg};
-
 use std::io::{Write, stdout};
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use super::files::{FilesSnapshot, files_snapshot};
 use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
 use crate::lab::engine::{self, Runner};
+use crate::lab::eval::files::{FilesSnapshot, files_snapshot};
 use crate::lab::spec::LessonId;
 use crate::session::Session;
 use crate::session::shell_env::ShellEnv;
 use crate::tui::shell::{self, ShellProcess};
 use crate::tui::state::JobFailure;
 use crate::tui::update::{Effect, Msg};
+use crate::tui::update::{JobMsg, LabMsg, ShellMsg};
 
 /// The longest any wait of a plan may take in the tutor.
 const PLAN_DEADLINE: Duration = Duration::from_secs(600);

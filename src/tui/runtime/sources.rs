@@ -2,8 +2,6 @@
 //! thread, and the clock (a tick only while something on screen moves, and the moment a
 //! regrade is due).
 
-use crate::tui::update::{InputMsg, LabMsg};
-
 use std::sync::Arc;
 
 use ratatui::crossterm::event::{self, Event, MouseEventKind};
@@ -13,6 +11,7 @@ use crate::cluster::watch::{self as lab_watch, lab_streams};
 use crate::lab::catalog::Catalog;
 use crate::session::Session;
 use crate::tui::update::Msg;
+use crate::tui::update::{InputMsg, LabMsg};
 
 /// Starts the lab's watches (following the kubeconfig); what they see arrives as messages.
 pub(super) fn start_watches(

@@ -1,14 +1,14 @@
 //! The watches' health as the learner reads it: per-stream errors, a resumed watch, a re-list,
 //! a 410, and what the header, the panes and the keys then say.
-use crate::cluster::watch::{ObjectChange, StreamChange};
-use crate::tui::update::{InputMsg, JobMsg, LabMsg};
 
 use super::*;
 use crate::cluster::problem::Problem;
+use crate::cluster::watch::{ObjectChange, StreamChange};
 use crate::cluster::watch::{StreamId, lab_streams};
 use crate::cluster::{Kind, ObjectKey};
 use crate::lab::catalog::Catalog;
 use crate::tui::state::Notice;
+use crate::tui::update::{InputMsg, JobMsg, LabMsg};
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 use serde_json::{Value, json};
 

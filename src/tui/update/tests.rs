@@ -1,6 +1,5 @@
 //! How `update` turns keys and messages into state and effects, without a terminal: the
 //! helpers every test here shares, and the tests by what they drive.
-use crate::tui::update::InputMsg;
 
 use super::*;
 use crate::i18n::{Lang, Say};
@@ -8,6 +7,7 @@ use crate::lab::catalog::{Catalog, Section};
 use crate::lab::engine::Progress;
 use crate::lab::spec::LessonId;
 use crate::tui::state::{JobView, Pane, PlanStep, ShellStatus, StateBuilder, StepState};
+use crate::tui::update::InputMsg;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
 use strum::EnumCount;
 

@@ -1,10 +1,10 @@
 //! Checklists and progress: steps tick in order and untick with their reason, moments that are
 //! over tick once their evidence passes, and progress resumes where the learner was.
+
+use super::*;
 use crate::cluster::Kind;
 use crate::cluster::watch::ObjectChange;
 use crate::tui::update::{JobMsg, LabMsg};
-
-use super::*;
 
 #[test]
 fn a_checklist_ticks_in_order_and_unticks_with_the_reason_when_the_facts_change() {

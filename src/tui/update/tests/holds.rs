@@ -1,10 +1,10 @@
 //! Steps that hold for a time: a scale's hold counts from the scale the cluster recorded, waits
 //! for the cluster's clock, and starts again when the replicas move away and back.
+
+use super::*;
 use crate::cluster::Kind;
 use crate::cluster::watch::ObjectChange;
 use crate::tui::update::LabMsg;
-
-use super::*;
 
 /// Lesson 7's hold, ticked at `ticked`, on facts that hold it: the app ignores replicas, prod-api
 /// was scaled to 4 by kubectl (`scaled` dates its Event), and the tutor has not read the

@@ -1,10 +1,10 @@
 //! Keys: sections and lessons, releases, the help, quitting, hints, the app and object cycles,
 //! and the confirmation before a plan changes a real cluster.
+
+use super::*;
 use crate::cluster::Kind;
 use crate::cluster::watch::ObjectChange;
 use crate::tui::update::{DrawnMsg, InputMsg, LabMsg};
-
-use super::*;
 
 #[test]
 fn presenter_keys_walk_sections_then_lessons() {

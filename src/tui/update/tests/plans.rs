@@ -1,9 +1,9 @@
 //! Plans and step mode: a finished plan is graded, step mode runs one action a press, the room's
 //! prediction comes first, and each lesson shows only its own plan.
-use crate::cluster::watch::ObjectChange;
-use crate::tui::update::{JobMsg, LabMsg};
 
 use super::*;
+use crate::cluster::watch::ObjectChange;
+use crate::tui::update::{JobMsg, LabMsg};
 
 /// The lesson's plan on screen as the runtime sends it, each action titled by `title`.
 pub(super) fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) -> String) {

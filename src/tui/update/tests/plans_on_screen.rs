@@ -1,10 +1,10 @@
 //! Plans on a small screen, presenting or not: what the next press will do, what a running step
 //! waits for and why a step failed stay on screen, and step mode left behind leaves nothing
 //! running.
-use crate::tui::update::JobMsg;
 
 use super::plans::{lesson_words, plan_shown, started, step_failed};
 use super::*;
+use crate::tui::update::JobMsg;
 
 /// Presenting on a small screen, a running step shows what it waits for: the log's copies of it
 /// and the lines said before it give way, never the live line (lesson 6 at 80×24 showed only

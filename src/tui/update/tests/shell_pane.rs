@@ -1,8 +1,8 @@
 //! The shell pane: keys go to it until Ctrl-], it restarts after it exits, its terminal follows
 //! the pane, and "type it for me" pastes the chosen command once the prompt is there.
-use crate::tui::update::{DrawnMsg, InputMsg, ShellMsg};
 
 use super::*;
+use crate::tui::update::{DrawnMsg, InputMsg, ShellMsg};
 
 #[test]
 fn in_the_shell_every_key_is_the_shells_until_ctrl_close_bracket() {
