@@ -52,6 +52,11 @@ pub struct Global {
     /// The kubeconfig context to use [default: its current context].
     #[arg(long, global = true)]
     pub context: Option<String>,
+    /// One of many learners on one cluster: the lab's Applications, namespaces and bare repos
+    /// get this learner's own names (alice-src-helm, alice-src.git), and the source dir is
+    /// their own (/root/capa-src-alice). Lowercase letters, digits and '-'.
+    #[arg(long, global = true, env = "CAPA_LEARNER", value_parser = learner_name)]
+    pub learner: Option<crate::lab::learner::Learner>,
     /// The learner's source dir (working copy, app-*.yaml, evidence) [default: $CAPA_SRC_DIR or /root/capa-src].
     #[arg(long, global = true)]
     pub src_dir: Option<PathBuf>,
@@ -248,8 +253,15 @@ impl Global {
             src_dir: self.src_dir.as_deref(),
             bare_dir: self.bare_dir.as_deref(),
             fresh: self.fresh,
+            learner: self.learner.as_ref(),
         }
     }
+}
+
+/// `--learner`'s value, or why it is not one (in English: clap says it before any language is
+/// chosen).
+fn learner_name(s: &str) -> Result<crate::lab::learner::Learner, String> {
+    crate::lab::learner::Learner::parse(s).map_err(|e| e.to_string())
 }
 
 /// Runs the parsed command; returns the process exit code.

@@ -26,6 +26,7 @@ use crate::i18n::Lang;
 use crate::lab::catalog::Catalog;
 use crate::lab::engine::Runner;
 use crate::lab::fit::Fit;
+use crate::lab::learner::Learner;
 use crate::lab::paths::LabPaths;
 use crate::t;
 use serving::{Claim, Owner, Serving};
@@ -42,6 +43,8 @@ pub struct Options<'a> {
     pub bare_dir: Option<&'a Path>,
     /// With `sim`: start a new lab, moving the old state dir aside first (nothing is deleted).
     pub fresh: bool,
+    /// One of many learners on this cluster (`--learner`): their own source dir by default.
+    pub learner: Option<&'a Learner>,
 }
 
 /// Why a session could not start, typed; said with what to do by [`Say`].
@@ -108,7 +111,7 @@ impl Options<'_> {
         if self.sim {
             self.place().paths
         } else {
-            LabPaths::resolve(self.src_dir, self.bare_dir)
+            LabPaths::resolve_for(self.src_dir, self.bare_dir, self.learner)
         }
     }
 
@@ -122,10 +125,12 @@ impl Options<'_> {
             .bare_dir
             .map(Path::to_path_buf)
             .unwrap_or_else(|| state.join("bare"));
-        let src = self
-            .src_dir
-            .map(Path::to_path_buf)
-            .unwrap_or_else(|| state.join("capa-src"));
+        let src = self.src_dir.map(Path::to_path_buf).unwrap_or_else(|| {
+            state.join(match self.learner {
+                Some(l) => l.own("capa-src"),
+                None => "capa-src".into(),
+            })
+        });
         Where {
             kubeconfig: state.join("kubeconfig"),
             paths: LabPaths {

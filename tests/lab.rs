@@ -20,6 +20,7 @@ mod lab {
     mod by_hand;
     mod lab_setup;
     mod lab_waves;
+    mod learners;
     mod lesson_faults;
     mod lesson_languages;
     mod lesson_text;

@@ -383,6 +383,7 @@ async fn key_presses_run_lessons_and_their_evidence_passes() {
         src_dir: None,
         bare_dir: None,
         fresh: false,
+        learner: None,
     };
     let session = capa_tui::session::Session::open(options).await.unwrap();
     let catalog = catalog();

@@ -17,6 +17,7 @@ pub mod eval;
 pub mod files;
 pub mod fit;
 pub mod fswatch;
+pub mod learner;
 pub mod lint;
 pub mod paths;
 pub mod progress;

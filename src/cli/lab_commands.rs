@@ -62,9 +62,10 @@ pub fn chosen_catalog(g: &Global, lang: Lang) -> Result<(Arc<Catalog>, setup::Ch
     };
     let chosen =
         setup::choose(&kept, &file, g.lessons.as_deref(), g.templates.as_deref()).map_err(said)?;
-    let catalog = Catalog::load(
+    let catalog = Catalog::load_for(
         chosen.setup.lessons.as_deref(),
         chosen.setup.templates.as_deref(),
+        g.learner.as_ref(),
     )
     .map_err(|e| {
         errln!("capa-tui: {e}");

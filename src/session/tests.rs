@@ -21,6 +21,7 @@ async fn an_unsafe_state_dir_is_refused_in_the_learners_language() {
         src_dir: None,
         bare_dir: None,
         fresh: false,
+        learner: None,
     })
     .await
     .err()
@@ -59,6 +60,7 @@ async fn a_source_dir_others_may_write_into_is_refused_in_the_learners_language(
         src_dir: Some(&src),
         bare_dir: Some(&dir.path().join("bare")),
         fresh: false,
+        learner: None,
     })
     .await
     .err()

@@ -844,3 +844,4 @@ sim-folder-others-write = { $path } can be written by other users (mode { $mode 
 sim-folder-unreadable = cannot look at { $path }: { $why }
 tutor-folder-not-yours = { $path } belongs to another user (uid { $owner }), who could change your progress and what the lab shell runs as it starts; use a source dir of your own (`--src-dir`)
 tutor-folder-others-write = { $path } can be written by other users (mode { $mode }), who could change your progress and what the lab shell runs as it starts; run `chmod go-w { $path }` or use a source dir of your own (`--src-dir`)
+learner-bad-name = { $name } is not a learner name: use lowercase letters, digits and '-' (at most { $most }), for example alice or team-7

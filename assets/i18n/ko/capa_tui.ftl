@@ -846,3 +846,4 @@ sim-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권�
 sim-folder-unreadable = { $path } 을(를) 살펴볼 수 없습니다: { $why }
 tutor-folder-not-yours = { $path } 은(는) 다른 사용자(uid { $owner })의 것이어서 그 사용자가 진행 상황과 실습 셸이 시작할 때 실행하는 내용을 바꿀 수 있습니다. 자신의 소스 디렉터리(`--src-dir`)를 사용하세요
 tutor-folder-others-write = 다른 사용자가 { $path } 에 쓸 수 있어(권한 { $mode }) 진행 상황과 실습 셸이 시작할 때 실행하는 내용을 바꿀 수 있습니다. `chmod go-w { $path }` 를 실행하거나 자신의 소스 디렉터리(`--src-dir`)를 사용하세요
+learner-bad-name = { $name }은(는) 학습자 이름으로 쓸 수 없습니다: 소문자, 숫자, '-'만 쓰세요(최대 { $most }자). 예: alice, team-7

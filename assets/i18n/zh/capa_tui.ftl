@@ -820,3 +820,4 @@ sim-folder-others-write = 其他用户可以写入 { $path }（权限 { $mode }�
 sim-folder-unreadable = 无法查看 { $path }：{ $why }
 tutor-folder-not-yours = { $path } 属于另一个用户（uid { $owner }），他可以改动你的进度，以及实验 shell 启动时运行的内容；请使用你自己的源码目录（`--src-dir`）
 tutor-folder-others-write = 其他用户可以写入 { $path }（权限 { $mode }），他们可以改动你的进度，以及实验 shell 启动时运行的内容；请运行 `chmod go-w { $path }`，或使用你自己的源码目录（`--src-dir`）
+learner-bad-name = { $name } 不是有效的学员名：请只用小写字母、数字和 '-'（最多 { $most } 个字符），例如 alice 或 team-7

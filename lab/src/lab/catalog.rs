@@ -16,6 +16,7 @@ pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
 use crate::cluster::ObjectKey;
 use crate::i18n::{Lang, Say};
+use crate::lab::learner::{LabNames, Learner};
 
 /// The parts every lesson has, in the order a presenter steps through them.
 #[derive(
@@ -209,6 +210,17 @@ impl Catalog {
     /// (laid out like `repo-template/`), each the built-in ones when not given: for instructors
     /// who adapt the lab, and for tests that change its values.
     pub fn load(lessons: Option<&Path>, templates: Option<&Path>) -> Result<Catalog, CatalogError> {
+        Catalog::load_for(lessons, templates, None)
+    }
+
+    /// As [`Catalog::load`], with every name of the lab (its Applications, their namespaces,
+    /// its bare repos) `learner`'s own, in the lessons, their texts and the templates alike:
+    /// many learners on one cluster (`--learner`).
+    pub fn load_for(
+        lessons: Option<&Path>,
+        templates: Option<&Path>,
+        learner: Option<&Learner>,
+    ) -> Result<Catalog, CatalogError> {
         let lesson_files = match lessons {
             Some(dir) => {
                 let files = read_tree(dir)?;
@@ -225,8 +237,24 @@ impl Catalog {
             Some(dir) => read_tree(dir)?,
             None => embedded_under("repo-template/"),
         };
+        let Some(learner) = learner else {
+            return Ok(Catalog {
+                lessons: parse_lessons(lesson_files, &templates)?,
+                templates,
+            });
+        };
+        // The names are read from the lab as it is written, then made the learner's everywhere.
+        let lab = parse_lessons(lesson_files.clone(), &templates)?;
+        let names = LabNames::of(&lab.iter().map(|l| &l.spec).collect::<Vec<_>>(), &templates);
+        let own = |files: Vec<(String, String)>| -> Vec<(String, String)> {
+            files
+                .into_iter()
+                .map(|(path, text)| (path, names.rename(&text, learner)))
+                .collect()
+        };
+        let templates = own(templates);
         Ok(Catalog {
-            lessons: parse_lessons(lesson_files, &templates)?,
+            lessons: parse_lessons(own(lesson_files), &templates)?,
             templates,
         })
     }

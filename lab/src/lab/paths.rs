@@ -70,6 +70,20 @@ pub struct LabPaths {
 impl LabPaths {
     /// Flags first, then `CAPA_SRC_DIR` / `CAPA_BARE_DIR`, then the lab VM's defaults.
     pub fn resolve(src_dir: Option<&Path>, bare_dir: Option<&Path>) -> LabPaths {
+        LabPaths::resolve_for(src_dir, bare_dir, None)
+    }
+
+    /// As [`LabPaths::resolve`]; one of many learners on a cluster gets a source dir of their
+    /// own by default (`/root/capa-src-alice`), beside the shared bare dir.
+    pub fn resolve_for(
+        src_dir: Option<&Path>,
+        bare_dir: Option<&Path>,
+        learner: Option<&crate::lab::learner::Learner>,
+    ) -> LabPaths {
+        let default_src = match learner {
+            Some(l) => format!("{DEFAULT_SRC_DIR}-{}", l.name()),
+            None => DEFAULT_SRC_DIR.to_string(),
+        };
         let pick = |flag: Option<&Path>, var: &str, default: &str| {
             flag.map(Path::to_path_buf)
                 .or_else(|| {
@@ -80,7 +94,7 @@ impl LabPaths {
                 .unwrap_or_else(|| PathBuf::from(default))
         };
         LabPaths {
-            src_dir: pick(src_dir, "CAPA_SRC_DIR", DEFAULT_SRC_DIR),
+            src_dir: pick(src_dir, "CAPA_SRC_DIR", &default_src),
             bare_dir: pick(bare_dir, "CAPA_BARE_DIR", DEFAULT_BARE_DIR),
         }
     }

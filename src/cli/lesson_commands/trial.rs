@@ -128,6 +128,7 @@ async fn fresh_lab(state: &Path, speed: f64, lang: Lang) -> Result<Session, i32>
         src_dir: None,
         bare_dir: None,
         fresh: true,
+        learner: None,
     };
     let s = Session::open(options).await.map_err(|e| {
         errln!("capa-tui: {}", e.say(lang));

@@ -62,6 +62,7 @@ async fn fresh_refuses_while_a_session_has_the_lab_open() {
         src_dir: None,
         bare_dir: None,
         fresh: true,
+        learner: None,
     };
     let refused = crate::session::Session::open(options()).await.err();
     assert!(
