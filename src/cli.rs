@@ -94,6 +94,29 @@ pub struct Global {
 }
 
 #[derive(Debug, Subcommand)]
+pub enum ClassCommand {
+    /// Keep this lab as its self-check reads it now (evidence, progress, working copy, bare
+    /// repos, and the cluster's answers) in DIR, to grade after class (with the usual cluster,
+    /// --learner and folder options).
+    Collect {
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Grade collected labs with no cluster and print the room: learner × lesson (passed,
+    /// failed with the first reason, not started), hints used, predictions right.
+    Report {
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Also write the table as CSV (a row per learner and lesson).
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Also write it as one self-contained HTML page.
+        #[arg(long)]
+        html: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 pub enum Command {
     /// The embedded lab cluster (a Kubernetes API server with Argo CD on loopback).
     #[command(subcommand)]
@@ -119,6 +142,10 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// For instructors: a learner's lab collected after class, and the room's labs graded
+    /// with no cluster into one table.
+    #[command(subcommand)]
+    Class(ClassCommand),
     /// The lab's Applications and progress.
     Status {
         #[arg(long)]
@@ -277,6 +304,12 @@ pub async fn run(cli: Cli) -> i32 {
         }) => lab_commands::do_lessons(&g, &lesson, yes, timeout).await,
         Some(Command::Check { lesson, json }) => lab_commands::check(&g, &lesson, json).await,
         Some(Command::Status { json }) => lab_commands::status(&g, json).await,
+        Some(Command::Class(ClassCommand::Collect { out })) => {
+            lab_commands::class::collect(&g, &out).await
+        }
+        Some(Command::Class(ClassCommand::Report { dirs, csv, html })) => {
+            lab_commands::class::report(&g, &dirs, csv.as_deref(), html.as_deref()).await
+        }
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
         Some(Command::Shell) => lab_commands::shell(&g).await,
         Some(Command::Env) => lab_commands::env(&g),

@@ -18,6 +18,7 @@ mod lab {
     mod app_commands;
     mod app_of_apps;
     mod by_hand;
+    mod class;
     mod lab_setup;
     mod lab_waves;
     mod learners;

@@ -11,6 +11,7 @@ pub mod health;
 mod key;
 mod kind;
 pub mod problem;
+pub mod recorded;
 pub mod scaled;
 pub mod watch;
 

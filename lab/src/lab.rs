@@ -12,6 +12,7 @@
 //!   commands a lesson's text holds.
 
 pub mod catalog;
+pub mod class;
 pub mod engine;
 pub mod eval;
 pub mod files;

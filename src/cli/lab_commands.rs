@@ -4,6 +4,7 @@
 //! lessons a key names.
 
 mod checks;
+pub mod class;
 mod doctor;
 mod plans;
 mod shells;

@@ -18,7 +18,7 @@ use tokio::sync::{mpsc, watch};
 use crate::common::Lab;
 
 /// `learner`'s lab on `lab`'s cluster: their own names and source dir, the shared bare dir.
-async fn learners_lab(lab: &Lab, learner: &str) -> Runner {
+pub(super) async fn learners_lab(lab: &Lab, learner: &str) -> Runner {
     let learner = Learner::parse(learner).unwrap();
     let paths = LabPaths {
         src_dir: lab.dir.path().join(learner.own("capa-src")),
@@ -39,7 +39,7 @@ async fn learners_lab(lab: &Lab, learner: &str) -> Runner {
 }
 
 /// Every lesson's plan, in order; the first that fails, said.
-async fn do_all(runner: &Runner) -> Result<(), String> {
+pub(super) async fn do_all(runner: &Runner) -> Result<(), String> {
     for lesson in runner.catalog.lessons() {
         let steps = engine::plan(lesson).unwrap();
         let (tx, _rx) = mpsc::unbounded_channel();

@@ -377,6 +377,15 @@ pub enum Reveal {
     Owner { object: ObjectKey, path: FieldPath },
 }
 
+impl Reveal {
+    /// The object the answer is read from.
+    pub fn object(&self) -> &ObjectKey {
+        match self {
+            Reveal::Field { object, .. } | Reveal::Owner { object, .. } => object,
+        }
+    }
+}
+
 /// The tutor's live panes, as lessons name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
