@@ -52,6 +52,10 @@ pub struct Global {
     /// The kubeconfig context to use [default: its current context].
     #[arg(long, global = true)]
     pub context: Option<String>,
+    /// The tutor: also record the session into FILE as an asciicast v2 file (`asciinema play
+    /// FILE` shows it, as does asciinema's web player).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub record: Option<PathBuf>,
     /// One of many learners on one cluster: the lab's Applications, namespaces and bare repos
     /// get this learner's own names (alice-src-helm, alice-src.git), and the source dir is
     /// their own (/root/capa-src-alice). Lowercase letters, digits and '-'.
@@ -387,6 +391,7 @@ async fn tutor(g: &Global, lesson: Option<&str>) -> i32 {
             theme: settings.theme.value,
             kept_setup: chosen.from_the_lab.then(|| chosen.kept_in()),
             lesson,
+            record: g.record.clone(),
         },
         &log,
     )

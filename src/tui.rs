@@ -2,6 +2,7 @@
 //! messages and returns effects; watchers and jobs only send messages; views draw from borrowed
 //! state. Never does I/O while drawing.
 
+mod cast;
 pub mod keymap;
 pub mod layout;
 pub mod prediction;

@@ -18,6 +18,7 @@ use tokio::sync::mpsc;
 
 pub use executor::Executor;
 
+use super::cast::Cast;
 use super::state::{Opening, Pane, ShellAbout, State};
 use super::update::{Msg, update};
 use crate::i18n::Lang;
@@ -57,6 +58,8 @@ pub struct Options {
     pub kept_setup: Option<crate::lab::setup::KeptIn>,
     /// `--lesson`: the lesson to open on, whatever the progress says.
     pub lesson: Option<crate::lab::spec::LessonId>,
+    /// `--record`: the session as an asciicast v2 file.
+    pub record: Option<std::path::PathBuf>,
 }
 
 /// What is said before anything else: a lab moved aside or taken over (attaching is in the
@@ -103,6 +106,7 @@ pub async fn run(
     let lang = options.lang;
     // Bounded and rotated: a cluster away for hours once grew it by 8 lines a second.
     crate::session::logfile::init(log_file);
+    let record = options.record.clone();
     let mut state = State::open(catalog.clone(), opening(&session, options));
     // The progress as resumed: the base of this tutor's own changes (what it merges into
     // another tutor's, `progress::save`).
@@ -117,7 +121,11 @@ pub async fn run(
     let mut executor = Executor::new(&session, catalog.clone(), lang, tx.clone());
 
     let mut ending = crate::session::ending::Ending::listen();
-    let mut terminal = ratatui::init();
+    let Some((mut terminal, cast, mut recorded_size)) = open_terminal(record.as_deref()) else {
+        restore_terminal();
+        session.close().await;
+        return 1;
+    };
     let _ = execute!(stdout(), EnableMouseCapture);
     sources::spawn_input_thread(tx.clone());
     // Evidence already there is graded as soon as the watches are live, so a passing file
@@ -141,6 +149,12 @@ pub async fn run(
     loop {
         if drawn != Some(state.version()) {
             drawn = Some(state.version());
+            if let (Some(c), Ok(now)) = (&cast, terminal.size())
+                && (now.width, now.height) != recorded_size
+            {
+                recorded_size = (now.width, now.height);
+                c.resized(recorded_size);
+            }
             let mut frame = None;
             if let Err(e) = terminal.draw(|f| {
                 frame = Some(super::view::draw(&state, f.area(), f.buffer_mut()));
@@ -197,6 +211,28 @@ pub async fn run(
     session.close().await;
     code
 }
+
+/// The terminal the tutor draws on, its size, and with `--record` the recording its frames are
+/// also kept in. Raw mode, the alternate screen and the panic hook come from `ratatui::init`.
+fn open_terminal(record: Option<&Path>) -> Option<(Screen, Option<Cast>, (u16, u16))> {
+    let size = ratatui::init()
+        .size()
+        .map_or((80, 24), |s| (s.width, s.height));
+    let cast = record.and_then(|path| {
+        Cast::create(path, size, "capa-tui")
+            .map_err(|e| tracing::warn!("no recording into {}: {e}", path.display()))
+            .ok()
+    });
+    let writer: Box<dyn std::io::Write> = match &cast {
+        Some(c) => Box::new(c.tee(stdout())),
+        None => Box::new(stdout()),
+    };
+    let terminal = ratatui::Terminal::new(ratatui::backend::CrosstermBackend::new(writer)).ok()?;
+    Some((terminal, cast, size))
+}
+
+/// The terminal the tutor draws on: stdout, or stdout and a recording.
+type Screen = ratatui::Terminal<ratatui::backend::CrosstermBackend<Box<dyn std::io::Write>>>;
 
 /// Gives the terminal back. A terminal that hung up (its window closed: SIGHUP) cannot be
 /// written to, and `ratatui::restore` says so with `eprintln!`, which panics on that same dead
