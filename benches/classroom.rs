@@ -7,7 +7,9 @@
 //! spell, and (in a fresh tutor) its first frame and the lesson's app on screen. Reported, never
 //! asserted: a timing is a benchmark, not a test.
 //!
-//! Arguments (after `--`): `--apps 0,200,1000 --speeds 1,10 --patches 20 --idle 30`.
+//! Arguments (after `--`): `--apps 0,200,1000 --speeds 1,10 --patches 20 --idle 30
+//! --learners 0`. With `--learners N` (issue 34), N learners (`l00`, `l01`, …) each do lessons
+//! 1–2 with `--learner` on the one cluster first, and the tutor measured is the first one's.
 //! `CAPA_BENCH_BIN` runs another build of the tutor (to compare before and after);
 //! `CAPA_BENCH_PERF=PREFIX` profiles the idle spell with `perf record`.
 
@@ -39,6 +41,7 @@ struct Args {
     speeds: Vec<f64>,
     patches: usize,
     idle: Duration,
+    learners: usize,
 }
 
 fn args() -> Args {
@@ -47,6 +50,7 @@ fn args() -> Args {
         speeds: vec![1.0, 10.0],
         patches: 20,
         idle: Duration::from_secs(30),
+        learners: 0,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let list = |v: &str| -> Vec<String> { v.split(',').map(str::to_string).collect() };
@@ -58,6 +62,7 @@ fn args() -> Args {
             "--speeds" => a.speeds = list(v).iter().map(|n| n.parse().unwrap()).collect(),
             "--patches" => a.patches = v.parse().unwrap(),
             "--idle" => a.idle = Duration::from_secs(v.parse().unwrap()),
+            "--learners" => a.learners = v.parse().unwrap(),
             // cargo bench passes `--bench`; anything else is not ours
             _ => {}
         }
@@ -232,6 +237,7 @@ fn pct(d: &[Duration], q: f64) -> f64 {
 /// The figures of one run.
 struct Figures {
     apps: usize,
+    learners: usize,
     speed: f64,
     tutor: Vec<Duration>,
     kubectl: Vec<Duration>,
@@ -244,7 +250,23 @@ struct Figures {
     app_on_screen: Option<Duration>,
 }
 
-async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Figures {
+async fn one_run(
+    apps: usize,
+    speed: f64,
+    patches: usize,
+    idle: Duration,
+    learners: usize,
+) -> Figures {
+    // The measured learner's names (`l00-src-helm`), or the lab's own when the class is one.
+    let me = (learners > 0).then(|| "l00".to_string());
+    let own = |name: &str| {
+        me.as_ref()
+            .map_or(name.to_string(), |l| format!("{l}-{name}"))
+    };
+    let as_me: Vec<String> = me
+        .iter()
+        .flat_map(|l| ["--learner".to_string(), l.clone()])
+        .collect();
     let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("state");
     let kc = dir.path().join("kubeconfig");
@@ -270,17 +292,24 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    for lesson in ["1", "2"] {
-        let ok = Command::new(&bin)
-            .env("CAPA_TOOLS_DIR", tools_dir())
-            .args(["--sim", "--state-dir"])
-            .arg(&state)
-            .args(["do", lesson, "--yes"])
-            .stdout(Stdio::null())
-            .status()
-            .expect("capa-tui do")
-            .success();
-        assert!(ok, "capa-tui do {lesson} failed");
+    let class: Vec<Option<String>> = match learners {
+        0 => vec![None],
+        n => (0..n).map(|i| Some(format!("l{i:02}"))).collect(),
+    };
+    for learner in &class {
+        for lesson in ["1", "2"] {
+            let ok = Command::new(&bin)
+                .env("CAPA_TOOLS_DIR", tools_dir())
+                .args(["--sim", "--state-dir"])
+                .arg(&state)
+                .args(["do", lesson, "--yes"])
+                .args(learner.iter().flat_map(|l| ["--learner", l.as_str()]))
+                .stdout(Stdio::null())
+                .status()
+                .expect("capa-tui do")
+                .success();
+            assert!(ok, "capa-tui do {lesson} ({learner:?}) failed");
+        }
     }
     let client = capa_tui::cluster::connect(Some(&kc), None)
         .await
@@ -315,14 +344,21 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
         .buffer_unordered(8)
         .collect::<Vec<()>>()
         .await;
-    let cms = api(&client, "src-helm", "", "v1", "ConfigMap", "configmaps");
+    let cms = api(
+        &client,
+        &own("src-helm"),
+        "",
+        "v1",
+        "ConfigMap",
+        "configmaps",
+    );
     futures::stream::iter(0..CONFIGMAPS)
         .map(|i| {
             let cms = cms.clone();
             async move {
                 let cm: DynamicObject = serde_json::from_value(json!({
                     "apiVersion": "v1", "kind": "ConfigMap",
-                    "metadata": {"name": format!("other-{i:05}"), "namespace": "src-helm"},
+                    "metadata": {"name": format!("other-{i:05}"), "namespace": own("src-helm")},
                     "data": {"k": format!("value {i}")}
                 }))
                 .unwrap();
@@ -337,10 +373,11 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
 
     let t = Tmux(format!("capa-bench-class-{}", std::process::id()));
     let tutor_cmd = format!(
-        "env CAPA_LANG=en CAPA_TOOLS_DIR={} {} --sim --state-dir {}",
+        "env CAPA_LANG=en CAPA_TOOLS_DIR={} {} --sim --state-dir {} {}",
         tools_dir().display(),
         bin.display(),
-        state.display()
+        state.display(),
+        as_me.join(" ")
     );
     // First frame and the lesson's app on screen, from launch.
     let launched = Instant::now();
@@ -362,23 +399,32 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
     let launched = Instant::now();
     t.start("tutor2", &tutor_cmd);
     let app_on_screen = t
-        .wait_for("tutor2", "src-helm", Duration::from_secs(20))
+        .wait_for("tutor2", &own("src-helm"), Duration::from_secs(20))
         .map(|_| launched.elapsed());
     t.wait_for("tutor2", "from-parameter", Duration::from_secs(30))
         .expect("the values pane never showed the greeting");
     t.start(
         "kubectl",
         &format!(
-            "env KUBECONFIG={} {} -n src-helm get cm src-helm-greeting -w -o custom-columns=G:.data.greeting",
+            "env KUBECONFIG={} {} -n {} get cm {} -w -o custom-columns=G:.data.greeting",
             kc.display(),
-            kubectl().display()
+            kubectl().display(),
+            own("src-helm"),
+            own("src-helm-greeting")
         ),
     );
     t.wait_for("kubectl", "from-parameter", Duration::from_secs(30))
         .expect("kubectl -w");
     std::thread::sleep(Duration::from_secs(2));
 
-    let greeting = api(&client, "src-helm", "", "v1", "ConfigMap", "configmaps");
+    let greeting = api(
+        &client,
+        &own("src-helm"),
+        "",
+        "v1",
+        "ConfigMap",
+        "configmaps",
+    );
     let (mut tutor, mut kube_w, mut missed) = (Vec::new(), Vec::new(), (0, 0));
     for i in 0..patches {
         let value = format!("patched-{i:02}-{}", std::process::id() % 1000);
@@ -386,7 +432,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
         let sent = Instant::now();
         greeting
             .patch(
-                "src-helm-greeting",
+                &own("src-helm-greeting"),
                 &PatchParams::default(),
                 &Patch::Merge(&patch),
             )
@@ -453,6 +499,7 @@ async fn one_run(apps: usize, speed: f64, patches: usize, idle: Duration) -> Fig
     drop(served);
     Figures {
         apps,
+        learners,
         speed,
         tutor,
         kubectl: kube_w,
@@ -470,19 +517,20 @@ async fn main() {
     let a = args();
     println!("binary: {}", bin().display());
     println!(
-        "| speed | apps | tutor p50 / p90 / max (ms) | kubectl -w p50 / p90 / max (ms) | p50 ratio | missed (tutor, kubectl) | RSS (anon) MiB | CPU in {} s idle | first frame | lesson app on screen |",
+        "| speed | apps | learners | tutor p50 / p90 / max (ms) | kubectl -w p50 / p90 / max (ms) | p50 ratio | missed (tutor, kubectl) | RSS (anon) MiB | CPU in {} s idle | first frame | lesson app on screen |",
         a.idle.as_secs()
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for &speed in &a.speeds {
         for &apps in &a.apps {
-            let f = one_run(apps, speed, a.patches, a.idle).await;
+            let f = one_run(apps, speed, a.patches, a.idle, a.learners).await;
             let ms =
                 |d: Option<Duration>| d.map_or("-".into(), |d| format!("{} ms", d.as_millis()));
             println!(
-                "| {} | {} | {:.1} / {:.1} / {:.1} | {:.1} / {:.1} / {:.1} | {:.2} | {}, {} | {:.1} ({:.1}) | {:.2} s | {} | {} |",
+                "| {} | {} | {} | {:.1} / {:.1} / {:.1} | {:.1} / {:.1} / {:.1} | {:.2} | {}, {} | {:.1} ({:.1}) | {:.2} s | {} | {} |",
                 f.speed,
                 f.apps,
+                f.learners,
                 pct(&f.tutor, 0.5),
                 pct(&f.tutor, 0.9),
                 pct(&f.tutor, 1.0),
