@@ -297,7 +297,17 @@ fn learner_name(s: &str) -> Result<crate::lab::learner::Learner, String> {
 
 /// Runs the parsed command; returns the process exit code.
 pub async fn run(cli: Cli) -> i32 {
-    let g = cli.global;
+    let mut g = cli.global;
+    // `--learner`, then `CAPA_LEARNER` (both through clap), then the config file's `learner`.
+    if g.learner.is_none() {
+        match crate::config::learner_in_file(crate::config::path().as_deref()) {
+            Ok(learner) => g.learner = learner,
+            Err(e) => {
+                errln!("capa-tui: {}", e.say(lab_commands::lang(&g)));
+                return 2;
+            }
+        }
+    }
     match cli.command {
         Some(Command::Sim(SimCommand::Serve(args))) => serve(&g, args).await,
         Some(Command::App(args)) => app(&g, args).await,

@@ -45,6 +45,8 @@ struct File {
     theme: Option<ThemeName>,
     lang: Option<String>,
     present: Option<bool>,
+    /// One of many learners on one cluster (`--learner`).
+    learner: Option<String>,
 }
 
 /// Where a setting's value came from.
@@ -146,6 +148,7 @@ pub enum Expected {
     Languages,
     Themes,
     YesNo,
+    Learner,
 }
 
 impl Expected {
@@ -154,6 +157,7 @@ impl Expected {
             Expected::Languages => t!(lang, "config-use-languages", codes = Lang::codes()),
             Expected::Themes => t!(lang, "config-use-themes"),
             Expected::YesNo => t!(lang, "config-use-yes-no"),
+            Expected::Learner => t!(lang, "config-use-learner"),
         }
     }
 }
@@ -251,6 +255,22 @@ fn read(path: &Path) -> Result<File, ConfigError> {
             message: e.message().trim().to_string(),
         }
     })
+}
+
+/// The config file's `learner` (`--learner` and `CAPA_LEARNER` come first, through the command
+/// line): none when the file says none or there is no file.
+pub fn learner_in_file(
+    file_path: Option<&Path>,
+) -> Result<Option<crate::lab::learner::Learner>, ConfigError> {
+    let Some(path) = file_path else {
+        return Ok(None);
+    };
+    match read(path)?.learner {
+        None => Ok(None),
+        Some(name) => crate::lab::learner::Learner::parse(&name)
+            .map(Some)
+            .map_err(|_| malformed_value(Some(path), "learner", &name, Expected::Learner)),
+    }
 }
 
 fn lang_word(s: &str) -> Option<Lang> {

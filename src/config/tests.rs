@@ -114,3 +114,23 @@ fn a_malformed_file_is_named_with_its_line_and_what_to_do() {
         "$CAPA_THEME is \"neon\": use default, projector or monochrome"
     );
 }
+
+/// The config file may name the learner (`--learner` and `CAPA_LEARNER` come first, on the
+/// command line); a name that is not one is refused with its line and what to use.
+#[test]
+fn the_file_names_the_learner_or_says_what_a_name_may_be() {
+    let (_d, p) = file("lang = \"en\"\nlearner = \"alice\"\n");
+    assert_eq!(
+        learner_in_file(Some(&p))
+            .unwrap()
+            .map(|l| l.name().to_string()),
+        Some("alice".to_string())
+    );
+    assert_eq!(learner_in_file(None).unwrap(), None);
+    let (_d, p) = file("learner = \"Alice Smith\"\n");
+    let said = learner_in_file(Some(&p)).unwrap_err().to_string();
+    assert!(
+        said.contains("line 1") && said.contains("lowercase letters"),
+        "{said}"
+    );
+}

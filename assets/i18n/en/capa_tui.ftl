@@ -629,6 +629,7 @@ config-bad-flag = { $flag } "{ $value }": { $expected }
 config-use-languages = use one of { $codes }
 config-use-themes = use default, projector or monochrome
 config-use-yes-no = use 1 or 0
+config-use-learner = use lowercase letters, digits and - (at most 20), for example alice
 origin-flag = the { $flag } flag
 origin-not-presenting = not presenting unless asked
 origin-locale = from the locale

@@ -646,6 +646,7 @@ config-bad-flag = { $flag } "{ $value }": { $expected }
 config-use-languages = { $codes } 중 하나를 쓰세요
 config-use-themes = default, projector, monochrome 중 하나를 쓰세요
 config-use-yes-no = 1 또는 0을 쓰세요
+config-use-learner = 소문자, 숫자, -만 쓰세요(최대 20자). 예: alice
 origin-flag = { $flag } 플래그
 origin-not-presenting = 요청하지 않으면 발표 모드 아님
 origin-locale = 로캘 설정에서

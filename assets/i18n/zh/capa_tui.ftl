@@ -620,6 +620,7 @@ config-bad-flag = { $flag } "{ $value }"：{ $expected }
 config-use-languages = 请用 { $codes } 之一
 config-use-themes = 请用 default、projector 或 monochrome
 config-use-yes-no = 请用 1 或 0
+config-use-learner = 请只用小写字母、数字和 -（最多 20 个字符），例如 alice
 origin-flag = { $flag } 参数
 origin-not-presenting = 除非指定，否则不进入演示模式
 origin-locale = 来自系统语言环境
