@@ -373,7 +373,7 @@ async fn one_run(
 
     let t = Tmux(format!("capa-bench-class-{}", std::process::id()));
     let tutor_cmd = format!(
-        "env CAPA_LANG=en CAPA_TOOLS_DIR={} {} --sim --state-dir {} {}",
+        "env CAPA_LANG=en CAPA_TOOLS_DIR={} {} --sim --state-dir {} --lesson 2 {}",
         tools_dir().display(),
         bin.display(),
         state.display(),
@@ -385,17 +385,16 @@ async fn one_run(
     let first_frame = t
         .wait_for("tutor", "capa", Duration::from_secs(20))
         .map(|_| launched.elapsed());
-    // The tutor opens on lesson 1 (nothing was done in it): `n` goes to lesson 2.
+    // On lesson 2 (`--lesson 2`), whatever a learner's progress says.
     t.wait_for("tutor", "✓ live", Duration::from_secs(60))
         .expect("tutor never live");
-    t.run(&["send-keys", "-t", "tutor", "n"]);
     t.wait_for("tutor", "2 · ", Duration::from_secs(10))
         .expect("never on lesson 2");
     t.wait_for("tutor", "from-parameter", Duration::from_secs(30))
         .expect("the values pane never showed the greeting");
     t.run(&["send-keys", "-t", "tutor", "q"]);
     std::thread::sleep(Duration::from_millis(500));
-    // Lesson 2 is where progress now resumes: time the lesson's app (src-helm) on screen.
+    // A fresh tutor on lesson 2: time the lesson's app (src-helm) on screen.
     let launched = Instant::now();
     t.start("tutor2", &tutor_cmd);
     let app_on_screen = t

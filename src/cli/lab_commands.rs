@@ -61,12 +61,23 @@ pub fn chosen_catalog(g: &Global, lang: Lang) -> Result<(Arc<Catalog>, setup::Ch
     } else {
         setup::kept(&src).map_err(said)?
     };
-    let chosen =
-        setup::choose(&kept, &file, g.lessons.as_deref(), g.templates.as_deref()).map_err(said)?;
+    let chosen = setup::choose(
+        &kept,
+        &file,
+        g.lessons.as_deref(),
+        g.templates.as_deref(),
+        learner(g),
+    )
+    .map_err(said)?;
     let catalog = Catalog::load_for(
         chosen.setup.lessons.as_deref(),
         chosen.setup.templates.as_deref(),
-        g.learner.as_ref(),
+        chosen
+            .setup
+            .learner
+            .as_deref()
+            .and_then(|n| crate::lab::learner::Learner::parse(n).ok())
+            .as_ref(),
     )
     .map_err(|e| {
         errln!("capa-tui: {e}");
@@ -83,8 +94,13 @@ pub fn keep_setup(g: &Global, s: &Session, lang: Lang) {
     let Ok(kept) = setup::kept(src) else {
         return;
     };
-    let Ok(chosen) = setup::choose(&kept, &file, g.lessons.as_deref(), g.templates.as_deref())
-    else {
+    let Ok(chosen) = setup::choose(
+        &kept,
+        &file,
+        g.lessons.as_deref(),
+        g.templates.as_deref(),
+        learner(g),
+    ) else {
         return;
     };
     if !chosen.to_keep {
@@ -105,6 +121,11 @@ pub fn keep_setup(g: &Global, s: &Session, lang: Lang) {
             )
         ),
     }
+}
+
+/// The learner the command line names (`--learner`, `CAPA_LEARNER`, the config file's).
+fn learner(g: &Global) -> Option<&str> {
+    g.learner.as_ref().map(crate::lab::learner::Learner::name)
 }
 
 /// The session, saying what happened as it started (a lab kept aside, a cluster taken over or

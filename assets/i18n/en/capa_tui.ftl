@@ -837,6 +837,7 @@ setup-lessons-in = the lessons in { $dir }
 setup-templates-builtin = capa-tui's own templates
 setup-templates-in = the templates in { $dir }
 setup-of-the-lab = This lab uses { $lessons } and { $templates }, kept with it in { $file }: every command on this lab uses them without --lessons or --templates. Give --lessons builtin --templates builtin to go back to capa-tui's own.
+setup-as-learner = { $setup } It is the lab of learner { $learner } (their own Application names), kept the same way.
 setup-gone = This lab was set up with { $dir } (kept in { $file }), which is not there any more: put it back, or give --lessons or --templates again with the folder to use (builtin for capa-tui's own).
 setup-damaged = { $file } (how this lab was set up) does not read: { $why }. Remove it and give --lessons and --templates again.
 setup-cannot-keep = Cannot keep this lab's lessons and templates in { $file } ({ $why }): give --lessons and --templates on every command on this lab.

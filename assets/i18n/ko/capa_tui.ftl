@@ -839,6 +839,7 @@ setup-lessons-in = { $dir }의 레슨
 setup-templates-builtin = capa-tui 기본 제공 템플릿
 setup-templates-in = { $dir }의 템플릿
 setup-of-the-lab = 이 실습은 { $lessons }과(와) { $templates }을(를) 사용하며, 이 설정은 { $file }에 실습과 함께 저장되어 있습니다. 이 실습에서 실행하는 모든 명령은 --lessons나 --templates 없이도 이것을 사용합니다. capa-tui 기본 제공으로 돌아가려면 --lessons builtin --templates builtin을 주세요.
+setup-as-learner = { $setup } 이것은 학습자 { $learner }의 실습이며(그 학습자만의 Application 이름), 같은 방식으로 저장되어 있습니다.
 setup-gone = 이 실습은 { $dir }(으)로 설정되었지만({ $file }에 저장됨) 그 폴더가 더 이상 없습니다. 폴더를 되돌려 놓거나, 사용할 폴더를 --lessons 또는 --templates로 다시 주세요(builtin은 capa-tui 기본 제공).
 setup-damaged = { $file }(이 실습의 설정)을 읽을 수 없습니다: { $why }. 이 파일을 지우고 --lessons와 --templates를 다시 주세요.
 setup-cannot-keep = 이 실습의 레슨과 템플릿을 { $file }에 저장할 수 없습니다({ $why }). 이 실습의 모든 명령에 --lessons와 --templates를 주세요.

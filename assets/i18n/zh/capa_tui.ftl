@@ -813,6 +813,7 @@ setup-lessons-in = { $dir } 中的课程
 setup-templates-builtin = capa-tui 自带的模板
 setup-templates-in = { $dir } 中的模板
 setup-of-the-lab = 本实验使用{ $lessons }和{ $templates }，已随实验保存在 { $file }：之后在本实验上的每条命令都会使用它们，无需再写 --lessons 或 --templates。要回到 capa-tui 自带的，请加上 --lessons builtin --templates builtin。
+setup-as-learner = { $setup } 这是学员 { $learner } 的实验（使用其专属的 Application 名称），同样已随实验保存。
 setup-gone = 本实验是用 { $dir } 建立的（保存在 { $file }），但它已不在：请把它放回原处，或用 --lessons 或 --templates 重新指定要用的文件夹（builtin 表示 capa-tui 自带的）。
 setup-damaged = { $file }（本实验的建立方式）无法读取：{ $why }。请删除它，并重新给出 --lessons 和 --templates。
 setup-cannot-keep = 无法把本实验的课程和模板保存到 { $file }（{ $why }）：请在本实验的每条命令上都给出 --lessons 和 --templates。

@@ -1,4 +1,5 @@
-//! How a lab was set up: the lessons and templates it was started with, kept in its source dir
+//! How a lab was set up: the lessons and templates it was started with (and the learner whose
+//! names it uses, on a shared cluster), kept in its source dir
 //! (`capa-lab.json`) so every later command on that lab uses them without the flags. `check 2`
 //! on an adapted lab once graded against the original values because `--templates` was not
 //! typed again (instructor-4).
@@ -23,12 +24,15 @@ pub struct LabSetup {
     pub lessons: Option<PathBuf>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub templates: Option<PathBuf>,
+    /// The learner whose names the lab uses (`--learner`), on a cluster many share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learner: Option<String>,
 }
 
 impl LabSetup {
     /// Whether anything is not built in.
     pub fn is_adapted(&self) -> bool {
-        self.lessons.is_some() || self.templates.is_some()
+        self.lessons.is_some() || self.templates.is_some() || self.learner.is_some()
     }
 }
 
@@ -72,6 +76,7 @@ pub fn choose(
     file: &Path,
     lessons_flag: Option<&Path>,
     templates_flag: Option<&Path>,
+    learner_flag: Option<&str>,
 ) -> Result<Chosen, SetupError> {
     let pick = |flag: Option<&Path>, kept: &Option<PathBuf>| match flag {
         Some(f) if f == Path::new(BUILTIN) => (None, false),
@@ -89,10 +94,18 @@ pub fn choose(
             });
         }
     }
-    let setup = LabSetup { lessons, templates };
+    let (learner, learner_kept) = match learner_flag {
+        Some(l) => (Some(l.to_string()), false),
+        None => (kept.learner.clone(), kept.learner.is_some()),
+    };
+    let setup = LabSetup {
+        lessons,
+        templates,
+        learner,
+    };
     Ok(Chosen {
         to_keep: setup != *kept,
-        from_the_lab: lessons_kept || templates_kept,
+        from_the_lab: lessons_kept || templates_kept || learner_kept,
         setup,
         file: file.to_path_buf(),
     })
@@ -154,13 +167,22 @@ impl Say for KeptIn {
             None => t!(lang, "setup-templates-builtin"),
             Some(d) => t!(lang, "setup-templates-in", dir = d.display().to_string()),
         };
-        t!(
+        let of_the_lab = t!(
             lang,
             "setup-of-the-lab",
             lessons = lessons,
             templates = templates,
             file = self.file.display().to_string()
-        )
+        );
+        match &self.setup.learner {
+            Some(name) => t!(
+                lang,
+                "setup-as-learner",
+                setup = of_the_lab,
+                learner = name.as_str()
+            ),
+            None => of_the_lab,
+        }
     }
 }
 
@@ -198,7 +220,7 @@ mod tests {
         lessons: Option<&Path>,
         templates: Option<&Path>,
     ) -> Result<Chosen, SetupError> {
-        choose(&kept(src)?, &file(src), lessons, templates)
+        choose(&kept(src)?, &file(src), lessons, templates, None)
     }
 
     fn dirs() -> (tempfile::TempDir, PathBuf, PathBuf) {
@@ -232,6 +254,25 @@ mod tests {
         keep(&src, &back.setup).unwrap();
         assert!(!src.join(FILE).exists());
         assert_eq!(chosen(&src, None, None).unwrap().setup, LabSetup::default());
+    }
+
+    /// A lab started as one learner's stays that learner's: a later command without
+    /// `--learner` uses their names, and says so.
+    #[test]
+    fn a_learners_lab_is_theirs_for_later_commands_too() {
+        let (_root, src, _) = dirs();
+        let first = choose(&kept(&src).unwrap(), &file(&src), None, None, Some("alice")).unwrap();
+        assert!(first.to_keep && !first.from_the_lab);
+        keep(&src, &first.setup).unwrap();
+        let later = choose(&kept(&src).unwrap(), &file(&src), None, None, None).unwrap();
+        assert_eq!(later.setup.learner.as_deref(), Some("alice"));
+        assert!(later.from_the_lab && !later.to_keep);
+        assert!(
+            later
+                .kept_in()
+                .say(Lang::FALLBACK)
+                .contains("learner alice")
+        );
     }
 
     /// A kept folder that was removed, or a kept file that does not read, is said, not

@@ -277,6 +277,7 @@ fn damaged_progress_kept_aside_is_said_on_screen_in_the_learners_language() {
 fn an_adapted_lab_says_on_screen_where_its_lessons_come_from() {
     let kept = crate::lab::setup::KeptIn {
         setup: crate::lab::setup::LabSetup {
+            learner: None,
             lessons: Some("/class/lessons".into()),
             templates: None,
         },
