@@ -124,7 +124,7 @@ fn confirm(s: &Session, yes: bool, lang: Lang) -> Result<(), i32> {
 async fn run_plans(runner: &Runner, plans: &[(&Lesson, Vec<Step>)], lang: Lang) -> i32 {
     let (cancel_tx, cancel_rx) = watch::channel(false);
     tokio::spawn(async move {
-        super::super::wait_for_stop_signal().await;
+        super::super::cluster_commands::wait_for_stop_signal().await;
         let _ = cancel_tx.send(true);
     });
     for (lesson, steps) in plans {

@@ -205,7 +205,7 @@ async fn run_all(
 ) -> Result<(), ()> {
     let (cancel_tx, cancel_rx) = watch::channel(false);
     tokio::spawn(async move {
-        super::super::wait_for_stop_signal().await;
+        super::super::cluster_commands::wait_for_stop_signal().await;
         let _ = cancel_tx.send(true);
     });
     for lesson in lessons {
