@@ -148,6 +148,7 @@ footer-leave-shell = back to capa-tui (every other key goes to the shell)
 
 ## The frame: header, titles and overlays (tui/view/chrome.rs).
 header-theme = {" "}· theme { $theme }
+header-learner = {" "}· learner { $learner }
 shell-typing = typing · Ctrl-] back to capa-tui
 help-title = {" "}Keys · Esc closes{" "}
 help-mode-normal = What each key does now (dimmed: nothing to do here yet)

@@ -168,6 +168,7 @@ footer-leave-shell = capa-tui로 돌아가기(다른 키는 모두 셸로 갑니
 
 ## 틀: 헤더, 제목, 겹쳐 뜨는 창(tui/view/chrome.rs).
 header-theme = {" "}· 테마 { $theme }
+header-learner = {" "}· 학습자 { $learner }
 shell-typing = 입력 중 · capa-tui로 돌아가기: Ctrl-]
 help-title = {" "}키 · Esc로 닫기{" "}
 help-mode-normal = 지금 각 키가 하는 일(흐린 글씨: 여기서는 아직 할 일이 없음)

@@ -143,6 +143,7 @@ footer-leave-shell = 返回 capa-tui（其余按键都交给终端）
 
 ## 外框：顶栏、标题和浮层（tui/view/chrome.rs）。
 header-theme = {" "}· 主题 { $theme }
+header-learner = {" "}· 学员 { $learner }
 shell-typing = 输入中 · Ctrl-] 返回 capa-tui
 help-title = {" "}按键 · Esc 关闭{" "}
 help-mode-normal = 各按键当前的作用（灰色：此处暂时用不上）

@@ -198,6 +198,8 @@ pub struct Catalog {
     lessons: Vec<Lesson>,
     /// Template files: (path relative to the templates root, contents).
     templates: Vec<(String, String)>,
+    /// The learner whose names the lessons and templates were given (`--learner`).
+    learner: Option<String>,
 }
 
 impl Catalog {
@@ -241,6 +243,7 @@ impl Catalog {
             return Ok(Catalog {
                 lessons: parse_lessons(lesson_files, &templates)?,
                 templates,
+                learner: None,
             });
         };
         // The names are read from the lab as it is written, then made the learner's everywhere.
@@ -256,7 +259,13 @@ impl Catalog {
         Ok(Catalog {
             lessons: parse_lessons(own(lesson_files), &templates)?,
             templates,
+            learner: Some(learner.name().to_string()),
         })
+    }
+
+    /// The learner whose lab this is, on a cluster many share.
+    pub fn learner(&self) -> Option<&str> {
+        self.learner.as_deref()
     }
 
     /// All lessons, by number.

@@ -84,6 +84,13 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(said, look.theme.accent()));
     }
     spans.extend(watch);
+    // On a cluster many learners share, whose lab this is (the projector shows it to the room).
+    if let Some(learner) = s.session().catalog.learner() {
+        spans.push(Span::styled(
+            t!(look.lang, "header-learner", learner = learner),
+            look.theme.accent().add_modifier(Modifier::BOLD),
+        ));
+    }
     let theme = Span::styled(
         t!(look.lang, "header-theme", theme = look.theme.name()),
         look.theme.dim(),
@@ -453,6 +460,25 @@ mod tests {
                 wrapped > 0,
                 "{lang:?}: at 50 columns some words wrap:\n{screen}"
             );
+        }
+    }
+
+    /// On a shared cluster the header says whose lab it is, in every language and at 80 columns.
+    #[test]
+    fn the_header_names_the_learner_whose_lab_it_is() {
+        let alice = crate::lab::learner::Learner::parse("alice").unwrap();
+        let catalog = Arc::new(Catalog::load_for(None, None, Some(&alice)).unwrap());
+        for lang in Lang::all() {
+            let s = StateBuilder::new(catalog.clone())
+                .lang(*lang)
+                .live()
+                .build();
+            let screen = crate::tui::view::text_of_screen(&s, 80, 24);
+            let header = screen.lines().next().unwrap_or_default();
+            // A wide character's second cell reads as a space.
+            let bare = |t: &str| t.replace(' ', "");
+            let said = crate::t!(*lang, "header-learner", learner = "alice");
+            assert!(bare(header).contains(&bare(&said)), "{lang:?}: {header}");
         }
     }
 
