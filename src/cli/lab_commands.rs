@@ -142,6 +142,17 @@ pub async fn session(g: &Global, lang: Lang) -> Result<Session, i32> {
     Ok(s)
 }
 
+/// The session, once the cluster answers: for the commands that report what it holds (`check`,
+/// `status`, `class collect`). The exit code after saying why not, the session closed.
+pub async fn answering_session(g: &Global, lang: Lang) -> Result<Session, i32> {
+    let s = session(g, lang).await?;
+    if let Err(code) = answering(&s, lang).await {
+        s.close().await;
+        return Err(code);
+    }
+    Ok(s)
+}
+
 /// The progress kept with the lab; a damaged `tutor.json` kept aside is said on stderr, in
 /// the learner's language, with where it went.
 pub fn progress(s: &Session, lang: Lang) -> crate::lab::progress::Progress {

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use capa_tui::cluster::Kind;
 use capa_tui::i18n::{Lang, Say};
 use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::engine::{self, Runner};
@@ -12,7 +13,7 @@ use capa_tui::lab::eval::check;
 use capa_tui::lab::eval::context::Context;
 use capa_tui::lab::learner::Learner;
 use capa_tui::lab::paths::LabPaths;
-use kube::api::{Api, ApiResource, DynamicObject, GroupVersionKind, ListParams};
+use kube::api::ListParams;
 use tokio::sync::{mpsc, watch};
 
 use crate::common::Lab;
@@ -49,17 +50,6 @@ pub(super) async fn do_all(runner: &Runner) -> Result<(), String> {
             .map_err(|e| format!("lesson {}: {}", lesson.id(), e.say(Lang::FALLBACK)))?;
     }
     Ok(())
-}
-
-fn applications(client: &kube::Client) -> Api<DynamicObject> {
-    Api::namespaced_with(
-        client.clone(),
-        "argocd",
-        &ApiResource::from_gvk_with_plural(
-            &GroupVersionKind::gvk("argoproj.io", "v1alpha1", "Application"),
-            "applications",
-        ),
-    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -104,7 +94,7 @@ async fn three_learners_do_the_whole_lab_at_once_on_one_cluster_and_each_passes(
 
     // Each learner's Applications are theirs alone: named for them, deploying only into their
     // own namespaces, from their own repo.
-    let apps = applications(&runners[0].client)
+    let apps = capa_tui::cluster::watch::api(&runners[0].client, "argocd", Kind::Application)
         .list(&ListParams::default())
         .await
         .unwrap();

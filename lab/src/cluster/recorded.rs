@@ -53,6 +53,16 @@ impl Recorder {
     }
 }
 
+/// A request as a record knows it: its method, and its path with the query.
+fn key_of(request: &Request<Body>) -> (String, String) {
+    let path = request
+        .uri()
+        .path_and_query()
+        .map(|p| p.to_string())
+        .unwrap_or_default();
+    (request.method().to_string(), path)
+}
+
 fn header(response: &Response<Body>, name: http::header::HeaderName) -> Option<String> {
     response
         .headers()
@@ -72,12 +82,7 @@ impl tower_service::Service<Request<Body>> for Recorder {
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
         let (inner, kept) = (self.inner.clone(), self.kept.clone());
-        let method = request.method().to_string();
-        let path = request
-            .uri()
-            .path_and_query()
-            .map(|p| p.to_string())
-            .unwrap_or_default();
+        let (method, path) = key_of(&request);
         Box::pin(async move {
             let response = inner.send(request).await.map_err(Box::new)?;
             let (date, content_type) = (
@@ -133,14 +138,7 @@ impl tower_service::Service<Request<Body>> for Replayer {
     }
 
     fn call(&mut self, request: Request<Body>) -> Self::Future {
-        let key = (
-            request.method().to_string(),
-            request
-                .uri()
-                .path_and_query()
-                .map(|p| p.to_string())
-                .unwrap_or_default(),
-        );
+        let key = key_of(&request);
         let found = self.answers.get(&key).cloned();
         Box::pin(async move {
             let mut builder = Response::builder();

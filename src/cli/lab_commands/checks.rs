@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Global, catalog, lang, pick_lessons, session};
+use super::{Global, catalog, lang, pick_lessons};
 use crate::i18n::Say;
 use crate::lab::eval::check as grading;
 use crate::lab::fit::Fit;
@@ -19,14 +19,10 @@ pub async fn check(g: &Global, key: &str, as_json: bool) -> i32 {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let s = match session(g, lang).await {
+    let s = match super::answering_session(g, lang).await {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if let Err(code) = super::answering(&s, lang).await {
-        s.close().await;
-        return code;
-    }
     let runner = s.runner(catalog.clone(), lang, std::time::Duration::from_secs(60));
     let ctx = runner.context();
     // Hints are shown with this lab's paths and commands.

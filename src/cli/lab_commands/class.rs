@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Global, catalog, lang, session};
+use super::{Global, catalog, lang};
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Catalog;
 use crate::lab::class::{self, LabRow, Standing};
@@ -17,14 +17,10 @@ pub async fn collect(g: &Global, out: &Path) -> i32 {
     let Ok(catalog) = catalog(g, lang) else {
         return 1;
     };
-    let s = match session(g, lang).await {
+    let s = match super::answering_session(g, lang).await {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if let Err(code) = super::answering(&s, lang).await {
-        s.close().await;
-        return code;
-    }
     let learner = g.learner.as_ref().map(Learner::name);
     let code = match class::collect(&s.client, &catalog, &s.paths, learner, out).await {
         Ok(c) => {

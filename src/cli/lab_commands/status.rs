@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Global, chosen_catalog, lang, session};
+use super::{Global, chosen_catalog, lang};
 use crate::cluster::argocd;
 use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Lesson;
@@ -20,14 +20,10 @@ pub async fn status(g: &Global, as_json: bool) -> i32 {
     let Ok((catalog, chosen)) = chosen_catalog(g, lang) else {
         return 1;
     };
-    let s = match session(g, lang).await {
+    let s = match super::answering_session(g, lang).await {
         Ok(s) => s,
         Err(code) => return code,
     };
-    if let Err(code) = super::answering(&s, lang).await {
-        s.close().await;
-        return code;
-    }
     let lessons = catalog.lessons();
     let mut apps = Vec::new();
     for name in catalog.apps() {
