@@ -486,22 +486,10 @@ fn the_guides_lists_of_effects_and_update_helpers_are_the_codes() {
 
 /// The body of the function in `text` that takes a `ty` (`msg: ty)`), braces matched.
 fn body_of_fn_taking<'a>(text: &'a str, ty: &str) -> Option<&'a str> {
-    let at = text.find(&format!(": {ty})"))?;
-    let open = at + text[at..].find('{')?;
-    let mut depth = 0;
-    for (i, c) in text[open..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(&text[open..=open + i]);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
+    let block = blocks_opened_by(text, &[&format!(": {ty})")])
+        .into_iter()
+        .next()?;
+    Some(&text[block])
 }
 
 /// Every message has one owner: the guide's table names each `Msg` variant and the file that
