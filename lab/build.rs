@@ -20,6 +20,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     for p in entries {
         if p.is_dir() {
             walk(&p, out);
+        } else if p.extension().is_some_and(|e| e == "replay") {
+            // A lesson's recorded demo (`capa-tui replay`) is played from the folder, not
+            // carried in every binary.
         } else {
             out.push(p);
         }

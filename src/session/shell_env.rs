@@ -27,7 +27,7 @@ pub struct ShellEnv {
 /// Why a lab shell cannot start (in the shell pane or as `capa-tui shell`); said with what to
 /// do by [`Say`]. The system's own words are kept as text, so the tutor's state that holds one
 /// stays comparable.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum ShellError {
     NoShell,
     RcFile { path: PathBuf, why: String },

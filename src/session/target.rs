@@ -9,7 +9,7 @@ use crate::i18n::{Lang, Say};
 use crate::t;
 
 /// The cluster a session works on, as the learner reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     Embedded {
         url: String,

@@ -13,7 +13,7 @@ mod snippet;
 pub mod state;
 pub(super) mod watch;
 
-pub use msg::{DrawnMsg, Effect, InputMsg, JobMsg, LabMsg, Msg, ShellMsg};
+pub use msg::{DrawnMsg, Effect, InputMsg, JobMsg, LabMsg, Msg, ReplayMsg, ShellMsg};
 pub use regrade::{REGRADE_AT_MOST, REGRADE_QUIET};
 
 use crate::cluster::watch::StreamChange;
@@ -127,6 +127,18 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             s.live.now = now;
             Vec::new()
         }
+        Msg::Replaying(replaying) => {
+            on_replaying(s, replaying);
+            Vec::new()
+        }
+    }
+}
+
+/// A replay's moment on show, and the language it is watched in.
+fn on_replaying(s: &mut State, msg: ReplayMsg) {
+    match msg {
+        ReplayMsg::At(at) => s.session.replaying_at = Some(at),
+        ReplayMsg::Lang(lang) => s.session.lang = lang,
     }
 }
 

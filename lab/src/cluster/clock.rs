@@ -11,7 +11,7 @@ pub fn is_real_speed(speed: f64) -> bool {
 
 /// A cluster clock that runs `speed` times as fast as the wall clock: at wall time `wall_at`
 /// it read `cluster_at`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FastClock {
     pub speed: f64,
     pub cluster_at: Timestamp,

@@ -86,6 +86,13 @@ impl std::str::FromStr for ObjectKey {
     }
 }
 
+/// Saved (a recorded session) as it is read: `namespace/Kind/name`.
+impl serde::Serialize for ObjectKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl fmt::Display for ObjectKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}/{}", self.namespace, self.kind.name(), self.name)

@@ -1,11 +1,11 @@
 //! The kinds the lab reads and watches, with where the API serves each: one table instead of
 //! group/version/plural strings spread over the code.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The kinds the lab reads, with where the API serves them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub enum Kind {
     Application,
     ConfigMap,

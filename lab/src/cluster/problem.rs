@@ -10,7 +10,7 @@ use crate::i18n::{Lang, Say};
 use crate::t;
 
 /// Why a connection gave no answer, below HTTP.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Why {
     Refused,
     Dropped,
@@ -52,7 +52,7 @@ pub struct Unreachable {
 impl StdError for Unreachable {}
 
 /// What went wrong with a watch or a request, as the header and the plan say it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Problem {
     /// No answer from the server (named when the client knows which).
     Unreachable { server: Option<String>, why: Why },

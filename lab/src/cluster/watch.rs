@@ -25,7 +25,9 @@ use super::problem::Problem;
 use super::{Kind, ObjectKey, argocd};
 
 /// One watched collection: a kind in a namespace, or one object of it by name.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub struct StreamId {
     pub namespace: String,
     pub kind: Kind,
@@ -111,7 +113,7 @@ pub enum WatchEvent {
 }
 
 /// One object as it is now, or gone.
-#[derive(Debug)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum ObjectChange {
     Applied { key: ObjectKey, object: Value },
     Deleted { key: ObjectKey },
@@ -128,7 +130,7 @@ impl ObjectChange {
 }
 
 /// A stream's news, stamped with when it came.
-#[derive(Debug)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub enum StreamChange {
     /// Everything the stream holds now, by key: what is not here is gone.
     Listed {

@@ -11,7 +11,10 @@ use std::path::{Path, PathBuf};
 use strum::{EnumCount, EnumIter, FromRepr};
 
 mod lets;
+mod source;
 pub use lets::{LetError, names_in, read_yaml, resolve, substitute};
+pub use source::{CatalogSource, builtin_templates};
+use source::{embedded_under, read_tree};
 
 pub use super::spec::{EvidenceSpec, LessonId, LessonSpec};
 use crate::cluster::ObjectKey;
@@ -184,6 +187,9 @@ pub enum CatalogError {
     /// A file of the lessons or templates that cannot be read as text (never left out).
     #[error("{0}")]
     Unreadable(std::sync::Arc<crate::lab::files::TextError>),
+    /// The learner a recorded session names is not a learner's name.
+    #[error("{0}")]
+    Learner(#[source] crate::lab::learner::NotALearner),
 }
 
 impl From<crate::lab::files::TextError> for CatalogError {
@@ -200,6 +206,8 @@ pub struct Catalog {
     templates: Vec<(String, String)>,
     /// The learner whose names the lessons and templates were given (`--learner`).
     learner: Option<String>,
+    /// What it was made from: a recorded session keeps it, so its replay reads the same lab.
+    source: CatalogSource,
 }
 
 impl Catalog {
@@ -223,7 +231,7 @@ impl Catalog {
         templates: Option<&Path>,
         learner: Option<&Learner>,
     ) -> Result<Catalog, CatalogError> {
-        let lesson_files = match lessons {
+        let lessons = match lessons {
             Some(dir) => {
                 let files = read_tree(dir)?;
                 if files.is_empty() {
@@ -231,19 +239,39 @@ impl Catalog {
                         dir: dir.to_path_buf(),
                     });
                 }
-                files
+                Some(files)
             }
-            None => embedded_under("lessons/"),
+            None => None,
         };
-        let templates = match templates {
-            Some(dir) => read_tree(dir)?,
-            None => embedded_under("repo-template/"),
+        let templates = templates.map(read_tree).transpose()?;
+        Catalog::from_source(CatalogSource {
+            lessons,
+            templates,
+            learner: learner.map(|l| l.name().to_string()),
+        })
+    }
+
+    /// The catalog `source` makes (a recorded session's, replayed).
+    pub fn from_source(source: CatalogSource) -> Result<Catalog, CatalogError> {
+        let lesson_files = source
+            .lessons
+            .clone()
+            .unwrap_or_else(|| embedded_under("lessons/"));
+        let templates = source
+            .templates
+            .clone()
+            .unwrap_or_else(|| embedded_under("repo-template/"));
+        let learner = match source.learner.as_deref().map(Learner::parse) {
+            None => None,
+            Some(Ok(learner)) => Some(learner),
+            Some(Err(e)) => return Err(CatalogError::Learner(e)),
         };
         let Some(learner) = learner else {
             return Ok(Catalog {
                 lessons: parse_lessons(lesson_files, &templates)?,
                 templates,
                 learner: None,
+                source,
             });
         };
         // The names are read from the lab as it is written, then made the learner's everywhere.
@@ -252,7 +280,7 @@ impl Catalog {
         let own = |files: Vec<(String, String)>| -> Vec<(String, String)> {
             files
                 .into_iter()
-                .map(|(path, text)| (path, names.rename(&text, learner)))
+                .map(|(path, text)| (path, names.rename(&text, &learner)))
                 .collect()
         };
         let templates = own(templates);
@@ -260,7 +288,13 @@ impl Catalog {
             lessons: parse_lessons(own(lesson_files), &templates)?,
             templates,
             learner: Some(learner.name().to_string()),
+            source,
         })
+    }
+
+    /// What this catalog was made from.
+    pub fn source(&self) -> &CatalogSource {
+        &self.source
     }
 
     /// The learner whose lab this is, on a cluster many share.
@@ -387,39 +421,6 @@ pub fn load_templates(dir: Option<&Path>) -> Result<Vec<(String, String)>, Catal
         Some(dir) => read_tree(dir),
         None => Ok(builtin_templates()),
     }
-}
-
-/// The template files built into the binary.
-pub fn builtin_templates() -> Vec<(String, String)> {
-    embedded_under("repo-template/")
-}
-
-/// Embedded files under `prefix`, as (path relative to it, contents).
-fn embedded_under(prefix: &str) -> Vec<(String, String)> {
-    crate::embedded::FILES
-        .iter()
-        .filter_map(|(p, c)| Some((p.strip_prefix(prefix)?.to_string(), c.to_string())))
-        .collect()
-}
-
-/// Every file under `dir`, as (path relative to it with `/`, contents). A file that cannot be
-/// read as text is an error naming it, never a file left out.
-fn read_tree(dir: &Path) -> Result<Vec<(String, String)>, CatalogError> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = entry.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if let Ok(rel) = p.strip_prefix(dir) {
-                let text = crate::lab::files::read_text(&p, crate::lab::files::MAX_LEARNER_FILE)?;
-                out.push((rel.to_string_lossy().replace('\\', "/"), text));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// Parses lesson folders from (path relative to the lessons root, contents), their `let:`

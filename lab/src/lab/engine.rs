@@ -33,7 +33,7 @@ use crate::i18n::{Lang, Say, Words};
 use crate::t;
 
 /// Progress, as the tutor and the CLI show it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum Progress {
     /// Step `step` (from 1) of the plan began; the plan's own `Step` says its command, in the
     /// language of whoever shows it.

@@ -11,7 +11,7 @@ use std::path::Path;
 use super::paths::LabPaths;
 
 /// The values lesson text is rendered with.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Fit {
     pub src_dir: String,
     pub bare_dir: String,

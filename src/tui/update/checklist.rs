@@ -52,7 +52,7 @@ pub fn refresh_touched(s: &mut State, touched: Touched<'_>) {
     // A step the facts do not date ticks now, on the cluster's clock like every other time.
     let now = s
         .session
-        .on_the_clusters_clock(s.live.now.max(jiff::Timestamp::now()));
+        .on_the_clusters_clock(s.live.now.max(s.session.wall_now()));
     let mut judged = Vec::new();
     for lesson in lessons {
         let ticks = s.lab.ticks.get(&lesson.id());

@@ -2,6 +2,7 @@
 //! and everything it can ask of the world (`Effect`), which the runtime carries out.
 
 use ratatui::crossterm::event::KeyEvent;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cluster::watch::{ObjectChange, StreamChange, WatchEvent};
@@ -12,8 +13,10 @@ use crate::lab::spec::LessonId;
 use crate::tui::state::{JobFailure, Pane};
 
 /// Everything that can happen, by who it comes from; each owner's messages are handled by
-/// one file of `update/`, matching every one of them.
-#[derive(Debug)]
+/// one file of `update/`, matching every one of them. Saved as they come by `--record`, and
+/// given to `update` again by `replay` (all but what a frame drew, which the replay's own
+/// frames say).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Msg {
     /// The learner's keys and mouse, and the terminal's size (`update/input.rs`).
     Input(InputMsg),
@@ -28,11 +31,24 @@ pub enum Msg {
     /// The lab shell (`update/shell.rs`).
     Shell(ShellMsg),
     /// What the last frame drew (`update/navigate.rs`).
+    #[serde(skip)]
     Drawn(DrawnMsg),
     /// The embedded cluster this tutor is attached to is served by another process now.
     Retargeted(crate::session::Target),
     /// Time passed: the wall clock now (redraws a stale watch's age and a plan's elapsed time).
     Tick(jiff::Timestamp),
+    /// A replay's own news, never recorded (`update.rs`).
+    #[serde(skip)]
+    Replaying(ReplayMsg),
+}
+
+/// What a replay tells the state it replays into.
+#[derive(Debug, Clone)]
+pub enum ReplayMsg {
+    /// The recorded moment on show: every "now" reads it (`SessionView::wall_now`).
+    At(jiff::Timestamp),
+    /// The language the replay is watched in, whatever the recording's keys chose.
+    Lang(crate::i18n::Lang),
 }
 
 /// What a watch saw, as the message it is.
@@ -46,7 +62,7 @@ impl From<WatchEvent> for Msg {
 }
 
 /// The learner at the keyboard and mouse, and the terminal they look through.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum InputMsg {
     Key(KeyEvent),
     Click {
@@ -63,14 +79,14 @@ pub enum InputMsg {
 }
 
 /// A plan's progress, and its end.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum JobMsg {
     Progress(Progress),
     Ended(Result<(), JobFailure>),
 }
 
 /// What the lab's files, Git and the self-checks say.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum LabMsg {
     Graded(Vec<Grade>),
     /// The evidence files: each with when it was last written (`None`: not there).
@@ -88,7 +104,7 @@ pub enum LabMsg {
 }
 
 /// The lab shell's terminal.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum ShellMsg {
     /// Bytes the shell wrote to its terminal.
     Output(Vec<u8>),
@@ -99,7 +115,7 @@ pub enum ShellMsg {
 }
 
 /// What the last frame drew, which the next keys move within.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub enum DrawnMsg {
     /// How far each pane on screen can scroll, and its page, as last drawn.
     ScrollLimits(std::collections::BTreeMap<Pane, crate::tui::state::Reach>),

@@ -22,7 +22,7 @@ pub(super) fn show_plan(s: &mut State, lesson: LessonId) {
                 .collect()
         })
         .unwrap_or_default();
-    s.run.job = Some(JobView::new(lesson, steps));
+    s.run.job = Some(JobView::new(lesson, steps, s.session.wall_now()));
 }
 
 /// A plan's progress: its steps, each step's state, and its end (which asks for a grade).
@@ -47,7 +47,12 @@ pub(super) fn on_job(s: &mut State, msg: JobMsg) -> Vec<Effect> {
             if let Some(job) = &mut s.run.job {
                 job.blocker = None;
                 if plan_over {
-                    job.took = Some(job.started.elapsed());
+                    job.took = Some(
+                        s.session
+                            .wall_now()
+                            .duration_since(job.started)
+                            .unsigned_abs(),
+                    );
                     job.finished = Some(result.clone());
                     job.done_when_ended = done_now;
                 }

@@ -107,6 +107,7 @@ impl State {
                 fit: Fit::lab_vm(),
                 tz: jiff::tz::TimeZone::system(),
                 clock: None,
+                replaying_at: None,
             },
             ui: Ui {
                 place: Place {

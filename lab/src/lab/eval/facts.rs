@@ -14,15 +14,17 @@ use crate::lab::paths::LabPaths;
 use crate::lab::spec::DoneWhen;
 
 /// What the bare repos and the working copy hold, read when they change.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GitFacts {
     /// Bare repo name → its `main` commit (`None`: the repo exists but `main` has no commit).
     pub repos: BTreeMap<String, Option<String>>,
     /// Bare repo name → when it was made.
     pub made: BTreeMap<String, Timestamp>,
     /// (repo, path) → the file's content at `main`.
+    #[serde(with = "pairs")]
     pub files: BTreeMap<(String, String), String>,
     /// (repo, path) → when the newest commit of `main` that changed the file was made.
+    #[serde(with = "pairs")]
     pub changed: BTreeMap<(String, String), Timestamp>,
     /// Repo names the working copy is a clone of.
     pub cloned: Vec<String>,
@@ -435,5 +437,27 @@ mod tests {
         );
         live.git.files.clear();
         assert!(!item.done_when.holds(&live.facts()));
+    }
+}
+
+/// A map keyed by (repo, path) saved as a list of pairs: JSON's keys are strings only.
+mod pairs {
+    use std::collections::BTreeMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    type Key = (String, String);
+
+    pub fn serialize<V: Serialize, S: Serializer>(
+        map: &BTreeMap<Key, V>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        s.collect_seq(map.iter())
+    }
+
+    pub fn deserialize<'de, V: Deserialize<'de>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<Key, V>, D::Error> {
+        Ok(Vec::<(Key, V)>::deserialize(d)?.into_iter().collect())
     }
 }

@@ -34,9 +34,18 @@ pub struct SessionView {
     /// The cluster's clock when it runs faster than the wall's (`--speed`): what the file
     /// system and this process date is said on it, so a checklist never shows two clocks.
     pub clock: Option<crate::session::clock::FastClock>,
+    /// A replay: the recorded moment on show, which every "now" reads instead of the wall's
+    /// (a plan's elapsed time, a checklist's countdown), so a replay at any speed says what
+    /// the learner saw.
+    pub replaying_at: Option<jiff::Timestamp>,
 }
 
 impl SessionView {
+    /// The wall's time now, or the moment a replay shows.
+    pub fn wall_now(&self) -> jiff::Timestamp {
+        self.replaying_at.unwrap_or_else(jiff::Timestamp::now)
+    }
+
     /// The cluster's time when the wall's was `wall` (the same at real speed).
     pub fn on_the_clusters_clock(&self, wall: jiff::Timestamp) -> jiff::Timestamp {
         self.clock.as_ref().map_or(wall, |c| c.at(wall))

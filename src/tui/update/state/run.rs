@@ -1,8 +1,6 @@
 //! What runs for the learner (`Run`): a plan as the lesson pane shows it, its steps and why it
 //! stopped, and step mode around it.
 
-use std::time::Instant;
-
 use crate::i18n::{Lang, Say, Words};
 use crate::lab::spec::LessonId;
 
@@ -55,6 +53,20 @@ impl Say for JobFailure {
 
 crate::display_says!(JobFailure);
 
+/// Saved (a recorded session) as what it says in each language, as words keep a typed value:
+/// a replay says it in whichever language it is watched in.
+impl serde::Serialize for JobFailure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        crate::i18n::Words::of(self.clone()).serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for JobFailure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<JobFailure, D::Error> {
+        crate::i18n::Words::deserialize(d).map(JobFailure::new)
+    }
+}
+
 impl std::fmt::Debug for JobFailure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "JobFailure({self})")
@@ -76,7 +88,7 @@ pub struct JobView {
     pub blocker: Option<Words>,
     /// What the plan did, newest last, said in the learner's language when drawn.
     pub log: Vec<LogLine>,
-    pub started: Instant,
+    pub started: jiff::Timestamp,
     pub finished: Option<Result<(), JobFailure>>,
     /// How long the plan took, once it finished.
     pub took: Option<std::time::Duration>,
@@ -86,14 +98,14 @@ pub struct JobView {
 }
 
 impl JobView {
-    /// A plan about to run, its steps all to do.
-    pub fn new(lesson: LessonId, steps: Vec<PlanStep>) -> JobView {
+    /// A plan about to run at `started`, its steps all to do.
+    pub fn new(lesson: LessonId, steps: Vec<PlanStep>, started: jiff::Timestamp) -> JobView {
         JobView {
             lesson,
             steps,
             blocker: None,
             log: Vec::new(),
-            started: Instant::now(),
+            started,
             finished: None,
             took: None,
             done_when_ended: None,

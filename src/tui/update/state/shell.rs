@@ -44,7 +44,7 @@ pub struct TallCommand {
 }
 
 /// What the shell pane says of the shell it starts.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShellAbout {
     /// `(capa:sim) `
     pub marker: String,
@@ -77,7 +77,7 @@ impl ShellAbout {
 }
 
 /// A shell on a cluster whose clock runs fast.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShellClock {
     pub speed: f64,
     /// At real speed, how far the cluster's clock is ahead (it ran faster before).

@@ -366,7 +366,7 @@ fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
     let done_in = |clock: Option<crate::session::clock::FastClock>| {
         let mut s = builder().lesson(6).size(200, 50).build();
         s.session.clock = clock;
-        s.run.job = Some(JobView::new(L(6), Vec::new()));
+        s.run.job = Some(JobView::new(L(6), Vec::new(), jiff::Timestamp::now()));
         update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
         s.run.job.as_mut().unwrap().took = Some(std::time::Duration::from_secs(66));
         crate::tui::view::text_of_screen(&s, 200, 50)

@@ -61,7 +61,11 @@ fn releases_are_ignored_and_help_swallows_other_keys() {
 #[test]
 fn quitting_while_a_plan_runs_asks_then_cancels_it_first() {
     let mut s = state();
-    s.run.job = Some(JobView::new(L(1), vec![PlanStep::todo("a")]));
+    s.run.job = Some(JobView::new(
+        L(1),
+        vec![PlanStep::todo("a")],
+        jiff::Timestamp::now(),
+    ));
     assert!(key(&mut s, KeyCode::Char('q')).is_empty());
     assert!(!s.ui.quit);
     let screen = crate::tui::view::text_of_screen(&s, 120, 40);

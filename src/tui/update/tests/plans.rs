@@ -10,7 +10,7 @@ pub(super) fn plan_shown(s: &mut State, lesson: LessonId, title: impl Fn(usize) 
     let steps = (0..s.current().unwrap().spec.actions.len())
         .map(|i| PlanStep::todo(title(i)))
         .collect();
-    s.run.job = Some(JobView::new(lesson, steps));
+    s.run.job = Some(JobView::new(lesson, steps, jiff::Timestamp::now()));
 }
 
 /// Step `step` (from 1) of the plan starts.
@@ -69,6 +69,7 @@ fn a_finished_plan_is_graded_and_its_steps_tick_off() {
     s.run.job = Some(JobView::new(
         L(2),
         vec![PlanStep::todo("a"), PlanStep::todo("b")],
+        jiff::Timestamp::now(),
     ));
     update(
         &mut s,
@@ -308,7 +309,7 @@ fn a_lesson_shows_its_own_plan_and_choices_never_another_lessons() {
         )
         .build();
     let steps = vec![PlanStep::todo("write the files")];
-    s.run.job = Some(JobView::new(L(6), steps));
+    s.run.job = Some(JobView::new(L(6), steps, jiff::Timestamp::now()));
     update(&mut s, Msg::Job(JobMsg::Ended(Ok(()))));
     let six = crate::tui::view::text_of_screen(&s, 120, 40);
     assert!(six.contains("Do it for me · lesson 6"), "{six}");
@@ -387,7 +388,7 @@ fn a_running_plan_draws_in_the_language_it_is_shown_in() {
         .iter()
         .map(|a| PlanStep::todo(a.step.title()))
         .collect();
-    s.run.job = Some(JobView::new(lesson, titled));
+    s.run.job = Some(JobView::new(lesson, titled, jiff::Timestamp::now()));
     let title = steps[0].step.title();
     update(
         &mut s,

@@ -112,7 +112,11 @@ fn leaving_step_mode_leaves_nothing_running_and_a_refused_key_says_why() {
     // A plan runs: r and g on another lesson say so.
     let mut s = builder().lesson(5).build();
     assert_eq!(key(&mut s, KeyCode::Char('r')), [Effect::RunLesson(L(5))]);
-    s.run.job = Some(JobView::new(L(5), vec![PlanStep::todo("a")]));
+    s.run.job = Some(JobView::new(
+        L(5),
+        vec![PlanStep::todo("a")],
+        jiff::Timestamp::now(),
+    ));
     key(&mut s, KeyCode::Char('n'));
     for refused in [KeyCode::Char('r'), KeyCode::Char('g')] {
         assert!(key(&mut s, refused).is_empty());
