@@ -5,6 +5,7 @@ mod cluster_commands;
 mod lab_commands;
 mod lesson_commands;
 pub mod out;
+mod replay_command;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -54,9 +55,14 @@ pub struct Global {
     #[arg(long, global = true)]
     pub context: Option<String>,
     /// The tutor: also record the session into FILE as an asciicast v2 file (`asciinema play
-    /// FILE` shows it, as does asciinema's web player).
+    /// FILE` shows it, as does asciinema's web player), and the messages it drew from into
+    /// FILE's .replay beside it (`capa-tui replay` plays them again, in any language and size).
     #[arg(long, global = true, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Play a session recorded with --record (its .replay file) instead of opening the tutor:
+    /// no cluster needed; with --present, a demo for a room that cannot fail.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
     /// One of many learners on one cluster: the lab's Applications, namespaces and bare repos
     /// get this learner's own names (alice-src-helm, alice-src.git), and the source dir is
     /// their own (/root/capa-src-alice). Lowercase letters, digits and '-'.
@@ -161,6 +167,10 @@ pub enum Command {
     /// A shell with the lab's environment (KUBECONFIG, kubectl and helm on PATH, CAPA_SRC_DIR,
     /// CAPA_BARE_DIR), in the working copy; with --sim the embedded cluster runs until you exit.
     Shell,
+    /// Play a session recorded with --record: no cluster needed, in any language (--lang, L) and
+    /// size; space plays and pauses, PgDn/PgUp step, ←/→ seek, +/− change the speed (--speed
+    /// sets it). --export cast draws it into an asciicast file at --size instead.
+    Replay(replay_command::ReplayArgs),
     /// Show the settings in effect (theme, language, presenting), where each came from, and the
     /// config file's path ($CAPA_CONFIG, else capa-tui/config.toml in the XDG config dir).
     Config,
@@ -325,6 +335,7 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Class(ClassCommand::Report { dirs, csv, html })) => {
             lab_commands::class::report(&g, &dirs, csv.as_deref(), html.as_deref()).await
         }
+        Some(Command::Replay(args)) => replay_command::replay(&g, &args.file, Some(&args)),
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
         Some(Command::Shell) => lab_commands::shell(&g).await,
         Some(Command::Env) => lab_commands::env(&g),
@@ -352,7 +363,10 @@ pub async fn run(cli: Cli) -> i32 {
                 }
             }
         }
-        None => tutor(&g, cli.lesson.as_deref()).await,
+        None => match &g.replay {
+            Some(file) => replay_command::replay(&g, file, None),
+            None => tutor(&g, cli.lesson.as_deref()).await,
+        },
     }
 }
 

@@ -7,6 +7,7 @@ pub mod keymap;
 pub mod layout;
 pub mod prediction;
 pub mod pty_keys;
+pub mod replay;
 mod runtime;
 pub mod shell;
 pub mod theme;

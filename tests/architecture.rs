@@ -546,6 +546,7 @@ fn every_message_is_matched_whole_by_the_file_the_guide_names() {
             "DrawnMsg",
             "src/tui/update/navigate.rs",
         ),
+        ("src/tui/update/msg.rs", "ReplayMsg", "src/tui/update.rs"),
     ];
     let listed: std::collections::BTreeSet<String> =
         kinds.iter().map(|(_, kind, _)| kind.to_string()).collect();

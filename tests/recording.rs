@@ -1,5 +1,7 @@
-//! `--record FILE`: the tutor's session as an asciicast v2 file. Played back into a terminal of
-//! the size its header says, the recording ends on the screen the person saw last.
+//! `--record FILE`: the tutor's session as an asciicast v2 file, and its messages beside it.
+//! Played back into a terminal of the size its header says, the cast ends on the screen the
+//! person saw last; and so does the tutor drawn again from the messages (`capa-tui replay
+//! --export cast`), played by `asciinema play` itself.
 
 #![allow(
     clippy::unwrap_used,
@@ -80,5 +82,37 @@ fn a_recorded_session_plays_back_to_the_screen_seen_last() {
         rows(&screen.screen().contents()),
         rows(&seen),
         "the recording's last screen is the one seen"
+    );
+
+    // Drawn again from the messages at the recorded size: the last frame is what was seen.
+    assert!(
+        dir.path().join("lesson.replay").exists(),
+        "the messages beside the cast"
+    );
+    let again = dir.path().join("again.cast");
+    let export = std::process::Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+        .args(["replay", "--export", "cast", "--size", "100x30", "--out"])
+        .arg(&again)
+        .arg(&cast)
+        .env("CAPA_LANG", "en")
+        .output()
+        .unwrap();
+    assert!(export.status.success(), "{export:?}");
+    let said = String::from_utf8_lossy(&export.stdout);
+    assert!(said.contains("asciinema play"), "{said}");
+    // Played by asciinema itself in a terminal of that size, it ends on that screen too.
+    let player = Tmux {
+        socket: format!("record-play-{}", std::process::id()),
+    };
+    player.start(
+        100,
+        30,
+        &format!("asciinema play -i 0.2 -s 20 {}; sleep 600", again.display()),
+    );
+    let want = rows(&seen);
+    player.wait_until(
+        "the replay's last screen, as seen",
+        Duration::from_secs(60),
+        |s| rows(s) == want,
     );
 }

@@ -106,8 +106,14 @@ pub async fn run(
     let lang = options.lang;
     // Bounded and rotated: a cluster away for hours once grew it by 8 lines a second.
     crate::session::logfile::init(log_file);
-    let record = options.record.clone();
-    let mut state = State::open(catalog.clone(), opening(&session, options));
+    let (record, present) = (options.record.clone(), options.present);
+    let opening = opening(&session, options);
+    let (cast_path, recorder) = recording(record.as_deref(), &opening, &catalog, present);
+    let update = |state: &mut State, msg: Msg| {
+        recorder.iter().for_each(|r| r.keep(&msg));
+        update(state, msg)
+    };
+    let mut state = State::open(catalog.clone(), opening);
     // The progress as resumed: the base of this tutor's own changes (what it merges into
     // another tutor's, `progress::save`).
     let base = state.progress();
@@ -121,7 +127,7 @@ pub async fn run(
     let mut executor = Executor::new(&session, catalog.clone(), lang, tx.clone());
 
     let mut ending = crate::session::ending::Ending::listen();
-    let Some((mut terminal, cast, mut recorded_size)) = open_terminal(record.as_deref()) else {
+    let Some((mut terminal, cast, mut recorded_size)) = open_terminal(cast_path.as_deref()) else {
         restore_terminal();
         session.close().await;
         return 1;
@@ -164,16 +170,7 @@ pub async fn run(
                 break;
             }
             if let Some(frame) = frame {
-                if frame.limits != state.ui().panes.reach {
-                    update(&mut state, Msg::Drawn(DrawnMsg::ScrollLimits(frame.limits)));
-                }
-                // The lesson moved to show the chosen command: scrolling goes on from there.
-                if let Some(at) = frame
-                    .lesson_at
-                    .filter(|at| state.ui().panes.scroll.get(&Pane::Lesson) != Some(at))
-                {
-                    update(&mut state, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
-                }
+                after_frame(&mut state, frame);
             }
         }
         let regrade = state.lab().regrade_at.map(tokio::time::Instant::from_std);
@@ -198,6 +195,9 @@ pub async fn run(
         for e in effects {
             executor.run(e);
         }
+        if let Some(r) = &recorder {
+            r.flush();
+        }
         saved.keep(&state, &session.paths.src_dir);
         if state.ui().quit {
             break;
@@ -210,6 +210,42 @@ pub async fn run(
     }
     session.close().await;
     code
+}
+
+/// With `--record FILE`: where the cast goes, and the recording of the messages beside it, its
+/// header saying how the tutor opened (a tutor that cannot write it runs on, unrecorded, and
+/// says so in its log).
+fn recording(
+    record: Option<&Path>,
+    opening: &Opening,
+    catalog: &Catalog,
+    present: bool,
+) -> (
+    Option<std::path::PathBuf>,
+    Option<super::replay::MessageRecorder>,
+) {
+    let Some((cast, messages)) = record.map(super::replay::paths_for) else {
+        return (None, None);
+    };
+    let header = super::replay::Header::new(opening, catalog, present);
+    let recorder = super::replay::MessageRecorder::create(&messages, &header)
+        .map_err(|e| tracing::warn!("no recording into {}: {e}", messages.display()))
+        .ok();
+    (Some(cast), recorder)
+}
+
+/// What a frame drew that the next keys move within: how far each pane scrolls, and where the
+/// lesson moved to show the chosen command (scrolling goes on from there).
+pub(super) fn after_frame(state: &mut State, frame: super::view::Frame) {
+    if frame.limits != state.ui().panes.reach {
+        update(state, Msg::Drawn(DrawnMsg::ScrollLimits(frame.limits)));
+    }
+    if let Some(at) = frame
+        .lesson_at
+        .filter(|at| state.ui().panes.scroll.get(&Pane::Lesson) != Some(at))
+    {
+        update(state, Msg::Drawn(DrawnMsg::LessonShownAt(at)));
+    }
 }
 
 /// The terminal the tutor draws on, its size, and with `--record` the recording its frames are

@@ -857,3 +857,17 @@ class-title = The class
 class-learner = learner
 class-hints = hints
 class-predictions = predictions right
+
+## capa-tui replay: a recorded session played again
+replay-playing = ▶ replay
+replay-paused = ⏸ paused
+replay-ended = ■ end
+replay-position = { $at } / { $total } · ×{ $speed } · step { $step }/{ $steps }
+replay-keys = space play/pause · PgDn/PgUp step · ←/→ 10 s · +/− speed · L language · q quit
+replay-error-read = cannot read the recording { $path }: { $why }
+replay-error-cast-without = { $cast } is a cast (asciinema plays it); capa-tui replays the messages recorded beside it, { $replay }, which is not there. Give the .replay file, or record again with --record.
+replay-error-not-a-replay = { $path } is not a capa-tui recording: give the .replay file (or the .cast beside it) that --record wrote.
+replay-error-version = { $path } was recorded by a capa-tui whose recordings are version { $found }; this one replays version { $reads }. Replay it with the capa-tui that recorded it, or record it again.
+replay-error-line = { $path }, line { $line }, does not read as a recorded message ({ $why }): the file was changed or cut. The replay needs it whole.
+replay-error-lessons = the lessons recorded in { $path } do not load: { $why }
+replay-exported = wrote { $out } ({ $width }×{ $height }, { $lang }, { $seconds } s): asciinema play { $out }
