@@ -276,11 +276,18 @@ fn present_mode_replays_a_lessons_demo_with_no_cluster() {
             folder.display()
         ),
     );
-    // Playing at ×4 from the start, to its end, with nothing to connect to.
+    // Presenting, it waits for the presenter; then plays at ×4 to its end, with nothing to
+    // connect to.
+    t.wait_for("已暂停", Duration::from_secs(10));
+    t.keys(&["Space"]);
     let end = t.wait_until("the replay's end", Duration::from_secs(60), |s| {
         squeezed(s).contains("■结束")
     });
     assert!(squeezed(&end).contains("×4"), "{end}");
+    assert!(
+        squeezed(&end).starts_with("capa-tui回放"),
+        "the header says it is a replay: {end}"
+    );
     // PgUp, the clicker's other key, steps back a moment.
     t.keys(&["PageUp"]);
     let back = t.wait_for("已暂停", Duration::from_secs(5));

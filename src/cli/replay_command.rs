@@ -140,7 +140,8 @@ pub fn replay(g: &Global, file: &Path, args: Option<&ReplayArgs>) -> i32 {
         return 2;
     }
     let speed = g.speed.filter(|s| *s > 0.0).unwrap_or(1.0);
-    let paused = args.is_some_and(|a| a.paused);
+    // Presenting, the room's pace is the presenter's: it waits for the first PgDn or space.
+    let paused = args.is_some_and(|a| a.paused) || settings.present.value;
     crate::tui::replay::play(replayer, crate::tui::replay::Controls::new(speed, paused))
 }
 

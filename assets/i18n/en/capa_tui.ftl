@@ -871,3 +871,4 @@ replay-error-version = { $path } was recorded by a capa-tui whose recordings are
 replay-error-line = { $path }, line { $line }, does not read as a recorded message ({ $why }): the file was changed or cut. The replay needs it whole.
 replay-error-lessons = the lessons recorded in { $path } do not load: { $why }
 replay-exported = wrote { $out } ({ $width }×{ $height }, { $lang }, { $seconds } s): asciinema play { $out }
+header-replay = REPLAY of { $at }{" "}

@@ -873,3 +873,4 @@ replay-error-version = { $path }은(는) 녹화 형식 버전 { $found }의 capa
 replay-error-line = { $path }의 { $line }번째 줄은 녹화된 메시지로 읽히지 않습니다({ $why }): 파일이 바뀌었거나 잘렸습니다. 재생에는 온전한 파일이 필요합니다.
 replay-error-lessons = { $path }에 녹화된 레슨을 불러올 수 없습니다: { $why }
 replay-exported = { $out }에 썼습니다({ $width }×{ $height }, { $lang }, { $seconds }초): asciinema play { $out }
+header-replay = 재생 { $at }{" "}

@@ -847,3 +847,4 @@ replay-error-version = { $path } 由录制格式为第 { $found } 版的 capa-tu
 replay-error-line = { $path } 第 { $line } 行不是一条录下的消息（{ $why }）：文件被改动或截断了。回放需要完整的文件。
 replay-error-lessons = { $path } 中录下的课程无法加载：{ $why }
 replay-exported = 已写入 { $out }（{ $width }×{ $height }，{ $lang }，{ $seconds } 秒）：asciinema play { $out }
+header-replay = 回放 { $at }{" "}

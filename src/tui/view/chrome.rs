@@ -70,6 +70,15 @@ pub fn header(s: &State, area: Rect, buf: &mut Buffer) {
         ),
         Span::raw(" "),
     ];
+    // A replay: nothing here is live, and the moment shown is the recording's (on the
+    // cluster's clock, as every time on screen).
+    if let Some(at) = s.session().replaying_at {
+        let at = look.clock(s.session().on_the_clusters_clock(at));
+        spans.push(Span::styled(
+            t!(look.lang, "header-replay", at = at),
+            look.theme.warn().add_modifier(Modifier::BOLD),
+        ));
+    }
     if s.session().sim() {
         spans.push(Span::styled(
             "SIM ",
