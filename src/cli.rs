@@ -116,8 +116,14 @@ pub enum ClassCommand {
     /// Grade collected labs with no cluster and print the room: learner × lesson (passed,
     /// failed with the first reason, not started), hints used, predictions right.
     Report {
-        #[arg(required = true)]
+        /// The collected labs (`class collect --out DIR`); none with --watch.
+        #[arg(required_unless_present = "watch")]
         dirs: Vec<PathBuf>,
+        /// Keep the table on screen, live on the shared cluster the usual options name: every
+        /// learner's lab there, graded again whenever an Application or a learner's folder
+        /// changes (for the projector; Ctrl-C ends it).
+        #[arg(long, conflicts_with = "dirs")]
+        watch: bool,
         /// Also write the table as CSV (a row per learner and lesson).
         #[arg(long)]
         csv: Option<PathBuf>,
@@ -332,9 +338,15 @@ pub async fn run(cli: Cli) -> i32 {
         Some(Command::Class(ClassCommand::Collect { out })) => {
             lab_commands::class::collect(&g, &out).await
         }
-        Some(Command::Class(ClassCommand::Report { dirs, csv, html })) => {
-            lab_commands::class::report(&g, &dirs, csv.as_deref(), html.as_deref()).await
-        }
+        Some(Command::Class(ClassCommand::Report {
+            dirs,
+            watch,
+            csv,
+            html,
+        })) => match watch {
+            true => lab_commands::class_watch::watch(&g, csv.as_deref(), html.as_deref()).await,
+            false => lab_commands::class::report(&g, &dirs, csv.as_deref(), html.as_deref()).await,
+        },
         Some(Command::Replay(args)) => replay_command::replay(&g, &args.file, Some(&args)),
         Some(Command::Doctor) => lab_commands::doctor(&g).await,
         Some(Command::Shell) => lab_commands::shell(&g).await,

@@ -12,7 +12,7 @@
 mod common;
 use common::{lab_cli, tmux};
 
-use lab_cli::{capa, text, tutor_command};
+use lab_cli::{capa, text, tools_path, tutor_command};
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -413,4 +413,39 @@ fn the_self_check_says_when_it_ran_by_the_clusters_clock() {
         checked.duration_since(wall).as_secs() >= 20,
         "checked at {checked}, this machine says {wall} (served since {started})"
     );
+}
+
+#[test]
+fn the_rooms_table_follows_every_learner_live_on_the_shared_cluster() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let out = capa(&state, &["do", "1", "--yes", "--learner", "alice"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let t = tmux::Tmux {
+        socket: format!("class-watch-{}", std::process::id()),
+    };
+    t.start(
+        120,
+        30,
+        &format!(
+            "env LANG=en_US.UTF-8 PATH={} {} class report --watch --sim --speed 10 --state-dir {}; sleep 600",
+            tools_path(),
+            env!("CARGO_BIN_EXE_capa-tui"),
+            state.display()
+        ),
+    );
+    t.wait_until(
+        "alice's lesson 1 passed, and no one else",
+        Duration::from_secs(60),
+        |s| s.contains("one learner ·") && s.contains("alice  1 ✓  2 ·"),
+    );
+    // Bob starts while the table is up (his command attaches to the cluster it serves): the
+    // table follows with no key pressed.
+    let out = capa(&state, &["do", "1", "--yes", "--learner", "bob"]);
+    assert!(out.status.success(), "{}", text(&out));
+    // The lessons' columns line up under each other.
+    t.wait_until("bob's lesson 1 passed too", Duration::from_secs(60), |s| {
+        s.contains("2 learners") && s.contains("alice  1 ✓  2 ·") && s.contains("bob    1 ✓  2 ·")
+    });
+    t.keys(&["C-c"]);
 }

@@ -5,6 +5,7 @@
 
 mod checks;
 pub mod class;
+pub mod class_watch;
 mod doctor;
 mod plans;
 mod shells;

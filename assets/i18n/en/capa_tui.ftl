@@ -872,3 +872,7 @@ replay-error-line = { $path }, line { $line }, does not read as a recorded messa
 replay-error-lessons = the lessons recorded in { $path } do not load: { $why }
 replay-exported = wrote { $out } ({ $width }×{ $height }, { $lang }, { $seconds } s): asciinema play { $out }
 header-replay = REPLAY of { $at }{" "}
+class-watch-heading = The room · { $learners ->
+        [one] one learner
+       *[other] { $learners } learners
+    } · graded { $at } · again on every change · Ctrl-C ends

@@ -848,3 +848,4 @@ replay-error-line = { $path } 第 { $line } 行不是一条录下的消息（{ $
 replay-error-lessons = { $path } 中录下的课程无法加载：{ $why }
 replay-exported = 已写入 { $out }（{ $width }×{ $height }，{ $lang }，{ $seconds } 秒）：asciinema play { $out }
 header-replay = 回放 { $at }{" "}
+class-watch-heading = 全班 · { $learners } 名学员 · { $at } 评分 · 每次变化都会重新评分 · Ctrl-C 结束

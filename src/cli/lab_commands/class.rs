@@ -9,7 +9,7 @@ use crate::i18n::{Lang, Say};
 use crate::lab::catalog::Catalog;
 use crate::lab::class::{self, LabRow, Standing};
 use crate::lab::learner::Learner;
-use crate::{errln, outln, t};
+use crate::{errln, out, outln, t};
 
 /// Collects the lab the usual options name into `out`.
 pub async fn collect(g: &Global, out: &Path) -> i32 {
@@ -82,27 +82,52 @@ pub async fn report(g: &Global, dirs: &[PathBuf], csv: Option<&Path>, html: Opti
             }
         }
     }
-    for row in &rows {
-        outln!("{}", table_line(row, lang));
+    out!("{}", table(&rows, lang));
+    match write_tables(&rows, lang, csv, html) {
+        Ok(()) => 0,
+        Err(code) => code,
+    }
+}
+
+/// The room's table as printed: a line per learner, and under it each failed lesson's first
+/// reason.
+pub(super) fn table(rows: &[LabRow], lang: Lang) -> String {
+    let mut text = String::new();
+    // The lessons' columns line up under each other, whatever the names' lengths.
+    let name_width = rows.iter().map(|r| r.learner.chars().count()).max();
+    for row in rows {
+        text.push_str(&table_line(row, name_width.unwrap_or_default(), lang));
+        text.push('\n');
         for l in &row.lessons {
             if let Standing::Failed { .. } = l.standing {
-                outln!("    {} {}: {}", row.learner, l.lesson, l.standing.say(lang));
+                let reason = l.standing.say(lang);
+                text.push_str(&format!("    {} {}: {reason}\n", row.learner, l.lesson));
             }
         }
     }
-    for (path, text) in [(csv, as_csv(&rows, lang)), (html, as_html(&rows, lang))] {
+    text
+}
+
+/// Writes the table as CSV and as HTML where asked; the exit code when one cannot be written.
+pub(super) fn write_tables(
+    rows: &[LabRow],
+    lang: Lang,
+    csv: Option<&Path>,
+    html: Option<&Path>,
+) -> Result<(), i32> {
+    for (path, text) in [(csv, as_csv(rows, lang)), (html, as_html(rows, lang))] {
         if let Some(path) = path
             && let Err(e) = crate::lab::files::write_atomic(path, &text)
         {
             errln!("capa-tui: {}: {e}", path.display());
-            return 1;
+            return Err(1);
         }
     }
-    0
+    Ok(())
 }
 
 /// `alice  1 ✓  2 ✓  3 ✗  4 ·  · hints 2 · predictions 3/4 right`.
-fn table_line(row: &LabRow, lang: Lang) -> String {
+fn table_line(row: &LabRow, name_width: usize, lang: Lang) -> String {
     let cells: Vec<String> = row
         .lessons
         .iter()
@@ -117,7 +142,7 @@ fn table_line(row: &LabRow, lang: Lang) -> String {
     t!(
         lang,
         "class-row",
-        learner = row.learner.as_str(),
+        learner = format!("{:name_width$}", row.learner),
         lessons = cells.join("  "),
         hints = hints,
         right = right,
