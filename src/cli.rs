@@ -401,6 +401,25 @@ async fn tutor(g: &Global, lesson: Option<&str>) -> i32 {
         Some(Err(code)) => return code,
         None => None,
     };
+    // A recording that cannot be written is said now, not found missing after the class.
+    for path in g.record.iter().flat_map(|r| {
+        let (cast, replay) = crate::tui::replay::paths_for(r);
+        [cast, replay]
+    }) {
+        let opened = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path);
+        if let Err(e) = opened {
+            let (path, why) = (path.display().to_string(), e.to_string());
+            errln!(
+                "capa-tui: {}",
+                t!(lang, "cli-cannot-record", path = path, why = why)
+            );
+            return 2;
+        }
+    }
     if !std::io::stdout().is_terminal() {
         errln!("capa-tui: {}", t!(lang, "cli-needs-terminal"));
         return 2;

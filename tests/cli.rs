@@ -353,3 +353,30 @@ fn the_tutor_opens_on_a_lesson_named_and_refuses_an_unknown_one() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_recording_that_cannot_be_written_is_said_before_the_tutor_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let state = state.to_str().unwrap();
+    let nowhere = dir.path().join("no-such-folder/lesson6.cast");
+    let out = capa(
+        &[
+            "--sim",
+            "--state-dir",
+            state,
+            "--record",
+            nowhere.to_str().unwrap(),
+        ],
+        &[("LANG", "en_US.UTF-8")],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot record into")
+            && err.contains("lesson6.cast")
+            && err.contains("--record"),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(state).exists(), "nothing started");
+}

@@ -297,3 +297,94 @@ fn present_mode_replays_a_lessons_demo_with_no_cluster() {
         !s.contains("已暂停")
     });
 }
+
+/// The tutor as `replay` holds it now, drawn alone (no band) until what it drew moves nothing.
+fn tutor_screen(replay: &mut Replay, (w, h): (u16, u16)) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
+    for _ in 0..3 {
+        terminal
+            .draw(|f| {
+                let frame = capa_tui::tui::view::draw(replay.state(), f.area(), f.buffer_mut());
+                // As the player and the export do: the frame's scroll reach goes back in.
+                replay.after_frame(frame);
+            })
+            .unwrap();
+    }
+    let buffer = terminal.backend().buffer().clone();
+    buffer
+        .content
+        .chunks(usize::from(w))
+        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn lesson_6s_demo_plays_in_asciinema_in_zh_at_80x24_and_steps_in_the_player_in_en_at_160x45() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_capa-tui");
+    let cast = dir.path().join("lesson-6.zh.80x24.cast");
+    let folder = repo().join("lessons/06-failed-hook");
+    let out = std::process::Command::new(bin)
+        .args([
+            "replay", "--export", "cast", "--size", "80x24", "--lang", "zh", "--out",
+        ])
+        .arg(&cast)
+        .arg(&folder)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // asciinema itself plays it to the screen the replay ends on.
+    let mut replay = replayer(&demo("06-failed-hook"), "zh", (80, 24));
+    replay.seek(replay.duration());
+    let want: Vec<String> = tutor_screen(&mut replay, (80, 24))
+        .lines()
+        .map(squeezed)
+        .collect();
+    assert!(
+        want.iter().any(|l| l.contains("failed-hook.json通过自检")),
+        "{want:#?}"
+    );
+    let player = Tmux {
+        socket: format!("replay-asciinema-{}", std::process::id()),
+    };
+    player.start(
+        80,
+        24,
+        &format!("asciinema play -i 0.1 -s 20 {}; sleep 600", cast.display()),
+    );
+    player.wait_until("lesson 6's last screen", Duration::from_secs(60), |s| {
+        s.lines().map(squeezed).collect::<Vec<_>>() == want
+    });
+
+    // The player, in a terminal of 160×45, in English: PgDn steps to the end, moment by moment.
+    let t = Tmux {
+        socket: format!("replay-player-{}", std::process::id()),
+    };
+    t.start(
+        160,
+        45,
+        &format!(
+            "env LANG=en_US.UTF-8 CAPA_LANG=en {bin} replay {} --paused; sleep 600",
+            folder.display()
+        ),
+    );
+    let first = t.wait_for("⏸ paused", Duration::from_secs(10));
+    let total: usize = first
+        .split("step 0/")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("the band counts the steps: {first}"));
+    for step in 1..=total {
+        t.keys(&["PageDown"]);
+        t.wait_for(&format!("step {step}/{total}"), Duration::from_secs(10));
+    }
+    let end = t.wait_for("■ end", Duration::from_secs(10));
+    assert!(
+        end.contains("failed-hook.json passes the self-check"),
+        "{end}"
+    );
+    assert!(end.contains("REPLAY of"), "{end}");
+    t.keys(&["q"]);
+}

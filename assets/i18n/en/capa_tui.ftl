@@ -876,3 +876,4 @@ class-watch-heading = The room · { $learners ->
         [one] one learner
        *[other] { $learners } learners
     } · graded { $at } · again on every change · Ctrl-C ends
+cli-cannot-record = cannot record into { $path }: { $why }. Give --record a file in a folder you can write to.

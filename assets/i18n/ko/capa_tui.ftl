@@ -875,3 +875,4 @@ replay-error-lessons = { $path }에 녹화된 레슨을 불러올 수 없습니�
 replay-exported = { $out }에 썼습니다({ $width }×{ $height }, { $lang }, { $seconds }초): asciinema play { $out }
 header-replay = 재생 { $at }{" "}
 class-watch-heading = 반 전체 · 학습자 { $learners }명 · { $at } 채점 · 바뀔 때마다 다시 채점 · Ctrl-C로 끝내기
+cli-cannot-record = { $path }에 녹화할 수 없습니다: { $why }. --record에는 쓸 수 있는 폴더 안의 파일을 주세요.

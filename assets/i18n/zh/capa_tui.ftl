@@ -849,3 +849,4 @@ replay-error-lessons = { $path } 中录下的课程无法加载：{ $why }
 replay-exported = 已写入 { $out }（{ $width }×{ $height }，{ $lang }，{ $seconds } 秒）：asciinema play { $out }
 header-replay = 回放 { $at }{" "}
 class-watch-heading = 全班 · { $learners } 名学员 · { $at } 评分 · 每次变化都会重新评分 · Ctrl-C 结束
+cli-cannot-record = 无法录制到 { $path }：{ $why }。请给 --record 一个你有写权限的文件夹里的文件。

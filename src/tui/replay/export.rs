@@ -43,12 +43,16 @@ pub fn export_cast(mut replay: Replay, out: &Path) -> io::Result<()> {
     let mut pending = b"\x1b[?25l\x1b[2J\x1b[H".to_vec();
     let mut drawn_version = None;
     loop {
-        let version = replay.state().version();
-        if drawn_version != Some(version) {
+        // What a frame drew can move the next one (a pane's scroll reach): drawn until still.
+        for _ in 0..3 {
+            let version = replay.state().version();
+            if drawn_version == Some(version) {
+                break;
+            }
             drawn_version = Some(version);
             terminal.draw(|f| {
                 let frame = crate::tui::view::draw(replay.state(), f.area(), f.buffer_mut());
-                crate::tui::runtime::after_frame(replay.state_mut(), frame);
+                replay.after_frame(frame);
             })?;
             pending.append(&mut written.0.borrow_mut());
         }

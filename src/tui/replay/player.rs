@@ -140,7 +140,7 @@ pub fn draw(replay: &mut Replay, controls: &Controls, area: Rect, buf: &mut Buff
         replay.resize((area.width, area.height));
     }
     let frame = crate::tui::view::draw(replay.state(), area, buf);
-    crate::tui::runtime::after_frame(replay.state_mut(), frame);
+    replay.after_frame(frame);
     let row = Rect {
         y: area.y + area.height.saturating_sub(1),
         height: area.height.min(1),

@@ -115,8 +115,9 @@ impl MessageRecorder {
             return;
         }
         let at = (self.started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
+        let msg = without_secrets(msg);
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        let written = serde_json::to_writer(&mut *file, &(at, msg))
+        let written = serde_json::to_writer(&mut *file, &(at, msg.as_ref()))
             .map_err(io::Error::from)
             .and_then(|()| writeln!(file));
         if let Err(e) = written {
@@ -133,6 +134,42 @@ impl MessageRecorder {
         }
     }
 }
+
+/// `msg` with every Secret's values left out: a recording is made to be shared, and nothing on
+/// screen shows them (a Secret the lab reads is counted, never read out).
+fn without_secrets(msg: &Msg) -> std::borrow::Cow<'_, Msg> {
+    use crate::cluster::Kind;
+    use crate::cluster::watch::{ObjectChange, StreamChange};
+    let hide = |object: &mut serde_json::Value| {
+        for field in ["data", "stringData"] {
+            if let Some(values) = object.get_mut(field).and_then(|v| v.as_object_mut()) {
+                for value in values.values_mut() {
+                    *value = serde_json::Value::String(HIDDEN.into());
+                }
+            }
+        }
+    };
+    match msg {
+        Msg::Object(ObjectChange::Applied { key, .. }) if key.kind == Kind::Secret => {
+            let mut msg = msg.clone();
+            if let Msg::Object(ObjectChange::Applied { object, .. }) = &mut msg {
+                hide(object);
+            }
+            std::borrow::Cow::Owned(msg)
+        }
+        Msg::Stream(StreamChange::Listed { stream, .. }) if stream.kind == Kind::Secret => {
+            let mut msg = msg.clone();
+            if let Msg::Stream(StreamChange::Listed { objects, .. }) = &mut msg {
+                objects.iter_mut().for_each(|(_, o)| hide(o));
+            }
+            std::borrow::Cow::Owned(msg)
+        }
+        _ => std::borrow::Cow::Borrowed(msg),
+    }
+}
+
+/// What a Secret's value is recorded as.
+const HIDDEN: &str = "(not recorded)";
 
 /// A recording read back: its header and its messages, each at its time since the start.
 pub struct Recording {
@@ -265,5 +302,44 @@ impl Recording {
             }
         }
         Ok(Recording { header, messages })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::watch::{ObjectChange, StreamChange, StreamId};
+    use crate::cluster::{Kind, ObjectKey};
+    use serde_json::json;
+
+    #[test]
+    fn a_secrets_values_are_never_recorded_and_other_objects_are_kept_whole() {
+        let secret = json!({"kind": "Secret", "metadata": {"name": "s", "namespace": "n"},
+            "type": "Opaque", "data": {"password": "aHVudGVyMg=="}, "stringData": {"token": "t0k"}});
+        let config = json!({"kind": "ConfigMap", "metadata": {"name": "c", "namespace": "n"},
+            "data": {"greeting": "hello"}});
+        let applied = Msg::Object(ObjectChange::Applied {
+            key: ObjectKey::new("n", Kind::Secret, "s"),
+            object: secret.clone(),
+        });
+        let listed = Msg::Stream(StreamChange::Listed {
+            stream: StreamId::new("n", Kind::Secret),
+            objects: vec![(ObjectKey::new("n", Kind::Secret, "s"), secret)],
+            at: jiff::Timestamp::UNIX_EPOCH,
+        });
+        for msg in [applied, listed] {
+            let kept = serde_json::to_string(without_secrets(&msg).as_ref()).unwrap();
+            assert!(
+                !kept.contains("aHVudGVyMg") && !kept.contains("t0k"),
+                "{kept}"
+            );
+            assert!(kept.contains("password") && kept.contains(HIDDEN), "{kept}");
+        }
+        let config = Msg::Object(ObjectChange::Applied {
+            key: ObjectKey::new("n", Kind::ConfigMap, "c"),
+            object: config,
+        });
+        let kept = serde_json::to_string(without_secrets(&config).as_ref()).unwrap();
+        assert!(kept.contains("hello"), "{kept}");
     }
 }

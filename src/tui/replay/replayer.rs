@@ -83,11 +83,6 @@ impl Replay {
         &self.state
     }
 
-    /// The state, for what a frame drew (`runtime::drawn`).
-    pub fn state_mut(&mut self) -> &mut State {
-        &mut self.state
-    }
-
     pub fn header(&self) -> &super::Header {
         &self.recording.header
     }
@@ -213,6 +208,12 @@ impl Replay {
             &mut self.state,
             Msg::Input(InputMsg::Resize(size.0, size.1)),
         );
+    }
+
+    /// What a frame drew goes back into the state (how far each pane scrolls), as the tutor's
+    /// runtime does after each frame.
+    pub fn after_frame(&mut self, frame: crate::tui::view::Frame) {
+        crate::tui::runtime::after_frame(&mut self.state, frame);
     }
 
     pub fn watching(&self) -> Watching {

@@ -105,3 +105,38 @@ fn every_language_keyed_text_in_every_lesson_yaml_has_every_language() {
     assert_eq!(yamls, Catalog::embedded().unwrap().lessons().len());
     assert!(missing.is_empty(), "{}", missing.join("\n"));
 }
+
+#[test]
+fn a_catalog_made_again_from_its_source_is_the_same_lab_anywhere() {
+    // An adapted lab, for a learner: what a recorded session keeps to be replayed elsewhere.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/adapted-lab");
+    let learner = Learner::parse("alice").unwrap();
+    let made = Catalog::load_for(
+        Some(&root.join("lessons")),
+        Some(&root.join("repo-template")),
+        Some(&learner),
+    )
+    .unwrap();
+    let source = made.source().clone();
+    assert!(source.lessons.is_some() && source.templates.is_some());
+    assert_eq!(source.learner.as_deref(), Some("alice"));
+    // Saved and read back, with the folders gone from where they were.
+    let text = serde_json::to_string(&source).unwrap();
+    let again = Catalog::from_source(serde_json::from_str(&text).unwrap()).unwrap();
+    let titles = |c: &Catalog| -> Vec<String> {
+        c.lessons()
+            .iter()
+            .map(|l| format!("{} {}", l.spec.number, l.text(Lang::FALLBACK).steps))
+            .collect()
+    };
+    assert_eq!(titles(&again), titles(&made));
+    assert_eq!(again.apps(), made.apps());
+    assert!(
+        again.apps().iter().all(|a| a.starts_with("alice-")),
+        "{:?}",
+        again.apps()
+    );
+    // The built-in lab keeps no files: a recording of it stays small.
+    let builtin = Catalog::embedded().unwrap();
+    assert_eq!(builtin.source(), &CatalogSource::default());
+}
