@@ -365,3 +365,89 @@ fn said_anywhere(catalog: &capa_tui::lab::catalog::Catalog, values: &[&str]) -> 
     }
     found
 }
+
+/// Names are values too: rename the lab's Applications (and their namespaces) and its bare repo
+/// in the templates alone, and capa-tui's own lessons (their texts in every language, checks, plans and the
+/// objects they read) follow, lint clean and pass their test. The lessons say every name
+/// through `let:`; an instructor chooses the scheme where the Applications are defined.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lessons_follow_applications_renamed_in_the_templates() {
+    use capa_tui::lab::catalog::{Catalog, Section};
+    use strum::IntoEnumIterator;
+    let dir = tempfile::tempdir().unwrap();
+    let templates = dir.path().join("templates");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template"))
+        .arg(&templates)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let renamed = [
+        ("src-helm", "team1-web"),
+        ("src-kust", "team1-api"),
+        ("src-waves", "team1-jobs"),
+    ];
+    for template in std::fs::read_dir(&templates).unwrap().flatten() {
+        for file in std::fs::read_dir(template.path()).unwrap().flatten() {
+            let name = file.file_name().to_string_lossy().into_owned();
+            if !(name.starts_with("app-") && name.ends_with(".yaml")) {
+                continue;
+            }
+            let mut text = std::fs::read_to_string(file.path()).unwrap();
+            for (from, to) in renamed {
+                text = text.replace(&format!(": {from}\n"), &format!(": {to}\n"));
+            }
+            text = text.replace("9418/src.git", "9418/team1.git");
+            std::fs::write(file.path(), text).unwrap();
+        }
+    }
+    let catalog = Catalog::load(None, Some(&templates)).unwrap();
+    assert_eq!(catalog.apps(), ["team1-web", "team1-api", "team1-jobs"]);
+    // No lesson says an old name anywhere but in its Application's file name, which the
+    // templates keep (`app-src-helm.yaml`).
+    let old = |text: &str| -> bool {
+        let mut text = text.to_string();
+        for (from, _) in renamed {
+            text = text.replace(&format!("app-{from}.yaml"), "");
+        }
+        renamed.iter().any(|(from, _)| text.contains(from)) || text.contains("src.git")
+    };
+    for lesson in catalog.lessons() {
+        assert!(
+            !old(&format!("{:?}", lesson.spec)),
+            "lesson {}: {:#?}",
+            lesson.spec.number,
+            lesson.spec
+        );
+        for &lang in capa_tui::i18n::Lang::all() {
+            for section in Section::iter() {
+                let text = lesson.text(lang).section(section);
+                assert!(
+                    !old(&text),
+                    "lesson {} {} {section:?}: {text}",
+                    lesson.spec.number,
+                    lang.code()
+                );
+            }
+        }
+    }
+    let by_hand = catalog.lessons()[1]
+        .text(capa_tui::i18n::Lang::FALLBACK)
+        .section(Section::ByHand);
+    assert!(by_hand.contains("-n team1-web"), "{by_hand}");
+    let first = catalog.lessons()[0]
+        .text(capa_tui::i18n::Lang::FALLBACK)
+        .section(Section::ByHand);
+    assert!(first.contains("{bare_dir}/team1.git") || first.contains("/team1.git"), "{first}");
+    // And the renamed lab runs: every plan, every check, on a fresh embedded cluster.
+    let state = dir.path().join("state");
+    let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
+    let (l, t) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
+    let out = capa(&state, &["lesson", "lint", l, "--templates", t]).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = capa(&state, &["lesson", "test", l, "--templates", t]).await;
+    let said = text(&out);
+    assert!(out.status.success() && !said.contains("✗"), "{said}");
+    assert!(state.join("bare/team1.git").is_dir(), "the renamed bare repo is the one made");
+}
