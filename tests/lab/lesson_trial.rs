@@ -366,8 +366,8 @@ fn said_anywhere(catalog: &capa_tui::lab::catalog::Catalog, values: &[&str]) -> 
     found
 }
 
-/// Names are values too: rename the lab's Applications (and their namespaces) and its bare repo
-/// in the templates alone, and capa-tui's own lessons (their texts in every language, checks, plans and the
+/// Names are values too: rename the lab's Applications, their namespaces (each its own name,
+/// not the Application's) and its bare repo in the templates alone, and capa-tui's own lessons (their texts in every language, checks, plans and the
 /// objects they read) follow, lint clean and pass their test. The lessons say every name
 /// through `let:`; an instructor chooses the scheme where the Applications are defined.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -396,7 +396,11 @@ async fn the_lessons_follow_applications_renamed_in_the_templates() {
             }
             let mut text = std::fs::read_to_string(file.path()).unwrap();
             for (from, to) in renamed {
-                text = text.replace(&format!(": {from}\n"), &format!(": {to}\n"));
+                text = text.replace(&format!("name: {from}\n"), &format!("name: {to}\n"));
+                text = text.replace(
+                    &format!("namespace: {from}\n"),
+                    &format!("namespace: {to}-ns\n"),
+                );
             }
             text = text.replace("9418/src.git", "9418/team1.git");
             std::fs::write(file.path(), text).unwrap();
@@ -435,11 +439,15 @@ async fn the_lessons_follow_applications_renamed_in_the_templates() {
     let by_hand = catalog.lessons()[1]
         .text(capa_tui::i18n::Lang::FALLBACK)
         .section(Section::ByHand);
-    assert!(by_hand.contains("-n team1-web"), "{by_hand}");
+    assert!(by_hand.contains("-n team1-web-ns"), "{by_hand}");
+    assert!(!by_hand.contains("-n team1-web "), "{by_hand}");
     let first = catalog.lessons()[0]
         .text(capa_tui::i18n::Lang::FALLBACK)
         .section(Section::ByHand);
-    assert!(first.contains("{bare_dir}/team1.git") || first.contains("/team1.git"), "{first}");
+    assert!(
+        first.contains("{bare_dir}/team1.git") || first.contains("/team1.git"),
+        "{first}"
+    );
     // And the renamed lab runs: every plan, every check, on a fresh embedded cluster.
     let state = dir.path().join("state");
     let lessons = Path::new(env!("CARGO_MANIFEST_DIR")).join("lessons");
@@ -449,5 +457,8 @@ async fn the_lessons_follow_applications_renamed_in_the_templates() {
     let out = capa(&state, &["lesson", "test", l, "--templates", t]).await;
     let said = text(&out);
     assert!(out.status.success() && !said.contains("✗"), "{said}");
-    assert!(state.join("bare/team1.git").is_dir(), "the renamed bare repo is the one made");
+    assert!(
+        state.join("bare/team1.git").is_dir(),
+        "the renamed bare repo is the one made"
+    );
 }
