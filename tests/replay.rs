@@ -168,9 +168,14 @@ fn lesson_6_steps_through_in_zh_at_80x24() {
         last.contains("✓完成") && last.contains("failed-hook.json通过自检"),
         "{last}"
     );
-    // The band fits 80 columns with whole keys only.
+    // The band fits 80 columns with whole keys only, and how to quit is among them.
     let band = squeezed(screens.last().unwrap().lines().last().unwrap());
-    assert!(band.ends_with("单步"), "{band}");
+    assert!(band.contains("q退出"), "{band}");
+    let keys = "空格播放/暂停·PgDn/PgUp单步·q退出·←/→10秒·+/−速度·L语言";
+    assert!(
+        keys.split('·').any(|k| band.ends_with(k)),
+        "a key cut in half: {band}"
+    );
 }
 
 #[test]
@@ -186,7 +191,10 @@ fn lesson_6_steps_through_in_en_at_160x45() {
     );
     assert!(last.contains("✓ done in") && last.contains("failed-hook.json passes the self-check"));
     // At 160 columns every key of the band is said.
-    assert!(last.contains("L language · q quit"), "{last}");
+    assert!(
+        last.contains("q quit · ←/→ 10 s · +/− speed · L language"),
+        "{last}"
+    );
     // The wide layout: the timeline beside the lesson shows the sync's waves.
     assert!(last.contains("Timeline") || last.contains("Sync"), "{last}");
 }

@@ -119,7 +119,7 @@ pub fn band(replay: &Replay, controls: &Controls, width: u16) -> Line<'static> {
     );
     let mut line = Line::from(vec![
         Span::styled(format!(" {state} "), theme.title()),
-        Span::raw(format!(" {position} ")),
+        Span::raw(format!("{position} ")),
     ]);
     // Whole keys only, in the order they are said: a key cut in half reads as another.
     let keys = t!(lang, "replay-keys");
