@@ -75,7 +75,7 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
         &[
             (
                 "02-precedence/lesson.yaml",
-                "app: src-helm\n",
+                "app: \"${helm_app}\"\n",
                 "app: src-helmm\n",
             ),
             (
@@ -95,13 +95,13 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
             ),
             (
                 "04-kustomize-image/lesson.yaml",
-                "{do: wait, app: src-kust",
-                "{do: wiat, app: src-kust",
+                "{do: wait, app: \"${kust_app}\"",
+                "{do: wiat, app: \"${kust_app}\"",
             ),
             (
                 "05-waves-hooks/lesson.yaml",
-                "{do: wait, app: src-waves, until: succeeded",
-                "{do: wait, app: src-waves, until: synced-healthy",
+                "{do: wait, app: \"${waves_app}\", until: succeeded",
+                "{do: wait, app: \"${waves_app}\", until: synced-healthy",
             ),
             (
                 "07-ignore-differences/lesson.yaml",
@@ -120,13 +120,13 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
             ),
             (
                 "03-tracking/lesson.yaml",
-                "focus: src-helm/ConfigMap/src-helm-greeting",
-                "focus: src-helm/ConfigMap/src-helm-greting",
+                "focus: \"${helm_ns}/ConfigMap/${helm_app}-greeting\"",
+                "focus: \"${helm_ns}/ConfigMap/${helm_app}-greting\"",
             ),
             (
                 "05-waves-hooks/lesson.yaml",
-                "object: src-waves/Deployment/app, condition: Available, hint: 3}",
-                "object: src-waves/Deployment/ap, condition: Available, hint: 3}",
+                "object: \"${waves_ns}/Deployment/app\", condition: Available, hint: 3}",
+                "object: \"${waves_ns}/Deployment/ap\", condition: Available, hint: 3}",
             ),
         ],
     );
@@ -135,13 +135,13 @@ fn a_broken_lab_is_reported_all_at_once_with_file_line_and_column() {
     let all = said(&report).join("\n");
     for want in [
         "02-precedence/lesson.yaml:8:6: no template defines an Application named src-helmm",
-        "02-precedence/lesson.yaml:35:3: unknown field colour: remove it or write one of: file, fields, live_hint, rules",
+        "02-precedence/lesson.yaml:42:3: unknown field colour: remove it or write one of: file, fields, live_hint, rules",
         "${replica} is not named in let:",
         "03-tracking/ko.md:1:1: no ko.md",
-        "04-kustomize-image/lesson.yaml:40:74: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
+        "04-kustomize-image/lesson.yaml:47:80: the lesson's templates set spec.replicas of kust/base/deployment.yaml to 1",
         "unknown variant `wiat`",
-        "05-waves-hooks/lesson.yaml:81:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
-        "07-ignore-differences/lesson.yaml:30:48: ignore.json has no field checkd_at",
+        "05-waves-hooks/lesson.yaml:88:5: no action of the plan can make succeeded: src-waves true: add do: wait (until: succeeded)",
+        "07-ignore-differences/lesson.yaml:37:48: ignore.json has no field checkd_at",
         "hint 9: the English text has 4 hints",
         "08-report/lesson.yaml:",
         "this lesson uses precedence.json, which lesson 2 makes: add {lesson: 2, done_when: …} to requires:",
@@ -175,18 +175,18 @@ fn a_broken_lab_is_said_in_the_authors_language() {
             ),
             (
                 "01-helm-chart/lesson.yaml",
-                "path: metadata.name, equals: src-helm-greeting",
-                "path: 'metadata.[name', equals: src-helm-greeting",
+                "path: metadata.name, equals: \"${helm_app}-greeting\"",
+                "path: 'metadata.[name', equals: \"${helm_app}-greeting\"",
             ),
             (
                 "04-kustomize-image/lesson.yaml",
-                "{do: wait, app: src-kust",
-                "{do: wiat, app: src-kust",
+                "{do: wait, app: \"${kust_app}\"",
+                "{do: wiat, app: \"${kust_app}\"",
             ),
             (
                 "05-waves-hooks/lesson.yaml",
-                "{do: wait, app: src-waves, until: succeeded",
-                "{do: wait, app: src-waves, until: synced-healthy",
+                "{do: wait, app: \"${waves_app}\", until: succeeded",
+                "{do: wait, app: \"${waves_app}\", until: synced-healthy",
             ),
         ],
     );
@@ -218,7 +218,7 @@ fn a_yaml_syntax_error_says_where() {
         dir.path(),
         &[(
             "03-tracking/lesson.yaml",
-            "app: src-helm\n",
+            "app: \"${helm_app}\"\n",
             "app: [src-helm\n",
         )],
     );
@@ -287,7 +287,7 @@ fn a_question_asked_after_its_answer_was_set_going_is_found() {
         .collect();
     assert_eq!(found.len(), 1, "{all:#?}");
     assert!(
-        found[0].starts_with("06-failed-hook/lesson.yaml:98:5:"),
+        found[0].starts_with("06-failed-hook/lesson.yaml:103:5:"),
         "at the asking action: {found:?}"
     );
     assert_eq!(all.len(), 1, "the lessons as shipped ask in time: {all:#?}");
@@ -311,7 +311,7 @@ fn an_evidence_path_out_of_the_source_dir_is_refused_by_lint_and_load() {
         let report = lint(&root, None).unwrap();
         let all = said(&report).join("\n");
         assert!(
-            all.contains("02-precedence/lesson.yaml:33:")
+            all.contains("02-precedence/lesson.yaml:40:")
                 && all.contains("leads out of the source dir"),
             "{hostile}: {all}"
         );
@@ -350,11 +350,29 @@ fn templates(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {
 
 /// Instructor trial 4, problem 9: after a namespace was renamed in the templates, lint showed
 /// one place per lesson per run, and blamed a missing apply-app for an app-spec whose
-/// apply-app was there. Now every place is reported in one run, and the cause is the field.
+/// apply-app was there. The shipped lessons now read the namespace from the templates and
+/// follow it; a lesson that writes the old one out (an instructor's own) is reported at every
+/// place in one run, and the cause is the field.
 #[test]
 fn a_renamed_namespace_is_reported_at_every_place_with_the_right_cause() {
     let dir = tempfile::tempdir().unwrap();
     let root = lessons(dir.path(), &[]);
+    let renamed = templates(
+        dir.path(),
+        &[(
+            "app-src-helm.yaml",
+            "namespace: src-helm",
+            "namespace: greeter",
+        )],
+    );
+    let all = said(&lint(&root, Some(&renamed)).unwrap());
+    assert!(all.is_empty(), "the shipped lessons follow: {all:#?}");
+    // The namespace written out where the lessons say ${helm_ns}.
+    for lesson in ["01-helm-chart", "02-precedence", "03-tracking", "08-report"] {
+        let file = root.join(lesson).join("lesson.yaml");
+        let text = std::fs::read_to_string(&file).unwrap();
+        std::fs::write(&file, text.replace("${helm_ns}", "src-helm")).unwrap();
+    }
     let tpl = templates(
         dir.path(),
         &[(
@@ -378,7 +396,7 @@ fn a_renamed_namespace_is_reported_at_every_place_with_the_right_cause() {
     );
     assert!(
         all.iter()
-            .any(|l| l.starts_with("01-helm-chart/lesson.yaml:54:14:")
+            .any(|l| l.starts_with("01-helm-chart/lesson.yaml:61:14:")
                 && l.contains("does not have destination.namespace: src-helm")),
         "{all:#?}"
     );
@@ -398,17 +416,17 @@ fn every_wrong_name_of_a_lesson_is_reported_in_one_run() {
         &[
             (
                 "03-tracking/lesson.yaml",
-                "focus: src-helm/ConfigMap/src-helm-greeting",
-                "focus: src-helm/ConfigMap/src-helm-greting",
+                "focus: \"${helm_ns}/ConfigMap/${helm_app}-greeting\"",
+                "focus: \"${helm_ns}/ConfigMap/${helm_app}-greting\"",
             ),
             (
                 "03-tracking/lesson.yaml",
-                "object: src-helm/ConfigMap/src-helm-greeting",
-                "object: src-helm/ConfigMap/src-helm-greting",
+                "object: \"${helm_ns}/ConfigMap/${helm_app}-greeting\"",
+                "object: \"${helm_ns}/ConfigMap/${helm_app}-greting\"",
             ),
             (
                 "03-tracking/lesson.yaml",
-                "app: src-helm\n",
+                "app: \"${helm_app}\"\n",
                 "app: src-helmm\n",
             ),
         ],
@@ -424,7 +442,7 @@ fn every_wrong_name_of_a_lesson_is_reported_in_one_run() {
         "{all:#?}"
     );
     assert!(
-        greting[1].starts_with("03-tracking/lesson.yaml:28:"),
+        greting[1].starts_with("03-tracking/lesson.yaml:33:"),
         "{all:#?}"
     );
     assert!(

@@ -77,6 +77,28 @@ impl Node {
         }
     }
 
+    /// The same tree with every `${name}` in its scalars said as `values` has it, each node
+    /// where it was written: a problem about what a reference says (`${helm_ns}/ConfigMap/…`)
+    /// is pointed at where the reference is written.
+    pub fn substituted(&self, values: &std::collections::BTreeMap<String, Value>) -> Node {
+        let value = match &self.value {
+            Tree::Scalar(Value::String(s)) if s.contains("${") => {
+                let mut v = Value::String(s.clone());
+                let _ = crate::lab::catalog::substitute(&mut v, values);
+                Tree::Scalar(v)
+            }
+            Tree::Scalar(v) => Tree::Scalar(v.clone()),
+            Tree::Seq(items) => Tree::Seq(items.iter().map(|n| n.substituted(values)).collect()),
+            Tree::Map(entries) => Tree::Map(
+                entries
+                    .iter()
+                    .map(|(k, n)| (k.clone(), n.substituted(values)))
+                    .collect(),
+            ),
+        };
+        Node { at: self.at, value }
+    }
+
     /// The node as plain JSON.
     pub fn to_value(&self) -> Value {
         match &self.value {
