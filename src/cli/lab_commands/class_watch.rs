@@ -51,18 +51,31 @@ pub async fn watch(g: &Global, csv: Option<&Path>, html: Option<&Path>) -> i32 {
             }
         }
     });
-    let folders: Vec<PathBuf> = [shared.src_dir.parent(), Some(shared.bare_dir.as_path())]
-        .into_iter()
-        .flatten()
-        .map(Path::to_path_buf)
-        .collect();
-    let _folders_watch = crate::lab::fswatch::watch(&folders, move || {
-        let _ = tx.send(());
-    })
-    .map_err(|e| tracing::warn!("{e}; the table follows the Applications only"))
-    .ok();
+    // The bare repos and each learner's source dir, never the folder around them: an embedded
+    // cluster's state dir is written on every write to the cluster (its journal), and the
+    // table would be graded again all the time.
+    let mut watched: (Vec<PathBuf>, Option<crate::lab::fswatch::FolderWatch>) = (Vec::new(), None);
     let code = loop {
         let learners = learners(&s.client, &lab, &shared.src_dir).await;
+        let folders: Vec<PathBuf> = std::iter::once(shared.bare_dir.clone())
+            .chain(learners.iter().map(|l| {
+                let mut options = g.session_options();
+                options.learner = Some(l);
+                options.lab_paths().src_dir
+            }))
+            // Only folders that are there: a learner known by their Application alone may work
+            // on another machine, and a folder made here in their name would be the watcher's.
+            .filter(|d| d.is_dir())
+            .collect();
+        if folders != watched.0 {
+            let tx = tx.clone();
+            let watch = crate::lab::fswatch::watch(&folders, move || {
+                let _ = tx.send(());
+            })
+            .map_err(|e| tracing::warn!("{e}; the table follows the Applications only"))
+            .ok();
+            watched = (folders, watch);
+        }
         let rows = match graded(g, &s.client, &learners).await {
             Ok(rows) => rows,
             Err(why) => {
