@@ -160,6 +160,8 @@ fn class_collect_and_report_from_the_command_line() {
     // The lessons' columns line up, whatever the names' lengths.
     assert!(said.contains("alice  1 ✓  2 ·"), "{said}");
     assert!(said.contains("bob    1 ✓  2 ·"), "{said}");
+    // Time spent is what the tutor saw the checklists tick; `do` alone ticks none.
+    assert!(said.contains("· – min · hints 0"), "{said}");
     let csv = std::fs::read_to_string(csv).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2 * 8, "{csv}");
     assert!(csv.contains("\"bob\",1,passed,"), "{csv}");

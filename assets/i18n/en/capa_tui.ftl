@@ -852,9 +852,10 @@ class-passed = passed
 class-failed = failed: { $why }
 class-not-started = not started
 class-collected = collected the lab into { $dir }: { $passed } of { $total } lessons pass
-class-row = { $learner }  { $lessons }  · hints { $hints } · predictions { $right }/{ $predictions } right
+class-row = { $learner }  { $lessons }  · { $minutes } min · hints { $hints } · predictions { $right }/{ $predictions } right
 class-title = The class
 class-learner = learner
+class-minutes = minutes
 class-hints = hints
 class-predictions = predictions right
 

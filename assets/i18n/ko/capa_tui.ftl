@@ -854,9 +854,10 @@ class-passed = 통과
 class-failed = 실패: { $why }
 class-not-started = 시작 안 함
 class-collected = 실습을 { $dir }에 모았습니다: { $total }개 레슨 중 { $passed }개 통과
-class-row = { $learner }  { $lessons }  · 힌트 { $hints } · 예측 { $right }/{ $predictions } 맞힘
+class-row = { $learner }  { $lessons }  · { $minutes }분 · 힌트 { $hints } · 예측 { $right }/{ $predictions } 맞힘
 class-title = 반 전체
 class-learner = 학습자
+class-minutes = 걸린 시간(분)
 class-hints = 힌트
 class-predictions = 맞힌 예측
 

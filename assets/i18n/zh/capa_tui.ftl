@@ -828,9 +828,10 @@ class-passed = 通过
 class-failed = 未通过：{ $why }
 class-not-started = 未开始
 class-collected = 已把实验收集到 { $dir }：{ $total } 课中 { $passed } 课通过
-class-row = { $learner }  { $lessons }  · 提示 { $hints } · 预测答对 { $right }/{ $predictions }
+class-row = { $learner }  { $lessons }  · 用时 { $minutes } 分钟 · 提示 { $hints } · 预测答对 { $right }/{ $predictions }
 class-title = 全班
 class-learner = 学员
+class-minutes = 用时（分钟）
 class-hints = 提示
 class-predictions = 预测答对
 

@@ -134,6 +134,7 @@ fn table_line(row: &LabRow, name_width: usize, lang: Lang) -> String {
         .map(|l| format!("{} {}", l.lesson, mark(&l.standing)))
         .collect();
     let hints: usize = row.lessons.iter().map(|l| l.hints).sum();
+    let minutes = minutes_spent(row);
     let right = row
         .predictions
         .iter()
@@ -144,10 +145,26 @@ fn table_line(row: &LabRow, name_width: usize, lang: Lang) -> String {
         "class-row",
         learner = format!("{:name_width$}", row.learner),
         lessons = cells.join("  "),
+        minutes = minutes,
         hints = hints,
         right = right,
         predictions = row.predictions.len()
     )
+}
+
+/// The minutes a learner spent, rounded up, as the tutor saw the checklists tick; a dash for a
+/// lab done by `do` alone (nothing ticked in a tutor).
+fn minutes_spent(row: &LabRow) -> String {
+    let spent: i64 = row
+        .lessons
+        .iter()
+        .filter_map(|l| l.spent)
+        .map(|d| d.as_secs())
+        .sum();
+    match row.lessons.iter().any(|l| l.spent.is_some()) {
+        true => ((spent + 59) / 60).to_string(),
+        false => "–".into(),
+    }
 }
 
 fn mark(s: &Standing) -> &'static str {
@@ -222,7 +239,8 @@ td,th{{border:1px solid #999;padding:.3em .6em;text-align:center}}\
         out.push_str(&format!("<th>{}</th>", escape(l)));
     }
     out.push_str(&format!(
-        "<th>{}</th><th>{}</th></tr>\n",
+        "<th>{}</th><th>{}</th><th>{}</th></tr>\n",
+        escape(&t!(lang, "class-minutes")),
         escape(&t!(lang, "class-hints")),
         escape(&t!(lang, "class-predictions"))
     ));
@@ -247,7 +265,8 @@ td,th{{border:1px solid #999;padding:.3em .6em;text-align:center}}\
             .filter(|p| p.right() == Some(true))
             .count();
         out.push_str(&format!(
-            "<td>{hints}</td><td>{right}/{}</td></tr>\n",
+            "<td>{}</td><td>{hints}</td><td>{right}/{}</td></tr>\n",
+            minutes_spent(row),
             row.predictions.len()
         ));
     }
@@ -266,4 +285,45 @@ td,th{{border:1px solid #999;padding:.3em .6em;text-align:center}}\
     }
     out.push_str("</ul></body></html>\n");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::class::LessonRow;
+    use crate::lab::spec::LessonId;
+
+    #[test]
+    fn a_row_says_the_time_spent_rounded_up_to_minutes_and_a_dash_for_none() {
+        let lesson = |n: u8, spent: Option<i64>| LessonRow {
+            lesson: LessonId(n),
+            standing: Standing::Passed,
+            hints: 1,
+            spent: spent.map(jiff::SignedDuration::from_secs),
+        };
+        let row = |lessons| LabRow {
+            learner: "alice".into(),
+            lessons,
+            predictions: Vec::new(),
+        };
+        let said = table_line(
+            &row(vec![lesson(1, Some(90)), lesson(2, Some(31))]),
+            5,
+            Lang::FALLBACK,
+        );
+        assert!(said.contains("· 3 min · hints 2 ·"), "{said}");
+        let said = table_line(&row(vec![lesson(1, None)]), 5, Lang::FALLBACK);
+        assert!(said.contains("· – min ·"), "{said}");
+        let html = as_html(&[row(vec![lesson(1, Some(60))])], Lang::FALLBACK);
+        assert!(
+            html.contains("<th>minutes</th>") && html.contains("<td>1</td>"),
+            "{html}"
+        );
+        let zh = table_line(
+            &row(vec![lesson(1, Some(60))]),
+            5,
+            Lang::parse("zh").unwrap(),
+        );
+        assert!(zh.contains("用时 1 分钟"), "{zh}");
+    }
 }
