@@ -168,10 +168,13 @@ fn lesson_6_steps_through_in_zh_at_80x24() {
         last.contains("✓完成") && last.contains("failed-hook.json通过自检"),
         "{last}"
     );
-    // The band fits 80 columns with whole keys only, and how to quit is among them.
+    // The band fits 80 columns with whole keys only: playing, stepping and quitting among them.
     let band = squeezed(screens.last().unwrap().lines().last().unwrap());
-    assert!(band.contains("q退出"), "{band}");
-    let keys = "空格播放/暂停·PgDn/PgUp单步·q退出·←/→10秒·+/−速度·L语言";
+    assert!(
+        band.contains("空格播放") && band.contains("PgDn/PgUp单步") && band.contains("q退出"),
+        "{band}"
+    );
+    let keys = "空格播放·PgDn/PgUp单步·q退出·←/→10秒·+/−速度·L语言";
     assert!(
         keys.split('·').any(|k| band.ends_with(k)),
         "a key cut in half: {band}"
@@ -395,4 +398,26 @@ fn lesson_6s_demo_plays_in_asciinema_in_zh_at_80x24_and_steps_in_the_player_in_e
     );
     assert!(end.contains("REPLAY of"), "{end}");
     t.keys(&["q"]);
+}
+
+#[test]
+fn the_band_shows_play_step_and_quit_at_80_columns_in_every_language() {
+    for (lang, want) in [
+        ("en", ["space play", "PgDn/PgUp step", "q quit"]),
+        ("zh", ["空格播放", "PgDn/PgUp单步", "q退出"]),
+        ("ko", ["Space재생", "PgDn/PgUp단계", "q종료"]),
+    ] {
+        let mut replay = replayer(&demo("06-failed-hook"), lang, (80, 24));
+        let mut controls = Controls::new(1.0, true);
+        // The longest the position gets: the last step of the recording.
+        controls.on_key(&mut replay, key(KeyCode::End));
+        let text = screen(&mut replay, &controls, (80, 24));
+        let band = squeezed(text.lines().last().unwrap());
+        for key in want {
+            assert!(
+                band.contains(&squeezed(key)),
+                "{lang}: no {key:?} in {band}"
+            );
+        }
+    }
 }

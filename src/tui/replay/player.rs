@@ -119,16 +119,16 @@ pub fn band(replay: &Replay, controls: &Controls, width: u16) -> Line<'static> {
     );
     let mut line = Line::from(vec![
         Span::styled(format!(" {state} "), theme.title()),
-        Span::raw(format!("{position} ")),
+        Span::raw(position),
     ]);
-    // Whole keys only, in the order they are said: a key cut in half reads as another.
+    // Whole keys only (a key cut in half reads as another), in the order they are said; one
+    // that does not fit leaves its room to a shorter one after it.
     let keys = t!(lang, "replay-keys");
     for key in keys.split(" · ") {
         let room = usize::from(width).saturating_sub(line.width());
-        if key.width() + 3 > room {
-            break;
+        if key.width() + 3 <= room {
+            line.push_span(Span::styled(format!(" · {key}"), theme.dim()));
         }
-        line.push_span(Span::styled(format!(" · {key}"), theme.dim()));
     }
     line
 }
