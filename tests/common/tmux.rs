@@ -21,7 +21,18 @@ impl Tmux {
     /// Starts session `t` at `cols`×`rows` running `cmd`.
     pub fn start(&self, cols: u16, rows: u16, cmd: &str) {
         let (x, y) = (cols.to_string(), rows.to_string());
-        let out = self.run(&["new-session", "-d", "-s", "t", "-x", &x, "-y", &y, cmd]);
+        let mut out = self.run(&["new-session", "-d", "-s", "t", "-x", &x, "-y", &y, cmd]);
+        // tmux's own start-up race: a server starting while another on the machine is being
+        // killed can exit at once ("server exited unexpectedly"); a second start is a new one.
+        for _ in 0..3 {
+            if out.status.success()
+                || !String::from_utf8_lossy(&out.stderr).contains("server exited unexpectedly")
+            {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(300));
+            out = self.run(&["new-session", "-d", "-s", "t", "-x", &x, "-y", &y, cmd]);
+        }
         assert!(
             out.status.success(),
             "{}",
