@@ -430,6 +430,36 @@ fn written_at(obj: &Value, path: &FieldPath) -> Option<Timestamp> {
         })
 }
 
+/// A YAML file's text as JSON, or where it does not parse. Parsed once per text: the checklists
+/// are judged again on every change of the lab's facts, and a profile of a long replay found a
+/// third of its time parsing the same few files again.
+fn parsed(text: &str) -> Result<Value, String> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    /// The files a lab's checks read are a few dozen; past this the cache starts again.
+    const MOST: usize = 256;
+    thread_local! {
+        static PARSED: RefCell<HashMap<String, Result<Value, String>>> = RefCell::new(HashMap::new());
+    }
+    PARSED.with(|cache| {
+        if let Some(known) = cache.borrow().get(text) {
+            return known.clone();
+        }
+        let doc = serde_saphyr::from_str::<Value>(text).map_err(|e| {
+            e.location().map_or_else(
+                || e.to_string(),
+                |l| format!("line {}, column {}", l.line(), l.column()),
+            )
+        });
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= MOST {
+            cache.clear();
+        }
+        cache.insert(text.to_string(), doc.clone());
+        doc
+    })
+}
+
 fn git_value(
     f: &Facts<'_>,
     (repo, file): (&String, &String),
@@ -443,13 +473,9 @@ fn git_value(
         });
     };
     // A file that does not parse sets nothing: say why it does not, not that a value is missing.
-    let doc = match serde_saphyr::from_str::<Value>(text) {
+    let doc = match parsed(text) {
         Ok(doc) => doc,
-        Err(e) => {
-            let why = e.location().map_or_else(
-                || e.to_string(),
-                |l| format!("line {}, column {}", l.line(), l.column()),
-            );
+        Err(why) => {
             return Some(Unmet::GitNotYaml {
                 repo: repo.clone(),
                 file: file.clone(),
