@@ -17,18 +17,40 @@ pub struct Cast {
     started: Instant,
 }
 
+/// A cast's first line: a terminal `width`×`height` whose recording began at `timestamp`.
+pub fn header(
+    (width, height): (u16, u16),
+    timestamp: jiff::Timestamp,
+    title: &str,
+    term: &str,
+) -> serde_json::Value {
+    json!({
+        "version": 2,
+        "width": width,
+        "height": height,
+        "timestamp": timestamp.as_second(),
+        "title": title,
+        "env": {"TERM": term},
+    })
+}
+
+/// One event line: `kind` (`o` output, `r` resize) with `data`, `at` seconds in, to the
+/// microsecond.
+pub fn event(at: f64, kind: &str, data: &str) -> serde_json::Value {
+    json!([in_micros(at), kind, data])
+}
+
+/// Seconds kept to the microsecond, as asciinema writes them.
+pub fn in_micros(seconds: f64) -> f64 {
+    (seconds * 1e6).round() / 1e6
+}
+
 impl Cast {
     /// A new recording at `path` of a terminal `width`×`height`, its header written.
-    pub fn create(path: &Path, (width, height): (u16, u16), title: &str) -> io::Result<Cast> {
+    pub fn create(path: &Path, size: (u16, u16), title: &str) -> io::Result<Cast> {
         let mut file = io::BufWriter::new(std::fs::File::create(path)?);
-        let header = json!({
-            "version": 2,
-            "width": width,
-            "height": height,
-            "timestamp": jiff::Timestamp::now().as_second(),
-            "title": title,
-            "env": {"TERM": std::env::var("TERM").unwrap_or_else(|_| "xterm-256color".into())},
-        });
+        let term = std::env::var("TERM").unwrap_or_else(|_| "xterm-256color".into());
+        let header = header(size, jiff::Timestamp::now(), title, &term);
         writeln!(file, "{header}")?;
         Ok(Cast {
             file: Arc::new(Mutex::new(file)),
@@ -37,9 +59,8 @@ impl Cast {
     }
 
     fn event(&self, kind: &str, data: &str) {
-        let at = self.started.elapsed().as_secs_f64();
+        let line = event(self.started.elapsed().as_secs_f64(), kind, data);
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        let line = json!([(at * 1e6).round() / 1e6, kind, data]);
         if writeln!(file, "{line}")
             .and_then(|()| file.flush())
             .is_err()

@@ -11,6 +11,7 @@ use ratatui::{Terminal, TerminalOptions, Viewport};
 use serde_json::json;
 
 use super::replayer::Replay;
+use crate::tui::cast;
 
 /// Messages closer together than this are one frame (a burst of watch events).
 const FRAME: f64 = 1.0 / 30.0;
@@ -20,15 +21,13 @@ pub fn export_cast(mut replay: Replay, out: &Path) -> io::Result<()> {
     let (width, height) = replay.watching().size;
     let mut file = io::BufWriter::new(std::fs::File::create(out)?);
     let title = format!("capa-tui replay ({})", replay.watching().lang.code());
-    let header = json!({
-        "version": 2,
-        "width": width,
-        "height": height,
-        "timestamp": replay.header().started.as_second(),
-        "duration": replay.duration(),
-        "title": title,
-        "env": {"TERM": "xterm-256color"},
-    });
+    let mut header = cast::header(
+        (width, height),
+        replay.header().started,
+        &title,
+        "xterm-256color",
+    );
+    header["duration"] = json!(replay.duration());
     writeln!(file, "{header}")?;
     let area = Rect::new(0, 0, width, height);
     let written = Written::default();
@@ -57,8 +56,7 @@ pub fn export_cast(mut replay: Replay, out: &Path) -> io::Result<()> {
             pending.append(&mut written.0.borrow_mut());
         }
         if !pending.is_empty() {
-            let at = (frame_at * 1e6_f64).round() / 1e6;
-            let line = json!([at, "o", String::from_utf8_lossy(&pending)]);
+            let line = cast::event(frame_at, "o", &String::from_utf8_lossy(&pending));
             writeln!(file, "{line}")?;
             pending.clear();
         }

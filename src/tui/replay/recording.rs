@@ -114,7 +114,7 @@ impl MessageRecorder {
         if matches!(msg, Msg::Drawn(_) | Msg::Replaying(_)) {
             return;
         }
-        let at = (self.started.elapsed().as_secs_f64() * 1e6).round() / 1e6;
+        let at = crate::tui::cast::in_micros(self.started.elapsed().as_secs_f64());
         let msg = without_secrets(msg);
         let mut file = self.file.lock().unwrap_or_else(|p| p.into_inner());
         let written = serde_json::to_writer(&mut *file, &(at, msg.as_ref()))
@@ -244,20 +244,12 @@ impl crate::i18n::Say for RecordingError {
 impl Recording {
     /// Reads the recording at `path`: its `.replay` file, or a cast with one beside it.
     pub fn read(path: &Path) -> Result<Recording, RecordingError> {
-        let read = |path: &Path| {
-            std::fs::File::open(path).map_err(|source| RecordingError::Read {
-                path: path.to_path_buf(),
-                source,
-            })
+        let unreadable = |source| RecordingError::Read {
+            path: path.to_path_buf(),
+            source,
         };
-        let mut lines = io::BufReader::new(read(path)?).lines();
-        let first = lines
-            .next()
-            .transpose()
-            .map_err(|source| RecordingError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+        let mut lines = io::BufReader::new(std::fs::File::open(path).map_err(unreadable)?).lines();
+        let first = lines.next().transpose().map_err(unreadable)?;
         let first: serde_json::Value = first
             .and_then(|l| serde_json::from_str(&l).ok())
             .unwrap_or_default();
@@ -287,10 +279,7 @@ impl Recording {
         let header: Header = serde_json::from_value(first).map_err(line_error(1))?;
         let mut messages = Vec::new();
         for (i, line) in lines.enumerate() {
-            let line = line.map_err(|source| RecordingError::Read {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let line = line.map_err(unreadable)?;
             if line.trim().is_empty() {
                 continue;
             }

@@ -104,8 +104,12 @@ impl Replay {
 
     /// (the moments shown so far, all the moments).
     pub fn moments(&self) -> (usize, usize) {
-        let shown = self.moments.iter().filter(|&&i| i < self.next).count();
-        (shown, self.moments.len())
+        (self.shown(), self.moments.len())
+    }
+
+    /// How many moments have been given (`moments` is in the recording's order).
+    fn shown(&self) -> usize {
+        self.moments.partition_point(|&i| i < self.next)
     }
 
     /// When the next message is due, in recorded seconds.
@@ -174,23 +178,16 @@ impl Replay {
     pub fn step(&mut self) {
         let to = self
             .moments
-            .iter()
-            .find(|&&i| i >= self.next)
+            .get(self.shown())
             .map_or(self.duration(), |&i| self.recording.messages[i].0);
         self.seek(to);
     }
 
     /// Back to the moment before the one shown last, or the start.
     pub fn step_back(&mut self) {
-        let shown: Vec<usize> = self
-            .moments
-            .iter()
-            .copied()
-            .filter(|&i| i < self.next)
-            .collect();
-        let to = match shown.len() {
+        let to = match self.shown() {
             0 | 1 => 0.0,
-            n => self.recording.messages[shown[n - 2]].0,
+            n => self.recording.messages[self.moments[n - 2]].0,
         };
         self.seek(to);
     }
