@@ -3,7 +3,8 @@
 //! a source dir of theirs beside the lab's) is collected and graded as `class collect` and
 //! `class report` do, again whenever an Application or a learner's folder changes.
 
-use std::collections::BTreeSet;
+use std::collections::btree_map::Entry;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -37,9 +38,7 @@ pub async fn watch(g: &Global, csv: Option<&Path>, html: Option<&Path>) -> i32 {
         Ok(s) => s,
         Err(code) => return code,
     };
-    let mut options = g.session_options();
-    options.learner = None;
-    let shared = options.lab_paths();
+    let shared = paths_of(g, None);
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<()>();
     let apps = crate::cluster::watch::api(&s.client, argocd::NAMESPACE, Kind::Application);
     let app_changes = tx.clone();
@@ -55,14 +54,12 @@ pub async fn watch(g: &Global, csv: Option<&Path>, html: Option<&Path>) -> i32 {
     // cluster's state dir is written on every write to the cluster (its journal), and the
     // table would be graded again all the time.
     let mut watched: (Vec<PathBuf>, Option<crate::lab::fswatch::FolderWatch>) = (Vec::new(), None);
+    // Each learner's lab, read once: a change regrades the room, it does not reload the lessons.
+    let mut labs: BTreeMap<String, Catalog> = BTreeMap::new();
     let code = loop {
         let learners = learners(&s.client, &lab, &shared.src_dir).await;
         let folders: Vec<PathBuf> = std::iter::once(shared.bare_dir.clone())
-            .chain(learners.iter().map(|l| {
-                let mut options = g.session_options();
-                options.learner = Some(l);
-                options.lab_paths().src_dir
-            }))
+            .chain(learners.iter().map(|l| paths_of(g, Some(l)).src_dir))
             // Only folders that are there: a learner known by their Application alone may work
             // on another machine, and a folder made here in their name would be the watcher's.
             .filter(|d| d.is_dir())
@@ -76,7 +73,7 @@ pub async fn watch(g: &Global, csv: Option<&Path>, html: Option<&Path>) -> i32 {
             .ok();
             watched = (folders, watch);
         }
-        let rows = match graded(g, &s.client, &learners).await {
+        let rows = match graded(g, &s.client, &learners, &mut labs).await {
             Ok(rows) => rows,
             Err(why) => {
                 errln!("capa-tui: {why}");
@@ -140,27 +137,37 @@ async fn graded(
     g: &Global,
     client: &kube::Client,
     learners: &[Learner],
+    labs: &mut BTreeMap<String, Catalog>,
 ) -> Result<Vec<LabRow>, String> {
     let kept = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for learner in learners {
-        let catalog =
-            Catalog::load_for(g.lessons.as_deref(), g.templates.as_deref(), Some(learner))
-                .map_err(|e| e.to_string())?;
-        let mut options = g.session_options();
-        options.learner = Some(learner);
-        let paths = options.lab_paths();
+        let catalog = match labs.entry(learner.name().to_string()) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(new) => new.insert(
+                Catalog::load_for(g.lessons.as_deref(), g.templates.as_deref(), Some(learner))
+                    .map_err(|e| e.to_string())?,
+            ),
+        };
         let dir = kept.path().join(learner.name());
-        class::collect(client, &catalog, &paths, Some(learner.name()), &dir)
+        let paths = paths_of(g, Some(learner));
+        class::collect(client, catalog, &paths, Some(learner.name()), &dir)
             .await
             .map_err(|e| e.to_string())?;
         rows.push(
-            class::report(&dir, &catalog)
+            class::report(&dir, catalog)
                 .await
                 .map_err(|e| e.to_string())?,
         );
     }
     Ok(rows)
+}
+
+/// Where `learner`'s lab lives with the usual options (`None`: the lab's own, unnamed).
+fn paths_of(g: &Global, learner: Option<&Learner>) -> crate::lab::paths::LabPaths {
+    let mut options = g.session_options();
+    options.learner = learner;
+    options.lab_paths()
 }
 
 /// The table from the top of the screen, with when it was graded.
