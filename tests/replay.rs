@@ -19,6 +19,7 @@ use capa_tui::tui::theme::Theme;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 mod common;
+use common::scenes::text_of;
 use common::tmux::Tmux;
 
 fn repo() -> PathBuf {
@@ -48,19 +49,13 @@ fn replayer(path: &Path, lang: &str, size: (u16, u16)) -> Replay {
     .unwrap()
 }
 
-/// The screen the player draws now, as text with no spaces (wide characters are drawn apart).
+/// The screen the player draws now, as text (a wide character's cell is followed by a blank).
 fn screen(replay: &mut Replay, controls: &Controls, (w, h): (u16, u16)) -> String {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).unwrap();
     terminal
         .draw(|f| draw(replay, controls, f.area(), f.buffer_mut()))
         .unwrap();
-    let buffer = terminal.backend().buffer().clone();
-    buffer
-        .content
-        .chunks(usize::from(w))
-        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    text_of(terminal.backend())
 }
 
 fn squeezed(text: &str) -> String {
@@ -262,6 +257,21 @@ fn a_replay_that_cannot_be_read_says_what_to_do() {
     std::fs::write(&damaged, lines.join("\n")).unwrap();
     let err = String::from_utf8_lossy(&run(&damaged).stderr).into_owned();
     assert!(err.contains("line 4") && err.contains("whole"), "{err}");
+    // An export into a folder that is not there: what could not be written, and what to do.
+    let demo6 = demo("06-failed-hook");
+    let nowhere = std::process::Command::new(bin)
+        .args(["replay", "--export", "cast", "--out"])
+        .arg(dir.path().join("no-such-folder/out.cast"))
+        .arg(&demo6)
+        .env("CAPA_LANG", "en")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&nowhere.stderr);
+    assert!(!nowhere.status.success());
+    assert!(
+        err.contains("cannot write") && err.contains("--out"),
+        "{err}"
+    );
     // A tutor killed mid-write: the half line at the end is left off, the rest replays.
     let cut = dir.path().join("cut.replay");
     std::fs::write(&cut, &text[..text.len() - 40]).unwrap();
@@ -321,13 +331,7 @@ fn tutor_screen(replay: &mut Replay, (w, h): (u16, u16)) -> String {
             })
             .unwrap();
     }
-    let buffer = terminal.backend().buffer().clone();
-    buffer
-        .content
-        .chunks(usize::from(w))
-        .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
-        .collect::<Vec<_>>()
-        .join("\n")
+    text_of(terminal.backend())
 }
 
 #[test]

@@ -126,8 +126,8 @@ pub fn replay(g: &Global, file: &Path, args: Option<&ReplayArgs>) -> i32 {
                     "capa-tui: {}",
                     t!(
                         lang,
-                        "replay-error-read",
-                        path = out.display().to_string(),
+                        "replay-error-write",
+                        out = out.display().to_string(),
                         why = e.to_string()
                     )
                 );

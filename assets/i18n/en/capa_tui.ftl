@@ -869,6 +869,7 @@ replay-error-read = cannot read the recording { $path }: { $why }
 replay-error-cast-without = { $cast } is a cast (asciinema plays it); capa-tui replays the messages recorded beside it, { $replay }, which is not there. Give the .replay file, or record again with --record.
 replay-error-not-a-replay = { $path } is not a capa-tui recording: give the .replay file (or the .cast beside it) that --record wrote.
 replay-error-version = { $path } was recorded by a capa-tui whose recordings are version { $found }; this one replays version { $reads }. Replay it with the capa-tui that recorded it, or record it again.
+replay-error-write = cannot write { $out }: { $why }. Give --out a file in a folder you can write to.
 replay-error-line = { $path }, line { $line }, does not read as a recorded message ({ $why }): the file was changed or cut. The replay needs it whole.
 replay-error-lessons = the lessons recorded in { $path } do not load: { $why }
 replay-exported = wrote { $out } ({ $width }×{ $height }, { $lang }, { $seconds } s): asciinema play { $out }

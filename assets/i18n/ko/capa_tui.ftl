@@ -871,6 +871,7 @@ replay-error-read = 녹화 파일 { $path }을(를) 읽을 수 없습니다: { $
 replay-error-cast-without = { $cast }은(는) cast 파일입니다(asciinema로 재생할 수 있습니다). capa-tui는 그 옆에 녹화된 메시지 파일 { $replay }을(를) 재생하는데, 그 파일이 없습니다. .replay 파일을 주거나 --record로 다시 녹화하세요.
 replay-error-not-a-replay = { $path }은(는) capa-tui 녹화 파일이 아닙니다: --record가 쓴 .replay 파일(또는 그 옆의 .cast)을 주세요.
 replay-error-version = { $path }은(는) 녹화 형식 버전 { $found }의 capa-tui가 녹화했습니다. 이 capa-tui는 버전 { $reads }을(를) 재생합니다. 녹화한 capa-tui로 재생하거나 다시 녹화하세요.
+replay-error-write = { $out }에 쓸 수 없습니다: { $why }. --out에는 쓸 수 있는 폴더 안의 파일을 주세요.
 replay-error-line = { $path }의 { $line }번째 줄은 녹화된 메시지로 읽히지 않습니다({ $why }): 파일이 바뀌었거나 잘렸습니다. 재생에는 온전한 파일이 필요합니다.
 replay-error-lessons = { $path }에 녹화된 레슨을 불러올 수 없습니다: { $why }
 replay-exported = { $out }에 썼습니다({ $width }×{ $height }, { $lang }, { $seconds }초): asciinema play { $out }

@@ -845,6 +845,7 @@ replay-error-read = 无法读取录制文件 { $path }：{ $why }
 replay-error-cast-without = { $cast } 是 cast 文件（asciinema 可以播放它）；capa-tui 回放的是它旁边录下的消息文件 { $replay }，但该文件不存在。请给出 .replay 文件，或用 --record 重新录制。
 replay-error-not-a-replay = { $path } 不是 capa-tui 的录制文件：请给出 --record 写下的 .replay 文件（或它旁边的 .cast）。
 replay-error-version = { $path } 由录制格式为第 { $found } 版的 capa-tui 录制；这个 capa-tui 回放第 { $reads } 版。请用录制它的 capa-tui 回放，或重新录制。
+replay-error-write = 无法写入 { $out }：{ $why }。请给 --out 一个你有写权限的文件夹里的文件。
 replay-error-line = { $path } 第 { $line } 行不是一条录下的消息（{ $why }）：文件被改动或截断了。回放需要完整的文件。
 replay-error-lessons = { $path } 中录下的课程无法加载：{ $why }
 replay-exported = 已写入 { $out }（{ $width }×{ $height }，{ $lang }，{ $seconds } 秒）：asciinema play { $out }
