@@ -254,14 +254,7 @@ fn the_lessons_texts_follow_changed_template_values() {
     use capa_tui::i18n::Lang;
     use capa_tui::lab::catalog::{Catalog, Section};
     let dir = tempfile::tempdir().unwrap();
-    let templates = dir.path().join("templates");
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template"))
-        .arg(&templates)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let templates = copy_of_the_templates(dir.path());
     // (file, original value, new value): every value a lesson's texts state.
     let changes = [
         (
@@ -342,6 +335,19 @@ fn the_lessons_texts_follow_changed_template_values() {
     );
 }
 
+/// The built-in templates, copied into `dir/templates` for a test to change.
+fn copy_of_the_templates(dir: &Path) -> std::path::PathBuf {
+    let templates = dir.join("templates");
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template"))
+        .arg(&templates)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    templates
+}
+
 /// Where any of `values` is said in the catalog's texts, each section of each lesson in each
 /// language, as `lesson N <lang>.md <Section>: <value>`.
 fn said_anywhere(catalog: &capa_tui::lab::catalog::Catalog, values: &[&str]) -> Vec<String> {
@@ -367,22 +373,16 @@ fn said_anywhere(catalog: &capa_tui::lab::catalog::Catalog, values: &[&str]) -> 
 }
 
 /// Names are values too: rename the lab's Applications, their namespaces (each its own name,
-/// not the Application's) and its bare repo in the templates alone, and capa-tui's own lessons (their texts in every language, checks, plans and the
-/// objects they read) follow, lint clean and pass their test. The lessons say every name
+/// not the Application's) and its bare repo in the templates alone, and capa-tui's own lessons
+/// (their texts in every language, checks, plans and the objects they read) follow, lint clean
+/// and pass their test. The lessons say every name
 /// through `let:`; an instructor chooses the scheme where the Applications are defined.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_lessons_follow_applications_renamed_in_the_templates() {
     use capa_tui::lab::catalog::{Catalog, Section};
     use strum::IntoEnumIterator;
     let dir = tempfile::tempdir().unwrap();
-    let templates = dir.path().join("templates");
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("repo-template"))
-        .arg(&templates)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    let templates = copy_of_the_templates(dir.path());
     let renamed = [
         ("src-helm", "team1-web"),
         ("src-kust", "team1-api"),
