@@ -47,12 +47,7 @@ pub(super) fn on_job(s: &mut State, msg: JobMsg) -> Vec<Effect> {
             if let Some(job) = &mut s.run.job {
                 job.blocker = None;
                 if plan_over {
-                    job.took = Some(
-                        s.session
-                            .wall_now()
-                            .duration_since(job.started)
-                            .unsigned_abs(),
-                    );
+                    job.took = Some(job.elapsed(s.session.wall_now()));
                     job.finished = Some(result.clone());
                     job.done_when_ended = done_now;
                 }

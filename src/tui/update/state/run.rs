@@ -111,6 +111,12 @@ impl JobView {
             done_when_ended: None,
         }
     }
+
+    /// How long the plan ran: until it finished, else until `now`.
+    pub fn elapsed(&self, now: jiff::Timestamp) -> std::time::Duration {
+        self.took
+            .unwrap_or_else(|| now.duration_since(self.started).unsigned_abs())
+    }
 }
 
 /// One step of a running plan: what it does and how far it got.

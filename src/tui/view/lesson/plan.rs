@@ -268,15 +268,7 @@ pub(super) fn plan(s: &State, job: &JobView) -> Vec<Said> {
     let (theme, lang) = (s.ui().theme, s.lang());
     let shape = plan_shape(s, job);
     let mut plan = narration(s);
-    let elapsed = job
-        .took
-        .unwrap_or_else(|| {
-            s.session()
-                .wall_now()
-                .duration_since(job.started)
-                .unsigned_abs()
-        })
-        .as_secs();
+    let elapsed = job.elapsed(s.session().wall_now()).as_secs();
     let (state, keep) = plan_state(s, job, shape, elapsed);
     plan.push((
         Line::from(vec![
