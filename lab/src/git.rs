@@ -15,8 +15,8 @@ mod history;
 /// this module, so `git` is the one place that names `git2`.
 pub use git2::{Oid, Repository, Signature};
 pub use history::{
-    authors_ahead, changed_at, commit_subjects, file_at, folders_at, head, main_history, parent_of,
-    resolve,
+    FileChange, authors_ahead, changed_at, commit_subjects, file_at, file_change_at, folders_at,
+    head, main_history, newest_file_change, parent_of, resolve,
 };
 
 /// What git was doing when it failed.

@@ -95,6 +95,35 @@ pub fn parent_of(repo: &Repository, commit: &str) -> Option<String> {
     c.parent_ids().next().map(|p| p.to_string())
 }
 
+/// How a commit changed a file, against its first parent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileChange {
+    /// The file is there and was not before.
+    Added,
+    /// The file was there and is not any more.
+    Removed,
+}
+
+/// How `commit` (a full SHA) changed `path`, if it added or removed it: a root commit adds
+/// what it holds.
+pub fn file_change_at(repo: &Repository, commit: &str, path: &str) -> Option<FileChange> {
+    let here = file_at(repo, commit, path).is_some();
+    let before = parent_of(repo, commit).is_some_and(|p| file_at(repo, &p, path).is_some());
+    match (before, here) {
+        (false, true) => Some(FileChange::Added),
+        (true, false) => Some(FileChange::Removed),
+        _ => None,
+    }
+}
+
+/// The newest commit of `main` that made `change` to `path`.
+pub fn newest_file_change(repo: &Repository, path: &str, change: FileChange) -> Option<String> {
+    main_history(repo)
+        .into_iter()
+        .map(|oid| oid.to_string())
+        .find(|c| file_change_at(repo, c, path) == Some(change))
+}
+
 /// The author names of the commits branch `local` has that `remote` has not (both full ref
 /// names); `None` when either ref is missing.
 pub fn authors_ahead(repo: &Repository, local: &str, remote: &str) -> Result<Option<Vec<String>>> {

@@ -4,7 +4,7 @@
 //! kind or a path fails to load with the file and the reason, never at grading time.
 
 pub use error::SpecError;
-pub use evidence::{EvidenceSpec, FieldSpec, JsonType, Source, evidence_file};
+pub use evidence::{Change, EvidenceSpec, FieldSpec, JsonType, Source, evidence_file};
 use std::collections::BTreeMap;
 use std::fmt;
 

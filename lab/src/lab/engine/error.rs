@@ -41,6 +41,10 @@ pub enum StepError {
         source: std::io::Error,
     },
     NoTemplate(String),
+    /// A file a step would remove holds changes that are only in the working copy.
+    WouldLoseChanges {
+        path: PathBuf,
+    },
     CannotWrite {
         path: PathBuf,
         source: std::io::Error,
@@ -220,6 +224,9 @@ impl Say for StepError {
             ),
             StepError::WatchEnded => t!(lang, "step-error-watch-ended"),
             StepError::NoCommit => t!(lang, "step-error-no-commit"),
+            StepError::WouldLoseChanges { path: p } => {
+                t!(lang, "step-error-would-lose-changes", path = path(p))
+            }
             StepError::NeverSaw { app, commit } => t!(
                 lang,
                 "step-error-never-saw",

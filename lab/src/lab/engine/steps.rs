@@ -55,9 +55,17 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(Words) + Sync)) -> S
             deployment,
             seconds,
         } => argo::hold(r, namespace, deployment, *seconds, blocker).await,
-        Step::Evidence { file } => {
+        Step::RemoveFiles { paths } => remove_files(r, paths).await,
+        Step::Evidence { file, fields } => {
             let ctx = r.context();
-            let value = evidence_as_synced(r, file, &ctx).await?;
+            let value = evidence_as_synced(r, (file, fields), &ctx).await?;
+            if !fields.is_empty() {
+                let (said, whole) = record_fields(r, file, fields, &value)?;
+                if whole {
+                    written_evidence_passes(r, file).await?;
+                }
+                return Ok(said);
+            }
             // Never written through a link that leads out of the lab (reliability-4 D5).
             let path = r
                 .paths
@@ -79,6 +87,82 @@ pub async fn run(r: &Runner, step: &Step, blocker: &(dyn Fn(Words) + Sync)) -> S
             })
         }
     }
+}
+
+/// Writes `fields` of `value` into the evidence file beside what it already holds: the other
+/// fields are recorded at another moment of the lesson, so the file is checked only once it
+/// holds every field the lesson names (the second value says whether it does).
+fn record_fields(
+    r: &Runner,
+    file: &str,
+    fields: &[String],
+    value: &Value,
+) -> Result<(Words, bool), StepError> {
+    let path = r
+        .paths
+        .evidence_inside(file)
+        .map_err(crate::lab::eval::context::EvidenceError::Outside)?;
+    let mut doc = crate::lab::files::read_text(&path, crate::lab::files::MAX_LEARNER_FILE)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .filter(Value::is_object)
+        .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
+    let mut now = serde_json::Map::new();
+    for f in fields {
+        now.insert(f.clone(), value[f.as_str()].clone());
+        doc[f.as_str()] = value[f.as_str()].clone();
+    }
+    evidence::write(&path, &doc)?;
+    let whole = r
+        .catalog
+        .lesson_for_evidence(file)
+        .and_then(|l| l.spec.evidence.as_ref())
+        .is_some_and(|spec| spec.fields.iter().all(|f| doc.get(&f.name).is_some()));
+    let said = words!(
+        "did-write-evidence",
+        path = path.display().to_string(),
+        value = Value::Object(now).to_string()
+    );
+    Ok((said, whole))
+}
+
+/// Removes files from the working copy for the next commit. Only a file Git or a template
+/// holds as it is goes: a change the learner made and did not commit stops the step instead.
+async fn remove_files(r: &Runner, paths: &[String]) -> StepResult {
+    let (repo_dir, catalog, paths) = (r.paths.repo(), r.catalog.clone(), paths.to_vec());
+    blocking(move || {
+        let repo = git::open(&repo_dir)?;
+        let mut removed = Vec::new();
+        for rel in paths {
+            let target = repo_dir.join(&rel);
+            if !crate::lab::paths::stays_inside(&rel) {
+                return Err(StepError::WouldLoseChanges { path: target });
+            }
+            let Ok(bytes) =
+                crate::lab::files::read_bounded(&target, crate::lab::files::MAX_LEARNER_FILE)
+            else {
+                continue;
+            };
+            let committed = git::file_at(&repo, "HEAD", &rel);
+            let kept_elsewhere = committed.as_deref().map(str::as_bytes) == Some(&bytes[..])
+                || std::str::from_utf8(&bytes)
+                    .is_ok_and(|t| catalog.any_template_has(&format!("repo/{rel}"), t));
+            if !kept_elsewhere {
+                return Err(StepError::WouldLoseChanges { path: target });
+            }
+            std::fs::remove_file(&target).map_err(|source| StepError::CannotWrite {
+                path: target.clone(),
+                source,
+            })?;
+            removed.push(rel);
+        }
+        Ok(if removed.is_empty() {
+            words!("did-remove-none")
+        } else {
+            words!("did-remove-files", paths = removed.join(" "))
+        })
+    })
+    .await
 }
 
 /// A plan never says done while the evidence it wrote fails its own check: the file is kept
@@ -346,16 +430,23 @@ async fn scale(r: &Runner, namespace: &str, deployment: &str, replicas: i32) -> 
 /// ended when a self-heal has replaced that operation since (`argo::last_sync`).
 async fn evidence_as_synced(
     r: &Runner,
-    file: &str,
+    (file, only): (&str, &[String]),
     ctx: &crate::lab::eval::context::Context<'_>,
 ) -> Result<serde_json::Value, StepError> {
-    let Some(spec) = r
+    let Some(whole) = r
         .catalog
         .lesson_for_evidence(file)
         .and_then(|l| l.spec.evidence.as_ref())
     else {
         return Ok(evidence::capture_file(file, ctx).await?);
     };
+    // Fields recorded at another moment are not read now: the object they read may not be
+    // there yet, or any more.
+    let mut spec = whole.clone();
+    if !only.is_empty() {
+        spec.fields.retain(|f| only.contains(&f.name));
+    }
+    let spec = &spec;
     let mut known = evidence::Known::new();
     for path in evidence::object_paths(spec) {
         let Some(name) = path.strip_prefix(&format!(

@@ -19,6 +19,7 @@ use crate::words;
 
 mod cause;
 mod history;
+mod lived;
 mod rules;
 mod state;
 mod then;

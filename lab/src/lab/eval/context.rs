@@ -49,9 +49,22 @@ pub enum EvidenceError {
 /// What is not in the cluster yet.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Missing {
-    Field { path: String, object: String },
-    Owner { path: String, object: String },
-    Scale { deployment: String },
+    Field {
+        path: String,
+        object: String,
+    },
+    Owner {
+        path: String,
+        object: String,
+    },
+    Scale {
+        deployment: String,
+    },
+    /// No commit of `main` made that change to the file yet.
+    Commit {
+        file: String,
+        change: crate::lab::spec::Change,
+    },
 }
 
 /// What is wrong with an earlier evidence file.
@@ -86,6 +99,14 @@ impl Say for EvidenceError {
                         path = path.as_str(),
                         object = object.as_str()
                     ),
+                    Missing::Commit { file, change } => match change {
+                        crate::lab::spec::Change::Added => {
+                            t!(lang, "evidence-missing-added", file = file.as_str())
+                        }
+                        crate::lab::spec::Change::Removed => {
+                            t!(lang, "evidence-missing-removed", file = file.as_str())
+                        }
+                    },
                     Missing::Scale { deployment } => {
                         t!(
                             lang,

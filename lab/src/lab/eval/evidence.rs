@@ -164,6 +164,20 @@ async fn read(
             file,
             path,
         } => commit_not_applied(ctx, (commit, live), file, path),
+        Source::GitCommit { repo, file, change } => {
+            let bare = ctx.bare_dir.join(format!("{repo}.git"));
+            crate::git::open(&bare)
+                .ok()
+                .and_then(|r| crate::git::newest_file_change(&r, file, change.in_git()))
+                .map(Value::String)
+                .ok_or_else(|| EvidenceError::NotYet {
+                    what: Missing::Commit {
+                        file: file.clone(),
+                        change: *change,
+                    },
+                    hint: None,
+                })
+        }
     }
 }
 

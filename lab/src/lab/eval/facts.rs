@@ -23,7 +23,8 @@ pub struct GitFacts {
     /// (repo, path) → the file's content at `main`.
     #[serde(with = "pairs")]
     pub files: BTreeMap<(String, String), String>,
-    /// (repo, path) → when the newest commit of `main` that changed the file was made.
+    /// (repo, path) → when the newest commit of `main` that changed the file was made (for a
+    /// file not on `main`, the newest that removed it).
     #[serde(with = "pairs")]
     pub changed: BTreeMap<(String, String), Timestamp>,
     /// Repo names the working copy is a clone of.
@@ -247,6 +248,13 @@ fn changed_at(repo: &crate::git::Repository, path: &str) -> Option<Timestamp> {
     Timestamp::from_second(crate::git::changed_at(repo, path, HISTORY_LIMIT)?).ok()
 }
 
+/// When the newest commit of `main` that removed `path` was made (a file not there now).
+fn removed_at(repo: &crate::git::Repository, path: &str) -> Option<Timestamp> {
+    let sha = crate::git::newest_file_change(repo, path, crate::git::FileChange::Removed)?;
+    let oid = crate::git::Oid::from_str(&sha).ok()?;
+    Timestamp::from_second(repo.find_commit(oid).ok()?.time().seconds()).ok()
+}
+
 /// Reads what the conditions need from the bare repos and the working copy, plus the `main` of
 /// every bare repo in the bare dir (Applications point at them).
 pub fn read_git_facts<'a>(
@@ -297,6 +305,8 @@ pub fn read_git_facts<'a>(
                 if let Some(t) = changed_at(&repo, p) {
                     facts.changed.insert((r.clone(), p.clone()), t);
                 }
+            } else if let Some(t) = removed_at(&repo, p) {
+                facts.changed.insert((r.clone(), p.clone()), t);
             }
         }
         facts.folders.insert(name.clone(), folders_of(&repo));

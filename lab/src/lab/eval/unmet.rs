@@ -65,6 +65,11 @@ pub enum Unmet {
         path: String,
         contains: String,
     },
+    /// The file is still on `main`, or no commit of `main` ever removed it.
+    NotRemoved {
+        repo: String,
+        path: String,
+    },
     GitSetsUnwanted {
         repo: String,
         file: String,
@@ -274,6 +279,13 @@ impl Say for Told<'_> {
                 part,
                 lang,
                 "unmet-not-pushed",
+                repo = repo.as_str(),
+                path = path.as_str()
+            ),
+            Unmet::NotRemoved { repo, path } => told!(
+                part,
+                lang,
+                "unmet-not-removed",
                 repo = repo.as_str(),
                 path = path.as_str()
             ),

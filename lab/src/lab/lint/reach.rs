@@ -227,6 +227,7 @@ fn label(d: &DoneWhen) -> String {
         DoneWhen::BareRepo(r) => format!("bare-repo: {r}"),
         DoneWhen::Cloned(r) => format!("cloned: {r}"),
         DoneWhen::Pushed { path, .. } => format!("pushed: {path}"),
+        DoneWhen::Removed { path, .. } => format!("removed: {path}"),
         DoneWhen::AppSpec { app, .. } => format!("app-spec: {app}"),
         DoneWhen::Synced { app } => format!("synced: {app}"),
         DoneWhen::Succeeded { app } => format!("succeeded: {app}"),
@@ -273,6 +274,9 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
                     .iter()
                     .any(|tpl| t.repo_value(tpl, file, path).as_ref() == Some(equals))
         }
+        DoneWhen::Removed { path, .. } => {
+            pushes && any(&|s| matches!(s, Step::RemoveFiles { paths } if paths.contains(path)))
+        }
         DoneWhen::AppSpec { app, has } => {
             let mine: Vec<_> = t
                 .all_apps()
@@ -316,7 +320,7 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
                 if *deployment == object.name && held >= seconds)
         }),
         DoneWhen::EvidenceExists(f) | DoneWhen::EvidencePasses(f) => any(
-            &|s| matches!(s, Step::Evidence { file } | Step::EndOperationAndRecord { file, .. } if file == f),
+            &|s| matches!(s, Step::Evidence { file, .. } | Step::EndOperationAndRecord { file, .. } if file == f),
         ),
         DoneWhen::All(_) => true,
     };
@@ -324,6 +328,7 @@ fn unreachable(d: &DoneWhen, spec: &LessonSpec, t: &Templates<'_>) -> Option<Nee
         DoneWhen::BareRepo(_) => Needs::Action("do: create-bare-repo"),
         DoneWhen::Cloned(_) => Needs::Action("do: clone"),
         DoneWhen::Pushed { .. } | DoneWhen::GitValue { .. } => Needs::WriteAndPush,
+        DoneWhen::Removed { .. } => Needs::Action("do: remove-files (then commit-push)"),
         DoneWhen::AppSpec { .. } => Needs::ApplyApp,
         DoneWhen::Synced { .. } => Needs::Action("do: wait (until: synced-healthy)"),
         DoneWhen::Succeeded { .. } => Needs::Action("do: wait (until: succeeded)"),

@@ -146,7 +146,7 @@ fn named(spec: &LessonSpec) -> (Vec<String>, Vec<ObjectKey>, Vec<String>) {
                 apps.push(app.clone());
                 objects.push(object.clone());
             }
-            Source::ClusterTime | Source::CommitNotApplied { .. } => {}
+            Source::ClusterTime | Source::CommitNotApplied { .. } | Source::GitCommit { .. } => {}
         }
     }
     for r in spec.evidence.iter().flat_map(|e| &e.rules) {
@@ -159,6 +159,7 @@ fn named(spec: &LessonSpec) -> (Vec<String>, Vec<ObjectKey>, Vec<String>) {
                 objects.push(after.clone());
             }
             Rule::HookJob { namespace, .. } => namespaces.push(namespace.clone()),
+            Rule::LivedBetween { object, .. } => objects.push(object.clone()),
             _ => {}
         }
     }
@@ -365,7 +366,7 @@ fn evidence(
         }
     }
     for a in &spec.actions {
-        if let Step::Evidence { file } | Step::EndOperationAndRecord { file, .. } = &a.step
+        if let Step::Evidence { file, .. } | Step::EndOperationAndRecord { file, .. } = &a.step
             && own.as_deref() != Some(file.as_str())
         {
             say(

@@ -36,6 +36,8 @@ pub enum DoneWhen {
         #[serde(default)]
         contains: Option<String>,
     },
+    /// `main` of the bare repo no longer has a file at `path`: a commit removed it.
+    Removed { repo: String, path: String },
     /// The Application exists and its spec holds `has` (every key and value given).
     AppSpec { app: String, has: Value },
     /// Synced and Healthy, no operation running, at the revision `main` is at now.
@@ -89,7 +91,9 @@ impl DoneWhen {
     pub fn git_needs(&self) -> Vec<(&str, Option<&str>)> {
         match self {
             DoneWhen::BareRepo(r) | DoneWhen::Cloned(r) => vec![(r, None)],
-            DoneWhen::Pushed { repo, path, .. } => vec![(repo, Some(path))],
+            DoneWhen::Pushed { repo, path, .. } | DoneWhen::Removed { repo, path } => {
+                vec![(repo, Some(path))]
+            }
             DoneWhen::GitValue { repo, file, .. } => vec![(repo, Some(file))],
             DoneWhen::All(all) => all.iter().flat_map(DoneWhen::git_needs).collect(),
             DoneWhen::HeldAfterScale { condition, .. } => condition.git_needs(),

@@ -148,4 +148,28 @@ pub enum Source {
         file: String,
         path: FieldPath,
     },
+    /// The newest commit of `repo`'s `main` that added (or removed) `file`: when an object's
+    /// manifest came into Git, or left it.
+    GitCommit {
+        repo: String,
+        file: String,
+        change: Change,
+    },
+}
+
+/// How a commit changed a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Change {
+    Added,
+    Removed,
+}
+
+impl Change {
+    pub fn in_git(self) -> crate::git::FileChange {
+        match self {
+            Change::Added => crate::git::FileChange::Added,
+            Change::Removed => crate::git::FileChange::Removed,
+        }
+    }
 }

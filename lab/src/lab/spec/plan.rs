@@ -82,10 +82,18 @@ pub enum Step {
         #[schemars(schema_with = "super::schema::number_or_let")]
         seconds: u64,
     },
-    /// Read the evidence from the cluster and write it.
+    /// Read the evidence from the cluster and write it. With `fields`, only those are read now
+    /// and written beside what the file already holds: evidence recorded at two moments (an
+    /// object's uid while it lives, the commit that removed it later).
     Evidence {
         #[serde(deserialize_with = "super::evidence_file")]
         file: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fields: Vec<String>,
+    },
+    /// Remove files from the working copy (paths relative to it), for the next `commit-push`.
+    RemoveFiles {
+        paths: Vec<String>,
     },
 }
 
@@ -141,7 +149,15 @@ impl Step {
                 deployment = deployment,
                 seconds = seconds
             ),
-            Step::Evidence { file } => words!("step-evidence", file = file),
+            Step::Evidence { file, fields } if fields.is_empty() => {
+                words!("step-evidence", file = file)
+            }
+            Step::Evidence { file, fields } => words!(
+                "step-evidence-fields",
+                file = file,
+                fields = fields.join(", ")
+            ),
+            Step::RemoveFiles { paths } => words!("step-remove-files", paths = paths.join(" ")),
         }
     }
 
@@ -217,10 +233,22 @@ impl Say for Command<'_> {
                 replicas,
             } => format!("kubectl -n {namespace} scale deploy/{deployment} --replicas={replicas}"),
             Step::HoldAfterScale { seconds, .. } => format!("sleep {seconds}"),
-            Step::Evidence { file } => format!(
+            Step::Evidence { file, fields } if fields.is_empty() => format!(
                 "# {}",
                 t!(lang, "command-evidence", path = format!("{src}/{file}"))
             ),
+            Step::Evidence { file, fields } => format!(
+                "# {}",
+                t!(
+                    lang,
+                    "command-evidence-fields",
+                    path = format!("{src}/{file}"),
+                    fields = fields.join(", ")
+                )
+            ),
+            Step::RemoveFiles { paths } => {
+                format!("git -C {repo_dir} rm -r -q -- {}", paths.join(" "))
+            }
         }
     }
 }

@@ -83,6 +83,19 @@ pub enum Rule {
     },
     /// Earlier evidence files pass their own lessons' self-checks.
     Passes { files: Vec<String>, hint: usize },
+    /// An object lived between two commits and is gone: `added` is the commit of `repo`'s
+    /// `main` that added `file` (the object's manifest), `removed` a later one that removed it,
+    /// the cluster's Events name the object with the `uid` recorded while it lived, and no object
+    /// with that uid is there now. A past moment proved, not taken on trust.
+    LivedBetween {
+        object: ObjectKey,
+        uid: String,
+        repo: String,
+        file: String,
+        added: String,
+        removed: String,
+        hint: usize,
+    },
 }
 
 impl Rule {
@@ -100,6 +113,12 @@ impl Rule {
             }
             Rule::CommitNotApplied(c) => vec![&c.commit, &c.live],
             Rule::HookJob { name, created, .. } => vec![name, created],
+            Rule::LivedBetween {
+                uid,
+                added,
+                removed,
+                ..
+            } => vec![uid, added, removed],
             Rule::CreatedAfterCondition { .. } | Rule::Passes { .. } => Vec::new(),
         }
     }

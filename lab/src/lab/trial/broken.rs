@@ -121,6 +121,7 @@ fn pinned(spec: &EvidenceSpec, field: &str) -> bool {
         Rule::OneOf { fields, .. } => fields.iter().any(|f| f == field),
         Rule::CommitNotApplied(c) => c.commit == field || c.live == field,
         Rule::HookJob { name, created, .. } => name == field || created == field,
+        Rule::LivedBetween { .. } => r.fields().contains(&field),
         _ => false,
     })
 }

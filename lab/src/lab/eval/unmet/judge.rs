@@ -46,6 +46,14 @@ impl DoneWhen {
                 path,
                 equals,
             } => git_value(f, (repo, file), path, equals),
+            DoneWhen::Removed { repo, path } => {
+                let key = (repo.clone(), path.clone());
+                let removed = !f.git.files.contains_key(&key) && f.git.changed.contains_key(&key);
+                (!removed).then(|| Unmet::NotRemoved {
+                    repo: repo.clone(),
+                    path: path.clone(),
+                })
+            }
             DoneWhen::AppSpec { app, has } => match f.apps.get(app) {
                 None => Some(Unmet::NoApp { app: app.clone() }),
                 Some(a) => not_held(&a.spec, has).map(|m| Unmet::AppSpecLacks {
@@ -165,6 +173,9 @@ impl DoneWhen {
             }
             DoneWhen::GitValue { repo, file, .. } => {
                 f.git.changed.get(&(repo.clone(), file.clone())).copied()
+            }
+            DoneWhen::Removed { repo, path } => {
+                f.git.changed.get(&(repo.clone(), path.clone())).copied()
             }
             DoneWhen::AppSpec { app, .. } => f.apps.get(app).and_then(|a| a.applied_at),
             DoneWhen::Synced { app }

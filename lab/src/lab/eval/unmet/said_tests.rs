@@ -28,6 +28,10 @@ fn git_reasons() -> Vec<Unmet> {
             path: s("values.yaml"),
             contains: s("tag"),
         },
+        Unmet::NotRemoved {
+            repo: s("capa-src"),
+            path: s("apps/hello.yaml"),
+        },
         Unmet::GitSetsUnwanted {
             repo: s("r"),
             file: s("f.yaml"),
@@ -195,6 +199,7 @@ fn every_kind_is_here() {
             | Unmet::NotCloned { .. }
             | Unmet::NotPushed { .. }
             | Unmet::PushedWithout { .. }
+            | Unmet::NotRemoved { .. }
             | Unmet::GitSetsUnwanted { .. }
             | Unmet::GitLacks { .. }
             | Unmet::GitDiffers { .. }
