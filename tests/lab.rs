@@ -24,6 +24,7 @@ mod lab {
     mod learners;
     mod lesson_faults;
     mod lesson_languages;
+    mod lesson_pack;
     mod lesson_text;
     mod lesson_three_helm;
     mod lesson_trial;

@@ -359,6 +359,47 @@ mod tests {
     }
 
     #[test]
+    fn a_files_addition_and_removal_are_found_in_mains_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let bare = dir.path().join("src.git");
+        init_bare(&bare).unwrap();
+        let work = dir.path().join("repo");
+        let repo = clone(&format!("file://{}", bare.display()), &work).unwrap();
+        let mut commit = |msg: &str| {
+            let sha = commit_all(&repo, msg, &sig()).unwrap().unwrap();
+            push(&repo, "main", |_| {}).unwrap();
+            sha
+        };
+        std::fs::write(work.join("keep.txt"), "k").unwrap();
+        let root = commit("root");
+        std::fs::create_dir(work.join("apps")).unwrap();
+        std::fs::write(work.join("apps/a.yaml"), "a: 1").unwrap();
+        let added = commit("add a");
+        std::fs::write(work.join("apps/a.yaml"), "a: 2").unwrap();
+        let changed = commit("change a");
+        std::fs::remove_file(work.join("apps/a.yaml")).unwrap();
+        let removed = commit("remove a");
+        let bare = Repository::open_bare(&bare).unwrap();
+        let at = |c: &str| file_change_at(&bare, c, "apps/a.yaml");
+        assert_eq!(at(&root), None);
+        assert_eq!(at(&added), Some(FileChange::Added));
+        assert_eq!(at(&changed), None, "a change is neither");
+        assert_eq!(at(&removed), Some(FileChange::Removed));
+        assert_eq!(
+            file_change_at(&bare, &root, "keep.txt"),
+            Some(FileChange::Added),
+            "a root commit adds what it holds"
+        );
+        let newest = |c| newest_file_change(&bare, "apps/a.yaml", c);
+        assert_eq!(newest(FileChange::Added), Some(added));
+        assert_eq!(newest(FileChange::Removed), Some(removed));
+        assert_eq!(
+            newest_file_change(&bare, "keep.txt", FileChange::Removed),
+            None
+        );
+    }
+
+    #[test]
     fn clone_commit_push_and_no_duplicate_commits() {
         let dir = tempfile::tempdir().unwrap();
         let bare = dir.path().join("src.git");

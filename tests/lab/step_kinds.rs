@@ -127,6 +127,43 @@ async fn each_kind_of_step_does_skips_waits_and_fails_in_its_own_way() {
         "{failed:?}"
     );
 
+    // remove-files: a file Git holds as it is goes, then there is nothing to remove; a file
+    // changed and not committed is the learner's and stops the step, kept as it was.
+    let chart = paths.repo().join("charts/web/Chart.yaml");
+    let values = paths.repo().join("charts/web/values.yaml");
+    let (chart_was, values_was) = (
+        std::fs::read_to_string(&chart).unwrap(),
+        std::fs::read_to_string(&values).unwrap(),
+    );
+    let remove = |p: &str| Step::RemoveFiles {
+        paths: vec![p.into()],
+    };
+    assert_eq!(
+        run(&runner, &remove("charts/web/Chart.yaml")).await.did(),
+        "did-remove-files"
+    );
+    assert!(!chart.exists());
+    assert_eq!(
+        run(&runner, &remove("charts/web/Chart.yaml")).await.did(),
+        "did-remove-none"
+    );
+    let mine = format!("{values_was}# mine\n");
+    std::fs::write(&values, &mine).unwrap();
+    let failed = run(&runner, &remove("charts/web/values.yaml"))
+        .await
+        .failed();
+    assert!(
+        matches!(&failed, StepError::WouldLoseChanges { path } if *path == values),
+        "{failed:?}"
+    );
+    assert_eq!(std::fs::read_to_string(&values).unwrap(), mine);
+    let outside = run(&runner, &remove("../app-src-helm.yaml")).await.failed();
+    assert!(matches!(outside, StepError::WouldLoseChanges { .. }));
+    assert!(paths.src_dir.join("app-src-helm.yaml").exists());
+    // The working copy back as lesson 1 left it, for the steps below.
+    std::fs::write(&chart, chart_was).unwrap();
+    std::fs::write(&values, values_was).unwrap();
+
     // apply-app: applied; a missing file and a file that is not YAML keep their causes typed.
     let apply = lesson_one_step(&runner, |s| matches!(s, Step::ApplyApp { .. }));
     assert_eq!(run(&runner, &apply).await.did(), "did-apply");
@@ -228,12 +265,13 @@ async fn each_kind_of_step_does_skips_waits_and_fails_in_its_own_way() {
     }
     let evidence = &evidence[0];
     run(&runner, evidence).await.did();
-    let Step::Evidence { file } = evidence else {
+    let Step::Evidence { file, .. } = evidence else {
         unreachable!()
     };
     assert!(paths.evidence(file).is_file());
     let theirs = Step::Evidence {
         file: "not-a-lesson-file.json".into(),
+        fields: Vec::new(),
     };
     assert!(matches!(
         run(&runner, &theirs).await.failed(),

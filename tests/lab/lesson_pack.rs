@@ -1,0 +1,77 @@
+//! `examples/lesson-pack`: lessons beyond the lab (an app of apps that creates and prunes a
+//! child, hooks on success and on failure, prune options, a retry that refreshes) lint clean in
+//! three languages and pass `lesson test` on the embedded cluster, each graded from what the
+//! cluster and Git hold, and each refusing its broken evidence.
+
+use std::path::Path;
+
+use super::lessons::{capa, text};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lesson_pack_lints_and_passes_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lesson-pack");
+    let (lessons, templates) = (pack.join("lessons"), pack.join("repo-template"));
+    let (lessons, templates) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
+    let state = dir.path().join("state");
+    let out = capa(
+        &state,
+        &["lesson", "lint", lessons, "--templates", templates],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out));
+    let out = capa(
+        &state,
+        &["lesson", "test", lessons, "--templates", templates],
+    )
+    .await;
+    let said = text(&out);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains('✗'), "{said}");
+    let evidence = |file: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(state.join("capa-src").join(file)).unwrap())
+            .unwrap()
+    };
+
+    // Lesson 9: the child lived between two commits, recorded at two moments; its ConfigMap
+    // outlived it (no resources finalizer).
+    let apps = evidence("app-of-apps.json");
+    assert_eq!(apps["configmap_left"], true);
+    let (added, removed) = (
+        apps["added_commit"].as_str().unwrap(),
+        apps["removed_commit"].as_str().unwrap(),
+    );
+    assert_ne!(added, removed);
+    assert_eq!(apps["child_uid"].as_str().unwrap().len(), 36, "{apps}");
+    // A uid the learner could not have seen is refused.
+    assert!(said.contains("refuses child_uid one off"), "{said}");
+    assert!(
+        said.contains("no event of the cluster names Application src-hello with uid"),
+        "{said}"
+    );
+    // On the lab as it was left, the events still prove the child (the cluster started again
+    // from its state), and the two commits swapped are refused with what to write.
+    let check = |state| async move {
+        capa(
+            state,
+            &["check", "9", "--lessons", lessons, "--templates", templates],
+        )
+        .await
+    };
+    let out = check(&state).await;
+    assert!(out.status.success(), "{}", text(&out));
+    let file = state.join("capa-src/app-of-apps.json");
+    let mut swapped = apps.clone();
+    swapped["added_commit"] = removed.into();
+    swapped["removed_commit"] = added.into();
+    std::fs::write(&file, swapped.to_string()).unwrap();
+    let out = check(&state).await;
+    let said = text(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "added_commit \"{removed}\" is not a commit of src.git's main that added apps/hello.yaml: write the SHA of the commit that did (that is {added})"
+        )),
+        "{said}"
+    );
+}
