@@ -49,6 +49,15 @@ async fn the_lesson_pack_lints_and_passes_its_test() {
         said.contains("no event of the cluster names Application src-hello with uid"),
         "{said}"
     );
+    // Lesson 10: the PostSync hook ran and HookSucceeded deleted it; the failed sync ran the
+    // SyncFail hook, never the PostSync one.
+    let hooks = evidence("hooks.json");
+    assert_eq!(hooks["post_phase"], "Succeeded");
+    assert_eq!(hooks["post_left"], false);
+    assert_eq!(hooks["phase"], "Failed");
+    assert_eq!(hooks["fail_hook_phase"], "Succeeded");
+    assert_eq!(hooks["verify_phase"], "Failed");
+
     // On the lab as it was left, the events still prove the child (the cluster started again
     // from its state), and the two commits swapped are refused with what to write.
     let check = |state| async move {

@@ -165,11 +165,22 @@ fn next_to_a_key(lead: &str, trail: &str, keys: &[String]) -> bool {
     let lead = lead.to_lowercase();
     let before = lead.trim_end_matches(|c: char| !c.is_alphanumeric());
     let gap = lead.len() - before.len();
-    let key_before = gap <= 4 && keys.iter().any(|k| before.ends_with(k.as_str()));
+    // A whole key, not the end or start of a longer one (`backoffLimit: 0` is not `limit`).
+    let word_edge = |rest: Option<char>| !rest.is_some_and(char::is_alphanumeric);
+    let key_before = gap <= 4
+        && keys.iter().any(|k| {
+            before
+                .strip_suffix(k.as_str())
+                .is_some_and(|rest| word_edge(rest.chars().next_back()))
+        });
     let trail = trail.to_lowercase();
     let after = trail.trim_start_matches(' ');
-    let key_after =
-        trail.len() - after.len() <= 1 && keys.iter().any(|k| after.starts_with(k.as_str()));
+    let key_after = trail.len() - after.len() <= 1
+        && keys.iter().any(|k| {
+            after
+                .strip_prefix(k.as_str())
+                .is_some_and(|rest| word_edge(rest.chars().next()))
+        });
     key_before || key_after
 }
 

@@ -74,6 +74,17 @@ fn numbers_count_only_beside_their_key_and_particles_do_not_hide_values() {
         all.contains("04-kustomize-image/ko.md") && all.contains("spells out 1.28, which let.tag"),
         "{all}"
     );
+    // Only a whole key counts: `replicas` is not the end of `maxReplicas` nor the start of
+    // `replicasets`.
+    let all = linted(
+        &[(
+            "02-precedence/en.md",
+            "wait until the sync is done.",
+            "set maxReplicas: 3, or count 3 replicasets.",
+        )],
+        None,
+    );
+    assert!(!all.contains("spells out 3"), "{all}");
 }
 
 /// `${typo}` in a `.md` is reported at its line and column (it had linted clean, and the
