@@ -2,7 +2,8 @@
 //! and Argo CD built from their own modules, the lab's git URL, `/srv/bare`) is reset to an empty
 //! lab, lessons 1–5 are done for the learner, lesson 6 is presented in step mode in the tutor
 //! in tmux while the real controller retries the broken commit (the banner must say the fix
-//! waits), lessons 7–8 follow, and `check all` passes. Ignored unless asked for: it needs the
+//! waits), lessons 7–8 follow, and `check all` passes; then `examples/lesson-pack` is done and
+//! checked on the same lab. Ignored unless asked for: it needs the
 //! real lab up, which `scripts/test` brings up (setting `CAPA_REAL_LAB_KUBECONFIG` and
 //! `CAPA_REAL_LAB_BARE_DIR`) before it runs the ignored tests; without them it fails saying so.
 
@@ -176,6 +177,33 @@ fn the_whole_lab_passes_on_the_real_argo_cd_and_the_tutor_shows_it_live() {
     let said = text(&out);
     assert!(out.status.success(), "check all on the real lab:\n{said}");
     assert_eq!(said.matches("✓ PASS").count(), 8, "{said}");
+
+    // The lesson pack beyond the lab, on the same working copy: an app of apps that creates and
+    // prunes a child (the real controller's Events prove the child lived), a PostSync and a
+    // SyncFail hook, Prune=false, IgnoreExtraneous and PruneLast, and a retry that refreshes.
+    let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lesson-pack");
+    let (lessons, templates) = (pack.join("lessons"), pack.join("repo-template"));
+    let (lessons, templates) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
+    let with_pack = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--lessons", lessons, "--templates", templates]);
+        lab.capa(&all)
+    };
+    for lesson in ["9", "10", "11", "12"] {
+        let out = with_pack(&["do", lesson, "--yes", "--timeout", "300"]);
+        assert!(
+            out.status.success(),
+            "do {lesson} of the lesson pack on the real lab:\n{}",
+            text(&out)
+        );
+    }
+    let out = with_pack(&["check", "all"]);
+    let said = text(&out);
+    assert!(
+        out.status.success(),
+        "check all of the pack on the real lab:\n{said}"
+    );
+    assert_eq!(said.matches("✓ PASS").count(), 4, "{said}");
 }
 
 /// How many of step mode's actions have run, as its heading says (`Step mode · 4/9`).

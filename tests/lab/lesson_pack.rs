@@ -58,6 +58,22 @@ async fn the_lesson_pack_lints_and_passes_its_test() {
     assert_eq!(hooks["fail_hook_phase"], "Succeeded");
     assert_eq!(hooks["verify_phase"], "Failed");
 
+    // Lesson 11: Prune=false kept `keep` (and IgnoreExtraneous the app Synced), `old` was
+    // pruned, and PruneLast recorded the prune after the apply.
+    let prune = evidence("prune.json");
+    assert_eq!(
+        prune,
+        serde_json::json!({"keep_left": true, "keep_result": "PruneSkipped", "old_left": false,
+            "old_result": "Pruned", "sync_status": "Synced", "last_result": "old"})
+    );
+
+    // Lesson 12: a retry of the broken commit's operation synced the fix (never terminated).
+    let retry = evidence("retry.json");
+    assert_eq!(retry["phase"], "Succeeded");
+    assert_eq!(retry["live_mode"], "green");
+    assert!(retry["retry_count"].as_i64().unwrap() >= 1, "{retry}");
+    assert!(said.contains("4 lessons · "), "{said}");
+
     // On the lab as it was left, the events still prove the child (the cluster started again
     // from its state), and the two commits swapped are refused with what to write.
     let check = |state| async move {

@@ -450,6 +450,9 @@ mod tests {
             path("status.resources[hookType=PreSync,hookPhase=Succeeded].name").get(&v),
             Some(&json!("b"))
         );
+        assert_eq!(path("status.resources[-1].name").get(&v), Some(&json!("b")));
+        assert_eq!(path("status.resources[-2].name").get(&v), Some(&json!("a")));
+        assert_eq!(path("status.resources[-3].name").get(&v), None);
         assert_eq!(path("spec.replicas").get(&v), None);
         assert_eq!(
             path("spec.replicas").managed_fields_keys(),

@@ -15,12 +15,13 @@ pub const AUTHOR: &str = "capa-tui";
 /// their contents: uncommitted changes that already equal them are an interrupted run's.
 /// `clones` is the lesson that makes the working copy, to name when there is none;
 /// `written_by_us(path, text)` says whether a file's text is one capa-tui writes there (a
-/// template of any lesson): an interrupted run left it, and it is not the learner's.
+/// template of any lesson): an interrupted run left it, and it is not the learner's;
+/// `removed_by_us(path)` whether a lesson's plan removes that file (Git still holds it).
 pub fn check(
     repo_dir: &Path,
     ours: &[(String, String)],
     clones: Option<LessonId>,
-    written_by_us: &dyn Fn(&str, &str) -> bool,
+    (written_by_us, removed_by_us): (&dyn Fn(&str, &str) -> bool, &dyn Fn(&str) -> bool),
 ) -> Result<(), StepError> {
     if !repo_dir.join(".git").exists() {
         return Err(StepError::NoWorkingCopy {
@@ -41,7 +42,9 @@ pub fn check(
             let earlier = on_disk
                 .as_deref()
                 .is_some_and(|text| written_by_us(&format!("repo/{path}"), text));
-            !(mine || earlier)
+            // Gone as a plan's remove-files left it, not yet committed: nothing is lost.
+            let removed = on_disk.is_none() && removed_by_us(path);
+            !(mine || earlier || removed)
         })
         .collect();
     let dir = repo_dir.to_path_buf();

@@ -276,7 +276,14 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
         .collect();
     blocking(move || {
         let written_by_us = |path: &str, text: &str| catalog.any_template_has(path, text);
-        guard::check(&repo_dir, &ours, clones, &written_by_us)?;
+        let removed_by_us = |path: &str| {
+            catalog.lessons().iter().any(|l| {
+                l.spec.actions.iter().any(
+                    |a| matches!(&a.step, Step::RemoveFiles { paths } if paths.iter().any(|p| p == path)),
+                )
+            })
+        };
+        guard::check(&repo_dir, &ours, clones, (&written_by_us, &removed_by_us))?;
         let mut written = Vec::new();
         for (path, text) in files {
             let (target, backup_ok) = match path.strip_prefix("repo/") {

@@ -83,6 +83,8 @@ pub struct FieldPath {
 enum PathStep {
     Key(String),
     Index(usize),
+    /// `[-1]`: counted from the end of a list (the last result an operation recorded).
+    FromEnd(usize),
     Find(Vec<(String, String)>),
 }
 
@@ -103,9 +105,14 @@ impl TryFrom<String> for FieldPath {
             } else if let Some(after) = rest.strip_prefix('[') {
                 let end = after.find(']').ok_or_else(|| bad("unclosed ["))?;
                 let inner = &after[..end];
-                steps.push(match inner.parse::<usize>() {
-                    Ok(i) => PathStep::Index(i),
-                    Err(_) => PathStep::Find(
+                let from_end = inner
+                    .strip_prefix('-')
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .filter(|n| *n > 0);
+                steps.push(match (inner.parse::<usize>(), from_end) {
+                    (Ok(i), _) => PathStep::Index(i),
+                    (_, Some(n)) => PathStep::FromEnd(n),
+                    _ => PathStep::Find(
                         inner
                             .split(',')
                             .map(|kv| {
@@ -141,6 +148,10 @@ impl FieldPath {
             v = match step {
                 PathStep::Key(k) => v.get(k)?,
                 PathStep::Index(i) => v.get(*i)?,
+                PathStep::FromEnd(n) => {
+                    let list = v.as_array()?;
+                    list.get(list.len().checked_sub(*n)?)?
+                }
                 PathStep::Find(pairs) => v.as_array()?.iter().find(|item| {
                     pairs
                         .iter()
@@ -198,7 +209,7 @@ impl schemars::JsonSchema for FieldPath {
     }
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         text_schema(
-            "A path into an object: spec.replicas, metadata.annotations[\"a.b/c\"], containers[0].image, resources[hookType=PreSync].name",
+            "A path into an object: spec.replicas, metadata.annotations[\"a.b/c\"], containers[0].image, resources[-1] (the last), resources[hookType=PreSync].name",
             "^.+$",
         )
     }
