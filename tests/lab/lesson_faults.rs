@@ -39,37 +39,7 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
     let (runner, paths, catalog) = runner_on(&lab).await;
     let mut cancels = 0;
     for lesson in catalog.lessons() {
-        let steps = engine::plan(lesson).unwrap();
-        for k in 1..=steps.len() {
-            let (tx, mut rx) = mpsc::unbounded_channel();
-            let (cancel, cancelled) = watch::channel(false);
-            tokio::spawn(async move {
-                while let Some(p) = rx.recv().await {
-                    if let Progress::Started { step, .. } = p
-                        && step == k
-                    {
-                        let _ = cancel.send(true);
-                    }
-                }
-            });
-            match runner.run(lesson.spec.number, &steps, tx, cancelled).await {
-                Err(RunError::Cancelled { step }) => {
-                    assert!(
-                        step >= k,
-                        "lesson {} cancelled at {step} before {k}",
-                        lesson.spec.number
-                    );
-                    cancels += 1;
-                }
-                Ok(()) => {}
-                Err(e) => panic!("lesson {} step {k}: {e}", lesson.spec.number),
-            }
-        }
-        let (tx, _rx) = mpsc::unbounded_channel();
-        runner
-            .run(lesson.spec.number, &steps, tx, watch::channel(false).1)
-            .await
-            .unwrap_or_else(|e| panic!("re-running lesson {}: {e}", lesson.spec.number));
+        cancels += cancelled_at_every_step_then_run_again(&runner, lesson).await;
     }
     assert!(cancels >= 30, "cancelled {cancels} times");
     let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();
@@ -109,6 +79,47 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
         assert!(grade.passed(), "{file}: {:?}", grade.findings);
     }
+}
+
+/// Runs `lesson`'s plan once per step, cancelling it as that step starts, then once to its end:
+/// how many runs were cancelled. A plan stopped anywhere finishes when run again.
+pub(super) async fn cancelled_at_every_step_then_run_again(
+    runner: &Runner,
+    lesson: &catalog::Lesson,
+) -> usize {
+    let mut cancels = 0;
+    let steps = engine::plan(lesson).unwrap();
+    for k in 1..=steps.len() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let (cancel, cancelled) = watch::channel(false);
+        tokio::spawn(async move {
+            while let Some(p) = rx.recv().await {
+                if let Progress::Started { step, .. } = p
+                    && step == k
+                {
+                    let _ = cancel.send(true);
+                }
+            }
+        });
+        match runner.run(lesson.spec.number, &steps, tx, cancelled).await {
+            Err(RunError::Cancelled { step }) => {
+                assert!(
+                    step >= k,
+                    "lesson {} cancelled at {step} before {k}",
+                    lesson.spec.number
+                );
+                cancels += 1;
+            }
+            Ok(()) => {}
+            Err(e) => panic!("lesson {} step {k}: {e}", lesson.spec.number),
+        }
+    }
+    let (tx, _rx) = mpsc::unbounded_channel();
+    runner
+        .run(lesson.spec.number, &steps, tx, watch::channel(false).1)
+        .await
+        .unwrap_or_else(|e| panic!("re-running lesson {}: {e}", lesson.spec.number));
+    cancels
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

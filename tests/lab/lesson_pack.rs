@@ -100,3 +100,43 @@ async fn the_lesson_pack_lints_and_passes_its_test() {
         "{said}"
     );
 }
+
+/// Each lesson of the pack stopped as each of its steps starts, then run again, finishes with
+/// its evidence passing: a plan that removes files, records evidence at two moments and breaks a
+/// sync on purpose picks up where it stopped, with one commit per commit step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pack_stopped_at_every_step_then_run_again_passes() {
+    use super::lesson_faults::{cancelled_at_every_step_then_run_again, runner_on};
+    let lab = crate::common::Lab::start().await;
+    let (mut runner, paths, _) = runner_on(&lab).await;
+    let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lesson-pack");
+    let catalog = std::sync::Arc::new(
+        capa_tui::lab::catalog::Catalog::load(
+            Some(&pack.join("lessons")),
+            Some(&pack.join("repo-template")),
+        )
+        .unwrap(),
+    );
+    runner.catalog = catalog.clone();
+    let mut cancels = 0;
+    for lesson in catalog.lessons() {
+        cancels += cancelled_at_every_step_then_run_again(&runner, lesson).await;
+    }
+    assert!(cancels >= 40, "cancelled {cancels} times");
+    let ctx = capa_tui::lab::eval::context::Context {
+        client: &runner.client,
+        catalog: &catalog,
+        src_dir: &paths.src_dir,
+        bare_dir: &paths.bare_dir,
+        clock: None,
+    };
+    for file in ["app-of-apps.json", "hooks.json", "prune.json", "retry.json"] {
+        let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
+        assert!(grade.passed(), "{file}: {:?}", grade.findings);
+    }
+    // One commit per commit step of the pack's plans, none made twice.
+    let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();
+    let mut walk = bare.revwalk().unwrap();
+    walk.push_ref("refs/heads/main").unwrap();
+    assert_eq!(walk.count(), 9);
+}
