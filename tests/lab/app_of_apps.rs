@@ -102,4 +102,36 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
         Msg::Object(ObjectChange::Deleted { key: key.clone() }),
     );
     assert!(!s.live().objects.contains_key(&key) && !s.live().apps.contains_key("src-hello"));
+    // Pruned, the child is said to be gone (when), not to be coming.
+    let drawn = |s: &capa_tui::tui::state::State| {
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal
+            .draw(|f| f.render_widget(&Screen(s), f.area()))
+            .unwrap();
+        let text: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        text
+    };
+    let screen = drawn(&s);
+    assert!(
+        screen.contains("argocd/Application/src-hello was deleted at")
+            && !screen.contains("does not exist yet"),
+        "{screen}"
+    );
+    // Made again, it is there again.
+    let again = json!({
+        "apiVersion": "argoproj.io/v1alpha1", "kind": "Application",
+        "metadata": {"name": "src-hello", "namespace": "argocd", "resourceVersion": "9"},
+        "status": {"sync": {"status": "Synced"}, "health": {"status": "Healthy"}}
+    });
+    update(
+        &mut s,
+        Msg::Object(ObjectChange::applied(again, Kind::Application)),
+    );
+    assert!(!drawn(&s).contains("was deleted at"));
 }

@@ -112,6 +112,7 @@ apps-retry-trap = {"  "}⚠ An operation is still retrying { $retrying } while G
 
 ## managedFields pane.
 fields-not-there = { $object } does not exist yet. o: next object
+fields-gone = { $object } was deleted at { $at }: it is not in the cluster now. o: next object
 fields-heading = { $object }   (o: next object · v: raw)
 fields-replicas-owner = spec.replicas is owned by { $manager } ({ $operation })
 fields-replicas-owner-subresource = spec.replicas is owned by { $manager } ({ $operation }, subresource { $subresource })

@@ -132,6 +132,7 @@ apps-retry-trap = {"  "}⚠ 작업이 아직 { $retrying } 커밋을 재시도�
 
 ## managedFields 패널.
 fields-not-there = { $object } 객체가 아직 없습니다. o: 다음 객체
+fields-gone = { $object } 객체는 { $at }에 삭제되어 지금 클러스터에 없습니다. o: 다음 객체
 fields-heading = { $object }   (o: 다음 객체 · v: 원본)
 fields-replicas-owner = spec.replicas의 소유자: { $manager }({ $operation })
 fields-replicas-owner-subresource = spec.replicas의 소유자: { $manager }({ $operation }, 서브리소스 { $subresource })

@@ -107,6 +107,7 @@ apps-retry-trap = {"  "}⚠ 一个操作仍在重试 { $retrying }，而 Git 已
 
 ## managedFields 窗格。
 fields-not-there = { $object } 还不存在。o：下一个对象
+fields-gone = { $object } 已于 { $at } 被删除：现在集群中没有它。o：下一个对象
 fields-heading = { $object }   （o：下一个对象 · v：原始）
 fields-replicas-owner = spec.replicas 归 { $manager } 所有（{ $operation }）
 fields-replicas-owner-subresource = spec.replicas 归 { $manager } 所有（{ $operation }，子资源 { $subresource }）

@@ -144,6 +144,7 @@ impl State {
             live: Live {
                 apps: BTreeMap::new(),
                 objects: BTreeMap::new(),
+                gone: BTreeMap::new(),
                 health,
                 now: jiff::Timestamp::now(),
                 cluster_now: None,

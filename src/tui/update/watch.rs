@@ -41,7 +41,9 @@ pub fn on_object(s: &mut State, change: ObjectChange) -> Vec<Effect> {
             super::changed(s, Touched::App(&name))
         }
         ObjectChange::Deleted { key } if key.is_app() => {
-            s.live.objects.remove(&key);
+            if s.live.objects.remove(&key).is_some() {
+                remember_gone(s, &key);
+            }
             match s.live.apps.remove(&key.name) {
                 Some(_) => super::changed(s, Touched::App(&key.name)),
                 None => Vec::new(),
@@ -56,13 +58,35 @@ pub fn on_object(s: &mut State, change: ObjectChange) -> Vec<Effect> {
                 return Vec::new();
             }
             let read_as = read_as(&key, &object);
+            s.live.gone.remove(&key);
             s.live.objects.insert(key, object);
             super::changed(s, Touched::Object(&read_as))
         }
         ObjectChange::Deleted { key } => match s.live.objects.remove(&key) {
-            Some(gone) => super::changed(s, Touched::Object(&read_as(&key, &gone))),
+            Some(gone) => {
+                remember_gone(s, &key);
+                super::changed(s, Touched::Object(&read_as(&key, &gone)))
+            }
             None => Vec::new(),
         },
+    }
+}
+
+/// Objects remembered as deleted, at most: a long session's Pods and Events come and go.
+const GONE_KEPT: usize = 256;
+
+/// Remembers that the watches saw `key` deleted now; the oldest memory goes past `GONE_KEPT`.
+fn remember_gone(s: &mut State, key: &ObjectKey) {
+    s.live.gone.insert(key.clone(), s.session.wall_now());
+    if s.live.gone.len() > GONE_KEPT
+        && let Some(oldest) = s
+            .live
+            .gone
+            .iter()
+            .min_by_key(|(_, at)| **at)
+            .map(|(k, _)| k.clone())
+    {
+        s.live.gone.remove(&oldest);
     }
 }
 
@@ -78,6 +102,7 @@ fn keep_app_object(s: &mut State, key: &ObjectKey, object: &Value) -> bool {
     {
         return false;
     }
+    s.live.gone.remove(key);
     s.live.objects.insert(key.clone(), object.clone());
     true
 }

@@ -200,6 +200,8 @@ impl AppsView<'_> {
 
 pub struct FieldsView<'a> {
     pub objects: &'a BTreeMap<ObjectKey, Value>,
+    /// When the watches saw objects deleted.
+    pub gone: &'a BTreeMap<ObjectKey, jiff::Timestamp>,
     /// The object shown (none when the lesson names none and none was chosen).
     pub key: Option<ObjectKey>,
     pub raw: bool,
@@ -216,7 +218,11 @@ impl FieldsView<'_> {
             .map(ToString::to_string)
             .unwrap_or_default();
         let Some(obj) = self.key.as_ref().and_then(|k| self.objects.get(k)) else {
-            return vec![Line::raw(t!(lang, "fields-not-there", object = key))];
+            let said = match self.key.as_ref().and_then(|k| self.gone.get(k)) {
+                Some(at) => t!(lang, "fields-gone", object = key, at = self.look.clock(*at)),
+                None => t!(lang, "fields-not-there", object = key),
+            };
+            return vec![Line::raw(said)];
         };
         if self.raw {
             let raw =

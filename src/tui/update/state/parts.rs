@@ -158,6 +158,9 @@ pub struct Live {
     pub apps: BTreeMap<String, AppFacts>,
     /// Live lab objects the panes read.
     pub objects: BTreeMap<ObjectKey, Value>,
+    /// Objects the watches saw deleted, and when (the wall's clock): a pane says an object is
+    /// gone, not that it does not exist yet (a pruned child Application).
+    pub gone: BTreeMap<ObjectKey, jiff::Timestamp>,
     /// Each watch's health: which panes show the cluster as it is now.
     pub health: Health,
     /// The wall clock as last told (by a watch or the once-a-second tick while something is

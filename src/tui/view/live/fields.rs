@@ -29,6 +29,7 @@ impl LivePane for Fields {
     fn lines(&self, s: &State, _inner: Rect) -> Vec<Line<'static>> {
         panes::FieldsView {
             objects: &s.live().objects,
+            gone: &s.live().gone,
             key: s.fields_object(),
             raw: s.ui().raw,
             look: Look::of(s),
