@@ -16,6 +16,7 @@ mod common;
 /// One module per topic (the files of `sim/tests/cluster/`).
 mod cluster {
     mod api_defaults;
+    mod argocd_app_of_apps;
     mod argocd_audit;
     mod argocd_audit2_ops;
     mod argocd_audit2_repo;

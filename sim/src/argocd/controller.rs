@@ -10,6 +10,8 @@
 mod finalize;
 mod operate;
 mod refresh;
+#[cfg(test)]
+mod route_tests;
 mod status;
 
 use std::collections::{BTreeMap, HashMap};
@@ -108,6 +110,40 @@ pub fn run(env: Env, repo: Arc<RepoServer>) -> tokio::task::JoinHandle<()> {
     })
 }
 
+/// The apps the object is tracked to, before and after the change, refreshed at `Recent`: an
+/// object another app took over (or let go of) concerns both. An Application is such an
+/// object too: the parent of an app of apps is refreshed when its child is made, changed or
+/// deleted, but not by the child's own status and operation (`ignoreResourceUpdates`:
+/// `/status` for all kinds, `.operation` for Applications), or its every reconcile would
+/// refresh the parent. Whether the event is routed (an Application's always is).
+fn route_to_trackers(event: &Event, pending: &mut BTreeMap<String, Level>) -> bool {
+    let owners: Vec<&str> = [Some(&*event.object), event.previous.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter_map(tracked_by)
+        .collect();
+    let is_app = std::ptr::eq(event.key.ty(), app_type());
+    if !is_app || app_changed_for_its_parent(event) {
+        for app in &owners {
+            merge(pending, (*app).to_string(), Level::Recent);
+        }
+    }
+    !owners.is_empty() || is_app
+}
+
+/// Whether an Application's change is more than its status, operation and refresh annotation:
+/// made, deleted, or its spec, finalizers or deletion changed.
+fn app_changed_for_its_parent(event: &Event) -> bool {
+    let Some(old) = event.previous.as_deref() else {
+        return true;
+    };
+    let new = &*event.object;
+    matches!(event.kind, crate::store::EventType::Deleted)
+        || old["spec"] != new["spec"]
+        || old["metadata"]["finalizers"] != new["metadata"]["finalizers"]
+        || old["metadata"]["deletionTimestamp"] != new["metadata"]["deletionTimestamp"]
+}
+
 fn merge(pending: &mut BTreeMap<String, Level>, name: String, level: Level) {
     let e = pending.entry(name).or_insert(level);
     *e = (*e).max(level);
@@ -140,19 +176,8 @@ impl Controller {
                 };
                 merge(pending, event.key.name.clone(), level);
             }
-            return;
         }
-        // The apps the object is tracked to, before and after the change: an object another
-        // app took over (or let go of) concerns both.
-        let owners: Vec<&str> = [Some(&*event.object), event.previous.as_deref()]
-            .into_iter()
-            .flatten()
-            .filter_map(tracked_by)
-            .collect();
-        if !owners.is_empty() {
-            for app in owners {
-                merge(pending, app.to_string(), Level::Recent);
-            }
+        if route_to_trackers(event, pending) {
             return;
         }
         // Children (ReplicaSets, Pods) change an app's health and images.
