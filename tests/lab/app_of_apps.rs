@@ -87,7 +87,7 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
         .map(|c| c.symbol())
         .collect();
     assert!(
-        screen.contains("argocd-controller") && !screen.contains("does not exist yet"),
+        screen.contains("argocd-controller") && !screen.contains("is not in the cluster"),
         "the fields pane finds the child:\n{screen}"
     );
     // The room's answer to lesson 9's question is read from the child itself.
@@ -120,7 +120,7 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
     let screen = drawn(&s);
     assert!(
         screen.contains("argocd/Application/src-hello was deleted at")
-            && !screen.contains("does not exist yet"),
+            && !screen.contains("is not in the cluster"),
         "{screen}"
     );
     // Made again, it is there again.

@@ -111,7 +111,7 @@ retry-count-of = {" "}· retry { $count } of { $limit }
 apps-retry-trap = {"  "}⚠ An operation is still retrying { $retrying } while Git is at { $git }: the new commit waits until it ends. End it with: { $command }
 
 ## managedFields pane.
-fields-not-there = { $object } does not exist yet. o: next object
+fields-not-there = { $object } is not in the cluster. o: next object
 fields-gone = { $object } was deleted at { $at }: it is not in the cluster now. o: next object
 fields-heading = { $object }   (o: next object · v: raw)
 fields-replicas-owner = spec.replicas is owned by { $manager } ({ $operation })
@@ -689,7 +689,7 @@ check-fail = ✗ FAIL
 check-steps = steps
 check-line = { $verdict } { $what } (lesson { $lesson } · { $title })
 check-hint = hint { $n }: { $hint }
-status-not-created = (not created yet)
+status-not-created = (not in the cluster)
 status-on-lesson = Progress: on lesson { $lesson }, { $part }
 status-not-opened = Progress: the tutor has not been opened on this lab yet
 status-checklist = lesson { $lesson }: { $done }/{ $of } steps done now

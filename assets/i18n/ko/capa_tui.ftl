@@ -131,7 +131,7 @@ retry-count-of = {" "}· 재시도 { $limit }회 중 { $count }회
 apps-retry-trap = {"  "}⚠ 작업이 아직 { $retrying } 커밋을 재시도하고 있고, Git은 이미 { $git }입니다. 새 커밋은 이 작업이 끝나야 동기화됩니다. 끝내는 명령: { $command }
 
 ## managedFields 패널.
-fields-not-there = { $object } 객체가 아직 없습니다. o: 다음 객체
+fields-not-there = { $object } 객체가 클러스터에 없습니다. o: 다음 객체
 fields-gone = { $object } 객체는 { $at }에 삭제되어 지금 클러스터에 없습니다. o: 다음 객체
 fields-heading = { $object }   (o: 다음 객체 · v: 원본)
 fields-replicas-owner = spec.replicas의 소유자: { $manager }({ $operation })
@@ -706,7 +706,7 @@ check-fail = ✗ 실패
 check-steps = 절차
 check-line = { $verdict }: { $what } (레슨 { $lesson } · { $title })
 check-hint = 힌트 { $n }: { $hint }
-status-not-created = (아직 만들어지지 않음)
+status-not-created = (클러스터에 없음)
 status-on-lesson = 진행: 레슨 { $lesson }, { $part }
 status-not-opened = 진행: 이 실습에서 아직 튜터를 연 적이 없습니다
 status-checklist = 레슨 { $lesson }: 지금 { $done }/{ $of }단계 완료

@@ -106,7 +106,7 @@ retry-count-of = {" "}· 第 { $count } 次重试，共 { $limit } 次
 apps-retry-trap = {"  "}⚠ 一个操作仍在重试 { $retrying }，而 Git 已在 { $git }：新提交要等它结束才会同步。结束它：{ $command }
 
 ## managedFields 窗格。
-fields-not-there = { $object } 还不存在。o：下一个对象
+fields-not-there = { $object } 不在集群中。o：下一个对象
 fields-gone = { $object } 已于 { $at } 被删除：现在集群中没有它。o：下一个对象
 fields-heading = { $object }   （o：下一个对象 · v：原始）
 fields-replicas-owner = spec.replicas 归 { $manager } 所有（{ $operation }）
@@ -680,7 +680,7 @@ check-fail = ✗ 未通过
 check-steps = 步骤
 check-line = { $verdict } { $what }（第 { $lesson } 课 · { $title }）
 check-hint = 提示 { $n }：{ $hint }
-status-not-created = （尚未创建）
+status-not-created = （不在集群中）
 status-on-lesson = 进度：第 { $lesson } 课，{ $part }
 status-not-opened = 进度：还没有在这个实验中打开过 capa-tui 的交互界面
 status-checklist = 第 { $lesson } 课：已完成 { $done }/{ $of } 步

@@ -159,7 +159,7 @@ pub struct Live {
     /// Live lab objects the panes read.
     pub objects: BTreeMap<ObjectKey, Value>,
     /// Objects the watches saw deleted, and when (the wall's clock): a pane says an object is
-    /// gone, not that it does not exist yet (a pruned child Application).
+    /// gone, and when, rather than only that it is not there (a pruned child Application).
     pub gone: BTreeMap<ObjectKey, jiff::Timestamp>,
     /// Each watch's health: which panes show the cluster as it is now.
     pub health: Health,
