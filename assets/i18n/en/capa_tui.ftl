@@ -214,6 +214,8 @@ timeline-head-lane = phase wave
 timeline-head-resource = resource · outcome (s from start)
 timeline-failed-gone = {" "}failed (gone)
 timeline-gone-or-unseen = {" "}(gone or not yet seen)
+timeline-pruned = {" "}pruned: this sync deleted it
+timeline-prune-skipped = {" "}not pruned: its sync options keep it (Prune=false)
 timeline-existed-before = {" "}(existed before)
 timeline-existed-configured = {" "}changed (existed before)
 timeline-existed-changed-at = {" "}changed +{ $at }s (existed before)

@@ -234,6 +234,8 @@ timeline-head-lane = phase wave
 timeline-head-resource = 리소스 · 결과(시작 후 초)
 timeline-failed-gone = {" "}실패(사라짐)
 timeline-gone-or-unseen = {" "}(사라졌거나 아직 안 보임)
+timeline-pruned = {" "}정리됨: 이번 동기화가 삭제함
+timeline-prune-skipped = {" "}정리 안 됨: 동기화 옵션이 남겨 둠(Prune=false)
 timeline-existed-before = {" "}(이전부터 있었음)
 timeline-existed-configured = {" "}변경됨(이전부터 있었음)
 timeline-existed-changed-at = {" "}+{ $at }s에 변경됨(이전부터 있었음)

@@ -209,6 +209,8 @@ timeline-head-lane = 阶段 wave
 timeline-head-resource = 资源 · 结果（距开始的秒数）
 timeline-failed-gone = {" "}失败（已不存在）
 timeline-gone-or-unseen = {" "}（已不存在或尚未看到）
+timeline-pruned = {" "}已清理：这次同步删除了它
+timeline-prune-skipped = {" "}未清理：它的同步选项保留了它（Prune=false）
 timeline-existed-before = {" "}（原已存在）
 timeline-existed-configured = {" "}已修改（原已存在）
 timeline-existed-changed-at = {" "}+{ $at }s 时修改（原已存在）

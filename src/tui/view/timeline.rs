@@ -128,6 +128,9 @@ fn outcome(item: &LaneItem, reach: Reach, lang: Lang) -> (String, String) {
     let (healthy, failed_at) = (reach.within(item.healthy_at), reach.within(item.failed_at));
     let changed_after = reach.after(item.healthy_at) || reach.after(item.failed_at);
     let mut times = match item.created_at {
+        // What a prune did is its whole story: the object is gone, or kept on purpose.
+        _ if phase == "Pruned" => t!(lang, "timeline-pruned"),
+        _ if phase == "PruneSkipped" => t!(lang, "timeline-prune-skipped"),
         // Namespaces are not watched: nothing to say about their times.
         None if item.kind == "Namespace" => String::new(),
         None if failed => t!(lang, "timeline-failed-gone"),

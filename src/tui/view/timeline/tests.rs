@@ -33,6 +33,27 @@ fn a_failed_hook_reads_failed_never_a_tick() {
     );
 }
 
+/// A prune says what it did: deleted, or kept by its sync options; never "gone or not yet seen".
+#[test]
+fn a_prune_says_it_deleted_or_kept_the_object() {
+    let mut old = item("Pruned", 0, None, None);
+    (old.kind, old.hook, old.created_at) = ("ConfigMap".into(), None, None);
+    let (phase, times) = outcome(&old, ENDED_AT_10, EN);
+    assert_eq!(
+        (status_glyph(&phase), times.as_str()),
+        ("✓", " pruned: this sync deleted it")
+    );
+    let mut keep = old.clone();
+    keep.phase = "PruneSkipped".into();
+    keep.created_at = Some(-60);
+    let (phase, times) = outcome(&keep, ENDED_AT_10, EN);
+    assert_eq!(status_glyph(&phase), "‖");
+    assert!(
+        times.starts_with(" not pruned: its sync options keep it"),
+        "{times}"
+    );
+}
+
 /// A Job ran to its end ("done"); only what serves is "ready".
 #[test]
 fn a_job_completes_and_a_deployment_is_ready() {
