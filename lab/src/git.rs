@@ -365,7 +365,7 @@ mod tests {
         init_bare(&bare).unwrap();
         let work = dir.path().join("repo");
         let repo = clone(&format!("file://{}", bare.display()), &work).unwrap();
-        let mut commit = |msg: &str| {
+        let commit = |msg: &str| {
             let sha = commit_all(&repo, msg, &sig()).unwrap().unwrap();
             push(&repo, "main", |_| {}).unwrap();
             sha

@@ -12,12 +12,10 @@ use capa_tui::lab::catalog::Catalog;
 use capa_tui::lab::eval::derived::revealed;
 use capa_tui::tui::state::Pane;
 use capa_tui::tui::update::{Msg, update};
-use capa_tui::tui::view::Screen;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use serde_json::json;
 
 use super::ninth_lesson::copy_tree;
+use crate::common::scenes::{draw, text_of};
 
 /// The built-in lessons and templates with the app-of-apps fixture (lesson 9) beside them.
 fn catalog(dir: &Path) -> Catalog {
@@ -75,17 +73,7 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
         "kept whole, as lesson 9 reads it as an object"
     );
     assert_eq!(s.fields_object(), Some(key.clone()));
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    terminal
-        .draw(|f| f.render_widget(&Screen(&s), f.area()))
-        .unwrap();
-    let screen: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let screen = text_of(&draw(&s, 120, 40));
     assert!(
         screen.contains("argocd-controller") && !screen.contains("is not in the cluster"),
         "the fields pane finds the child:\n{screen}"
@@ -103,24 +91,10 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
     );
     assert!(!s.live().objects.contains_key(&key) && !s.live().apps.contains_key("src-hello"));
     // Pruned, the child is said to be gone (when), not to be coming.
-    let drawn = |s: &capa_tui::tui::state::State| {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        terminal
-            .draw(|f| f.render_widget(&Screen(s), f.area()))
-            .unwrap();
-        let text: String = terminal
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
-        text
-    };
-    let screen = drawn(&s);
+    let screen = text_of(&draw(&s, 120, 40));
     assert!(
         screen.contains("argocd/Application/src-hello was deleted at")
-            && !screen.contains("is not in the cluster"),
+            && screen.contains("it is not in the cluster now"),
         "{screen}"
     );
     // Made again, it is there again.
@@ -133,5 +107,5 @@ fn the_tutor_watches_and_reads_a_child_application_no_lesson_applies() {
         &mut s,
         Msg::Object(ObjectChange::applied(again, Kind::Application)),
     );
-    assert!(!drawn(&s).contains("was deleted at"));
+    assert!(!text_of(&draw(&s, 120, 40)).contains("was deleted at"));
 }

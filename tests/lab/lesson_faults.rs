@@ -61,21 +61,31 @@ async fn cancelling_at_every_step_then_re_running_completes_without_duplicate_co
         5,
         "one commit per commit step, none duplicated: {messages:?}"
     );
+    all_pass(
+        &runner,
+        &paths,
+        &[
+            "precedence.json",
+            "tracking.json",
+            "waves.json",
+            "failed-hook.json",
+            "ignore.json",
+            "report.json",
+        ],
+    )
+    .await;
+}
+
+/// Each evidence file passes its self-check, graded with the runner's lessons.
+pub(super) async fn all_pass(runner: &Runner, paths: &LabPaths, files: &[&str]) {
     let ctx = capa_tui::lab::eval::context::Context {
         client: &runner.client,
-        catalog: &catalog,
+        catalog: &runner.catalog,
         src_dir: &paths.src_dir,
         bare_dir: &paths.bare_dir,
         clock: None,
     };
-    for file in [
-        "precedence.json",
-        "tracking.json",
-        "waves.json",
-        "failed-hook.json",
-        "ignore.json",
-        "report.json",
-    ] {
+    for file in files {
         let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
         assert!(grade.passed(), "{file}: {:?}", grade.findings);
     }

@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use super::lesson_trial::lint_and_test;
 use super::lessons::{capa, text};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -14,24 +15,8 @@ async fn the_lesson_pack_lints_and_passes_its_test() {
     let (lessons, templates) = (pack.join("lessons"), pack.join("repo-template"));
     let (lessons, templates) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
     let state = dir.path().join("state");
-    let out = capa(
-        &state,
-        &["lesson", "lint", lessons, "--templates", templates],
-    )
-    .await;
-    assert!(out.status.success(), "{}", text(&out));
-    let out = capa(
-        &state,
-        &["lesson", "test", lessons, "--templates", templates],
-    )
-    .await;
-    let said = text(&out);
-    assert!(out.status.success(), "{said}");
-    assert!(!said.contains('✗'), "{said}");
-    let evidence = |file: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(state.join("capa-src").join(file)).unwrap())
-            .unwrap()
-    };
+    let (_, said) = lint_and_test("examples/lesson-pack", &state).await;
+    let evidence = |file: &str| super::lessons::evidence(&state, file);
 
     // Lesson 9: the child lived between two commits, recorded at two moments; its ConfigMap
     // outlived it (no resources finalizer).
@@ -106,7 +91,7 @@ async fn the_lesson_pack_lints_and_passes_its_test() {
 /// sync on purpose picks up where it stopped, with one commit per commit step.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pack_stopped_at_every_step_then_run_again_passes() {
-    use super::lesson_faults::{cancelled_at_every_step_then_run_again, runner_on};
+    use super::lesson_faults::{all_pass, cancelled_at_every_step_then_run_again, runner_on};
     let lab = crate::common::Lab::start().await;
     let (mut runner, paths, _) = runner_on(&lab).await;
     let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lesson-pack");
@@ -123,17 +108,12 @@ async fn the_pack_stopped_at_every_step_then_run_again_passes() {
         cancels += cancelled_at_every_step_then_run_again(&runner, lesson).await;
     }
     assert!(cancels >= 40, "cancelled {cancels} times");
-    let ctx = capa_tui::lab::eval::context::Context {
-        client: &runner.client,
-        catalog: &catalog,
-        src_dir: &paths.src_dir,
-        bare_dir: &paths.bare_dir,
-        clock: None,
-    };
-    for file in ["app-of-apps.json", "hooks.json", "prune.json", "retry.json"] {
-        let grade = capa_tui::lab::eval::check::grade(file, &ctx).await;
-        assert!(grade.passed(), "{file}: {:?}", grade.findings);
-    }
+    all_pass(
+        &runner,
+        &paths,
+        &["app-of-apps.json", "hooks.json", "prune.json", "retry.json"],
+    )
+    .await;
     // One commit per commit step of the pack's plans, none made twice.
     let bare = git2::Repository::open_bare(paths.bare_repo("src")).unwrap();
     let mut walk = bare.revwalk().unwrap();

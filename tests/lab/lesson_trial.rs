@@ -133,43 +133,43 @@ async fn one_lesson_is_tried_with_the_lessons_it_requires() {
     );
 }
 
-/// `examples/adapted-lab`: the whole lab renamed and re-valued with no code change lints clean
-/// and passes its test, graded by its own values (4 replicas, its own greeting, 5 scaled).
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_adapted_lab_in_examples_lints_and_passes_its_test() {
-    let dir = tempfile::tempdir().unwrap();
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/adapted-lab");
-    let lessons = example.join("lessons");
-    let templates = example.join("repo-template");
+/// `lesson lint` and `lesson test` of an example folder of this repository (its `lessons/` with
+/// its `repo-template/`), on a lab in `state`: what each said, once both passed.
+pub(super) async fn lint_and_test(example: &str, state: &Path) -> (String, String) {
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join(example);
+    let (lessons, templates) = (example.join("lessons"), example.join("repo-template"));
     let (lessons, templates) = (lessons.to_str().unwrap(), templates.to_str().unwrap());
-    let state = dir.path().join("state");
     let out = capa(
-        &state,
+        state,
         &["lesson", "lint", lessons, "--templates", templates],
     )
     .await;
-    assert!(out.status.success(), "{}", text(&out));
-    assert!(
-        text(&out).contains("8 lessons, no problems"),
-        "{}",
-        text(&out)
-    );
+    let linted = text(&out);
+    assert!(out.status.success(), "{linted}");
     let out = capa(
-        &state,
+        state,
         &["lesson", "test", lessons, "--templates", templates],
     )
     .await;
     let said = text(&out);
     assert!(out.status.success(), "{said}");
-    assert!(!said.contains("✗"), "{said}");
+    assert!(!said.contains('✗'), "{said}");
+    (linted, said)
+}
+
+/// `examples/adapted-lab`: the whole lab renamed and re-valued with no code change lints clean
+/// and passes its test, graded by its own values (4 replicas, its own greeting, 5 scaled).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_adapted_lab_in_examples_lints_and_passes_its_test() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let (linted, said) = lint_and_test("examples/adapted-lab", &state).await;
+    assert!(linted.contains("8 lessons, no problems"), "{linted}");
     assert!(
         said.contains("== Lesson 4 · Git says 1.26, the cluster says 1.29"),
         "{said}"
     );
-    let evidence = |file: &str| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(state.join("capa-src").join(file)).unwrap())
-            .unwrap()
-    };
+    let evidence = |file: &str| super::lessons::evidence(&state, file);
     let precedence = evidence("precedence.json");
     assert_eq!(precedence["replicas"], 4);
     assert_eq!(precedence["greeting"], "hello-from-a-parameter");

@@ -40,7 +40,7 @@ pub fn text(out: &Output) -> String {
     )
 }
 
-fn evidence(state: &Path, file: &str) -> Value {
+pub(super) fn evidence(state: &Path, file: &str) -> Value {
     let path = state.join("capa-src").join(file);
     serde_json::from_str(
         &std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),

@@ -9,9 +9,6 @@ use std::path::{Path, PathBuf};
 use capa_tui::lab::catalog::Catalog;
 use capa_tui::tui::state::State;
 use capa_tui::tui::update::{Msg, update};
-use capa_tui::tui::view::Screen;
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde_json::Value;
 
@@ -103,17 +100,7 @@ fn a_ninth_lesson_folder_appears_in_the_tutor() {
             ))),
         );
     }
-    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-    terminal
-        .draw(|f| f.render_widget(&Screen(&state), f.area()))
-        .unwrap();
-    let screen: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let screen = crate::common::scenes::text_of(&crate::common::scenes::draw(&state, 120, 40));
     assert!(
         screen.contains("9 · Read the greeting back from the cluster"),
         "{screen}"

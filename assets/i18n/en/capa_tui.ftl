@@ -414,6 +414,7 @@ check-type-help-number = write the number without quotes: 3, not "3" (with jq: -
 check-type-help-string = write the value in double quotes: "Synced" (with jq: --arg)
 check-type-help-boolean = write true or false without quotes (with jq: --argjson)
 check-type-help-string-or-null = write the value in double quotes, or null when there is none
+check-type-help-missing = add { $field } to the file: the lesson's Steps say what it holds and when to record it
 check-not-a-time = { $field } must be an RFC 3339 time, as creationTimestamp shows them, found { $found }
 check-time-help = copy the time as the cluster shows it, e.g. 2026-03-01T10:02:11Z (kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}')
 check-live-ok = { $field } = { $value } matches the cluster

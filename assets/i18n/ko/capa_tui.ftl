@@ -431,6 +431,7 @@ check-type-help-number = 숫자는 따옴표 없이 쓰세요: "3"이 아니라 
 check-type-help-string = 값은 큰따옴표로 감싸서 쓰세요: "Synced" (jq에서는 --arg)
 check-type-help-boolean = true나 false를 따옴표 없이 쓰세요(jq에서는 --argjson)
 check-type-help-string-or-null = 값은 큰따옴표로 감싸서 쓰고, 값이 없으면 null을 쓰세요
+check-type-help-missing = 파일에 { $field } 필드를 더하세요. 레슨의 단계가 무엇을 담고 언제 기록하는지 알려 줍니다
 check-not-a-time = { $field } 필드는 creationTimestamp처럼 RFC 3339 시각이어야 하는데 { $found } 값이 들어 있습니다
 check-time-help = 클러스터가 보여 주는 그대로 시각을 복사하세요. 예: 2026-03-01T10:02:11Z (kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}')
 check-live-ok = { $field } = { $value }, 클러스터와 일치합니다

@@ -405,6 +405,7 @@ check-type-help-number = 写数字时不要加引号：3，而不是 "3"（用 j
 check-type-help-string = 值要写在双引号里："Synced"（用 jq 时：--arg）
 check-type-help-boolean = 写 true 或 false，不加引号（用 jq 时：--argjson）
 check-type-help-string-or-null = 值要写在双引号里；没有值时写 null
+check-type-help-missing = 在文件中加上 { $field }：课程的步骤说明了它的内容以及何时记录
 check-not-a-time = { $field } 必须是 RFC 3339 时间（像 creationTimestamp 那样），实际为 { $found }
 check-time-help = 按集群显示的原样复制时间，例如 2026-03-01T10:02:11Z（kubectl get … -o jsonpath='{"{"}.metadata.creationTimestamp{"}"}'）
 check-live-ok = { $field } = { $value }，与集群一致

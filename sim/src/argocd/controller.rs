@@ -163,19 +163,17 @@ impl Controller {
     /// Which apps an event concerns, and how much.
     fn route(&self, event: &Event, pending: &mut BTreeMap<String, Level>) {
         let ty = event.key.ty();
-        if std::ptr::eq(ty, app_type()) {
-            if event.key.namespace == NAMESPACE {
-                let switched_on = event
-                    .previous
-                    .as_deref()
-                    .is_some_and(|old| automated_sync_enabled(old, &event.object));
-                let level = if switched_on {
-                    Level::Latest
-                } else {
-                    Level::Nothing
-                };
-                merge(pending, event.key.name.clone(), level);
-            }
+        if std::ptr::eq(ty, app_type()) && event.key.namespace == NAMESPACE {
+            let switched_on = event
+                .previous
+                .as_deref()
+                .is_some_and(|old| automated_sync_enabled(old, &event.object));
+            let level = if switched_on {
+                Level::Latest
+            } else {
+                Level::Nothing
+            };
+            merge(pending, event.key.name.clone(), level);
         }
         if route_to_trackers(event, pending) {
             return;

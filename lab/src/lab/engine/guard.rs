@@ -11,6 +11,14 @@ use crate::lab::spec::LessonId;
 /// The author capa-tui commits as; its own unpushed commits may be pushed by a re-run.
 pub const AUTHOR: &str = "capa-tui";
 
+/// What capa-tui itself may have left uncommitted in the working copy.
+pub struct ByUs<'a> {
+    /// Whether a file's text is one a template of any lesson writes there.
+    pub written: &'a dyn Fn(&str, &str) -> bool,
+    /// Whether a lesson's plan removes that file.
+    pub removed: &'a dyn Fn(&str) -> bool,
+}
+
 /// Fetches and checks the working copy. `ours` are the files the step is about to write, with
 /// their contents: uncommitted changes that already equal them are an interrupted run's.
 /// `clones` is the lesson that makes the working copy, to name when there is none;
@@ -21,8 +29,9 @@ pub fn check(
     repo_dir: &Path,
     ours: &[(String, String)],
     clones: Option<LessonId>,
-    (written_by_us, removed_by_us): (&dyn Fn(&str, &str) -> bool, &dyn Fn(&str) -> bool),
+    by_us: &ByUs<'_>,
 ) -> Result<(), StepError> {
+    let (written_by_us, removed_by_us) = (by_us.written, by_us.removed);
     if !repo_dir.join(".git").exists() {
         return Err(StepError::NoWorkingCopy {
             dir: repo_dir.to_path_buf(),

@@ -283,7 +283,11 @@ async fn write_templates(r: &Runner, template: &str) -> StepResult {
                 )
             })
         };
-        guard::check(&repo_dir, &ours, clones, (&written_by_us, &removed_by_us))?;
+        let by_us = guard::ByUs {
+            written: &written_by_us,
+            removed: &removed_by_us,
+        };
+        guard::check(&repo_dir, &ours, clones, &by_us)?;
         let mut written = Vec::new();
         for (path, text) in files {
             let (target, backup_ok) = match path.strip_prefix("repo/") {

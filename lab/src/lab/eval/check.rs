@@ -154,16 +154,22 @@ fn typed(v: &Value, name: &str, json_type: JsonType) -> Finding {
     if json_type.admits(v.get(name)) {
         return pass(words!("check-type-ok", field = name, kind = kind.clone()));
     }
-    let what = match v.get(name) {
-        None => words!("check-type-missing", field = name, kind = kind.clone()),
-        Some(found) => words!(
-            "check-type-wrong",
-            field = name,
-            kind = kind.clone(),
-            found = found.to_string()
+    match v.get(name) {
+        // Not there yet is not a wrong type: a lesson may record it at a later moment.
+        None => fail_with(
+            words!("check-type-missing", field = name, kind = kind.clone()),
+            words!("check-type-help-missing", field = name),
         ),
-    };
-    fail_with(what, type_help(json_type))
+        Some(found) => fail_with(
+            words!(
+                "check-type-wrong",
+                field = name,
+                kind = kind.clone(),
+                found = found.to_string()
+            ),
+            type_help(json_type),
+        ),
+    }
 }
 
 /// A field a rule reads as an RFC 3339 time is one, on its own (the rule may not get that far).

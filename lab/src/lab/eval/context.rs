@@ -81,40 +81,45 @@ impl From<cluster::ClusterError> for EvidenceError {
     }
 }
 
+impl Say for Missing {
+    fn say(&self, lang: Lang) -> String {
+        use crate::lab::spec::Change;
+        match self {
+            Missing::Field { path, object } => t!(
+                lang,
+                "evidence-missing-field",
+                path = path.as_str(),
+                object = object.as_str()
+            ),
+            Missing::Owner { path, object } => t!(
+                lang,
+                "evidence-missing-owner",
+                path = path.as_str(),
+                object = object.as_str()
+            ),
+            Missing::Commit {
+                file,
+                change: Change::Added,
+            } => t!(lang, "evidence-missing-added", file = file.as_str()),
+            Missing::Commit {
+                file,
+                change: Change::Removed,
+            } => t!(lang, "evidence-missing-removed", file = file.as_str()),
+            Missing::Scale { deployment } => t!(
+                lang,
+                "evidence-missing-scale",
+                deployment = deployment.as_str()
+            ),
+        }
+    }
+}
+
 impl Say for EvidenceError {
     fn say(&self, lang: Lang) -> String {
         match self {
             EvidenceError::Cluster(e) => e.say(lang),
             EvidenceError::NotYet { what, hint } => {
-                let what = match what {
-                    Missing::Field { path, object } => t!(
-                        lang,
-                        "evidence-missing-field",
-                        path = path.as_str(),
-                        object = object.as_str()
-                    ),
-                    Missing::Owner { path, object } => t!(
-                        lang,
-                        "evidence-missing-owner",
-                        path = path.as_str(),
-                        object = object.as_str()
-                    ),
-                    Missing::Commit { file, change } => match change {
-                        crate::lab::spec::Change::Added => {
-                            t!(lang, "evidence-missing-added", file = file.as_str())
-                        }
-                        crate::lab::spec::Change::Removed => {
-                            t!(lang, "evidence-missing-removed", file = file.as_str())
-                        }
-                    },
-                    Missing::Scale { deployment } => {
-                        t!(
-                            lang,
-                            "evidence-missing-scale",
-                            deployment = deployment.as_str()
-                        )
-                    }
-                };
+                let what = what.say(lang);
                 let hint = hint.as_ref().map_or_else(
                     || t!(lang, "evidence-look-again"),
                     |h| h.get(lang).to_string(),

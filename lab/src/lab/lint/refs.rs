@@ -365,15 +365,43 @@ fn evidence(
             say(within("checklist", &file), Finding::NoEvidenceFile { file });
         }
     }
+    evidence_actions(spec, own.as_deref(), &evidence_of, within, say);
+}
+
+/// The plan's evidence actions write the lesson's own file, and record only fields it has (a
+/// typo would record nothing, and the check would wait for it forever).
+fn evidence_actions<'e>(
+    spec: &LessonSpec,
+    own: Option<&str>,
+    evidence_of: &impl Fn(&str) -> Option<&'e crate::lab::spec::EvidenceSpec>,
+    within: &impl Fn(&str, &str) -> Pos,
+    say: &mut impl FnMut(Pos, Finding),
+) {
     for a in &spec.actions {
+        if let Step::Evidence { file, fields } = &a.step
+            && let Some(e) = evidence_of(file)
+        {
+            for field in fields
+                .iter()
+                .filter(|f| !e.fields.iter().any(|x| x.name == **f))
+            {
+                say(
+                    within("actions", field),
+                    Finding::NoEvidenceField {
+                        field: field.clone(),
+                        file: file.clone(),
+                    },
+                );
+            }
+        }
         if let Step::Evidence { file, .. } | Step::EndOperationAndRecord { file, .. } = &a.step
-            && own.as_deref() != Some(file.as_str())
+            && own != Some(file.as_str())
         {
             say(
                 within("actions", file),
                 Finding::NotOwnEvidence {
                     file: file.clone(),
-                    own: own.clone().unwrap_or_else(|| "-".into()),
+                    own: own.unwrap_or("-").to_string(),
                 },
             );
         }

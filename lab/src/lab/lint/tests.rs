@@ -330,6 +330,28 @@ fn an_evidence_path_out_of_the_source_dir_is_refused_by_lint_and_load() {
     }
 }
 
+/// A field an evidence action records at one moment is one the file has: a misspelt one is
+/// found where it is written, with the file it is missing from.
+#[test]
+fn an_evidence_action_recording_an_unknown_field_is_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = lessons(
+        dir.path(),
+        &[(
+            "02-precedence/lesson.yaml",
+            "{do: evidence, file: precedence.json, say:",
+            "{do: evidence, file: precedence.json, fields: [replicas, greetin], say:",
+        )],
+    );
+    let all = said(&lint(&root, None).unwrap()).join("\n");
+    assert!(
+        all.contains("02-precedence/lesson.yaml:76:")
+            && all.contains("precedence.json has no field greetin"),
+        "{all}"
+    );
+    assert!(!all.contains("no field replicas"), "{all}");
+}
+
 /// The built-in templates, written out to `dir/templates`, with `edits` (file, from, to) made
 /// to every file whose path ends with `file`.
 fn templates(dir: &Path, edits: &[(&str, &str, &str)]) -> PathBuf {

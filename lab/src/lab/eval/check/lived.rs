@@ -10,21 +10,42 @@ use crate::git::{FileChange, Repository};
 use crate::i18n::Words;
 use crate::lab::eval::context::Context;
 use crate::lab::short_commit as short;
-use crate::lab::spec::ObjectKey;
+use crate::lab::spec::{ObjectKey, Rule};
 use crate::words;
 
 /// What the rule names, as `lesson.yaml` states it.
-pub struct Lived<'a> {
-    pub object: &'a ObjectKey,
-    pub uid: &'a str,
-    pub repo: &'a str,
-    pub file: &'a str,
-    pub added: &'a str,
-    pub removed: &'a str,
-    pub hint: usize,
+struct Lived<'a> {
+    object: &'a ObjectKey,
+    uid: &'a str,
+    repo: &'a str,
+    file: &'a str,
+    added: &'a str,
+    removed: &'a str,
+    hint: usize,
 }
 
-pub async fn lived_between(l: &Lived<'_>, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
+pub async fn lived_between(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
+    let Rule::LivedBetween {
+        object,
+        uid,
+        repo,
+        file,
+        added,
+        removed,
+        hint,
+    } = rule
+    else {
+        return Vec::new();
+    };
+    let l = &Lived {
+        object,
+        uid,
+        repo,
+        file,
+        added,
+        removed,
+        hint: *hint,
+    };
     let Some(repo) = crate::git::open(&ctx.bare_dir.join(format!("{}.git", l.repo))).ok() else {
         return vec![fail_with(
             words!(

@@ -163,26 +163,7 @@ async fn apply_rule(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Finding> {
         }
         Rule::HookJob { .. } => history::hook_job(rule, v, ctx).await,
         Rule::Passes { files, hint } => passes(files, *hint, ctx).await,
-        Rule::LivedBetween {
-            object,
-            uid,
-            repo,
-            file,
-            added,
-            removed,
-            hint,
-        } => {
-            let lived = super::lived::Lived {
-                object,
-                uid,
-                repo,
-                file,
-                added,
-                removed,
-                hint: *hint,
-            };
-            super::lived::lived_between(&lived, v, ctx).await
-        }
+        Rule::LivedBetween { .. } => super::lived::lived_between(rule, v, ctx).await,
     }
 }
 

@@ -67,6 +67,21 @@ async fn a_wrong_type_is_named_with_the_type_the_lab_wants_and_advice_for_that_t
     );
 }
 
+/// A field not in the file yet is not a wrong type: the advice is to add it when the lesson
+/// says, not how to quote a value (a lesson records some fields at a later moment).
+#[tokio::test]
+async fn a_missing_field_is_named_with_advice_to_add_it() {
+    let f = typed(&json!({}), "removed_commit", JsonType::String);
+    assert!(!f.ok);
+    assert_eq!(
+        f.what.say(Lang::FALLBACK),
+        "removed_commit is missing: it must be a string"
+    );
+    let help = f.help.unwrap().say(Lang::FALLBACK);
+    assert!(help.starts_with("add removed_commit to the file"), "{help}");
+    assert!(!help.contains("double quotes"), "{help}");
+}
+
 /// `hook_created: "yesterday"` is flagged as not a time even while `hook_job` has the wrong
 /// type too: each field is checked on its own, each with the advice for what is wrong.
 #[tokio::test]
