@@ -202,6 +202,9 @@ pub struct Session {
     clock: Option<clock::FastClock>,
     /// This session's hold on the lab (embedded labs only), released when it ends.
     _in_use: Option<InUse>,
+    /// The cluster this session came to serve after the process it was attached to ended
+    /// ([`Session::adopt_when_orphaned`]); stopped with the session.
+    adopted: std::sync::Arc<tokio::sync::Mutex<Option<Embedded>>>,
 }
 
 /// `$XDG_STATE_HOME/capa-tui/sim`, else `~/.local/state/capa-tui/sim` (the XDG base
@@ -289,6 +292,7 @@ impl Session {
             // A real cluster keeps the wall's time.
             clock: None,
             _in_use: None,
+            adopted: std::sync::Arc::default(),
         })
     }
 
@@ -361,6 +365,7 @@ impl Session {
                     }),
                     clock: None,
                     _in_use: Some(in_use),
+                    adopted: std::sync::Arc::default(),
                 })
             }
             Claim::Taken if serve.is_some() => Err(served(&state)),
@@ -388,6 +393,7 @@ impl Session {
                     embedded: Some(Embedded::Attached),
                     clock: None,
                     _in_use: Some(in_use),
+                    adopted: std::sync::Arc::default(),
                 })
             }
         }
@@ -453,10 +459,71 @@ impl Session {
     /// Ends the session: the embedded cluster this process serves stops, flushing its state;
     /// one it attached to goes on serving.
     pub async fn close(self) {
-        if let Some(Embedded::Serves { handle, owner }) = self.embedded {
-            (*handle).shutdown().await;
-            owner.withdraw();
+        let adopted = self.adopted.lock().await.take();
+        for embedded in [self.embedded, adopted].into_iter().flatten() {
+            if let Embedded::Serves { handle, owner } = embedded {
+                (*handle).shutdown().await;
+                owner.withdraw();
+            }
         }
+    }
+
+    /// Attached to a lab another process serves: once that process ends and nothing took its
+    /// place, this one serves the lab itself, at the same clock speed, writing the kubeconfig
+    /// it follows (so its watches, plans and shell move to it), and says where it serves. Quit
+    /// the tutor that served a lab while another shows it, and the other goes on live.
+    /// `None` when this session serves the lab itself or is not on the embedded cluster.
+    pub fn adopt_when_orphaned(
+        &self,
+    ) -> Option<impl std::future::Future<Output = Option<Target>> + Send + 'static> {
+        let (Some(Embedded::Attached), Target::Embedded { state, .. }, Some(kubeconfig)) =
+            (&self.embedded, &self.target, &self.kubeconfig)
+        else {
+            return None;
+        };
+        let (state, kubeconfig) = (state.clone(), kubeconfig.clone());
+        let bare_dir = self.paths.bare_dir.clone();
+        let speed = serving::read(&state).and_then(|s| s.speed).unwrap_or(1.0);
+        let adopted = self.adopted.clone();
+        Some(async move {
+            let owner = serving::owner_when_free(&state).await.ok()?;
+            let config = capa_sim::Config {
+                state_dir: Some(state.clone()),
+                speed,
+                bare_dir: Some(bare_dir),
+                ..capa_sim::Config::default()
+            };
+            let handle = match capa_sim::start(config).await {
+                Ok(h) => h,
+                Err(e) => {
+                    tracing::warn!("could not serve the lab its owner left: {e}");
+                    return None;
+                }
+            };
+            let serving = Serving {
+                pid: std::process::id(),
+                url: handle.url(),
+                kubeconfig: kubeconfig.clone(),
+                speed: Some(speed),
+            };
+            if let Err(e) = handle
+                .write_kubeconfig(&kubeconfig)
+                .map_err(|e| e.to_string())
+                .and_then(|()| owner.publish(&serving).map_err(|e| e.to_string()))
+            {
+                tracing::warn!("could not say where the lab serves now: {e}");
+            }
+            let target = Target::Embedded {
+                url: handle.url(),
+                state,
+                served_by: None,
+            };
+            *adopted.lock().await = Some(Embedded::Serves {
+                handle: Box::new(handle),
+                owner,
+            });
+            Some(target)
+        })
     }
 }
 

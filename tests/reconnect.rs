@@ -392,3 +392,70 @@ async fn a_plan_interrupted_by_a_server_restart_completes_after_it() {
     walk.push_ref("refs/heads/main").unwrap();
     assert_eq!(walk.count(), 1, "one commit, pushed once");
 }
+
+/// A tutor shows a lab another process serves (the learner opened it twice, or `sim serve` runs
+/// beside it); that process ends and nothing takes its place: this tutor serves the lab itself,
+/// at the same kubeconfig, live within seconds and with what the lab held, instead of saying
+/// "reconnecting" until it is restarted. Quitting it then frees the lab for the next command.
+#[test]
+fn a_tutor_attached_to_a_lab_whose_server_ends_serves_it_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let kc = state.join("kubeconfig");
+    let server = Served::start(&state, &kc, "127.0.0.1:0");
+    let old_url = server.url.clone();
+    seed(dir.path(), &kc);
+    let t = Tmux {
+        socket: format!("capa-reconnect-adopt-{}", std::process::id()),
+    };
+    t.start(
+        120,
+        40,
+        &format!(
+            "{} --sim --state-dir {} --lesson 3",
+            env!("CARGO_BIN_EXE_capa-tui"),
+            state.display()
+        ),
+    );
+    // Attached: the header names the address the other process serves at.
+    t.wait_for(&old_url, Duration::from_secs(30));
+    t.wait_for(
+        "src-helm/ConfigMap/src-helm-greeting",
+        Duration::from_secs(10),
+    );
+
+    server.stop();
+    let screen = t.wait_until("serving the lab itself", Duration::from_secs(30), |s| {
+        s.contains("✓ live") && !s.contains(&old_url) && s.contains("the embedded lab cluster at")
+    });
+    assert!(
+        screen.contains("src-helm/ConfigMap/src-helm-greeting"),
+        "what the lab held:\n{screen}"
+    );
+    // The kubeconfig the tutor followed now names the cluster it serves.
+    kubectl(dir.path(), &kc, &["get", "namespace", "src-helm"], None);
+
+    // It says it took the lab over; the first key puts that notice away, the next quits.
+    assert!(
+        screen.contains("is gone; this one serves it"),
+        "{screen}"
+    );
+    t.keys(&["Escape"]);
+    t.keys(&["q"]);
+    // Once it has quit, the next command serves the lab itself: nothing holds it.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let out = Command::new(env!("CARGO_BIN_EXE_capa-tui"))
+            .args(["--sim", "--state-dir"])
+            .arg(&state)
+            .arg("status")
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr).to_string();
+        if out.status.success() && !said.contains("Using the embedded cluster that process") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the lab is still held: {said}");
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}

@@ -81,6 +81,23 @@ impl Owner {
     }
 }
 
+/// Waits until nobody holds the state dir's lock (the process serving it ended, however it
+/// ended), then holds it: this process must serve the lab now.
+pub async fn owner_when_free(state: &Path) -> std::io::Result<Owner> {
+    let state = state.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(state.join(LOCK))?;
+        file.lock()?;
+        Ok(Owner { state, _lock: file })
+    })
+    .await
+    .map_err(std::io::Error::other)?
+}
+
 /// Where the state dir's cluster serves now: what its owner said, if that owner still holds the
 /// lock (a process killed with -9 leaves `serving.json` behind, not the lock).
 pub fn live(state: &Path) -> Option<Serving> {

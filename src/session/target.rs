@@ -102,10 +102,12 @@ impl Target {
             return None;
         };
         let now = serving::live(state)?;
+        // This process, having taken the lab over from the one that served it, serves it itself.
+        let served_by = (now.pid != std::process::id()).then_some(now.pid);
         let target = Target::Embedded {
             url: now.url,
             state: state.clone(),
-            served_by: Some(now.pid),
+            served_by,
         };
         (target != *self).then_some(target)
     }

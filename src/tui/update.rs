@@ -120,6 +120,23 @@ fn apply(s: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Retargeted(target) => {
+            // The process this tutor was attached to ended and this one serves the lab now:
+            // say so, as a tutor that starts by taking a lab over does.
+            if let (
+                crate::session::Target::Embedded {
+                    served_by: Some(pid),
+                    ..
+                },
+                crate::session::Target::Embedded {
+                    served_by: None, ..
+                },
+            ) = (&s.session.target, &target)
+            {
+                s.ui.notice = Some(state::Notice::LabStarted(crate::session::Started {
+                    took_over_from: Some(*pid),
+                    ..crate::session::Started::default()
+                }));
+            }
             s.session.target = target;
             Vec::new()
         }

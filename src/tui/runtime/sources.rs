@@ -40,6 +40,15 @@ pub(super) fn start_watches(
             ..
         }
     ) {
+        // And when it ends with nobody in its place, this tutor serves the lab itself.
+        if let Some(adopt) = session.adopt_when_orphaned() {
+            let tx = tx.clone();
+            tokio::spawn(async move {
+                if let Some(now) = adopt.await {
+                    let _ = tx.send(Msg::Retargeted(now));
+                }
+            });
+        }
         let mut changes = session.kubeconfig_changes();
         let (tx, mut target) = (tx.clone(), session.target.clone());
         tokio::spawn(async move {

@@ -248,6 +248,22 @@ fn the_header_follows_the_process_now_serving_the_lab() {
         "{header}"
     );
     assert!(!header.contains("1111"), "{header}");
+    // That process ended and this tutor serves the lab itself: it says so.
+    let here = Target::Embedded {
+        url: "https://127.0.0.1:3333".into(),
+        state: "/tmp/lab".into(),
+        served_by: None,
+    };
+    update(&mut s, Msg::Retargeted(here));
+    let (header, body) = screen(&s);
+    assert!(
+        header.contains("127.0.0.1:3333") && !header.contains("process 42"),
+        "{header}"
+    );
+    assert!(
+        body.contains("The process that served this lab before (42) is gone"),
+        "{body}"
+    );
 }
 
 #[test]
