@@ -436,10 +436,7 @@ fn a_tutor_attached_to_a_lab_whose_server_ends_serves_it_itself() {
     kubectl(dir.path(), &kc, &["get", "namespace", "src-helm"], None);
 
     // It says it took the lab over; the first key puts that notice away, the next quits.
-    assert!(
-        screen.contains("is gone; this one serves it"),
-        "{screen}"
-    );
+    assert!(screen.contains("is gone; this one serves it"), "{screen}");
     t.keys(&["Escape"]);
     t.keys(&["q"]);
     // Once it has quit, the next command serves the lab itself: nothing holds it.

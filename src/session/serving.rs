@@ -82,20 +82,21 @@ impl Owner {
 }
 
 /// Waits until nobody holds the state dir's lock (the process serving it ended, however it
-/// ended), then holds it: this process must serve the lab now.
+/// ended), then holds it: this process must serve the lab now. The wait is the kernel's, on a
+/// thread of its own: a runtime that shuts down (the tutor quits first) does not wait for it.
 pub async fn owner_when_free(state: &Path) -> std::io::Result<Owner> {
     let state = state.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        let file = OpenOptions::new()
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    std::thread::spawn(move || {
+        let locked = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
-            .open(state.join(LOCK))?;
-        file.lock()?;
-        Ok(Owner { state, _lock: file })
-    })
-    .await
-    .map_err(std::io::Error::other)?
+            .open(state.join(LOCK))
+            .and_then(|file| file.lock().map(|()| Owner { state, _lock: file }));
+        let _ = tx.send(locked);
+    });
+    rx.await.map_err(std::io::Error::other)?
 }
 
 /// Where the state dir's cluster serves now: what its owner said, if that owner still holds the
@@ -136,6 +137,30 @@ pub async fn wait_for(state: &Path, patience: Duration) -> Option<Serving> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One waits for the lab while another holds it, and holds it the moment it is let go.
+    #[tokio::test]
+    async fn the_lab_is_taken_over_once_its_owner_lets_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let Claim::Owner { owner, .. } = claim(dir.path()).unwrap() else {
+            panic!("a fresh state dir is free");
+        };
+        let waiting = tokio::spawn({
+            let state = dir.path().to_path_buf();
+            async move { owner_when_free(&state).await }
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(!waiting.is_finished(), "held by the owner");
+        owner.withdraw();
+        let next = tokio::time::timeout(Duration::from_secs(10), waiting)
+            .await
+            .expect("taken over once let go")
+            .unwrap()
+            .unwrap();
+        assert!(matches!(claim(dir.path()).unwrap(), Claim::Taken));
+        drop(next);
+        assert!(matches!(claim(dir.path()).unwrap(), Claim::Owner { .. }));
+    }
 
     #[test]
     fn one_process_holds_a_state_dir_and_the_others_find_it_taken() {
