@@ -55,6 +55,8 @@ async fn a_parent_prunes_its_child_and_is_synced_again_without_waiting_for_a_ref
         lab.file("parent.yaml", &parent).to_str().unwrap(),
     ])
     .await;
+    // The children exist once the parent has synced (asking for one before is a NotFound).
+    wait_app(&lab, "parent", "Synced and Healthy", synced_healthy).await;
     for name in ["alone", "cascade", "held"] {
         wait_app(&lab, name, "Synced and Healthy", synced_healthy).await;
     }
