@@ -390,13 +390,17 @@ mod tests {
             Some(FileChange::Added),
             "a root commit adds what it holds"
         );
-        let newest = |c| newest_file_change(&bare, "apps/a.yaml", c);
+        let newest = |c| newest_file_change(&bare, "apps/a.yaml", c, usize::MAX);
         assert_eq!(newest(FileChange::Added), Some(added));
-        assert_eq!(newest(FileChange::Removed), Some(removed));
+        assert_eq!(newest(FileChange::Removed), Some(removed.clone()));
         assert_eq!(
-            newest_file_change(&bare, "keep.txt", FileChange::Removed),
+            newest_file_change(&bare, "keep.txt", FileChange::Removed, usize::MAX),
             None
         );
+        // Looking back one commit sees the removal, not the addition three commits back.
+        let recent = |c| newest_file_change(&bare, "apps/a.yaml", c, 1);
+        assert_eq!(recent(FileChange::Removed), Some(removed));
+        assert_eq!(recent(FileChange::Added), None);
     }
 
     #[test]

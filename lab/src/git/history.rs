@@ -116,10 +116,17 @@ pub fn file_change_at(repo: &Repository, commit: &str, path: &str) -> Option<Fil
     }
 }
 
-/// The newest commit of `main` that made `change` to `path`.
-pub fn newest_file_change(repo: &Repository, path: &str, change: FileChange) -> Option<String> {
+/// The newest commit of `main` that made `change` to `path`, looking back at most `limit`
+/// commits.
+pub fn newest_file_change(
+    repo: &Repository,
+    path: &str,
+    change: FileChange,
+    limit: usize,
+) -> Option<String> {
     main_history(repo)
         .into_iter()
+        .take(limit)
         .map(|oid| oid.to_string())
         .find(|c| file_change_at(repo, c, path) == Some(change))
 }

@@ -168,7 +168,7 @@ async fn read(
             let bare = ctx.bare_dir.join(format!("{repo}.git"));
             crate::git::open(&bare)
                 .ok()
-                .and_then(|r| crate::git::newest_file_change(&r, file, change.in_git()))
+                .and_then(|r| crate::git::newest_file_change(&r, file, change.in_git(), usize::MAX))
                 .map(Value::String)
                 .ok_or_else(|| EvidenceError::NotYet {
                     what: Missing::Commit {

@@ -250,7 +250,8 @@ fn changed_at(repo: &crate::git::Repository, path: &str) -> Option<Timestamp> {
 
 /// When the newest commit of `main` that removed `path` was made (a file not there now).
 fn removed_at(repo: &crate::git::Repository, path: &str) -> Option<Timestamp> {
-    let sha = crate::git::newest_file_change(repo, path, crate::git::FileChange::Removed)?;
+    let removal = crate::git::FileChange::Removed;
+    let sha = crate::git::newest_file_change(repo, path, removal, HISTORY_LIMIT)?;
     let oid = crate::git::Oid::from_str(&sha).ok()?;
     Timestamp::from_second(repo.find_commit(oid).ok()?.time().seconds()).ok()
 }
@@ -263,6 +264,9 @@ pub fn read_git_facts<'a>(
 ) -> GitFacts {
     let mut facts = GitFacts::default();
     let mut wanted_files: Vec<(String, String)> = Vec::new();
+    // Only a `removed` condition looks back through history for a file `main` lacks: a file
+    // not pushed yet (every lesson's start) costs no walk.
+    let mut removals: Vec<(String, String)> = Vec::new();
     let mut names: Vec<String> = std::fs::read_dir(&paths.bare_dir)
         .into_iter()
         .flatten()
@@ -279,6 +283,12 @@ pub fn read_git_facts<'a>(
                 wanted_files.push((repo.to_string(), p.to_string()));
             }
         }
+        removals.extend(
+            condition
+                .removals()
+                .into_iter()
+                .map(|(r, p)| (r.to_string(), p.to_string())),
+        );
     }
     names.sort();
     names.dedup();
@@ -305,7 +315,9 @@ pub fn read_git_facts<'a>(
                 if let Some(t) = changed_at(&repo, p) {
                     facts.changed.insert((r.clone(), p.clone()), t);
                 }
-            } else if let Some(t) = removed_at(&repo, p) {
+            } else if removals.contains(&(r.clone(), p.clone()))
+                && let Some(t) = removed_at(&repo, p)
+            {
                 facts.changed.insert((r.clone(), p.clone()), t);
             }
         }

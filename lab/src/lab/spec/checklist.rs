@@ -101,6 +101,16 @@ impl DoneWhen {
         }
     }
 
+    /// The files of a bare repo's `main` this condition wants removed: (repo, path).
+    pub fn removals(&self) -> Vec<(&str, &str)> {
+        match self {
+            DoneWhen::Removed { repo, path } => vec![(repo, path)],
+            DoneWhen::All(all) => all.iter().flat_map(DoneWhen::removals).collect(),
+            DoneWhen::HeldAfterScale { condition, .. } => condition.removals(),
+            _ => Vec::new(),
+        }
+    }
+
     /// The evidence files this condition reads.
     pub fn evidence_files(&self) -> Vec<&str> {
         match self {

@@ -33,8 +33,20 @@ pub fn full_sha(v: &Value, field: &str, hint: usize) -> Finding {
     )
 }
 
-fn bare(ctx: &Context<'_>, name: &str) -> Option<Repository> {
+pub(super) fn bare(ctx: &Context<'_>, name: &str) -> Option<Repository> {
     crate::git::open(&ctx.bare_dir.join(format!("{name}.git"))).ok()
+}
+
+/// The bare repo a rule names is not in the bare dir: nothing of Git can be proved.
+pub(super) fn no_bare_repo(ctx: &Context<'_>, repo: &str) -> Finding {
+    fail_with(
+        words!(
+            "rule-no-bare-repo",
+            bare = ctx.bare_dir.display().to_string(),
+            repo = repo
+        ),
+        words!("rule-no-bare-repo-help"),
+    )
 }
 
 /// `path` of the YAML `file` at `commit` (`Null` when absent).
@@ -98,14 +110,7 @@ use crate::git::parent_of;
 pub fn commit_not_applied(v: &Value, c: &CommitCheck, ctx: &Context<'_>) -> Vec<Finding> {
     let commit = v[&c.commit].as_str().unwrap_or_default();
     let Some(repo) = bare(ctx, &c.repo) else {
-        return vec![fail_with(
-            words!(
-                "rule-no-bare-repo",
-                bare = ctx.bare_dir.display().to_string(),
-                repo = c.repo.as_str()
-            ),
-            words!("rule-no-bare-repo-help"),
-        )];
+        return vec![no_bare_repo(ctx, &c.repo)];
     };
     let suggest = || {
         the_breaking_commit(&repo, c).map_or_else(

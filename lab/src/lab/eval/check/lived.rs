@@ -46,15 +46,8 @@ pub async fn lived_between(rule: &Rule, v: &Value, ctx: &Context<'_>) -> Vec<Fin
         removed,
         hint: *hint,
     };
-    let Some(repo) = crate::git::open(&ctx.bare_dir.join(format!("{}.git", l.repo))).ok() else {
-        return vec![fail_with(
-            words!(
-                "rule-no-bare-repo",
-                bare = ctx.bare_dir.display().to_string(),
-                repo = l.repo
-            ),
-            words!("rule-no-bare-repo-help"),
-        )];
+    let Some(repo) = super::history::bare(ctx, l.repo) else {
+        return vec![super::history::no_bare_repo(ctx, l.repo)];
     };
     let history: Vec<String> = crate::git::main_history(&repo)
         .iter()
@@ -107,7 +100,7 @@ fn change(
 ) -> Finding {
     let on_main = sha.len() == 40 && history.iter().any(|h| h == sha);
     let made = on_main && crate::git::file_change_at(repo, sha, l.file) == Some(wanted);
-    let suggest = crate::git::newest_file_change(repo, l.file, wanted)
+    let suggest = crate::git::newest_file_change(repo, l.file, wanted, usize::MAX)
         .map_or_else(|| Words::text(""), |c| words!("rule-that-is", commit = c));
     let (commit, file, repo) = (short(sha), l.file, l.repo);
     match wanted {
