@@ -194,7 +194,7 @@ async fn dispatch(
             // The OpenAPI v3 handler answers a group-version it does not have with an empty 404.
             None => Ok(StatusCode::NOT_FOUND.into_response()),
         },
-        Route::OpenApiV2 => openapi_v2(parts, &st.git_version),
+        Route::OpenApiV2 => openapi_v2(parts, &st.git_version, kinds),
         Route::Metrics => raw_get(
             parts,
             "/metrics",
@@ -386,7 +386,11 @@ pub(crate) fn error_in(encoding: Encoding, e: &ApiError) -> Response {
 }
 
 /// `/openapi/v2` in gnostic's protobuf when client-go asks for it, else JSON.
-fn openapi_v2(parts: &axum::http::request::Parts, git_version: &str) -> Result<Response, ApiError> {
+fn openapi_v2(
+    parts: &axum::http::request::Parts,
+    git_version: &str,
+    kinds: &crate::kinds::Catalog,
+) -> Result<Response, ApiError> {
     use openapi::v2;
     if parts.method != Method::GET {
         return Err(ApiError::method_not_allowed(
@@ -395,7 +399,7 @@ fn openapi_v2(parts: &axum::http::request::Parts, git_version: &str) -> Result<R
         ));
     }
     if accept_header(&parts.headers).contains(v2::PROTOBUF_ACCEPT) {
-        let body = v2::protobuf_document(git_version);
+        let body = v2::protobuf_document(git_version, kinds);
         return Ok((
             StatusCode::OK,
             [(header::CONTENT_TYPE, v2::PROTOBUF_CONTENT_TYPE)],
@@ -403,5 +407,5 @@ fn openapi_v2(parts: &axum::http::request::Parts, git_version: &str) -> Result<R
         )
             .into_response());
     }
-    Ok(json(StatusCode::OK, &v2::json_document(git_version)))
+    Ok(json(StatusCode::OK, &v2::json_document(git_version, kinds)))
 }

@@ -7,7 +7,7 @@ mod rbac;
 
 use serde_json::{Value, json};
 
-use super::kinds::TYPES;
+use super::kinds::{ResourceType, TYPES};
 use super::ops::{self, Actor};
 use super::store::{Key, Store};
 
@@ -97,43 +97,40 @@ fn local_path_class() -> Value {
     })
 }
 
-/// CRDs for every custom type in the kinds table, with Argo CD's printer columns.
+/// CRDs for every custom type in the kinds table.
 fn crds() -> Vec<Value> {
     TYPES
         .iter()
         .filter(|t| !t.builtin)
-        .map(|t| {
-            let columns = if t.kind == "Application" {
-                json!([
-                    {"name": "Sync Status", "type": "string", "jsonPath": ".status.sync.status"},
-                    {"name": "Health Status", "type": "string", "jsonPath": ".status.health.status"},
-                    {"name": "Revision", "type": "string", "jsonPath": ".status.sync.revision", "priority": 10},
-                    {"name": "Project", "type": "string", "jsonPath": ".spec.project", "priority": 10},
-                ])
-            } else {
-                json!([])
-            };
-            json!({
-                "apiVersion": "apiextensions.k8s.io/v1",
-                "kind": "CustomResourceDefinition",
-                "metadata": {
-                    "name": format!("{}.{}", t.plural, t.group),
-                    "labels": {"app.kubernetes.io/name": format!("{}.{}", t.plural, t.group), "app.kubernetes.io/part-of": "argocd"},
-                },
-                "spec": {
-                    "group": t.group,
-                    "names": {"kind": t.kind, "listKind": format!("{}List", t.kind), "plural": t.plural, "singular": t.singular, "shortNames": t.short_names},
-                    "scope": "Namespaced",
-                    "versions": [{
-                        "name": t.version,
-                        "served": true,
-                        "storage": true,
-                        "additionalPrinterColumns": columns,
-                        "schema": {"openAPIV3Schema": crate::validation::crd_schema(t).unwrap_or_else(|| json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}))},
-                        "subresources": {},
-                    }],
-                },
-            })
-        })
+        .map(|t| crd_of(t))
         .collect()
+}
+
+/// The CRD the cluster installs for one of its own custom types: Argo CD's own where vendored
+/// (Application, AppProject), else one written from the kinds table that keeps any field.
+pub(crate) fn crd_of(t: &ResourceType) -> Value {
+    if let Some(crd) = crate::validation::argocd_crd(t) {
+        return crd.clone();
+    }
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {
+            "name": format!("{}.{}", t.plural, t.group),
+            "labels": {"app.kubernetes.io/name": format!("{}.{}", t.plural, t.group), "app.kubernetes.io/part-of": "argocd"},
+        },
+        "spec": {
+            "group": t.group,
+            "names": {"kind": t.kind, "listKind": format!("{}List", t.kind), "plural": t.plural, "singular": t.singular, "shortNames": t.short_names},
+            "scope": "Namespaced",
+            "versions": [{
+                "name": t.version,
+                "served": true,
+                "storage": true,
+                "additionalPrinterColumns": [],
+                "schema": {"openAPIV3Schema": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}},
+                "subresources": {},
+            }],
+        },
+    })
 }

@@ -26,7 +26,7 @@ use crate::body::{decode_body, is_json, is_yaml};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
-pub use argocd::openapi_schema as crd_schema;
+pub use argocd::crd as argocd_crd;
 use doc::{Node, parse_json, parse_yaml};
 pub use godecode::go_quote;
 pub use patched::{PatchCheck, patch_strict_errors};
@@ -123,8 +123,8 @@ fn decode_node(ty: &ResourceType, node: &Node) -> Option<Result<godecode::Decode
     Some(crd::decode(schema, object_meta()?, node))
 }
 
-/// The shape of a custom resource: Argo CD's from their tables, any other CRD's from its
-/// structural schema.
+/// The shape of a custom resource: Argo CD's from its vendored CRDs, any other CRD's from the
+/// schema it was created with.
 fn custom_schema(ty: &ResourceType) -> Option<&'static shape::Schema> {
     argocd::schema(ty).or_else(|| structural::schema(ty))
 }

@@ -1,7 +1,9 @@
 //! The OpenAPI v3 documents kubectl downloads before `apply` and `create -f` with its default
-//! validation. kubectl needs each operation's group-version-kind and a `fieldValidation`
-//! parameter (to know the server validates fields itself); the schemas can stay empty, and
-//! kubectl then uses its built-in knowledge of the core types for strategic merge.
+//! validation, and for `kubectl explain`. kubectl needs each operation's group-version-kind and
+//! a `fieldValidation` parameter (to know the server validates fields itself); `explain` finds a
+//! kind by the schema carrying its group-version-kind, and `apply` computes strategic-merge
+//! patches from that schema's patch extensions. Built-in kinds' schemas are Kubernetes' own
+//! (`builtin`), custom resources' their CRDs' (`custom`).
 //! Each operation lists the media types it answers in, as the real server's do: protobuf for
 //! built-in kinds, JSON and YAML only for custom resources.
 
@@ -9,7 +11,8 @@ use serde_json::{Map, Value, json};
 
 use crate::kinds::Catalog;
 
-mod custom;
+pub(super) mod builtin;
+pub(super) mod custom;
 pub mod v2;
 
 /// A stable hash per document so kubectl's cache is reused between runs of the same build.
@@ -18,11 +21,7 @@ const HASH: &str = concat!("capa-", env!("CARGO_PKG_VERSION"));
 pub fn index(kinds: &Catalog) -> Value {
     let mut paths = Map::new();
     for (g, v) in kinds.group_versions() {
-        let key = if g.is_empty() {
-            format!("api/{v}")
-        } else {
-            format!("apis/{g}/{v}")
-        };
+        let key = builtin::document_path(g, v);
         paths.insert(
             key.clone(),
             json!({"serverRelativeURL": format!("/openapi/v3/{key}?hash={HASH}")}),
@@ -34,7 +33,7 @@ pub fn index(kinds: &Catalog) -> Value {
 /// The document for one group-version, or `None` when not served.
 pub fn document(kinds: &Catalog, group: &str, version: &str) -> Option<Value> {
     let mut paths = Map::new();
-    let mut schemas = Map::new();
+    let mut schemas = builtin::schemas(group, version);
     for t in kinds
         .all()
         .into_iter()
@@ -42,11 +41,23 @@ pub fn document(kinds: &Catalog, group: &str, version: &str) -> Option<Value> {
     {
         schemas.extend(custom::schemas(t));
         let gvk = json!({"group": t.group, "version": t.version, "kind": t.kind});
+        let object_schema = schema_of_kind(&schemas, t.group, t.version, t.kind);
+        let list_schema = schema_of_kind(&schemas, t.group, t.version, &format!("{}List", t.kind));
         let op = |action: &str| {
-            let content = |types: Vec<&str>| -> Map<String, Value> {
+            // What a response holds: the kind, or its list (nothing said for the rest).
+            let answer = match action {
+                "list" => list_schema.as_deref(),
+                "get" | "put" | "post" | "patch" => object_schema.as_deref(),
+                _ => None,
+            }
+            .map_or(
+                json!({}),
+                |name| json!({"$ref": format!("#/components/schemas/{name}")}),
+            );
+            let content = |types: Vec<&str>, schema: &Value| -> Map<String, Value> {
                 types
                     .into_iter()
-                    .map(|m| (m.to_string(), json!({"schema": {}})))
+                    .map(|m| (m.to_string(), json!({"schema": schema})))
                     .collect()
             };
             let mut op = json!({
@@ -57,11 +68,11 @@ pub fn document(kinds: &Catalog, group: &str, version: &str) -> Option<Value> {
                     {"name": "dryRun", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                     {"name": "fieldManager", "in": "query", "schema": {"type": "string", "uniqueItems": true}},
                 ],
-                "responses": {"200": {"description": "OK", "content": content(response_media_types(t.builtin, action))}},
+                "responses": {"200": {"description": "OK", "content": content(response_media_types(t.builtin, action), &answer)}},
             });
             let request = request_media_types(t.builtin, action);
             if !request.is_empty() {
-                op["requestBody"] = json!({"content": content(request)});
+                op["requestBody"] = json!({"content": content(request, &json!({}))});
             }
             op
         };
@@ -102,6 +113,24 @@ pub fn document(kinds: &Catalog, group: &str, version: &str) -> Option<Value> {
         "paths": paths,
         "components": {"schemas": schemas},
     }))
+}
+
+/// The name of the schema describing `kind` in a document's schemas.
+fn schema_of_kind(
+    schemas: &Map<String, Value>,
+    group: &str,
+    version: &str,
+    kind: &str,
+) -> Option<String> {
+    let wanted = json!({"group": group, "version": version, "kind": kind});
+    schemas
+        .iter()
+        .find(|(_, s)| {
+            s["x-kubernetes-group-version-kind"]
+                .as_array()
+                .is_some_and(|gvks| gvks.contains(&wanted))
+        })
+        .map(|(name, _)| name.clone())
 }
 
 /// What an operation's responses can be written in: protobuf for built-in kinds, and a
@@ -161,6 +190,15 @@ mod tests {
             "Deployment"
         );
         assert_eq!(patch["parameters"][0]["name"], "fieldValidation");
+        assert_eq!(
+            patch["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.apps.v1.Deployment"
+        );
+        let list = &doc["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments"]["get"];
+        assert_eq!(
+            list["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/io.k8s.api.apps.v1.DeploymentList"
+        );
         assert!(document(&Catalog::default(), "nope", "v1").is_none());
     }
 

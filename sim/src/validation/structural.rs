@@ -28,7 +28,7 @@ pub fn schema(ty: &ResourceType) -> Option<&'static Schema> {
     Some(schema)
 }
 
-fn shape_of_root(json: &Value) -> Schema {
+pub(super) fn shape_of_root(json: &Value) -> Schema {
     let mut structs = vec![StructDef {
         name: String::new(),
         fields: Vec::new(),

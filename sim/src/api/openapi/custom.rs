@@ -1,6 +1,8 @@
-//! A custom type's schema as the CRD OpenAPI builder publishes it in its group-version's
+//! A custom type's schemas as the CRD OpenAPI builder publishes them in its group-version's
 //! document: the version's `openAPIV3Schema` with `apiVersion`, `kind` and `metadata` added
-//! and the kind it describes named, which is what `kubectl explain` looks up.
+//! and the kind it describes named, which is what `kubectl explain` looks up; its list kind;
+//! and Kubernetes' own schemas of what its operations read and answer (ObjectMeta, ListMeta,
+//! DeleteOptions, Patch, Status and what they refer to).
 
 use serde_json::{Map, Value, json};
 
@@ -9,8 +11,8 @@ use crate::kinds::ResourceType;
 const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
 const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 const METADATA_DOC: &str = "Standard object's metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
+const LIST_METADATA_DOC: &str = "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
-const OBJECT_META_DOC: &str = "ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.";
 
 /// `util.ToRESTFriendlyName("group/version.Kind")`: the group's labels reversed
 /// (`io.example.v1.Widget`).
@@ -23,10 +25,18 @@ fn schema_name(ty: &ResourceType) -> String {
 /// version without a schema).
 pub fn schemas(ty: &ResourceType) -> Map<String, Value> {
     let mut out = Map::new();
-    let Some(Value::Object(declared)) = ty.custom.and_then(|c| c.schema.as_ref()) else {
+    // A CRD a learner or a chart created carries its schema; the cluster's own custom types
+    // (Argo CD's) have theirs in the CRDs it installs.
+    let declared = match ty.custom {
+        Some(def) => def.schema.clone(),
+        None if !ty.builtin => crate::bootstrap::crd_of(ty)
+            .pointer("/spec/versions/0/schema/openAPIV3Schema")
+            .cloned(),
+        None => None,
+    };
+    let Some(Value::Object(mut schema)) = declared else {
         return out;
     };
-    let mut schema = declared.clone();
     let props = schema.entry("properties").or_insert_with(|| json!({}));
     if let Some(props) = props.as_object_mut() {
         props.insert(
@@ -46,12 +56,31 @@ pub fn schemas(ty: &ResourceType) -> Map<String, Value> {
         "x-kubernetes-group-version-kind".into(),
         json!([{"group": ty.group, "kind": ty.kind, "version": ty.version}]),
     );
-    out.insert(schema_name(ty), Value::Object(schema));
-    out.insert(
-        OBJECT_META.into(),
-        json!({"description": OBJECT_META_DOC, "type": "object"}),
-    );
+    let name = schema_name(ty);
+    out.insert(format!("{name}List"), list_schema(ty, &name));
+    out.insert(name, Value::Object(schema));
+    out.extend(super::builtin::custom_resource_meta().clone());
     out
+}
+
+/// The list kind's schema: `items` of the kind, with list metadata.
+fn list_schema(ty: &ResourceType, item_schema: &str) -> Value {
+    json!({
+        "description": format!("{}List is a list of {}", ty.kind, ty.kind),
+        "type": "object",
+        "required": ["items"],
+        "properties": {
+            "apiVersion": {"description": API_VERSION_DOC, "type": "string"},
+            "items": {
+                "description": format!("List of {}. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md", ty.plural),
+                "type": "array",
+                "items": {"$ref": format!("#/components/schemas/{item_schema}")},
+            },
+            "kind": {"description": KIND_DOC, "type": "string"},
+            "metadata": {"description": LIST_METADATA_DOC, "allOf": [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"}]},
+        },
+        "x-kubernetes-group-version-kind": [{"group": ty.group, "kind": format!("{}List", ty.kind), "version": ty.version}],
+    })
 }
 
 #[cfg(test)]
@@ -74,6 +103,23 @@ mod tests {
         );
         assert_eq!(widget["properties"]["spec"]["type"], "object");
         assert_eq!(widget["properties"]["kind"]["type"], "string");
+        let list = &s["io.example.openapi-test.v1.WidgetList"];
+        assert_eq!(
+            list["properties"]["items"]["items"]["$ref"],
+            "#/components/schemas/io.example.openapi-test.v1.Widget"
+        );
+        assert_eq!(
+            list["x-kubernetes-group-version-kind"][0]["kind"],
+            "WidgetList"
+        );
+        assert!(s.contains_key("io.k8s.apimachinery.pkg.apis.meta.v1.StatusCause"));
         assert!(schemas(&crate::kinds::POD).is_empty());
+        let app = schemas(&crate::kinds::APPLICATION);
+        let sync_policy = &app["io.argoproj.v1alpha1.Application"]["properties"]["spec"]["properties"]
+            ["syncPolicy"];
+        assert_eq!(
+            sync_policy["description"],
+            "SyncPolicy controls when and how a sync will be performed"
+        );
     }
 }
