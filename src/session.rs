@@ -327,24 +327,14 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.kubeconfig_out)
                     .map_or_else(|| kubeconfig.clone(), Path::to_path_buf);
-                let config = capa_sim::Config {
-                    listen: serve
-                        .as_ref()
-                        .map_or_else(|| capa_sim::Config::default().listen, |s| s.listen),
-                    state_dir: Some(state.clone()),
+                let here = ServeHere {
+                    state: &state,
+                    bare_dir: &paths.bare_dir,
                     speed: o.speed,
-                    bare_dir: Some(paths.bare_dir.clone()),
+                    listen: serve.as_ref().map(|s| s.listen),
+                    kubeconfig: &out,
                 };
-                let handle = capa_sim::start(config).await?;
-                handle.write_kubeconfig(&out)?;
-                owner
-                    .publish(&Serving {
-                        pid: std::process::id(),
-                        url: handle.url(),
-                        kubeconfig: out.clone(),
-                        speed: Some(o.speed),
-                    })
-                    .map_err(state_error)?;
+                let handle = here.start(&owner).await?;
                 let followed = cluster::follow::connect(&out, None).await?;
                 repair_tracking(&paths);
                 Ok(Session {
@@ -440,19 +430,25 @@ impl Session {
         self.embedded.is_some()
     }
 
-    /// The embedded cluster's address, when this process serves it.
+    /// The embedded cluster's address, when this process serves it (from the start, or since
+    /// it took over a lab whose server ended).
     pub fn sim_url(&self) -> Option<String> {
-        match &self.embedded {
-            Some(Embedded::Serves { handle, .. }) => Some(handle.url()),
-            _ => None,
-        }
+        self.served_here(capa_sim::Handle::url)
     }
 
     /// The bare repos' git URL, when this process serves the embedded cluster.
     pub fn sim_git_url(&self, name: &str) -> Option<String> {
-        match &self.embedded {
-            Some(Embedded::Serves { handle, .. }) => Some(handle.git_url(name)),
-            _ => None,
+        self.served_here(|handle| handle.git_url(name))
+    }
+
+    fn served_here(&self, read: impl Fn(&capa_sim::Handle) -> String) -> Option<String> {
+        if let Some(Embedded::Serves { handle, .. }) = &self.embedded {
+            return Some(read(handle));
+        }
+        // Taken over only while it is being recorded, an instant: `None` then is true enough.
+        match self.adopted.try_lock().ok()?.as_ref()? {
+            Embedded::Serves { handle, .. } => Some(read(handle)),
+            Embedded::Attached => None,
         }
     }
 
@@ -487,32 +483,20 @@ impl Session {
         let adopted = self.adopted.clone();
         Some(async move {
             let owner = serving::owner_when_free(&state).await.ok()?;
-            let config = capa_sim::Config {
-                state_dir: Some(state.clone()),
+            let here = ServeHere {
+                state: &state,
+                bare_dir: &bare_dir,
                 speed,
-                bare_dir: Some(bare_dir),
-                ..capa_sim::Config::default()
+                listen: None,
+                kubeconfig: &kubeconfig,
             };
-            let handle = match capa_sim::start(config).await {
+            let handle = match here.start(&owner).await {
                 Ok(h) => h,
                 Err(e) => {
                     tracing::warn!("could not serve the lab its owner left: {e}");
                     return None;
                 }
             };
-            let serving = Serving {
-                pid: std::process::id(),
-                url: handle.url(),
-                kubeconfig: kubeconfig.clone(),
-                speed: Some(speed),
-            };
-            if let Err(e) = handle
-                .write_kubeconfig(&kubeconfig)
-                .map_err(|e| e.to_string())
-                .and_then(|()| owner.publish(&serving).map_err(|e| e.to_string()))
-            {
-                tracing::warn!("could not say where the lab serves now: {e}");
-            }
             let target = Target::Embedded {
                 url: handle.url(),
                 state,
@@ -524,6 +508,54 @@ impl Session {
             });
             Some(target)
         })
+    }
+}
+
+/// The lab at `state`, to be served by this process.
+struct ServeHere<'a> {
+    state: &'a Path,
+    bare_dir: &'a Path,
+    speed: f64,
+    /// Where to listen (`sim serve --listen`); a free loopback port when `None`.
+    listen: Option<SocketAddr>,
+    kubeconfig: &'a Path,
+}
+
+impl ServeHere<'_> {
+    /// As `owner` of the lab: starts its embedded cluster, writes the kubeconfig and says
+    /// where it serves. On any failure nothing is left serving.
+    async fn start(&self, owner: &Owner) -> Result<capa_sim::Handle, SessionError> {
+        let config = capa_sim::Config {
+            listen: self
+                .listen
+                .unwrap_or_else(|| capa_sim::Config::default().listen),
+            state_dir: Some(self.state.to_path_buf()),
+            speed: self.speed,
+            bare_dir: Some(self.bare_dir.to_path_buf()),
+        };
+        let handle = capa_sim::start(config).await?;
+        let serving = Serving {
+            pid: std::process::id(),
+            url: handle.url(),
+            kubeconfig: self.kubeconfig.to_path_buf(),
+            speed: Some(self.speed),
+        };
+        let announced = match handle.write_kubeconfig(self.kubeconfig) {
+            Ok(()) => owner
+                .publish(&serving)
+                .map_err(|source| SessionError::StateDir {
+                    path: self.state.to_path_buf(),
+                    source,
+                }),
+            Err(e) => Err(e.into()),
+        };
+        match announced {
+            Ok(()) => Ok(handle),
+            Err(e) => {
+                handle.shutdown().await;
+                Err(e)
+            }
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! A session's refusals, said in the learner's language.
+//! A session's refusals, said in the learner's language; and who serves a lab it shares.
 
 use super::*;
 use crate::i18n::Say;
@@ -80,4 +80,50 @@ async fn a_source_dir_others_may_write_into_is_refused_in_the_learners_language(
     // Its own folder, made there before the refusal, is the learner's alone.
     let made = std::fs::metadata(src.join(".capa-tui")).unwrap();
     assert_eq!(made.permissions().mode() & 0o777, 0o700);
+}
+
+/// A session attached to a lab another serves does not serve it; once it took the lab over
+/// from a server that ended, it says where it serves, as a session that served from the start.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_that_took_a_lab_over_knows_where_it_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let (src, bare) = (dir.path().join("src"), dir.path().join("bare"));
+    let options = || Options {
+        sim: true,
+        speed: 1.0,
+        state_dir: Some(&state),
+        kubeconfig: None,
+        context: None,
+        src_dir: Some(&src),
+        bare_dir: Some(&bare),
+        fresh: false,
+        learner: None,
+    };
+    let first = Session::open(options()).await.unwrap();
+    let first_url = first.sim_url().expect("the first session serves the lab");
+    let second = Session::open(options()).await.unwrap();
+    assert_eq!(second.sim_url(), None, "attached, not serving");
+    assert_eq!(second.sim_git_url("src"), None);
+
+    let take_over = second.adopt_when_orphaned().expect("attached to a lab");
+    first.close().await;
+    let target = tokio::time::timeout(Duration::from_secs(30), take_over)
+        .await
+        .expect("took the lab over in time")
+        .expect("serves the lab itself");
+    let Target::Embedded { url, served_by, .. } = target else {
+        panic!("not the embedded cluster: {target:?}");
+    };
+    assert_eq!(served_by, None);
+    assert_ne!(url, first_url, "a new address of its own");
+    assert_eq!(second.sim_url().as_deref(), Some(url.as_str()));
+    assert!(
+        second
+            .sim_git_url("src")
+            .is_some_and(|git| git.starts_with("git://") && git.ends_with("/src.git")),
+        "{:?}",
+        second.sim_git_url("src")
+    );
+    second.close().await;
 }
