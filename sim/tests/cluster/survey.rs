@@ -57,7 +57,7 @@ fn classify(command: &str) -> Option<Use> {
             "-n",
             "survey",
         ]),
-        "explain" => Documented(&["explain", "deployment.spec"], "error"),
+        "explain" => Works(&["explain", "deployment.spec.replicas"]),
         "get" => Works(&["get", "all", "-A"]),
         "edit" => Local,
         "delete" => Works(&["delete", "cm", "survey-create"]),
