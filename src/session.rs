@@ -10,6 +10,7 @@ mod fresh;
 pub mod jobs;
 pub mod logfile;
 mod said;
+mod serve_here;
 pub mod serving;
 pub mod shell_env;
 
@@ -29,7 +30,8 @@ use crate::lab::fit::Fit;
 use crate::lab::learner::Learner;
 use crate::lab::paths::LabPaths;
 use crate::t;
-use serving::{Claim, Owner, Serving};
+use serve_here::ServeHere;
+use serving::{Claim, Owner};
 use shell_env::ShellEnv;
 pub use target::Target;
 
@@ -508,54 +510,6 @@ impl Session {
             });
             Some(target)
         })
-    }
-}
-
-/// The lab at `state`, to be served by this process.
-struct ServeHere<'a> {
-    state: &'a Path,
-    bare_dir: &'a Path,
-    speed: f64,
-    /// Where to listen (`sim serve --listen`); a free loopback port when `None`.
-    listen: Option<SocketAddr>,
-    kubeconfig: &'a Path,
-}
-
-impl ServeHere<'_> {
-    /// As `owner` of the lab: starts its embedded cluster, writes the kubeconfig and says
-    /// where it serves. On any failure nothing is left serving.
-    async fn start(&self, owner: &Owner) -> Result<capa_sim::Handle, SessionError> {
-        let config = capa_sim::Config {
-            listen: self
-                .listen
-                .unwrap_or_else(|| capa_sim::Config::default().listen),
-            state_dir: Some(self.state.to_path_buf()),
-            speed: self.speed,
-            bare_dir: Some(self.bare_dir.to_path_buf()),
-        };
-        let handle = capa_sim::start(config).await?;
-        let serving = Serving {
-            pid: std::process::id(),
-            url: handle.url(),
-            kubeconfig: self.kubeconfig.to_path_buf(),
-            speed: Some(self.speed),
-        };
-        let announced = match handle.write_kubeconfig(self.kubeconfig) {
-            Ok(()) => owner
-                .publish(&serving)
-                .map_err(|source| SessionError::StateDir {
-                    path: self.state.to_path_buf(),
-                    source,
-                }),
-            Err(e) => Err(e.into()),
-        };
-        match announced {
-            Ok(()) => Ok(handle),
-            Err(e) => {
-                handle.shutdown().await;
-                Err(e)
-            }
-        }
     }
 }
 
