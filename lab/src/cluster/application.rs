@@ -128,6 +128,16 @@ pub struct RetryStrategy {
 #[serde(default)]
 pub struct SyncOperation {
     pub revision: Option<String>,
+    /// The options this operation syncs with (an automated sync copies the app's).
+    #[serde(rename = "syncOptions")]
+    pub sync_options: Vec<String>,
+}
+
+impl SyncOperation {
+    /// Whether an option is set, written exactly (`PruneLast=true`), as Argo CD matches it.
+    pub fn has_option(&self, option: &str) -> bool {
+        self.sync_options.iter().any(|o| o == option)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::application::{Application, Helm};
+use super::application::{Application, Helm, OperationState};
 
 /// One resource in a sync lane.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,8 +125,45 @@ pub fn timeline(app: &Application, live: &dyn Fn(&str, &str, &str) -> Option<Val
             }),
         }
     }
+    place_prune_last(&state, &mut lanes);
     lanes.sort_by_key(|l| (order(&l.phase), l.wave));
     lanes
+}
+
+/// With `PruneLast=true` the engine prunes after every other Sync-phase task: in a wave of its
+/// own, one after the Sync phase's last (at least 1; gitops-engine's `syncPhaseLastWave`).
+/// The pruned objects' own waves are gone with them, so without this they read as wave 0.
+fn place_prune_last(state: &OperationState, lanes: &mut Vec<Lane>) {
+    let prune_last = state
+        .operation
+        .sync
+        .as_ref()
+        .is_some_and(|s| s.has_option("PruneLast=true"));
+    if !prune_last {
+        return;
+    }
+    let last_wave = lanes
+        .iter()
+        .filter(|l| l.phase == "Sync")
+        .map(|l| l.wave)
+        .fold(0, i64::max)
+        + 1;
+    let mut pruned = Vec::new();
+    for lane in lanes.iter_mut().filter(|l| l.phase == "Sync") {
+        let (gone, kept): (Vec<LaneItem>, Vec<LaneItem>) = std::mem::take(&mut lane.items)
+            .into_iter()
+            .partition(|i| i.hook.is_none() && i.phase == "Pruned");
+        lane.items = kept;
+        pruned.extend(gone);
+    }
+    lanes.retain(|l| !l.items.is_empty());
+    if !pruned.is_empty() {
+        lanes.push(Lane {
+            phase: "Sync".into(),
+            wave: last_wave,
+            items: pruned,
+        });
+    }
 }
 
 /// One managedFields entry, with its fields as readable paths.
@@ -266,6 +303,46 @@ mod tests {
             ]
         );
         assert_eq!(lanes[0].items[0].hook.as_deref(), Some("PreSync"));
+    }
+
+    /// PruneLast: what was pruned shows in a wave after the Sync phase's last, not in wave 0
+    /// where its lost annotation would leave it; without the option it stays where it was.
+    #[test]
+    fn prune_last_prunes_after_the_last_sync_wave() {
+        let app = |options: serde_json::Value| {
+            json!({"status": {
+                "resources": [{"kind": "ConfigMap", "name": "settings", "syncWave": 2}],
+                "operationState": {"operation": {"sync": {"syncOptions": options}},
+                    "syncResult": {"resources": [
+                    {"kind": "ConfigMap", "name": "settings", "syncPhase": "Sync", "status": "Synced"},
+                    {"kind": "ConfigMap", "name": "old", "syncPhase": "Sync", "status": "Pruned", "message": "pruned"},
+                    {"kind": "Job", "name": "migrate", "syncPhase": "PreSync", "hookType": "PreSync", "hookPhase": "Succeeded"}]}}}})
+        };
+        let waves = |a: serde_json::Value| -> Vec<(String, i64, Vec<String>)> {
+            timeline(&Application::from_json(&a).unwrap(), &|_, _, _| None)
+                .into_iter()
+                .map(|l| {
+                    (
+                        l.phase,
+                        l.wave,
+                        l.items.into_iter().map(|i| i.name).collect(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            waves(app(json!(["PruneLast=true"]))),
+            [
+                ("PreSync".into(), 0, vec!["migrate".to_string()]),
+                ("Sync".into(), 2, vec!["settings".into()]),
+                ("Sync".into(), 3, vec!["old".into()]),
+            ]
+        );
+        // Argo CD matches options exactly: a lower-case value is not the option.
+        assert_eq!(
+            waves(app(json!(["PruneLast=True"])))[1],
+            ("Sync".into(), 0, vec!["old".to_string()])
+        );
     }
 
     /// An object older than the operation is dated by Argo CD's own managedFields entry: not
