@@ -384,8 +384,9 @@ async fn right_after_write(
         (Some(o), Some(t)) if o == manager => {
             #[allow(clippy::cast_precision_loss)] // seconds since 1970 fit an f64 exactly
             let t = t.as_second() as f64;
+            let early = super::time::shell_allowance(ctx.clock);
             expect(
-                recorded >= t - 1.0 && recorded <= t + within as f64,
+                recorded >= t - early && recorded <= t + within as f64,
                 words!(
                     "rule-after-write-ok",
                     field = field,
