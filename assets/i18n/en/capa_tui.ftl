@@ -132,6 +132,7 @@ evidence-missing = missing
 evidence-passes = passes
 evidence-fails = fails
 evidence-not-checked = not checked yet (c checks it)
+evidence-being-written = being written (checked once whole)
 
 ## The footer: a word or two for each key it shows.
 footer-help = help
@@ -203,6 +204,7 @@ summary-evidence-pass = { $passing }/{ $total } pass
 summary-evidence-fail = {" "}· { $count } fail
 summary-evidence-missing = {" "}· { $count } missing
 summary-evidence-not-checked = {" "}· { $count } not checked yet
+summary-evidence-being-written = {" "}· { $count } being written
 timeline-no-operation = { $app }: no operation yet
 
 ## Sync timeline (tui/view/timeline.rs).

@@ -152,6 +152,7 @@ evidence-missing = 없음
 evidence-passes = 통과
 evidence-fails = 실패
 evidence-not-checked = 아직 점검 안 함(c로 점검)
+evidence-being-written = 작성 중(다 쓰면 점검)
 
 ## 아래쪽 줄: 보여 주는 키마다 한두 단어.
 footer-help = 도움말
@@ -223,6 +224,7 @@ summary-evidence-pass = { $passing }/{ $total } 통과
 summary-evidence-fail = {" "}· { $count }개 실패
 summary-evidence-missing = {" "}· { $count }개 없음
 summary-evidence-not-checked = {" "}· { $count }개 아직 점검 안 함
+summary-evidence-being-written = {" "}· { $count }개 작성 중
 timeline-no-operation = { $app }: 아직 작업 없음
 
 ## 동기화 타임라인(tui/view/timeline.rs).

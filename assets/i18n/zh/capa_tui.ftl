@@ -127,6 +127,7 @@ evidence-missing = 缺失
 evidence-passes = 通过
 evidence-fails = 未通过
 evidence-not-checked = 尚未自检（按 c 自检）
+evidence-being-written = 正在写入（写完后自检）
 
 ## 底栏：每个按键的简短说明。
 footer-help = 帮助
@@ -198,6 +199,7 @@ summary-evidence-pass = { $passing }/{ $total } 通过
 summary-evidence-fail = {" "}· { $count } 个未通过
 summary-evidence-missing = {" "}· { $count } 个缺失
 summary-evidence-not-checked = {" "}· { $count } 个尚未自检
+summary-evidence-being-written = {" "}· { $count } 个正在写入
 timeline-no-operation = { $app }：还没有操作
 
 ## 同步时间线（tui/view/timeline.rs）。

@@ -418,6 +418,9 @@ impl EvidenceView<'_> {
                 EvidenceStanding::NotChecked => {
                     ("…", t!(lang, "evidence-not-checked"), theme.warn())
                 }
+                EvidenceStanding::BeingWritten => {
+                    ("…", t!(lang, "evidence-being-written"), theme.warn())
+                }
             };
             lines.push(Line::from(Span::styled(
                 format!("{glyph} {file:<17} {word}"),

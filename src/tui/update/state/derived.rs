@@ -23,9 +23,24 @@ impl State {
         match (self.evidence_present(file), self.lab.grades.get(file)) {
             (false, _) => EvidenceStanding::Missing,
             (true, Some(g)) if g.passed() => EvidenceStanding::Passes,
+            // A plan writes its lesson's file a moment at a time and checks it once whole: a
+            // part written so far is not a failure yet.
+            (true, Some(_)) if self.plan_writes(file) => EvidenceStanding::BeingWritten,
             (true, Some(_)) => EvidenceStanding::Fails,
             (true, None) => EvidenceStanding::NotChecked,
         }
+    }
+
+    /// A plan running now is its lesson's, which writes `file`.
+    fn plan_writes(&self, file: &str) -> bool {
+        self.run.running()
+            && self.run.job.as_ref().is_some_and(|job| {
+                self.session()
+                    .catalog
+                    .lesson(job.lesson)
+                    .and_then(Lesson::evidence_file)
+                    == Some(file)
+            })
     }
 
     /// What the checklists are judged against: the state's facts, borrowed (`evidence` is
@@ -272,6 +287,8 @@ pub enum EvidenceStanding {
     NotChecked,
     Passes,
     Fails,
+    /// Written in part by its lesson's plan, which is still running.
+    BeingWritten,
 }
 
 /// How a prediction is kept: `lesson:action`, the action counted from 1.

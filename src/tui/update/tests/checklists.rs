@@ -4,6 +4,7 @@
 use super::*;
 use crate::cluster::Kind;
 use crate::cluster::watch::ObjectChange;
+use crate::tui::state::EvidenceStanding;
 use crate::tui::update::{JobMsg, LabMsg};
 
 #[test]
@@ -387,4 +388,44 @@ fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
         real.contains("✓ done in 66s") && !real.contains("cluster's ×"),
         "{real}"
     );
+}
+
+/// A lesson's plan writes its evidence a moment at a time and checks it once whole: while it
+/// runs, a part that fails the check reads as being written, not as failing; once the plan has
+/// ended, a file that fails, fails.
+#[test]
+fn a_file_its_plan_is_still_writing_is_not_called_failing() {
+    use crate::lab::eval::check::{Finding, Grade};
+    let mut s = state();
+    let written: jiff::Timestamp = "2026-12-05T03:00:00Z".parse().unwrap();
+    s.lab.evidence.insert("waves.json".into(), Some(written));
+    let partial = Grade {
+        file: "waves.json".into(),
+        lesson: L(5),
+        findings: vec![Finding {
+            ok: false,
+            what: "hook_job".into(),
+            hint: Some(3),
+            help: None,
+            live: false,
+        }],
+        checked_at: None,
+        changed_since: Vec::new(),
+    };
+    update(&mut s, Msg::Lab(LabMsg::Graded(vec![partial])));
+    assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
+
+    s.run.job = Some(JobView::new(L(5), Vec::new(), jiff::Timestamp::now()));
+    assert_eq!(
+        s.evidence_standing("waves.json"),
+        EvidenceStanding::BeingWritten
+    );
+    // Another lesson's plan writes another file: this one still fails.
+    s.run.job = Some(JobView::new(L(6), Vec::new(), jiff::Timestamp::now()));
+    assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
+
+    let mut ended = JobView::new(L(5), Vec::new(), jiff::Timestamp::now());
+    ended.finished = Some(Ok(()));
+    s.run.job = Some(ended);
+    assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
 }

@@ -54,6 +54,7 @@ impl LivePane for Evidence {
         )];
         let others = [
             (EvidenceStanding::Fails, look.theme.bad()),
+            (EvidenceStanding::BeingWritten, look.theme.warn()),
             (EvidenceStanding::NotChecked, look.theme.warn()),
             (EvidenceStanding::Missing, look.theme.dim()),
         ];
@@ -63,6 +64,9 @@ impl LivePane for Evidence {
                 EvidenceStanding::Fails => t!(lang, "summary-evidence-fail", count = n),
                 EvidenceStanding::NotChecked => {
                     t!(lang, "summary-evidence-not-checked", count = n)
+                }
+                EvidenceStanding::BeingWritten => {
+                    t!(lang, "summary-evidence-being-written", count = n)
                 }
                 _ => t!(lang, "summary-evidence-missing", count = n),
             };
