@@ -108,20 +108,7 @@ fn moments_that_are_over_tick_once_the_evidence_that_proves_them_passes() {
             "a moment happened by the time its evidence was written, not when it was checked"
         );
     }
-    let failing = Grade {
-        file: "waves.json".into(),
-        lesson: L(5),
-        findings: vec![Finding {
-            ok: false,
-            what: "hook_job".into(),
-            hint: Some(3),
-            help: None,
-            live: false,
-        }],
-        checked_at: None,
-        changed_since: Vec::new(),
-    };
-    update(&mut s, Msg::Lab(LabMsg::Graded(vec![failing])));
+    update(&mut s, Msg::Lab(LabMsg::Graded(vec![waves_failing()])));
     assert!(
         !s.lab.ticks.contains_key(&L(5)),
         "a failing file proves nothing"
@@ -395,24 +382,10 @@ fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
 /// ended, a file that fails, fails.
 #[test]
 fn a_file_its_plan_is_still_writing_is_not_called_failing() {
-    use crate::lab::eval::check::{Finding, Grade};
     let mut s = state();
     let written: jiff::Timestamp = "2026-12-05T03:00:00Z".parse().unwrap();
     s.lab.evidence.insert("waves.json".into(), Some(written));
-    let partial = Grade {
-        file: "waves.json".into(),
-        lesson: L(5),
-        findings: vec![Finding {
-            ok: false,
-            what: "hook_job".into(),
-            hint: Some(3),
-            help: None,
-            live: false,
-        }],
-        checked_at: None,
-        changed_since: Vec::new(),
-    };
-    update(&mut s, Msg::Lab(LabMsg::Graded(vec![partial])));
+    update(&mut s, Msg::Lab(LabMsg::Graded(vec![waves_failing()])));
     assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
 
     s.run.job = Some(JobView::new(L(5), Vec::new(), jiff::Timestamp::now()));
@@ -428,4 +401,22 @@ fn a_file_its_plan_is_still_writing_is_not_called_failing() {
     ended.finished = Some(Ok(()));
     s.run.job = Some(ended);
     assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
+}
+
+/// Lesson 5's file, failing one finding (its hook Job).
+fn waves_failing() -> crate::lab::eval::check::Grade {
+    use crate::lab::eval::check::{Finding, Grade};
+    Grade {
+        file: "waves.json".into(),
+        lesson: L(5),
+        findings: vec![Finding {
+            ok: false,
+            what: "hook_job".into(),
+            hint: Some(3),
+            help: None,
+            live: false,
+        }],
+        checked_at: None,
+        changed_since: Vec::new(),
+    }
 }
