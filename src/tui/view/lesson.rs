@@ -15,7 +15,7 @@ use strum::EnumCount;
 use crate::i18n::Say;
 use crate::lab::catalog::{Lesson, Section};
 use crate::t;
-use crate::tui::state::{ItemState, Pane, State};
+use crate::tui::state::{EvidenceStanding, ItemState, Pane, State};
 
 mod plan;
 
@@ -414,11 +414,20 @@ fn verdict(s: &State, lesson: &Lesson) -> Vec<Line<'static>> {
         return lines;
     };
     // A file that is not there (any more) has no verdict, whatever an older check said: the
-    // checklist says to write it.
-    if lesson.evidence_file().is_some()
-        && s.evidence_standing(&key) == crate::tui::state::EvidenceStanding::Missing
-    {
-        return lines;
+    // checklist says to write it. One its plan is still writing has none yet either.
+    if lesson.evidence_file().is_some() {
+        match s.evidence_standing(&key) {
+            EvidenceStanding::Missing => return lines,
+            EvidenceStanding::BeingWritten => {
+                let words = t!(lang, "evidence-being-written");
+                lines.push(Line::from(Span::styled(
+                    format!("… {key} {words}"),
+                    theme.warn(),
+                )));
+                return lines;
+            }
+            _ => {}
+        }
     }
     let n = lesson.spec.number.to_string();
     let look = Look::of(s);

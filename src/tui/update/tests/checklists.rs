@@ -382,16 +382,24 @@ fn a_plans_time_is_said_on_both_clocks_when_the_cluster_runs_fast() {
 /// ended, a file that fails, fails.
 #[test]
 fn a_file_its_plan_is_still_writing_is_not_called_failing() {
-    let mut s = state();
+    let mut s = builder().lesson(5).build();
     let written: jiff::Timestamp = "2026-12-05T03:00:00Z".parse().unwrap();
     s.lab.evidence.insert("waves.json".into(), Some(written));
     update(&mut s, Msg::Lab(LabMsg::Graded(vec![waves_failing()])));
+    let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(screen.contains("fails the self-check"), "{screen}");
     assert_eq!(s.evidence_standing("waves.json"), EvidenceStanding::Fails);
 
     s.run.job = Some(JobView::new(L(5), Vec::new(), jiff::Timestamp::now()));
     assert_eq!(
         s.evidence_standing("waves.json"),
         EvidenceStanding::BeingWritten
+    );
+    // The lesson's verdict says the same: no failure yet.
+    let screen = crate::tui::view::text_of_screen(&s, 120, 40);
+    assert!(
+        screen.contains("waves.json being written") && !screen.contains("fails the self-check"),
+        "{screen}"
     );
     // Another lesson's plan writes another file: this one still fails.
     s.run.job = Some(JobView::new(L(6), Vec::new(), jiff::Timestamp::now()));
