@@ -5,6 +5,8 @@
 mod defaults;
 mod rbac;
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
 
 use super::kinds::{ResourceType, TYPES};
@@ -102,17 +104,18 @@ fn crds() -> Vec<Value> {
     TYPES
         .iter()
         .filter(|t| !t.builtin)
-        .map(|t| crd_of(t))
+        .map(|t| crd_of(t).into_owned())
         .collect()
 }
 
 /// The CRD the cluster installs for one of its own custom types: Argo CD's own where vendored
 /// (Application, AppProject), else one written from the kinds table that keeps any field.
-pub(crate) fn crd_of(t: &ResourceType) -> Value {
+/// Borrowed when vendored: Argo CD's Application CRD is 350 KB.
+pub(crate) fn crd_of(t: &ResourceType) -> Cow<'static, Value> {
     if let Some(crd) = crate::validation::argocd_crd(t) {
-        return crd.clone();
+        return Cow::Borrowed(crd);
     }
-    json!({
+    Cow::Owned(json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
         "metadata": {
@@ -132,5 +135,5 @@ pub(crate) fn crd_of(t: &ResourceType) -> Value {
                 "subresources": {},
             }],
         },
-    })
+    }))
 }

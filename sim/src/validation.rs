@@ -26,7 +26,7 @@ use crate::body::{decode_body, is_json, is_yaml};
 use crate::kinds::ResourceType;
 use crate::status::{ApiError, ApiResult};
 pub use apply::check_apply;
-pub use argocd::crd as argocd_crd;
+pub use argocd::{crd as argocd_crd, openapi_of as crd_schema};
 use doc::{Node, parse_json, parse_yaml};
 pub use godecode::go_quote;
 pub use patched::{PatchCheck, patch_strict_errors};

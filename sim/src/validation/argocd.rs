@@ -39,7 +39,8 @@ fn vendored(kind: &str) -> Option<&'static Vendored> {
     .as_ref()
 }
 
-fn openapi_of(crd: &Value) -> Option<&Value> {
+/// A CRD's (first version's) `openAPIV3Schema`.
+pub fn openapi_of(crd: &Value) -> Option<&Value> {
     crd.pointer("/spec/versions/0/schema/openAPIV3Schema")
 }
 

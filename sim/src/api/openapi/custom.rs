@@ -29,9 +29,9 @@ pub fn schemas(ty: &ResourceType) -> Map<String, Value> {
     // (Argo CD's) have theirs in the CRDs it installs.
     let declared = match ty.custom {
         Some(def) => def.schema.clone(),
-        None if !ty.builtin => crate::bootstrap::crd_of(ty)
-            .pointer("/spec/versions/0/schema/openAPIV3Schema")
-            .cloned(),
+        None if !ty.builtin => {
+            crate::validation::crd_schema(&crate::bootstrap::crd_of(ty)).cloned()
+        }
         None => None,
     };
     let Some(Value::Object(mut schema)) = declared else {

@@ -68,139 +68,138 @@ fn named_schemas(schemas: &Map<String, Value>) -> Vec<u8> {
     out
 }
 
+/// How a `Schema` field is written.
+#[derive(Clone, Copy)]
+enum Wire {
+    Text,
+    /// gnostic's `Any` (YAML text).
+    Yaml,
+    Double,
+    Bool,
+    Int,
+    /// Repeated text.
+    Texts,
+    /// Repeated `Any`.
+    Yamls,
+    /// Repeated `Schema`.
+    Schemas,
+    /// `AdditionalPropertiesItem`: a schema (1) or a boolean (2).
+    SchemaOrBool,
+    /// `TypeItem`: repeated `value` (1).
+    Types,
+    /// `ItemsItem`: repeated `schema` (1).
+    Items,
+    /// `Properties`: repeated `NamedSchema`.
+    Named,
+}
+
+/// The JSON keys of gnostic's `Schema` message, their field numbers and how each is written;
+/// `x-` extensions go to `vendor_extension` (31).
+const SCHEMA_FIELDS: [(&str, u64, Wire); 28] = [
+    ("$ref", 1, Wire::Text),
+    ("format", 2, Wire::Text),
+    ("title", 3, Wire::Text),
+    ("description", 4, Wire::Text),
+    ("default", 5, Wire::Yaml),
+    ("multipleOf", 6, Wire::Double),
+    ("maximum", 7, Wire::Double),
+    ("exclusiveMaximum", 8, Wire::Bool),
+    ("minimum", 9, Wire::Double),
+    ("exclusiveMinimum", 10, Wire::Bool),
+    ("maxLength", 11, Wire::Int),
+    ("minLength", 12, Wire::Int),
+    ("pattern", 13, Wire::Text),
+    ("maxItems", 14, Wire::Int),
+    ("minItems", 15, Wire::Int),
+    ("uniqueItems", 16, Wire::Bool),
+    ("maxProperties", 17, Wire::Int),
+    ("minProperties", 18, Wire::Int),
+    ("required", 19, Wire::Texts),
+    ("enum", 20, Wire::Yamls),
+    ("additionalProperties", 21, Wire::SchemaOrBool),
+    ("type", 22, Wire::Types),
+    ("items", 23, Wire::Items),
+    ("allOf", 24, Wire::Schemas),
+    ("properties", 25, Wire::Named),
+    ("discriminator", 26, Wire::Text),
+    ("readOnly", 27, Wire::Bool),
+    ("example", 30, Wire::Yaml),
+];
+
 /// One `Schema`, its fields in field-number order as Go's encoder writes them.
 fn schema(v: &Value) -> Vec<u8> {
     let Some(map) = v.as_object() else {
         return Vec::new();
     };
     let mut fields: Vec<(u64, Vec<u8>)> = Vec::new();
-    let mut put = |number: u64, bytes: Vec<u8>| fields.push((number, bytes));
     for (key, value) in map {
         let mut b = Vec::new();
-        match key.as_str() {
-            "$ref" => string(1, value, &mut b),
-            "format" => string(2, value, &mut b),
-            "title" => string(3, value, &mut b),
-            "description" => string(4, value, &mut b),
-            "default" => field(5, &any(value), &mut b),
-            "multipleOf" => double(6, value, &mut b),
-            "maximum" => double(7, value, &mut b),
-            "exclusiveMaximum" => boolean(8, value, &mut b),
-            "minimum" => double(9, value, &mut b),
-            "exclusiveMinimum" => boolean(10, value, &mut b),
-            "maxLength" => integer(11, value, &mut b),
-            "minLength" => integer(12, value, &mut b),
-            "pattern" => string(13, value, &mut b),
-            "maxItems" => integer(14, value, &mut b),
-            "minItems" => integer(15, value, &mut b),
-            "uniqueItems" => boolean(16, value, &mut b),
-            "maxProperties" => integer(17, value, &mut b),
-            "minProperties" => integer(18, value, &mut b),
-            "required" => value
-                .as_array()
-                .into_iter()
-                .flatten()
-                .for_each(|r| string(19, r, &mut b)),
-            "enum" => value
-                .as_array()
-                .into_iter()
-                .flatten()
-                .for_each(|e| field(20, &any(e), &mut b)),
-            "additionalProperties" => {
-                // `AdditionalPropertiesItem`: a schema (1) or a boolean (2).
-                let mut item = Vec::new();
-                match value {
-                    Value::Bool(_) => boolean(2, value, &mut item),
-                    _ => field(1, &schema(value), &mut item),
-                }
-                field(21, &item, &mut b);
+        let known = SCHEMA_FIELDS.iter().find(|(k, _, _)| k == key);
+        let number = match known {
+            Some(&(_, number, wire)) => {
+                write(number, wire, value, &mut b);
+                number
             }
-            "type" => {
-                // `TypeItem`: repeated `value` (1).
-                let mut item = Vec::new();
-                match value {
-                    Value::Array(types) => types.iter().for_each(|t| string(1, t, &mut item)),
-                    _ => string(1, value, &mut item),
-                }
-                field(22, &item, &mut b);
-            }
-            "items" => {
-                // `ItemsItem`: repeated `schema` (1).
-                let mut item = Vec::new();
-                match value {
-                    Value::Array(schemas) => {
-                        schemas.iter().for_each(|s| field(1, &schema(s), &mut item));
-                    }
-                    _ => field(1, &schema(value), &mut item),
-                }
-                field(23, &item, &mut b);
-            }
-            "allOf" => value
-                .as_array()
-                .into_iter()
-                .flatten()
-                .for_each(|s| field(24, &schema(s), &mut b)),
-            "properties" => {
-                if let Some(props) = value.as_object() {
-                    field(25, &named_schemas(props), &mut b);
-                }
-            }
-            "discriminator" => string(26, value, &mut b),
-            "readOnly" => boolean(27, value, &mut b),
-            "example" => field(30, &any(value), &mut b),
-            extension if extension.starts_with("x-") => {
+            None if key.starts_with("x-") => {
                 // `NamedAny`: `name` (1), `value` (2).
                 let mut entry = Vec::new();
-                field(1, extension.as_bytes(), &mut entry);
+                field(1, key.as_bytes(), &mut entry);
                 field(2, &any(value), &mut entry);
                 field(31, &entry, &mut b);
+                31
             }
-            _ => continue,
-        }
-        put(field_number(key), b);
+            None => continue,
+        };
+        fields.push((number, b));
     }
     fields.sort_by_key(|(number, _)| *number);
     fields.into_iter().flat_map(|(_, bytes)| bytes).collect()
 }
 
-/// The field number a Schema key is written under, for ordering.
-fn field_number(key: &str) -> u64 {
-    const ORDER: [&str; 30] = [
-        "$ref",
-        "format",
-        "title",
-        "description",
-        "default",
-        "multipleOf",
-        "maximum",
-        "exclusiveMaximum",
-        "minimum",
-        "exclusiveMinimum",
-        "maxLength",
-        "minLength",
-        "pattern",
-        "maxItems",
-        "minItems",
-        "uniqueItems",
-        "maxProperties",
-        "minProperties",
-        "required",
-        "enum",
-        "additionalProperties",
-        "type",
-        "items",
-        "allOf",
-        "properties",
-        "discriminator",
-        "readOnly",
-        "xml",
-        "externalDocs",
-        "example",
-    ];
-    ORDER
-        .iter()
-        .position(|k| *k == key)
-        .map_or(31, |i| i as u64 + 1)
+/// Field `number` of a `Schema`, holding `value`, written as `wire` says.
+fn write(number: u64, wire: Wire, value: &Value, out: &mut Vec<u8>) {
+    let each = || value.as_array().into_iter().flatten();
+    match wire {
+        Wire::Text => string(number, value, out),
+        Wire::Yaml => field(number, &any(value), out),
+        Wire::Double => double(number, value, out),
+        Wire::Bool => boolean(number, value, out),
+        Wire::Int => integer(number, value, out),
+        Wire::Texts => each().for_each(|t| string(number, t, out)),
+        Wire::Yamls => each().for_each(|e| field(number, &any(e), out)),
+        Wire::Schemas => each().for_each(|s| field(number, &schema(s), out)),
+        Wire::SchemaOrBool => {
+            let mut item = Vec::new();
+            match value {
+                Value::Bool(_) => boolean(2, value, &mut item),
+                _ => field(1, &schema(value), &mut item),
+            }
+            field(number, &item, out);
+        }
+        Wire::Types => {
+            let mut item = Vec::new();
+            match value {
+                Value::Array(types) => types.iter().for_each(|t| string(1, t, &mut item)),
+                _ => string(1, value, &mut item),
+            }
+            field(number, &item, out);
+        }
+        Wire::Items => {
+            let mut item = Vec::new();
+            match value {
+                Value::Array(schemas) => {
+                    schemas.iter().for_each(|s| field(1, &schema(s), &mut item));
+                }
+                _ => field(1, &schema(value), &mut item),
+            }
+            field(number, &item, out);
+        }
+        Wire::Named => {
+            if let Some(props) = value.as_object() {
+                field(number, &named_schemas(props), out);
+            }
+        }
+    }
 }
 
 /// gnostic's `Any`: the value as YAML text (2); JSON is YAML.
